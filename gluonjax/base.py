@@ -1,0 +1,25 @@
+"""Errors and small helpers shared by every layer of gluonjax."""
+import numpy as np
+
+__all__ = ['MXNetError', 'NotSupportedError', 'string_types', 'numeric_types', 'integer_types']
+
+string_types = (str,)
+integer_types = (int, np.integer)
+numeric_types = (float, int, np.generic)
+
+
+class MXNetError(RuntimeError):
+    """The error MXNet raises for operator and runtime failures.
+
+    gluonjax raises it with a message that names the operator, the argument and
+    the shapes involved, so that scripts catching ``mx.base.MXNetError`` keep working.
+    """
+
+
+class NotSupportedError(MXNetError, NotImplementedError):
+    """A feature of MXNet that gluonjax does not provide; the message says what to use instead."""
+
+
+def shape_str(shape):
+    """MXNet's way of writing a shape in messages: ``[2,3]``."""
+    return '[' + ','.join(str(d) for d in shape) + ']'

@@ -1,0 +1,18 @@
+"""``mx.nd``: the imperative NDArray API. Operator functions are generated from the table."""
+from .. import ops as _ops  # registers every operator
+from .ndarray import NDArray, array, waitall, invoke, apply_fn  # noqa: F401
+from ._creation import (zeros, ones, full, empty, arange, eye, linspace, zeros_like, ones_like,  # noqa: F401
+                        concatenate, moveaxis, onehot_encode)
+from ._arith import (add, subtract, multiply, divide, true_divide, modulo, power, maximum, minimum,  # noqa: F401
+                     equal, not_equal, greater, greater_equal, lesser, lesser_equal, logical_and,
+                     logical_or, logical_xor, hypot, negative)
+from ._io import save, load, load_frombuffer  # noqa: F401
+from . import _gen
+
+_gen.populate(globals())
+_gen.add_methods()
+
+from . import random  # noqa: E402,F401
+from . import linalg  # noqa: E402,F401
+from . import contrib  # noqa: E402,F401
+from . import sparse  # noqa: E402,F401

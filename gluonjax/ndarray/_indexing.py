@@ -1,0 +1,207 @@
+"""NDArray indexing and assignment with MXNet's rules.
+
+An index is split into a static *plan* (which compiled function to use) and
+dynamic values (integer positions, slice starts, index arrays). Integers and
+contiguous slice starts are traced, so ``x[i]`` or ``x[i:i+n]`` in a loop
+compiles once per result shape, not once per ``i``. Bounds are checked here,
+on the host, since jax would clamp silently.
+"""
+import numbers
+
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from ..base import MXNetError, shape_str
+from .ndarray import NDArray, apply_fn, array
+from .. import autograd
+from ..autograd import _state as _ag_state
+
+
+def _plan(x, key):
+    """(plan, dynamic values) for indexing array ``x`` with ``key``."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    shape = x.shape
+    n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
+    if n_real > len(shape):
+        raise IndexError('too many indices (%d) for an array of shape %s' % (n_real, shape_str(shape)))
+    plan, dyn, axis = [], [], 0
+    for k in key:
+        if k is Ellipsis:
+            skip = len(shape) - n_real
+            plan.extend([('all',)] * skip)
+            axis += skip
+            n_real = len(shape)  # only one Ellipsis is allowed
+            continue
+        if k is None:
+            plan.append(('new',))
+            continue
+        dim = shape[axis]
+        if isinstance(k, (numbers.Integral, np.integer)) and not isinstance(k, bool):
+            i = int(k)
+            if not -dim <= i < dim:
+                raise IndexError('index %d is out of bounds for axis %d with size %d' % (i, axis, dim))
+            plan.append(('int',))
+            dyn.append(np.int64(i % dim))
+        elif isinstance(k, slice):
+            start, stop, step = k.indices(dim)
+            if step == 1:
+                plan.append(('dslice', max(stop - start, 0)))
+                dyn.append(np.int64(start if stop > start else 0))
+            else:
+                plan.append(('slice', start, stop, step))
+        elif isinstance(k, NDArray):
+            plan.append(('array',))
+            dyn.append(k._data)
+        elif isinstance(k, (list, np.ndarray)):
+            a = np.asarray(k)
+            if a.dtype == np.bool_:
+                raise IndexError('boolean mask indexing is not supported by mx.nd; use mx.np arrays')
+            plan.append(('array',))
+            dyn.append(a.astype(np.int64))
+        else:
+            raise IndexError('NDArray does not support index of type %s' % type(k).__name__)
+        axis += 1
+    plan.extend([('all',)] * (len(shape) - axis))
+    return tuple(plan), dyn
+
+
+def _index_fn(plan):
+    """A function (x, *dynamic) -> x[index] for one plan."""
+    def fn(x, *dyn):
+        it = iter(dyn)
+        idx, axis, out_axes = [], 0, []
+        # Contiguous slices first, with lax.dynamic_slice, so traced starts keep static sizes.
+        starts, sizes = [], []
+        for p in plan:
+            if p[0] == 'new':
+                continue
+            if p[0] == 'dslice':
+                starts.append(next(it))
+                sizes.append(p[1])
+            else:
+                if p[0] in ('int', 'array'):
+                    next(it)
+                starts.append(0)
+                sizes.append(x.shape[len(starts) - 1])
+        x = lax.dynamic_slice(x, [jnp.asarray(s, jnp.int64) for s in starts], sizes) if starts else x
+        it = iter(dyn)
+        for p in plan:
+            kind = p[0]
+            if kind == 'new':
+                idx.append(None)
+                continue
+            if kind == 'int':
+                idx.append(next(it))
+            elif kind == 'array':
+                a = next(it)
+                idx.append(a.astype(jnp.int64) if not jnp.issubdtype(a.dtype, jnp.integer) else a)
+            elif kind == 'slice':
+                idx.append(slice(p[1], p[2], p[3]))
+            else:
+                if kind == 'dslice':
+                    next(it)
+                idx.append(slice(None))
+            axis += 1
+        return x[tuple(idx)] if idx else x
+    return fn
+
+
+_fn_cache = {}
+
+
+def _cached(kind, plan):
+    fn = _fn_cache.get((kind, plan))
+    if fn is None:
+        base = _index_fn(plan)
+        if kind == 'get':
+            def fn(x, *dyn):
+                out = base(x, *dyn)
+                # MXNet never returns a 0-d array from nd indexing: a full integer index gives shape (1,)
+                return (out.reshape((1,)) if out.ndim == 0 else out,)
+        else:
+            def fn(x, v, *dyn):
+                return (_set(x, v, plan, dyn),)
+        _fn_cache[(kind, plan)] = fn
+    return fn
+
+
+def _set(x, v, plan, dyn):
+    """x with x[index] = v, v broadcast to the indexed region and cast to x's dtype."""
+    it = iter(dyn)
+    idx = []
+    for p in plan:
+        kind = p[0]
+        if kind == 'new':
+            idx.append(None)
+        elif kind in ('int', 'array'):
+            a = next(it)
+            idx.append(a)
+        elif kind == 'dslice':
+            s = next(it)
+            idx.append(s + jnp.arange(p[1]))
+        elif kind == 'slice':
+            idx.append(slice(p[1], p[2], p[3]))
+        else:
+            idx.append(slice(None))
+    idx = _open_mesh(idx)
+    region = jnp.zeros(x.shape, x.dtype)[idx].shape
+    v = jnp.asarray(v, x.dtype)
+    if v.shape != region:
+        try:
+            v = jnp.broadcast_to(v.reshape(v.shape[-len(region):] if v.ndim > len(region) else v.shape), region)
+        except ValueError:
+            raise MXNetError('__setitem__: cannot assign a value of shape %s to a region of shape %s'
+                             % (shape_str(v.shape), shape_str(region))) from None
+    return x.at[idx].set(v)
+
+
+def _open_mesh(idx):
+    """Turn contiguous-slice index vectors into an open mesh so they select a block, not a diagonal."""
+    vec = [i for i, k in enumerate(idx) if hasattr(k, 'ndim') and k.ndim == 1 and not isinstance(k, slice)]
+    if len(vec) <= 1:
+        return tuple(idx)
+    out = list(idx)
+    n = len(vec)
+    for j, i in enumerate(vec):
+        shape = [1] * n
+        shape[j] = -1
+        out[i] = idx[i].reshape(shape)
+    return tuple(out)
+
+
+def getitem(x, key):
+    if isinstance(key, NDArray) or (isinstance(key, (list, np.ndarray)) and not isinstance(key, tuple)):
+        plan, dyn = _plan(x, key)
+    elif isinstance(key, tuple) and any(isinstance(k, NDArray) for k in key):
+        plan, dyn = _plan(x, key)
+    else:
+        if key == slice(None) or key is Ellipsis:
+            return x
+        plan, dyn = _plan(x, key)
+    fn = _cached('get', plan)
+    return apply_fn(fn, ('getitem', plan), [x] + [_wrap_dyn(d, x) for d in dyn], name='__getitem__')[0]
+
+
+def _wrap_dyn(d, x):
+    return d if isinstance(d, NDArray) else NDArray._from_jax(d, x._ctx)
+
+
+def setitem(x, key, value):
+    if isinstance(value, NDArray):
+        v = value
+    elif isinstance(value, (numbers.Number, np.generic)):
+        v = NDArray._from_jax(np.asarray(value, dtype=x._data.dtype), x._ctx)
+    else:
+        v = array(np.asarray(value), ctx=x.context, dtype=x._data.dtype)
+    if (key == slice(None) or key is Ellipsis) if not isinstance(key, (NDArray, list, np.ndarray, tuple)) else False:
+        plan, dyn = tuple([('all',)] * x.ndim), []
+    else:
+        plan, dyn = _plan(x, key)
+    fn = _cached('set', plan)
+    inputs = [x, v] + [_wrap_dyn(d, x) for d in dyn]
+    out = apply_fn(fn, ('setitem', plan), inputs, name='__setitem__')[0]
+    x._data = out._data
+    if _ag_state.recording and out._ag is not None:
+        x._ag = out._ag

@@ -1,0 +1,43 @@
+"""``mx.nd.save`` / ``mx.nd.load`` in MXNet's binary format (see _serialization.py)."""
+import numpy as np
+
+from ..base import MXNetError
+from .ndarray import NDArray, array
+
+
+def save(fname, data):
+    """Save an NDArray, a list of NDArrays or a dict str -> NDArray, readable by MXNet 1.x."""
+    from ._serialization import save_arrays
+    if isinstance(data, NDArray):
+        data = [data]
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if not isinstance(k, str) or not isinstance(v, NDArray):
+                raise MXNetError('nd.save: a dict must map str to NDArray, got %r -> %s' % (k, type(v).__name__))
+        host = {k: v.asnumpy() for k, v in data.items()}
+    elif isinstance(data, (list, tuple)):
+        for i, v in enumerate(data):
+            if not isinstance(v, NDArray):
+                raise MXNetError('nd.save: element %d is %s, not an NDArray' % (i, type(v).__name__))
+        host = [v.asnumpy() for v in data]
+    else:
+        raise MXNetError('nd.save: data must be an NDArray, a list or a dict of NDArrays, not %s'
+                         % type(data).__name__)
+    save_arrays(fname, host)
+
+
+def _wrap(loaded, ctx=None):
+    if isinstance(loaded, dict):
+        return {k: array(v, ctx=ctx, dtype=v.dtype) for k, v in loaded.items()}
+    return [array(v, ctx=ctx, dtype=v.dtype) for v in loaded]
+
+
+def load(fname, ctx=None):
+    """Load what ``save`` (here or in MXNet) wrote: a list, or a dict when the arrays have names."""
+    from ._serialization import load_arrays
+    return _wrap(load_arrays(fname), ctx)
+
+
+def load_frombuffer(buf):
+    from ._serialization import load_arrays_from_bytes
+    return _wrap(load_arrays_from_bytes(bytes(buf)))

@@ -1,0 +1,1 @@
+"""mx.nd.contrib: operators of the table under the contrib namespace."""

@@ -1,0 +1,1 @@
+"""mx.nd.linalg: operators of the table under the linalg namespace."""

@@ -1,0 +1,495 @@
+"""NDArray: MXNet's mutable array, as a small handle around an immutable jax.Array.
+
+In-place operations (``x[:] = v``, ``x += y``, ``out=``) compute a new jax array
+and rebind the handle, so every other reference to the same NDArray sees the
+change, as in MXNet. Operators run through compiled kernels of the operator
+table (``gluonjax.ops``) and are recorded on the autograd tape when needed.
+"""
+import numbers
+import operator
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from .. import autograd
+from ..autograd import _state as _ag_state
+from ..base import MXNetError, shape_str
+from ..context import Context, current_context, context_of_device
+from ..ops._kernel import kernel_for, operator_error
+
+__all__ = ['NDArray', 'invoke', 'apply_fn', 'array', 'waitall']
+
+_DEFAULT_DTYPE = np.float32
+
+
+def _to_dtype(dtype):
+    if dtype is None:
+        return None
+    return np.dtype(dtype)
+
+
+class NDArray:
+    """An n-dimensional array on a device, with MXNet's semantics."""
+    __slots__ = ('_data', '_ctx', '_ag', '__weakref__')
+    __array_priority__ = 1000.0
+
+    def __init__(self, data, ctx=None):
+        self._data = data
+        self._ctx = ctx
+        self._ag = None
+
+    @classmethod
+    def _from_jax(cls, data, ctx=None):
+        obj = cls.__new__(cls)
+        obj._data, obj._ctx, obj._ag = data, ctx, None
+        return obj
+
+    # ---- properties --------------------------------------------------------------------
+    @property
+    def shape(self):
+        return tuple(self._data.shape)
+
+    @property
+    def dtype(self):
+        return self._data.dtype.type
+
+    @property
+    def size(self):
+        return int(np.prod(self._data.shape, dtype=np.int64))
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    @property
+    def context(self):
+        ctx = self._ctx
+        if ctx is None:
+            ctx = self._ctx = context_of_device(next(iter(self._data.devices())))
+        return ctx
+
+    ctx = context
+
+    @property
+    def stype(self):
+        return 'default'
+
+    @property
+    def handle(self):
+        return self._data
+
+    @property
+    def T(self):
+        return invoke('transpose', [self], {})
+
+    @property
+    def grad(self):
+        ag = self._ag
+        return ag.grad if isinstance(ag, autograd.Leaf) else None
+
+    @property
+    def grad_req(self):
+        ag = self._ag
+        return ag.req if isinstance(ag, autograd.Leaf) else 'null'
+
+    # ---- conversion --------------------------------------------------------------------
+    def asnumpy(self):
+        return np.asarray(self._data)
+
+    def __array__(self, dtype=None, copy=None):
+        a = np.asarray(self._data)
+        return a.astype(dtype) if dtype is not None else a
+
+    def asscalar(self):
+        if self.size != 1:
+            raise ValueError('The current array is not a scalar')
+        return self.asnumpy().reshape(()).item() if False else self.asnumpy().reshape(-1)[0]
+
+    def item(self):
+        return self.asscalar().item()
+
+    def __float__(self):
+        return float(self.asscalar())
+
+    def __int__(self):
+        return int(self.asscalar())
+
+    def __index__(self):
+        if not np.issubdtype(self._data.dtype, np.integer):
+            raise TypeError('only integer arrays can be used as an index')
+        return int(self.asscalar())
+
+    def __bool__(self):
+        if self.size == 1:
+            return bool(self.asscalar())
+        if self.size == 0:
+            return False
+        raise ValueError('The truth value of an NDArray with multiple elements is ambiguous.')
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError('len() of a 0-d NDArray')
+        return self.shape[0]
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    def __hash__(self):
+        return id(self)
+
+    def astype(self, dtype, copy=True):
+        dtype = np.dtype(dtype)
+        if not copy and dtype == self._data.dtype:
+            return self
+        return invoke('Cast', [self], {'dtype': dtype.name})
+
+    def copy(self):
+        return self.copyto(self.context)
+
+    def copyto(self, other):
+        if isinstance(other, NDArray):
+            if other is self:
+                return self
+            if other.shape != self.shape:
+                raise MXNetError('copyto: shape mismatch, source %s vs destination %s'
+                                 % (shape_str(self.shape), shape_str(other.shape)))
+            other._data = jax.device_put(self._data.astype(other._data.dtype), other.context.jax_device)
+            return other
+        if isinstance(other, Context):
+            out = NDArray._from_jax(jax.device_put(self._data, other.jax_device), other)
+            out._data = out._data if out._data is not self._data else jnp.array(self._data, copy=True)
+            return out
+        raise TypeError('copyto does not support type ' + str(type(other)))
+
+    def as_in_context(self, context):
+        if self.context == context:
+            return self
+        return self.as_in_ctx(context)
+
+    def as_in_ctx(self, ctx):
+        if self.context == ctx:
+            return self
+        out = apply_fn(_identity, ('_copyto', ctx), [self], device=ctx)[0]
+        return out
+
+    def wait_to_read(self):
+        self._data.block_until_ready()
+
+    def wait_to_write(self):
+        self._data.block_until_ready()
+
+    def tostype(self, stype):
+        if stype != 'default':
+            raise MXNetError("tostype: sparse storage %r is not supported; gluonjax arrays are dense" % stype)
+        return self
+
+    def as_nd_ndarray(self):
+        return self
+
+    def as_np_ndarray(self):
+        from .. import numpy as _np_front
+        return _np_front.ndarray._from_jax(self._data, self._ctx)
+
+    # ---- autograd ----------------------------------------------------------------------
+    def attach_grad(self, grad_req='write', stype=None):
+        if grad_req not in ('write', 'add', 'null'):
+            raise MXNetError("attach_grad: grad_req must be 'write', 'add' or 'null', not %r" % (grad_req,))
+        g = NDArray._from_jax(_zeros_like(self._data), self._ctx)
+        self._ag = autograd.Leaf(g, grad_req)
+
+    def detach(self):
+        return NDArray._from_jax(self._data, self._ctx)
+
+    def backward(self, out_grad=None, retain_graph=False, train_mode=True):
+        autograd.backward([self], None if out_grad is None else [out_grad], retain_graph, train_mode)
+
+    # ---- printing ----------------------------------------------------------------------
+    def __repr__(self):
+        shape_info = 'x'.join('%d' % d for d in self.shape)
+        return '\n%s\n<%s %s @%s>' % (str(self.asnumpy()), type(self).__name__, shape_info, self.context)
+
+    __str__ = __repr__
+
+    # ---- indexing ----------------------------------------------------------------------
+    def __getitem__(self, key):
+        from ._indexing import getitem
+        return getitem(self, key)
+
+    def __setitem__(self, key, value):
+        from ._indexing import setitem
+        setitem(self, key, value)
+
+    # ---- arithmetic --------------------------------------------------------------------
+    def __neg__(self):
+        return invoke('negative', [self], {})
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return invoke('abs', [self], {})
+
+    def __invert__(self):
+        return invoke('logical_not', [self], {})
+
+    def __getstate__(self):
+        raise TypeError('NDArray cannot be pickled by gluonjax: save it with mx.nd.save')
+
+    # reshape follows MXNet: reshape(shape), reshape(*shape), reshape(shape, reverse=True)
+    def reshape(self, *shape, **kwargs):
+        if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
+            shape = shape[0]
+        if 'shape' in kwargs:
+            shape = kwargs.pop('shape')
+        return invoke('Reshape', [self], dict(kwargs, shape=tuple(shape)))
+
+    def reshape_like(self, other):
+        return invoke('reshape_like', [self, other], {})
+
+    def broadcast_to(self, shape):
+        return invoke('broadcast_to', [self], {'shape': tuple(shape)})
+
+    def broadcast_like(self, other):
+        return invoke('broadcast_like', [self, other], {})
+
+    def zeros_like(self):
+        return invoke('zeros_like', [self], {})
+
+    def ones_like(self):
+        return invoke('ones_like', [self], {})
+
+    def transpose(self, *axes, **kwargs):
+        if len(axes) == 1 and isinstance(axes[0], (list, tuple)):
+            axes = tuple(axes[0])
+        if axes:
+            kwargs['axes'] = axes
+        return invoke('transpose', [self], kwargs)
+
+    def split(self, num_outputs, axis=1, squeeze_axis=False):
+        return invoke('split', [self], {'num_outputs': num_outputs, 'axis': axis, 'squeeze_axis': squeeze_axis})
+
+    def tolist(self):
+        return self.asnumpy().tolist()
+
+
+def _identity(x):
+    return (x,)
+
+
+@jax.jit
+def _zeros_like(x):
+    return jnp.zeros_like(x)
+
+
+# ---------------------------------------------------------------------------------------
+# Running operators
+# ---------------------------------------------------------------------------------------
+
+def _ctx_of(arrays):
+    for a in arrays:
+        if a._ctx is not None:
+            return a._ctx
+    return arrays[0].context if arrays else current_context()
+
+
+def invoke(op_name, inputs, kwargs, out=None, ctx=None):
+    """Run operator ``op_name`` eagerly on NDArrays; record it when autograd is recording.
+
+    ``inputs`` are NDArrays; ``kwargs`` the operator's parameters. Returns one NDArray,
+    or a list when the operator has several visible outputs.
+    """
+    training = _ag_state.training
+    if ctx is not None or not inputs:
+        ctx = Context(ctx) if ctx is not None and not isinstance(ctx, Context) else (ctx or current_context())
+        kernel = kernel_for(op_name, kwargs, training, ctx.jax_device)
+    else:
+        kernel = kernel_for(op_name, kwargs, training)
+        ctx = _ctx_of(inputs)
+    args = [x._data for x in inputs]
+    if kernel.dynamic:
+        args.extend(kernel.attrs[n] for n in kernel.dynamic)
+    if kernel.op.random:
+        from .. import random as _random
+        args.append(_random.next_key(ctx))
+    outs = kernel(*args)
+    results = [NDArray._from_jax(o, ctx) for o in outs]
+    if kernel.op.updates_aux and len(outs) > kernel.n_out:
+        _write_aux(kernel, inputs, outs[kernel.n_out:])
+        results = results[:kernel.n_out]
+    if _ag_state.recording and inputs:
+        _record(kernel, inputs, results, len(args) - len(inputs), args[len(inputs):])
+    visible = results[:kernel.n_visible]
+    if out is not None:
+        return _write_out(out, visible)
+    return visible[0] if len(visible) == 1 else visible
+
+
+def _record(kernel, inputs, results, n_extra, extra):
+    parents = tuple(x._ag for x in inputs)
+    for p in parents:
+        if p is not None:
+            break
+    else:
+        return
+    # Scalars and PRNG keys are recorded as constant inputs of the node.
+    values = tuple(x._data for x in inputs) + tuple(extra)
+    node = autograd.Node(kernel.fn, kernel.key, parents + (None,) * n_extra, values,
+                         len(results), name=kernel.op.name)
+    for i, r in enumerate(results):
+        r._ag = (node, i)
+
+
+def _write_aux(kernel, inputs, new_values):
+    """Store updated auxiliary states (BatchNorm's running statistics) into their arrays."""
+    aux_arrays = inputs[len(inputs) - len(kernel.op.aux):]
+    for arr, value in zip(aux_arrays, new_values):
+        arr._data = value
+
+
+def _write_out(out, results):
+    outs = out if isinstance(out, (list, tuple)) else [out]
+    if len(outs) != len(results):
+        raise MXNetError('out= has %d arrays but the operator has %d outputs' % (len(outs), len(results)))
+    for o, r in zip(outs, results):
+        if o.shape != r.shape:
+            raise MXNetError('out= array has shape %s but the result has shape %s'
+                             % (shape_str(o.shape), shape_str(r.shape)))
+        data = r._data
+        if data.dtype != o._data.dtype:
+            data = data.astype(o._data.dtype)
+        o._data = data
+        if _ag_state.recording:
+            o._ag = r._ag
+    return out
+
+
+_fn_cache = {}
+
+
+def apply_fn(fn, key, inputs, name='', device=None):
+    """Run a pure function of jax arrays on NDArrays, compiled and cached by ``key``; record it.
+
+    This is how things that are not table operators (indexing, the backward of a
+    node under create_graph, hybridized blocks) join eager execution and the tape.
+    """
+    jitted = _fn_cache.get(key)
+    if jitted is None:
+        kw = {} if device is None else {'out_shardings': jax.sharding.SingleDeviceSharding(device.jax_device)}
+        jitted = _fn_cache[key] = jax.jit(fn, **kw)
+    try:
+        outs = jitted(*[x._data for x in inputs])
+    except MXNetError:
+        raise
+    except Exception as err:
+        raise operator_error(name or str(key[0]), ['arg%d' % i for i in range(len(inputs))],
+                             [x._data for x in inputs], err) from None
+    ctx = device if device is not None else (_ctx_of(inputs) if inputs else current_context())
+    results = [NDArray._from_jax(o, ctx) for o in outs]
+    if _ag_state.recording:
+        autograd.record_node(jitted, key, inputs, results, name)
+    return results
+
+
+def waitall():
+    """Wait for all pending computation (jax dispatches asynchronously)."""
+    jax.effects_barrier()
+
+
+# ---------------------------------------------------------------------------------------
+# Creating arrays
+# ---------------------------------------------------------------------------------------
+
+def _infer_dtype(source, dtype):
+    if dtype is not None:
+        return np.dtype(dtype)
+    if isinstance(source, NDArray):
+        return source._data.dtype
+    if isinstance(source, np.ndarray) and source.dtype != np.float64:
+        # MXNet keeps integer and float16 numpy dtypes but turns float64 into float32.
+        return source.dtype
+    return np.dtype(_DEFAULT_DTYPE)
+
+
+def array(source_array, ctx=None, dtype=None):
+    """An NDArray from a nested list, a numpy array, a scalar or another NDArray (float32 by default)."""
+    ctx = Context(ctx) if ctx is not None and not isinstance(ctx, Context) else (ctx or current_context())
+    dtype = _infer_dtype(source_array, dtype)
+    if isinstance(source_array, NDArray):
+        src = source_array._data.astype(dtype)
+        return NDArray._from_jax(jax.device_put(src, ctx.jax_device), ctx)
+    try:
+        host = np.asarray(source_array, dtype=dtype)
+    except (TypeError, ValueError) as err:
+        raise MXNetError('array: cannot make an array from %s: %s' % (type(source_array).__name__, err)) from None
+    return NDArray._from_jax(jax.device_put(host, ctx.jax_device), ctx)
+
+
+def _binary(op_array, op_scalar, reverse_scalar=None):
+    """An arithmetic dunder method: array-array uses the broadcast operator, array-scalar the scalar one."""
+    def method(self, other):
+        if isinstance(other, NDArray):
+            return invoke(op_array, [self, other], {})
+        if isinstance(other, numbers.Number) or isinstance(other, np.generic):
+            return invoke(op_scalar, [self], {'scalar': other})
+        if isinstance(other, np.ndarray):
+            return invoke(op_array, [self, array(other, self.context, self._data.dtype)], {})
+        return NotImplemented
+    return method
+
+
+def _rbinary(op_array, op_scalar):
+    def method(self, other):
+        if isinstance(other, numbers.Number) or isinstance(other, np.generic):
+            return invoke(op_scalar, [self], {'scalar': other})
+        if isinstance(other, np.ndarray):
+            return invoke(op_array, [array(other, self.context, self._data.dtype), self], {})
+        return NotImplemented
+    return method
+
+
+def _inplace(method):
+    def imethod(self, other):
+        result = method(self, other)
+        if result is NotImplemented:
+            return result
+        data = result._data
+        if data.dtype != self._data.dtype:
+            data = data.astype(self._data.dtype)
+        self._data = data
+        if _ag_state.recording and result._ag is not None:
+            self._ag = result._ag
+        return self
+    return imethod
+
+
+_ARITH = {
+    'add': ('broadcast_add', '_plus_scalar', '_plus_scalar'),
+    'sub': ('broadcast_sub', '_minus_scalar', '_rminus_scalar'),
+    'mul': ('broadcast_mul', '_mul_scalar', '_mul_scalar'),
+    'truediv': ('broadcast_div', '_div_scalar', '_rdiv_scalar'),
+    'mod': ('broadcast_mod', '_mod_scalar', '_rmod_scalar'),
+    'pow': ('broadcast_power', '_power_scalar', '_rpower_scalar'),
+}
+for _name, (_arr, _sc, _rsc) in _ARITH.items():
+    _m = _binary(_arr, _sc)
+    setattr(NDArray, '__%s__' % _name, _m)
+    setattr(NDArray, '__i%s__' % _name, _inplace(_m))
+    setattr(NDArray, '__r%s__' % _name, _rbinary(_arr, _rsc) if _rsc != _sc else _m)
+NDArray.__div__ = NDArray.__truediv__
+NDArray.__rdiv__ = NDArray.__rtruediv__
+NDArray.__idiv__ = NDArray.__itruediv__
+
+_COMPARE = {
+    'eq': ('broadcast_equal', '_equal_scalar'),
+    'ne': ('broadcast_not_equal', '_not_equal_scalar'),
+    'gt': ('broadcast_greater', '_greater_scalar'),
+    'ge': ('broadcast_greater_equal', '_greater_equal_scalar'),
+    'lt': ('broadcast_lesser', '_lesser_scalar'),
+    'le': ('broadcast_lesser_equal', '_lesser_equal_scalar'),
+}
+for _name, (_arr, _sc) in _COMPARE.items():
+    setattr(NDArray, '__%s__' % _name, _binary(_arr, _sc))
+
+del _name, _arr, _sc, _rsc, _m

@@ -1,0 +1,78 @@
+"""``mx.nd.random``: sampling functions over the table's random operators."""
+import numbers
+
+import numpy as np
+
+from ..base import MXNetError
+from .ndarray import NDArray, invoke
+
+
+def _shape(shape):
+    if shape is None:
+        return (1,)
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    return tuple(shape)
+
+
+def _sample(scalar_op, array_op, params, shape, dtype, ctx, out, **extra):
+    arrays = [v for v in params.values() if isinstance(v, NDArray)]
+    if arrays:
+        if len(arrays) != len(params):
+            raise MXNetError('%s: parameters must be all NDArrays or all numbers' % array_op)
+        kw = {'shape': () if shape is None else _shape(shape)}
+        if dtype is not None:
+            kw['dtype'] = np.dtype(dtype).name
+        return invoke(array_op, arrays, dict(kw, **extra), out=out)
+    kw = {k: float(v) for k, v in params.items()}
+    kw.update(shape=_shape(shape), dtype=np.dtype(dtype or 'float32').name, **extra)
+    return invoke(scalar_op, [], kw, out=out, ctx=ctx)
+
+
+def uniform(low=0, high=1, shape=None, dtype=None, ctx=None, out=None, **kwargs):
+    return _sample('_random_uniform', '_sample_uniform', {'low': low, 'high': high}, shape, dtype, ctx, out)
+
+
+def normal(loc=0, scale=1, shape=None, dtype=None, ctx=None, out=None, **kwargs):
+    return _sample('_random_normal', '_sample_normal', {'loc': loc, 'scale': scale}, shape, dtype, ctx, out)
+
+
+def randn(*shape, **kwargs):
+    loc = kwargs.pop('loc', 0)
+    scale = kwargs.pop('scale', 1)
+    return normal(loc, scale, shape or None, **kwargs)
+
+
+def exponential(scale=1, shape=None, dtype=None, ctx=None, out=None, **kwargs):
+    return _sample('_random_exponential', '_sample_exponential', {'lam': 1.0 / scale}, shape, dtype, ctx, out)
+
+
+def gamma(alpha=1, beta=1, shape=None, dtype=None, ctx=None, out=None, **kwargs):
+    return _sample('_random_gamma', '_sample_gamma', {'alpha': alpha, 'beta': beta}, shape, dtype, ctx, out)
+
+
+def poisson(lam=1, shape=None, dtype=None, ctx=None, out=None, **kwargs):
+    return _sample('_random_poisson', '_sample_poisson', {'lam': lam}, shape, dtype, ctx, out)
+
+
+def randint(low, high, shape=None, dtype=None, ctx=None, out=None, **kwargs):
+    if not isinstance(low, numbers.Integral) or not isinstance(high, numbers.Integral):
+        raise MXNetError('randint: low and high must be integers, got %r and %r' % (low, high))
+    return invoke('_random_randint', [], {'low': int(low), 'high': int(high), 'shape': _shape(shape),
+                                          'dtype': np.dtype(dtype or 'int32').name}, out=out, ctx=ctx)
+
+
+def multinomial(data, shape=None, get_prob=False, out=None, dtype='int32', **kwargs):
+    return invoke('_sample_multinomial', [data], {'shape': () if shape is None else _shape(shape),
+                                                  'get_prob': get_prob, 'dtype': np.dtype(dtype).name}, out=out)
+
+
+def shuffle(data, **kwargs):
+    return invoke('_shuffle', [data], {}, out=kwargs.get('out'))
+
+
+def negative_binomial(k=1, p=1, shape=None, dtype=None, ctx=None, out=None, **kwargs):
+    raise MXNetError('random.negative_binomial is not supported by gluonjax')
+
+
+generalized_negative_binomial = negative_binomial

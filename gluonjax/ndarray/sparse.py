@@ -1,0 +1,1 @@
+"""mx.nd.sparse: operators of the table under the sparse namespace."""

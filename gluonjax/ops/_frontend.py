@@ -1,0 +1,75 @@
+"""Turning table operators into front-end functions (nd.X, sym.X, F.X).
+
+MXNet's generated functions take array inputs first, then parameters, either
+positionally in the operator's declared order or by keyword; ``out=`` and
+``name=`` are accepted everywhere. This module maps a call onto
+(inputs, parameters) once, for every front end.
+"""
+from ..base import MXNetError
+from ._registry import get_op
+
+_FRONTEND_KWARGS = ('out', 'name', 'ctx', 'attr')
+
+
+def split_call(op, args, kwargs, is_array):
+    """(inputs, params, extras) of a front-end call to ``op``.
+
+    Leading positional arguments for which ``is_array`` holds (or None) are the
+    inputs; later positionals fill parameters in declared order; keywords naming
+    inputs are inputs, the rest parameters. ``extras`` holds out/name/ctx/attr.
+    """
+    extras = {k: kwargs.pop(k) for k in _FRONTEND_KWARGS if k in kwargs}
+    args = list(args)
+    if op.variadic:
+        if len(args) == 1 and isinstance(args[0], (list, tuple)):
+            args = list(args[0])
+        inputs = [a for a in args]
+        if 'data' in kwargs:
+            d = kwargs.pop('data')
+            inputs.extend(d if isinstance(d, (list, tuple)) else [d])
+        kwargs.setdefault('num_args', len(inputs))
+        return inputs, kwargs, extras
+    names = op.input_names(op._default_attrs) if not callable(op.inputs) else _max_inputs(op)
+    inputs = []
+    while args and (is_array(args[0]) or args[0] is None) and len(inputs) < len(names):
+        inputs.append(args.pop(0))
+    if args:
+        for p, value in zip(op.params, args):
+            if p.name in kwargs:
+                raise MXNetError('%s: parameter %r given both by position and by keyword' % (op.name, p.name))
+            kwargs[p.name] = value
+        if len(args) > len(op.params):
+            raise MXNetError('%s: too many positional arguments (%d inputs and %d parameters expected)'
+                             % (op.name, len(names), len(op.params)))
+    named = {}
+    for n in names:
+        if n in kwargs:
+            named[n] = kwargs.pop(n)
+    if named:
+        inputs = inputs + [None] * (len(names) - len(inputs))
+        for i, n in enumerate(names):
+            if n in named:
+                if inputs[i] is not None:
+                    raise MXNetError('%s: input %r given both by position and by keyword' % (op.name, n))
+                inputs[i] = named[n]
+    while inputs and inputs[-1] is None:
+        inputs.pop()
+    return inputs, kwargs, extras
+
+
+def _max_inputs(op):
+    """Every input the operator can take (for optional inputs such as FullyConnected's bias)."""
+    return op.inputs(None)
+
+
+def function_doc(op):
+    lines = [op.doc.strip() or op.name, '', 'Parameters', '----------']
+    for n in (op.inputs if not callable(op.inputs) else _max_inputs(op)) if not op.variadic else ('*data',):
+        lines.append('%s : NDArray or Symbol' % n)
+    for p in op.params:
+        lines.append('%s : %s%s' % (p.name, p.kind, '' if p.required else ', default %r' % (p.default,)))
+    return '\n'.join(lines)
+
+
+def lookup(name):
+    return get_op(name)

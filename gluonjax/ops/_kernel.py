@@ -1,0 +1,117 @@
+"""Compiled kernels: an operator of the table with its attributes bound.
+
+A Kernel is what eager calls (``mx.nd.*``), the autograd tape and symbol
+execution share: a pure function of jax arrays and its ``jax.jit``-compiled
+form, cached by (operator, attributes, training mode, device). Calling a cached
+compiled function costs a few microseconds; tracing again would cost hundreds.
+"""
+import collections
+import functools
+
+import jax
+import numpy as np
+
+from ..base import MXNetError, shape_str
+from ._registry import get_op
+
+__all__ = ['Kernel', 'kernel_for', 'freeze']
+
+
+def freeze(value):
+    """A hashable version of an attribute value (lists become tuples)."""
+    if isinstance(value, list):
+        return tuple(freeze(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, freeze(v)) for k, v in value.items()))
+    if isinstance(value, np.ndarray):
+        return tuple(value.tolist())
+    if isinstance(value, np.dtype):
+        return value.name
+    if isinstance(value, type) and issubclass(value, np.generic):
+        return np.dtype(value).name
+    return value
+
+
+class Kernel:
+    """An operator with bound attributes, ready to run.
+
+    ``fn(*arrays)`` is pure and returns a tuple of arrays; with a random
+    operator the PRNG key comes last, and with ``dynamic`` parameters (the
+    scalar of ``_mul_scalar``) their values come after the arrays, so that a
+    new scalar does not compile a new kernel.
+    """
+    __slots__ = ('op', 'attrs', 'key', 'fn', 'jitted', 'n_out', 'n_visible', 'dynamic', 'train')
+
+    def __init__(self, op, attrs, train, device=None):
+        self.op, self.attrs, self.train = op, attrs, train
+        self.dynamic = tuple(n for n in op.dynamic_params if n in attrs) if op.dynamic_params else ()
+        static = {k: v for k, v in attrs.items() if k not in self.dynamic}
+        if op.mode_dependent:
+            static['_train'] = train
+        self.key = (op.name, freeze(static), device)
+        self.n_out = op.n_outputs(attrs)
+        self.n_visible = op.n_visible_outputs(attrs)
+        self.fn = _as_tuple_fn(op.fn, static, self.dynamic, self.n_out, op.random)
+        if device is None:
+            self.jitted = jax.jit(self.fn)
+        else:
+            self.jitted = jax.jit(self.fn, out_shardings=jax.sharding.SingleDeviceSharding(device))
+
+    def __call__(self, *arrays):
+        try:
+            return self.jitted(*arrays)
+        except MXNetError:
+            raise
+        except Exception as err:  # a jax or XLA failure: name the operator and the shapes
+            raise operator_error(self.op.name, self.op.input_names(self.attrs, len(arrays)),
+                                 arrays, err) from None
+
+
+def _as_tuple_fn(fn, static, dynamic, n_out, random):
+    bound = functools.partial(fn, **static)
+    n_dyn = len(dynamic)
+
+    def run(*args):
+        if random:
+            args, key = args[:-1], args[-1]
+            kw = {'_key': key}
+        else:
+            kw = {}
+        if n_dyn:
+            kw.update(zip(dynamic, args[-n_dyn:]))
+            args = args[:-n_dyn]
+        out = bound(*args, **kw)
+        return out if isinstance(out, tuple) else (out,)
+    run.__name__ = getattr(fn, '__name__', 'op')
+    return run
+
+
+def operator_error(op_name, input_names, arrays, err):
+    """An MXNetError naming the operator, its inputs with their shapes, and the cause."""
+    parts = []
+    for name, a in zip(list(input_names) + ['arg%d' % i for i in range(len(arrays))], arrays):
+        shape = getattr(a, 'shape', None)
+        parts.append('%s%s' % (name, shape_str(shape) if shape is not None else '=%r' % (a,)))
+    msg = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+    return MXNetError('%s: %s (inputs: %s)' % (op_name, msg, ', '.join(parts)))
+
+
+_cache = collections.OrderedDict()
+_CACHE_SIZE = 4096
+
+
+def kernel_for(op_name, kwargs, train=False, device=None):
+    """The cached Kernel of ``op_name`` with the user's keyword arguments."""
+    try:
+        key = (op_name, tuple(sorted(kwargs.items())), train, device)
+        hash(key)
+    except TypeError:
+        key = (op_name, freeze(kwargs), train, device)
+    k = _cache.get(key)
+    if k is None:
+        op = get_op(op_name)
+        attrs = op.parse_attrs(kwargs)
+        k = _cache[key] = Kernel(op, attrs, train and op.mode_dependent, device)
+        if len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    return k

@@ -1,0 +1,305 @@
+"""The operator table: every operator is defined here once.
+
+An entry holds the operator's MXNet name and aliases, its MXNet parameters with
+their defaults and string form (as written in symbol JSON), the names of its
+array inputs, and a pure function on jax arrays. ``mx.nd.*``, ``mx.sym.*`` and
+the ``F`` of ``hybrid_forward`` are all generated from this one table.
+
+Writing an operator::
+
+    @register('FullyConnected', inputs=_fc_inputs,
+              params=[P('num_hidden', 'int'), P('no_bias', 'bool', False), P('flatten', 'bool', True)])
+    def fully_connected(data, weight, bias=None, *, num_hidden, no_bias, flatten):
+        ...
+
+The function receives the arrays positionally (in ``inputs`` order) and every
+parameter by keyword, already parsed to Python values (tuples, not lists, so
+that they can key caches). It returns one array, or a tuple when the operator
+has several outputs.
+"""
+import ast
+import dataclasses
+from typing import Any, Callable, Optional, Tuple, Union
+
+import numpy as np
+
+from ..base import MXNetError
+
+__all__ = ['P', 'OpDef', 'register', 'get_op', 'find_op', 'all_ops', 'REQUIRED']
+
+
+class _Required:
+    def __repr__(self):
+        return 'REQUIRED'
+
+
+REQUIRED = _Required()
+
+
+# --- parameter kinds: how a value is read from a string (symbol JSON) or from Python ---
+
+def _parse_bool(v):
+    if isinstance(v, str):
+        s = v.strip().lower()
+        if s in ('true', '1'):
+            return True
+        if s in ('false', '0'):
+            return False
+        raise ValueError('expected a boolean, got %r' % v)
+    return bool(v)
+
+
+def _literal(v):
+    """A Python literal from MXNet's string form: '(5, 5)', '[1,2]', '3', 'None'."""
+    s = v.strip()
+    if s in ('None', ''):
+        return None
+    try:
+        return ast.literal_eval(s)
+    except (ValueError, SyntaxError):
+        raise ValueError('cannot read %r as a value' % v)
+
+
+def _parse_shape(v):
+    if isinstance(v, str):
+        v = _literal(v)
+    if v is None:
+        return ()
+    if isinstance(v, (int, np.integer)):
+        return (int(v),)
+    return tuple(int(x) for x in v)
+
+
+def _parse_optional(inner):
+    def parse(v):
+        if v is None or (isinstance(v, str) and v.strip() in ('None', '')):
+            return None
+        return inner(v)
+    return parse
+
+
+def _parse_int(v):
+    if isinstance(v, str):
+        v = _literal(v)
+    if isinstance(v, float) and not v.is_integer():
+        raise ValueError('expected an integer, got %r' % v)
+    return int(v)
+
+
+def _parse_float(v):
+    return float(v)
+
+
+def _parse_axis(v):
+    """An axis parameter: an int, a tuple of ints, or None (all axes)."""
+    if isinstance(v, str):
+        v = _literal(v)
+    if v is None:
+        return None
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    t = tuple(int(x) for x in v)
+    return t
+
+
+def _parse_dtype(v):
+    if v is None:
+        return None
+    if isinstance(v, str) and v.strip() in ('None', ''):
+        return None
+    return np.dtype(v).name
+
+
+def _parse_str(v):
+    return str(v)
+
+
+def _parse_float_tuple(v):
+    if isinstance(v, str):
+        v = _literal(v)
+    if isinstance(v, (int, float)):
+        return (float(v),)
+    return tuple(float(x) for x in v)
+
+
+KINDS = {
+    'int': _parse_int,
+    'float': _parse_float,
+    'bool': _parse_bool,
+    'str': _parse_str,
+    'shape': _parse_shape,
+    'axis': _parse_axis,
+    'dtype': _parse_dtype,
+    'floats': _parse_float_tuple,
+    'any': lambda v: v,
+}
+
+
+def _format(value):
+    """MXNet's string form of a parameter value, as it appears in symbol JSON."""
+    if isinstance(value, (list, tuple)):
+        return '(' + ', '.join(_format(v) for v in value) + (',)' if len(value) == 1 else ')')
+    if isinstance(value, np.dtype):
+        return value.name
+    if isinstance(value, type) and issubclass(value, np.generic):
+        return np.dtype(value).name
+    return str(value)
+
+
+@dataclasses.dataclass(frozen=True)
+class P:
+    """One MXNet parameter of an operator: name, kind (a key of KINDS), default."""
+    name: str
+    kind: str = 'any'
+    default: Any = REQUIRED
+    optional: bool = False  # None is also accepted
+
+    @property
+    def required(self):
+        return self.default is REQUIRED
+
+    def parse(self, value, op_name):
+        parser = KINDS[self.kind]
+        if self.optional:
+            parser = _parse_optional(parser)
+        try:
+            return parser(value)
+        except (TypeError, ValueError) as err:
+            raise MXNetError('%s: invalid value %r for parameter %r (%s): %s'
+                             % (op_name, value, self.name, self.kind, err)) from None
+
+
+@dataclasses.dataclass(eq=False)
+class OpDef:
+    """One operator of the table."""
+    name: str
+    fn: Callable
+    params: Tuple[P, ...] = ()
+    # Names of array inputs, or a function of the parsed attributes returning them
+    # (FullyConnected has no "bias" input when no_bias=True); called with None it returns every
+    # input the operator can take.
+    inputs: Union[Tuple[str, ...], Callable] = ('data',)
+    # A variadic operator (concat, add_n) takes any number of arrays; 'num_args' counts them.
+    variadic: bool = False
+    # Inputs that are auxiliary states (BatchNorm's moving statistics), listed last in inputs.
+    aux: Tuple[str, ...] = ()
+    # Number of outputs, or a function of the parsed attributes.
+    num_outputs: Union[int, Callable] = 1
+    # Outputs seen by the user; the rest are internal (MXNet's "visible outputs").
+    num_visible_outputs: Union[int, Callable, None] = None
+    # Names of the outputs in list_outputs ('output' when one).
+    output_names: Union[Tuple[str, ...], Callable, None] = None
+    aliases: Tuple[str, ...] = ()
+    # The function takes '_train' (True in training mode: Dropout, BatchNorm).
+    mode_dependent: bool = False
+    # The function takes a PRNG key as keyword '_key' (random operators, Dropout).
+    random: bool = False
+    # The function returns updated auxiliary states after its outputs (BatchNorm in training).
+    updates_aux: bool = False
+    # Parameters passed to the compiled function as traced values, not baked in
+    # (the scalar of _mul_scalar), so that new values do not compile new kernels.
+    dynamic_params: Tuple[str, ...] = ()
+    # Creation operators make arrays from nothing: they take ctx and run on its device.
+    creation: bool = False
+    doc: str = ''
+    # A function (attrs) -> category used by viz for colour ('conv', 'pool', ...).
+    category: str = 'other'
+    _param_map: dict = dataclasses.field(default_factory=dict, repr=False)
+
+    def __post_init__(self):
+        self._param_map = {p.name: p for p in self.params}
+
+    @property
+    def _default_attrs(self):
+        return {p.name: p.default for p in self.params if not p.required}
+
+    # -- attributes ------------------------------------------------------------------
+    def parse_attrs(self, kwargs):
+        """Parsed attribute values, defaults filled in, for the user's keyword arguments.
+
+        Unknown names are rejected, required ones checked; ``kwargs`` values may be
+        Python values or MXNet's strings.
+        """
+        attrs = {}
+        for key, value in kwargs.items():
+            p = self._param_map.get(key)
+            if p is None:
+                raise MXNetError('%s: unknown parameter %r; it takes %s'
+                                 % (self.name, key, ', '.join(sorted(self._param_map)) or 'no parameters'))
+            attrs[key] = p.parse(value, self.name)
+        for p in self.params:
+            if p.name not in attrs:
+                if p.required:
+                    raise MXNetError('%s: required parameter %r is missing' % (self.name, p.name))
+                attrs[p.name] = p.default
+        return attrs
+
+    def format_attrs(self, kwargs):
+        """MXNet's string form of the parameters the user gave (what symbol JSON stores)."""
+        return {k: _format(v) for k, v in kwargs.items() if v is not None or k in self._param_map}
+
+    @property
+    def param_names(self):
+        return tuple(self._param_map)
+
+    # -- inputs and outputs ------------------------------------------------------------
+    def input_names(self, attrs, num_args=None):
+        if self.variadic:
+            n = num_args if num_args is not None else attrs.get('num_args', 1)
+            return tuple('arg%d' % i for i in range(n))
+        names = self.inputs(attrs) if callable(self.inputs) else self.inputs
+        return tuple(names)
+
+    def n_outputs(self, attrs):
+        return self.num_outputs(attrs) if callable(self.num_outputs) else self.num_outputs
+
+    def n_visible_outputs(self, attrs):
+        v = self.num_visible_outputs
+        if v is None:
+            return self.n_outputs(attrs)
+        return v(attrs) if callable(v) else v
+
+    def list_output_names(self, attrs):
+        n = self.n_visible_outputs(attrs)
+        names = self.output_names(attrs) if callable(self.output_names) else self.output_names
+        if names is None:
+            names = ('output',) if n == 1 else tuple('output%d' % i for i in range(n))
+        return tuple(names)[:n]
+
+
+_TABLE = {}
+_CANONICAL = {}
+
+
+def register(name, *, params=(), inputs=('data',), aliases=(), **options):
+    """Decorator adding a pure jax function to the table under ``name`` and its aliases."""
+    def wrap(fn):
+        op = OpDef(name=name, fn=fn, params=tuple(params), inputs=inputs,
+                   aliases=tuple(aliases), doc=fn.__doc__ or '', **options)
+        for key in (name,) + op.aliases:
+            if key in _TABLE:
+                raise ValueError('operator %r registered twice' % key)
+            _TABLE[key] = op
+        _CANONICAL[name] = op
+        return fn
+    return wrap
+
+
+def find_op(name) -> Optional[OpDef]:
+    return _TABLE.get(name)
+
+
+def get_op(name) -> OpDef:
+    op = _TABLE.get(name)
+    if op is None:
+        raise MXNetError('unknown operator %r: gluonjax has no operator by that name' % (name,))
+    return op
+
+
+def all_ops():
+    """Every name (canonical names and aliases) with its OpDef."""
+    return dict(_TABLE)
+
+
+def canonical_ops():
+    return dict(_CANONICAL)

@@ -1,0 +1,108 @@
+"""Reductions over axes, with MXNet's axis / keepdims / exclude parameters."""
+import jax.numpy as jnp
+
+from ..base import MXNetError, shape_str
+from ._registry import P, register
+
+
+def reduce_axes(name, shape, axis, exclude):
+    """The axes to reduce, normalised, validated against ``shape``."""
+    ndim = len(shape)
+    if axis is None or axis == ():
+        axes = tuple(range(ndim))
+        return () if exclude and axis is not None else axes
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    norm = []
+    for a in axes:
+        if not -ndim <= a < max(ndim, 1):
+            raise MXNetError('%s: axis %d is out of range for an array of shape %s' % (name, a, shape_str(shape)))
+        norm.append(a % max(ndim, 1))
+    if exclude:
+        return tuple(i for i in range(ndim) if i not in norm)
+    return tuple(sorted(set(norm)))
+
+
+def _finish(out, keepdims):
+    # MXNet's nd reductions over every axis return shape (1,), never a 0-d array.
+    return out.reshape((1,)) if out.ndim == 0 and not keepdims else out
+
+
+_REDUCE_PARAMS = [P('axis', 'axis', None, optional=True), P('keepdims', 'bool', False), P('exclude', 'bool', False)]
+
+
+def _reducer(name, fn, aliases=(), int_result=False):
+    def op(data, *, axis, keepdims, exclude):
+        axes = reduce_axes(name, data.shape, axis, exclude)
+        out = fn(data, axis=axes, keepdims=keepdims)
+        if not int_result and out.dtype != data.dtype and jnp.issubdtype(data.dtype, jnp.floating):
+            out = out.astype(data.dtype)
+        return _finish(out, keepdims)
+    op.__name__ = name
+    op.__doc__ = 'The %s of elements over the given axes.' % name
+    register(name, params=_REDUCE_PARAMS, aliases=aliases, category='reduce')(op)
+
+
+def _sum(x, axis, keepdims):
+    # Integer sums keep the input's dtype, as in MXNet (numpy would widen to int64).
+    return jnp.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype if x.dtype != jnp.bool_ else jnp.int64)
+
+
+def _mean(x, axis, keepdims):
+    out = jnp.mean(x.astype(jnp.float32) if jnp.issubdtype(x.dtype, jnp.integer) else x, axis=axis,
+                   keepdims=keepdims)
+    return out.astype(x.dtype)
+
+
+def _prod(x, axis, keepdims):
+    return jnp.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+
+
+_reducer('sum', _sum, aliases=('sum_axis',))
+_reducer('mean', _mean)
+_reducer('prod', _prod)
+_reducer('nansum', lambda x, axis, keepdims: jnp.nansum(x, axis=axis, keepdims=keepdims, dtype=x.dtype))
+_reducer('nanprod', lambda x, axis, keepdims: jnp.nanprod(x, axis=axis, keepdims=keepdims, dtype=x.dtype))
+_reducer('max', jnp.max, aliases=('max_axis',))
+_reducer('min', jnp.min, aliases=('min_axis',))
+
+
+@register('norm', params=[P('ord', 'int', 2), P('axis', 'axis', None, optional=True),
+                          P('out_dtype', 'dtype', None, optional=True), P('keepdims', 'bool', False)],
+          category='reduce')
+def norm(data, *, ord, axis, out_dtype, keepdims):
+    """The L1 or L2 norm over the given axes (all elements by default)."""
+    if ord not in (1, 2):
+        raise MXNetError('norm: ord must be 1 or 2, got %d' % ord)
+    axes = reduce_axes('norm', data.shape, axis, False)
+    a = jnp.abs(data)
+    out = jnp.sum(a, axis=axes, keepdims=keepdims) if ord == 1 else jnp.sqrt(
+        jnp.sum(a * a, axis=axes, keepdims=keepdims))
+    return _finish(out.astype(out_dtype or data.dtype), keepdims)
+
+
+def _arg(name, fn):
+    def op(data, *, axis, keepdims):
+        if axis is None:
+            out = fn(data.reshape(-1), axis=0)
+            out = out.reshape((1,) * data.ndim) if keepdims else out
+        else:
+            if not -data.ndim <= axis < data.ndim:
+                raise MXNetError('%s: axis %d is out of range for an array of shape %s'
+                                 % (name, axis, shape_str(data.shape)))
+            out = fn(data, axis=axis, keepdims=keepdims)
+        # MXNet returns indices as floats of the input's dtype.
+        return _finish(out.astype(data.dtype if jnp.issubdtype(data.dtype, jnp.floating) else jnp.float32),
+                       keepdims)
+    op.__name__ = name
+    op.__doc__ = 'Indices of the %s values along an axis (as floats, as in MXNet).' % name[3:]
+    register(name, params=[P('axis', 'int', None, optional=True), P('keepdims', 'bool', False)],
+             category='reduce')(op)
+
+
+_arg('argmax', jnp.argmax)
+_arg('argmin', jnp.argmin)
+
+
+@register('argmax_channel', category='reduce')
+def argmax_channel(data):
+    return jnp.argmax(data, axis=-1).astype(data.dtype)

@@ -1,0 +1,1 @@
+"""Visualisation of symbolic graphs (mx.viz): plot_network and print_summary."""
