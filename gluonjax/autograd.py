@@ -139,26 +139,27 @@ def record_node(fn, key, inputs, outputs, name=''):
 # ---------------------------------------------------------------------------------------
 
 def _topo_order(head_entries):
-    """Nodes reachable from the heads, each after all nodes that consume it (reverse topological)."""
+    """Nodes reachable from the heads, consumers before producers (reverse topological order)."""
     order, seen = [], set()
-    stack = [(e[0], False) for e in head_entries if isinstance(e, tuple)]
+    stack = [(e[0], False) for e in head_entries]
     while stack:
         node, expanded = stack.pop()
         if expanded:
             order.append(node)
             continue
-        if id(node) in seen:
+        nid = id(node)
+        if nid in seen:
             continue
-        seen.add(id(node))
+        seen.add(nid)
         if node.values is None:
             raise MXNetError(
                 'backward: the graph was already freed by an earlier backward(); pass '
                 'retain_graph=True to the first backward to run backward twice')
         stack.append((node, True))
         for p in node.parents:
-            if isinstance(p, tuple) and id(p[0]) not in seen:
+            if p.__class__ is tuple and id(p[0]) not in seen:
                 stack.append((p[0], False))
-    order.reverse()  # consumers first
+    order.reverse()
     return order
 
 

@@ -60,6 +60,8 @@ def _method(op_name, public_name):
     op = find_op(op_name)
 
     def method(self, *args, **kwargs):
+        if not args and not kwargs:  # x.sum(): skip argument matching on the hot path
+            return invoke(op.name, [self], {})
         inputs, params, extras = split_call(op, (self,) + args, dict(kwargs), _is_array)
         return invoke(op.name, inputs, params, out=extras.get('out'))
     method.__name__ = public_name

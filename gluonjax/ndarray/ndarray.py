@@ -158,9 +158,8 @@ class NDArray:
             other._data = jax.device_put(self._data.astype(other._data.dtype), other.context.jax_device)
             return other
         if isinstance(other, Context):
-            out = NDArray._from_jax(jax.device_put(self._data, other.jax_device), other)
-            out._data = out._data if out._data is not self._data else jnp.array(self._data, copy=True)
-            return out
+            # jax arrays are immutable, so sharing the buffer on the same device is a safe copy
+            return NDArray._from_jax(jax.device_put(self._data, other.jax_device), other)
         raise TypeError('copyto does not support type ' + str(type(other)))
 
     def as_in_context(self, context):
@@ -171,7 +170,9 @@ class NDArray:
     def as_in_ctx(self, ctx):
         if self.context == ctx:
             return self
-        out = apply_fn(_identity, ('_copyto', ctx), [self], device=ctx)[0]
+        out = NDArray._from_jax(jax.device_put(self._data, ctx.jax_device), ctx)
+        if _ag_state.recording and self._ag is not None:
+            _record_copy(self, out)
         return out
 
     def wait_to_read(self):
@@ -274,8 +275,18 @@ class NDArray:
         return self.asnumpy().tolist()
 
 
-def _identity(x):
-    return (x,)
+def _record_copy(src, out):
+    """Record a copy between devices; its gradient moves back to the source device."""
+    device = next(iter(src._data.devices()))
+
+    def backward_fn(out_cts, need, create_graph):
+        ct = out_cts[0]
+        if create_graph:
+            return [ct.as_in_ctx(src.context)]
+        return [jax.device_put(ct, device)]
+    node = autograd.Node(None, ('_copyto', id(src)), (src._ag,), (src._data,), 1,
+                         backward_fn=backward_fn, name='_copyto')
+    out._ag = (node, 0)
 
 
 @jax.jit

@@ -1,0 +1,56 @@
+"""Contexts: cpu(i) on forced host devices, gpu errors, the default-context scope."""
+import pytest
+
+import gluonjax as mx
+from gluonjax import nd
+from gluonjax.base import MXNetError
+
+
+def test_cpu_devices_map_to_jax_devices():
+    import jax
+    n = len(jax.devices('cpu'))
+    assert n == 4, 'tests/conftest.py asks for four CPU devices'
+    for i in range(n):
+        a = nd.ones((2,), ctx=mx.cpu(i))
+        assert a.context == mx.cpu(i)
+        assert next(iter(a._data.devices())) == jax.devices('cpu')[i]
+    # a cpu id beyond the real devices falls back to device 0, as MXNet lets any cpu(i) mean the host
+    assert mx.cpu(17).jax_device == jax.devices('cpu')[0]
+
+
+def test_context_scope_and_equality():
+    assert mx.current_context() == mx.cpu(0)
+    with mx.Context('cpu', 2):
+        assert mx.current_context() == mx.cpu(2)
+        assert nd.zeros((1,)).context == mx.cpu(2)
+        with mx.cpu(1):
+            assert nd.ones((1,)).context == mx.cpu(1)
+        assert mx.current_context() == mx.cpu(2)
+    assert mx.current_context() == mx.cpu(0)
+    assert mx.cpu(1) == mx.Context('cpu', 1) and mx.cpu(1) != mx.gpu(1)
+    assert repr(mx.gpu(2)) == 'gpu(2)' and str(mx.cpu()) == 'cpu(0)'
+    assert len({mx.cpu(0), mx.cpu(0), mx.cpu(1)}) == 2
+
+
+def test_gpu_without_gpu_is_a_clear_error():
+    if mx.context.num_gpus() > 0:
+        pytest.skip('a GPU is present')
+    ctx = mx.gpu(0)  # making the context works, as in MXNet
+    with pytest.raises(MXNetError, match=r'gpu\(0\).*num_gpus'):
+        nd.ones((2,), ctx=ctx)
+    assert mx.context.num_gpus() == 0
+
+
+def test_copy_between_devices():
+    a = nd.array([1., 2.], ctx=mx.cpu(0))
+    b = a.as_in_context(mx.cpu(3))
+    assert b.context == mx.cpu(3)
+    assert a.as_in_context(mx.cpu(0)) is a
+    c = a.copyto(mx.cpu(1))
+    assert c.context == mx.cpu(1) and c.asnumpy().tolist() == [1., 2.]
+    assert (b * 2).context == mx.cpu(3)
+
+
+def test_unknown_device_type():
+    with pytest.raises(MXNetError, match='device type'):
+        mx.Context('tpu', 0)

@@ -1,0 +1,273 @@
+"""NDArray semantics: dtypes, mutation, indexing, printing, conversion, save/load, errors."""
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import gluonjax as mx
+from gluonjax import nd
+from gluonjax.base import MXNetError
+
+
+def test_print_matches_mxnet():
+    out = subprocess.run([sys.executable, '-c', 'import gluonjax as mx; print(mx.nd.ones((2,3))*2)'],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    # What MXNet 1.9.1 prints for the same line.
+    assert out.stdout == '\n[[2. 2. 2.]\n [2. 2. 2.]]\n<NDArray 2x3 @cpu(0)>\n'
+
+
+def test_repr_forms():
+    assert repr(nd.ones((2,))) == '\n[1. 1.]\n<NDArray 2 @cpu(0)>'
+    assert repr(nd.array(5)) == '\n5.0\n<NDArray  @cpu(0)>'
+    big = repr(nd.ones((200, 300)))
+    assert '...' in big and big.endswith('<NDArray 200x300 @cpu(0)>')
+
+
+@pytest.mark.parametrize('source,expected', [
+    ([1, 2, 3], np.float32),
+    (np.arange(3), np.float32),          # MXNet's nd.array defaults to float32 unless dtype is given...
+    (np.arange(3.0), np.float32),        # ...float64 numpy input becomes float32
+    (np.arange(3, dtype=np.int32), np.int32),
+    (np.arange(3, dtype=np.float16), np.float16),
+    (2.5, np.float32),
+])
+def test_array_default_dtype(source, expected):
+    a = nd.array(source)
+    if isinstance(source, np.ndarray) and source.dtype == np.int64:
+        expected = np.int64  # a numpy int64 array keeps its dtype
+    assert a.dtype == expected
+
+
+def test_array_explicit_dtype_and_float64():
+    a = nd.array([1.5, 2.5], dtype='float64')
+    assert a.dtype == np.float64
+    assert a.asnumpy().dtype == np.float64
+    assert (a * 2).dtype == np.float64
+    assert nd.zeros((2,), dtype='int32').dtype == np.int32
+
+
+def test_properties():
+    a = nd.zeros((2, 3, 4))
+    assert a.shape == (2, 3, 4) and a.size == 24 and a.ndim == 3
+    assert a.context == mx.cpu(0) and a.ctx == mx.cpu(0)
+    assert a.T.shape == (4, 3, 2)
+    assert a.stype == 'default'
+
+
+def test_mutation_setitem_and_inplace():
+    x = nd.array([[1, 2, 3], [4, 5, 6]])
+    alias = x
+    x[:] = 7
+    assert (alias.asnumpy() == 7).all()
+    x[1:2] = nd.array([[1, 2, 3]])
+    np.testing.assert_array_equal(x.asnumpy(), [[7, 7, 7], [1, 2, 3]])
+    x[0, 1] = 0
+    x[:, 2] = nd.array([9, 8])
+    np.testing.assert_array_equal(x.asnumpy(), [[7, 0, 9], [1, 2, 8]])
+    y = nd.ones((2, 3))
+    x += y
+    assert alias is x
+    np.testing.assert_array_equal(alias.asnumpy(), [[8, 1, 10], [2, 3, 9]])
+    x *= 2
+    x -= 1
+    x /= 2
+    np.testing.assert_allclose(x.asnumpy(), (np.array([[8, 1, 10], [2, 3, 9]]) * 2 - 1) / 2)
+
+
+def test_out_argument():
+    a, b = nd.ones((2, 2)), nd.ones((2, 2)) * 3
+    out = nd.zeros((2, 2))
+    r = nd.broadcast_add(a, b, out=out)
+    assert r is out
+    np.testing.assert_array_equal(out.asnumpy(), 4)
+    with pytest.raises(MXNetError, match='shape'):
+        nd.broadcast_add(a, b, out=nd.zeros((3,)))
+
+
+def test_indexing_reads(rng):
+    base = rng.standard_normal((4, 5, 6)).astype(np.float32)
+    x = nd.array(base)
+    for key in [1, -1, slice(1, 3), slice(None, None, 2), (1, 2), (slice(1, 3), 2), (1, slice(0, 4, 3), -2),
+                (Ellipsis, 1), (None, 1), (slice(3, 1),)]:
+        expected = base[key]
+        got = x[key].asnumpy()
+        if expected.ndim == 0:
+            expected = expected.reshape(1)  # MXNet returns shape (1,) for a full integer index
+        np.testing.assert_array_equal(got, expected, err_msg=str(key))
+    idx = nd.array([0, 2])
+    np.testing.assert_array_equal(x[idx].asnumpy(), base[[0, 2]])
+    np.testing.assert_array_equal(x[[3, 1]].asnumpy(), base[[3, 1]])
+
+
+def test_indexing_loop_does_not_recompile():
+    from gluonjax.ndarray import _indexing
+    x = nd.arange(100).reshape((10, 10))
+    before = len(_indexing._fn_cache)
+    rows = [x[i].asnumpy()[0] for i in range(10)]
+    blocks = [x[i:i + 2].shape for i in range(8)]
+    assert rows == [10.0 * i for i in range(10)]
+    assert blocks == [(2, 10)] * 8
+    assert len(_indexing._fn_cache) - before <= 2
+
+
+def test_index_errors():
+    x = nd.zeros((3, 4))
+    with pytest.raises(IndexError, match='out of bounds'):
+        x[3]
+    with pytest.raises(IndexError, match='too many indices'):
+        x[0, 0, 0]
+    with pytest.raises(MXNetError, match='cannot assign'):
+        x[0] = nd.ones((5,))
+
+
+def test_numpy_interop():
+    x = nd.array([[1, 2], [3, 4]])
+    a = np.asarray(x)
+    assert a.dtype == np.float32 and a.shape == (2, 2)
+    np.testing.assert_array_equal(x.asnumpy() + 1, (x + np.ones((2, 2))).asnumpy())
+    s = nd.array([3.5]).asscalar()
+    assert isinstance(s, np.float32) and s == 3.5
+    with pytest.raises(ValueError):
+        x.asscalar()
+    assert float(nd.array([2.0])) == 2.0
+
+
+def test_astype_copy_copyto():
+    x = nd.array([1.7, -2.2])
+    y = x.astype('int32')
+    assert y.dtype == np.int32
+    np.testing.assert_array_equal(y.asnumpy(), [1, -2])
+    c = x.copy()
+    c[:] = 0
+    assert x.asnumpy()[0] != 0
+    dst = nd.zeros((2,))
+    x.copyto(dst)
+    np.testing.assert_array_equal(dst.asnumpy(), x.asnumpy())
+    z = x.copyto(mx.cpu(0))
+    assert z.context == mx.cpu(0)
+    with pytest.raises(MXNetError, match='shape'):
+        x.copyto(nd.zeros((3,)))
+
+
+def test_scalar_arithmetic_keeps_dtype():
+    x = nd.array([1, 2, 3], dtype='int32')
+    assert (x * 2).dtype == np.int32
+    assert (x + 1.5).dtype == np.int32  # MXNet casts the scalar to the array's type
+    f = nd.array([1, 2, 3])
+    assert (f * 0.5).dtype == np.float32
+    np.testing.assert_allclose((2 - f).asnumpy(), [1, 0, -1])
+    np.testing.assert_allclose((2 / f).asnumpy(), [2, 1, 2 / 3], rtol=1e-6)
+    np.testing.assert_allclose((2 ** f).asnumpy(), [2, 4, 8])
+    np.testing.assert_allclose((f ** 2).asnumpy(), [1, 4, 9])
+    np.testing.assert_array_equal((f > 1).asnumpy(), [0, 1, 1])
+    assert (f > 1).dtype == np.float32
+    np.testing.assert_array_equal((1 < f).asnumpy(), [0, 1, 1])
+
+
+def test_broadcast_and_errors():
+    a = nd.ones((2, 3))
+    b = nd.array([1, 2, 3])
+    np.testing.assert_array_equal((a + b).asnumpy(), [[2, 3, 4]] * 2)
+    with pytest.raises(MXNetError, match=r'broadcast_add.*\[2,3\].*\[4\]'):
+        a + nd.ones((4,))
+    with pytest.raises(MXNetError, match='elemwise_add'):
+        nd.elemwise_add(a, b)
+
+
+def test_python_level_functions():
+    a = nd.array([1, 5, 3])
+    np.testing.assert_array_equal(nd.maximum(a, 2).asnumpy(), [2, 5, 3])
+    np.testing.assert_array_equal(nd.minimum(4, a).asnumpy(), [1, 4, 3])
+    np.testing.assert_array_equal(nd.subtract(10, a).asnumpy(), [9, 5, 7])
+    np.testing.assert_array_equal(nd.add(a, a).asnumpy(), [2, 10, 6])
+    np.testing.assert_array_equal(nd.lesser(a, 3).asnumpy(), [1, 0, 0])
+    np.testing.assert_array_equal(nd.greater(3, a).asnumpy(), [1, 0, 0])
+
+
+def test_creation():
+    np.testing.assert_array_equal(nd.zeros((2, 3)).asnumpy(), np.zeros((2, 3), np.float32))
+    np.testing.assert_array_equal(nd.ones(4).asnumpy(), np.ones(4))
+    np.testing.assert_array_equal(nd.full((2,), 7).asnumpy(), [7, 7])
+    np.testing.assert_array_equal(nd.arange(5).asnumpy(), np.arange(5, dtype=np.float32))
+    np.testing.assert_array_equal(nd.arange(2, 8, 2).asnumpy(), [2, 4, 6])
+    np.testing.assert_array_equal(nd.arange(0, 2, repeat=2).asnumpy(), [0, 0, 1, 1])
+    np.testing.assert_array_equal(nd.eye(3, k=1).asnumpy(), np.eye(3, k=1))
+    np.testing.assert_allclose(nd.linspace(0, 1, 5).asnumpy(), np.linspace(0, 1, 5))
+    x = nd.array([[1, 2]])
+    np.testing.assert_array_equal(nd.zeros_like(x).asnumpy(), [[0, 0]])
+    np.testing.assert_array_equal(nd.ones_like(x).asnumpy(), [[1, 1]])
+    assert nd.empty((2, 2)).shape == (2, 2)
+    assert nd.arange(3).dtype == np.float32
+
+
+def test_unary_math_matches_numpy(rng):
+    x = rng.uniform(0.1, 0.9, (3, 4)).astype(np.float32)
+    a = nd.array(x)
+    for name, ref in [('exp', np.exp), ('log', np.log), ('sqrt', np.sqrt), ('square', np.square),
+                      ('abs', np.abs), ('sign', np.sign), ('sin', np.sin), ('cos', np.cos), ('tanh', np.tanh),
+                      ('sigmoid', lambda v: 1 / (1 + np.exp(-v))), ('relu', lambda v: np.maximum(v, 0)),
+                      ('arcsin', np.arcsin), ('floor', np.floor), ('reciprocal', lambda v: 1 / v)]:
+        got = getattr(nd, name)(a - 0.5 if name in ('abs', 'sign', 'relu') else a).asnumpy()
+        want = ref(x - 0.5 if name in ('abs', 'sign', 'relu') else x)
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6, err_msg=name)
+        assert got.dtype == np.float32
+
+
+def test_reductions(rng):
+    x = rng.standard_normal((2, 3, 4)).astype(np.float32)
+    a = nd.array(x)
+    np.testing.assert_allclose(a.sum().asnumpy(), [x.sum()], rtol=1e-5)
+    assert a.sum().shape == (1,)
+    np.testing.assert_allclose(nd.sum(a, axis=1).asnumpy(), x.sum(axis=1), rtol=1e-5)
+    np.testing.assert_allclose(nd.mean(a, axis=(0, 2), keepdims=True).asnumpy(), x.mean(axis=(0, 2), keepdims=True),
+                               rtol=1e-5)
+    np.testing.assert_allclose(nd.max(a, axis=1, exclude=True).asnumpy(), x.max(axis=(0, 2)), rtol=1e-6)
+    np.testing.assert_allclose(nd.prod(a, axis=2).asnumpy(), x.prod(axis=2), rtol=1e-5)
+    np.testing.assert_allclose(nd.norm(a).asnumpy(), [np.sqrt((x ** 2).sum())], rtol=1e-5)
+    np.testing.assert_allclose(nd.norm(a, ord=1, axis=1).asnumpy(), np.abs(x).sum(axis=1), rtol=1e-5)
+    am = nd.argmax(a, axis=1)
+    np.testing.assert_array_equal(am.asnumpy(), x.argmax(axis=1))
+    assert am.dtype == np.float32  # MXNet returns indices as floats
+    np.testing.assert_array_equal(nd.argmin(a, axis=0).asnumpy(), x.argmin(axis=0))
+    np.testing.assert_allclose(nd.sum_axis(a, axis=1).asnumpy(), x.sum(axis=1), rtol=1e-5)
+    with pytest.raises(MXNetError, match=r'sum: axis 3 is out of range .*\[2,3,4\]'):
+        nd.sum(a, axis=3)
+
+
+def test_positional_parameters():
+    a = nd.array([[1, 2], [3, 4]])
+    np.testing.assert_array_equal(nd.sum(a, 1).asnumpy(), [3, 7])
+    np.testing.assert_array_equal(a.sum(axis=0).asnumpy(), [4, 6])
+    with pytest.raises(MXNetError, match="unknown parameter 'axes'"):
+        nd.sum(a, axes=1)
+
+
+def test_save_load_roundtrip(tmp_path):
+    pytest.importorskip('gluonjax.ndarray._serialization')
+    f = str(tmp_path / 'x.params')
+    d = {'w': nd.array([[1, 2], [3, 4]]), 'b': nd.array([1, 2, 3], dtype='int32')}
+    nd.save(f, d)
+    back = nd.load(f)
+    assert set(back) == {'w', 'b'}
+    np.testing.assert_array_equal(back['w'].asnumpy(), d['w'].asnumpy())
+    assert back['b'].dtype == np.int32
+    nd.save(f, [nd.ones((2,)), nd.zeros((1, 2))])
+    lst = nd.load(f)
+    assert isinstance(lst, list) and lst[1].shape == (1, 2)
+    with pytest.raises(MXNetError, match='NDArray'):
+        nd.save(f, {'w': np.ones(2)})
+
+
+def test_waitall_and_wait_to_read():
+    x = nd.ones((10, 10)) * 3
+    x.wait_to_read()
+    nd.waitall()
+    assert x.asnumpy().sum() == 300
+
+
+def test_pickle_refused():
+    import pickle
+    with pytest.raises(TypeError, match='nd.save'):
+        pickle.dumps(nd.ones((2,)))
