@@ -36,6 +36,7 @@ _LAZY = {
     'deploy': 'gluonjax.deploy', 'profiler': 'gluonjax.profiler', 'util': 'gluonjax.util',
     'recordio': 'gluonjax.recordio', 'executor': 'gluonjax.executor', 'model': 'gluonjax.model',
     'callback': 'gluonjax.callback', 'image': 'gluonjax.image', 'runtime': 'gluonjax.runtime',
+    'name': 'gluonjax.name', 'attribute': 'gluonjax.symbol._attribute',
 }
 
 
@@ -50,3 +51,11 @@ def __getattr__(name):
 
 def __dir__():
     return sorted(set(globals()) | set(_LAZY))
+
+
+# A worker started by `python -m kvstore.launch` joins its jax.distributed job now,
+# before any array exists (jax requires that); see kvstore/dist.py.
+import os as _os  # noqa: E402
+
+if _os.environ.get('GLUONJAX_COORDINATOR'):
+    _importlib.import_module('kvstore.dist').join_from_environment()

@@ -96,11 +96,15 @@ def predict_mode():
 # ---------------------------------------------------------------------------------------
 
 class Leaf:
-    """The autograd state of a variable: its gradient buffer and how it is written."""
-    __slots__ = ('grad', 'req', '__weakref__')
+    """The autograd state of a variable: its gradient buffer and how it is written.
+
+    ``fresh`` becomes True when backward writes the gradient (MXNet's ``_fresh_grad``);
+    ``gluon.Trainer`` reads it to find stale gradients and clears it after each update.
+    """
+    __slots__ = ('grad', 'req', 'fresh', '__weakref__')
 
     def __init__(self, grad, req):
-        self.grad, self.req = grad, req
+        self.grad, self.req, self.fresh = grad, req, False
 
 
 class Node:
@@ -412,6 +416,7 @@ def _write_grad(leaf, value, g):
     """Store a gradient into the leaf's buffer according to its grad_req."""
     if leaf.req == 'null' or leaf.grad is None:
         return
+    leaf.fresh = True
     g = _unwrap(g)
     buf = leaf.grad
     if g.dtype != buf._data.dtype:

@@ -82,21 +82,23 @@ def _find_device(device_type, device_id):
                 'gpu(%d) was requested but %s. Use mx.cpu() or check mx.context.num_gpus().'
                 % (device_id, 'no GPU is visible to jax' if not gpus else 'only %d GPU(s) exist' % len(gpus)))
         return gpus[device_id]
-    cpus = jax.devices('cpu')
+    cpus = jax.local_devices(backend='cpu')  # this process's devices (a jax.distributed job has more)
     return cpus[device_id] if device_id < len(cpus) else cpus[0]
 
 
 def _gpu_devices():
     try:
-        return jax.devices('gpu')
+        return jax.local_devices(backend='gpu')
     except RuntimeError:
         return []
 
 
 def context_of_device(device):
     """The Context naming a jax device."""
-    kind = 'gpu' if device.platform in ('gpu', 'cuda', 'rocm') else 'cpu'
-    return Context(kind, device.id if kind == 'cpu' else _gpu_devices().index(device))
+    if device.platform in ('gpu', 'cuda', 'rocm'):
+        return Context('gpu', _gpu_devices().index(device))
+    cpus = jax.local_devices(backend='cpu')
+    return Context('cpu', cpus.index(device) if device in cpus else device.id)
 
 
 def cpu(device_id=0):

@@ -11,8 +11,18 @@ def _is_array(x):
     return isinstance(x, NDArray)
 
 
+def _symbolic_call(args, kwargs):
+    """Whether a call holds Symbols: Gluon-2 style ``forward`` code being traced by hybridize()."""
+    from ..symbol import Symbol
+    return (any(isinstance(a, Symbol) for a in args)
+            or any(isinstance(v, Symbol) for v in kwargs.values()))
+
+
 def make_function(op, public_name):
     def fn(*args, **kwargs):
+        if (not args or not isinstance(args[0], NDArray)) and _symbolic_call(args, kwargs):
+            from .. import symbol
+            return getattr(symbol, public_name)(*args, **kwargs)
         inputs, params, extras = split_call(op, args, dict(kwargs), _is_array)
         for i, x in enumerate(inputs):
             if not isinstance(x, NDArray):

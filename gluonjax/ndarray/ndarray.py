@@ -330,14 +330,17 @@ def invoke(op_name, inputs, kwargs, out=None, ctx=None):
         _write_aux(kernel, inputs, outs[kernel.n_out:])
         results = results[:kernel.n_out]
     if _ag_state.recording and inputs:
-        _record(kernel, inputs, results, len(args) - len(inputs), args[len(inputs):])
+        # the node's function returns every output, updated auxiliary states included,
+        # and its recorded inputs are the values before _write_aux replaced them
+        _record(kernel, inputs, results, len(args) - len(inputs), args[len(inputs):],
+                n_out=len(outs), values=args)
     visible = results[:kernel.n_visible]
     if out is not None:
         return _write_out(out, visible)
     return visible[0] if len(visible) == 1 else visible
 
 
-def _record(kernel, inputs, results, n_extra, extra):
+def _record(kernel, inputs, results, n_extra, extra, n_out=None, values=None):
     parents = tuple(x._ag for x in inputs)
     for p in parents:
         if p is not None:
@@ -345,9 +348,9 @@ def _record(kernel, inputs, results, n_extra, extra):
     else:
         return
     # Scalars and PRNG keys are recorded as constant inputs of the node.
-    values = tuple(x._data for x in inputs) + tuple(extra)
+    values = tuple(values) if values is not None else tuple(x._data for x in inputs) + tuple(extra)
     node = autograd.Node(kernel.fn, kernel.key, parents + (None,) * n_extra, values,
-                         len(results), name=kernel.op.name)
+                         len(results) if n_out is None else n_out, name=kernel.op.name)
     for i, r in enumerate(results):
         r._ag = (node, i)
 
@@ -417,9 +420,7 @@ def _infer_dtype(source, dtype):
         return np.dtype(dtype)
     if isinstance(source, NDArray):
         return source._data.dtype
-    if isinstance(source, np.ndarray) and source.dtype != np.float64:
-        # MXNet keeps integer and float16 numpy dtypes but turns float64 into float32.
-        return source.dtype
+    # MXNet: float32 for anything that is not an NDArray, numpy integer arrays included.
     return np.dtype(_DEFAULT_DTYPE)
 
 

@@ -102,11 +102,14 @@ _CACHE_SIZE = 4096
 
 def kernel_for(op_name, kwargs, train=False, device=None):
     """The cached Kernel of ``op_name`` with the user's keyword arguments."""
-    try:
-        key = (op_name, tuple(sorted(kwargs.items())), train, device)
-        hash(key)
-    except TypeError:
-        key = (op_name, freeze(kwargs), train, device)
+    if not kwargs:
+        key = (op_name, (), train, device)
+    else:
+        try:
+            key = (op_name, tuple(sorted(kwargs.items())), train, device)
+            hash(key)
+        except TypeError:
+            key = (op_name, freeze(kwargs), train, device)
     k = _cache.get(key)
     if k is None:
         op = get_op(op_name)

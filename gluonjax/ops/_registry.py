@@ -70,6 +70,17 @@ def _parse_shape(v):
     return tuple(int(x) for x in v)
 
 
+def _parse_opt_ints(v):
+    """A tuple whose entries are ints or None (slice's begin/end/step: '(None, 2)')."""
+    if isinstance(v, str):
+        v = _literal(v)
+    if v is None:
+        return ()
+    if isinstance(v, (int, np.integer)):
+        return (int(v),)
+    return tuple(None if x is None else int(x) for x in v)
+
+
 def _parse_optional(inner):
     def parse(v):
         if v is None or (isinstance(v, str) and v.strip() in ('None', '')):
@@ -128,6 +139,7 @@ KINDS = {
     'bool': _parse_bool,
     'str': _parse_str,
     'shape': _parse_shape,
+    'optints': _parse_opt_ints,
     'axis': _parse_axis,
     'dtype': _parse_dtype,
     'floats': _parse_float_tuple,
@@ -262,8 +274,9 @@ class OpDef:
     def list_output_names(self, attrs):
         n = self.n_visible_outputs(attrs)
         names = self.output_names(attrs) if callable(self.output_names) else self.output_names
-        if names is None:
-            names = ('output',) if n == 1 else tuple('output%d' % i for i in range(n))
+        if names is None:  # numbered as MXNet numbers them: by all outputs, hidden ones included
+            total = self.n_outputs(attrs)
+            names = ('output',) if total == 1 else tuple('output%d' % i for i in range(total))
         return tuple(names)[:n]
 
 

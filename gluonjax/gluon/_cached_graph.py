@@ -1,0 +1,146 @@
+"""A hybridized Block's compiled graph: MXNet's CachedOp, as one ``jax.jit`` function.
+
+The traced Symbol becomes a pure function of (data arrays, parameter arrays, PRNG key)
+through ``gluonjax.symbol.graph.GraphFunction``; ``jax.jit`` compiles it. A call gathers
+the parameters' current arrays (the list of array handles is cached per context and
+rebuilt only when some Parameter replaced its arrays), runs the compiled function, and
+wraps the outputs. In training mode the function also returns the new auxiliary states
+(BatchNorm's running statistics), which are written back into the Parameters.
+
+Under ``autograd.record()`` the call is one tape node whose function is the compiled
+function itself: backward is ``jax.vjp`` of the whole graph, compiled once.
+"""
+import itertools
+import warnings
+
+import jax
+
+from .. import autograd
+from ..autograd import _state as _ag_state
+from ..base import MXNetError
+from .parameter import _generation
+
+_tokens = itertools.count()
+
+
+class _Compiled:
+    """The jitted function for one training mode and the key naming it on the tape."""
+    __slots__ = ('jitted', 'token')
+
+    def __init__(self, jitted, token):
+        self.jitted, self.token = jitted, token
+
+
+class GraphRunner:
+    """Runs a Symbol graph compiled with jax.jit on a Block's Parameters."""
+
+    def __init__(self, out_sym, data_names, params, block):
+        from ..symbol.graph import GraphFunction
+        self.block = block
+        self.symbol = out_sym
+        self.graph = GraphFunction(out_sym)
+        input_names = list(self.graph.input_names)
+        aux = set(self.graph.aux_names)
+        data_names = list(data_names)
+        unknown = [n for n in input_names if n not in data_names and n not in params]
+        if unknown:
+            raise MXNetError('Unknown input to HybridBlock %s: %s. Every variable of the graph '
+                             'must be an input or a Parameter of the Block (or its children).'
+                             % (block._describe(), ', '.join(unknown)))
+        self.data_keys = [n for n in input_names if n in data_names]
+        self.data_index = [data_names.index(n) for n in self.data_keys]
+        unused = [i for i, n in enumerate(data_names) if n not in input_names]
+        if unused:
+            warnings.warn('The %s input to HybridBlock is not used by any computation. Is this '
+                          'intended?' % ', '.join('%d-th' % i for i in unused), stacklevel=5)
+        self.param_keys = [n for n in input_names if n not in data_names]
+        self.params = [params[n] for n in self.param_keys]
+        unused_params = [n for n in params.keys() if n not in set(self.param_keys)]
+        if unused_params:
+            warnings.warn('Parameter %s is not used by any computation. Is this intended?'
+                          % ', '.join(unused_params), stacklevel=5)
+        self.aux_keys = [n for n in self.param_keys if n in aux]
+        self.aux_pos = [self.param_keys.index(n) for n in self.aux_keys]
+        self.n_out = len(self.graph.output_names)
+        self.needs_key = bool(getattr(self.graph, 'has_random', True))
+        self.in_format = self.out_format = None
+        self._compiled = {}
+        self._arrays = {}
+
+    def finish_deferred_init(self):
+        """Initialise Parameters whose shapes the trace has just completed."""
+        for p in self.params:
+            if p._deferred_init:
+                p._finish_deferred_init()
+
+    # ---- the pure function ---------------------------------------------------------------
+    def _compile(self, train):
+        graph = self.graph
+        names = self.data_keys + self.param_keys
+        n_in = len(names)
+        aux_keys = tuple(self.aux_keys) if train else ()
+        needs_key = self.needs_key
+
+        def hybrid_block(*arrays):
+            inputs = dict(zip(names, arrays[:n_in]))
+            key = arrays[n_in] if needs_key else None
+            outs, new_aux = graph(inputs, train, key)
+            outs = tuple(outs)
+            if aux_keys:
+                outs += tuple(new_aux.get(k, inputs[k]) for k in aux_keys)
+            return outs
+        hybrid_block.__name__ = (self.block.name or 'hybrid_block').replace('-', '_')
+        entry = self._compiled[train] = _Compiled(jax.jit(hybrid_block), ('hybrid', next(_tokens)))
+        return entry
+
+    def _param_arrays(self, ctx):
+        cached = self._arrays.get(ctx)
+        if cached is not None and cached[0] == _generation[0]:
+            return cached[1]
+        arrays = [p.data(ctx) for p in self.params]
+        self._arrays[ctx] = (_generation[0], arrays)
+        return arrays
+
+    # ---- running ---------------------------------------------------------------------------
+    def __call__(self, args, ctx):
+        """Run on the flat list of input NDArrays ``args``; returns the output NDArrays."""
+        from ..ndarray.ndarray import NDArray
+        train = _ag_state.training
+        entry = self._compiled.get(train)
+        if entry is None:
+            entry = self._compile(train)
+        arrays = self._param_arrays(ctx)
+        vals = [args[i]._data for i in self.data_index]
+        vals.extend([a._data for a in arrays])
+        if self.needs_key:
+            from .. import random as _random
+            vals.append(_random.next_key(ctx))
+        try:
+            outs = entry.jitted(*vals)
+        except Exception as err:
+            raise self._error(err) from None
+        n = self.n_out
+        results = [NDArray._from_jax(o, ctx) for o in outs[:n]]
+        if train and self.aux_keys:
+            for pos, value in zip(self.aux_pos, outs[n:]):
+                arrays[pos]._data = value
+        if _ag_state.recording:
+            self._record(entry, args, arrays, vals, results, len(outs))
+        return results
+
+    def _record(self, entry, args, arrays, vals, results, n_out):
+        parents = [args[i]._ag for i in self.data_index]
+        parents.extend([a._ag for a in arrays])
+        if self.needs_key:
+            parents.append(None)
+        if all(p is None for p in parents):
+            return
+        node = autograd.Node(entry.jitted, entry.token, tuple(parents), tuple(vals), n_out,
+                             name=self.block.name)
+        for i, r in enumerate(results):
+            r._ag = (node, i)
+
+    def _error(self, err):
+        """An MXNetError naming the Block, keeping the operator's own message."""
+        msg = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        return MXNetError('hybridized %s failed: %s' % (self.block._describe(), msg))

@@ -1,0 +1,1132 @@
+"""Blocks: ``Block``, ``HybridBlock`` and ``SymbolBlock``.
+
+A Block owns Parameters and child Blocks and computes ``forward``. Names follow MXNet:
+a Block created outside any scope is named from a global counter per class
+(``dense0_``), one created inside a parent's ``name_scope()`` gets the parent's prefix and
+a counter local to the parent (``hybridsequential0_dense1_``); Parameters are named
+``prefix + name`` (``dense0_weight``), and those names are the keys of parameter files.
+
+``HybridBlock.hybridize()`` makes later calls run a compiled graph: the first call with a
+new input signature traces ``hybrid_forward`` with ``F = mx.sym`` and Symbols that carry
+the real shapes (so ``x.shape`` works), and the graph is compiled with ``jax.jit`` as one
+pure function of (inputs, parameters, PRNG key); see :mod:`gluonjax.gluon._cached_graph`.
+"""
+import collections
+import copy
+import re
+import threading
+import warnings
+
+import numpy as np
+
+from .. import initializer
+from .. import name as _name
+from ..base import MXNetError
+from .parameter import (Parameter, ParameterDict, DeferredInitializationError, _load_file,
+                        _strip_arg_aux, assign_checked, _trace_state)
+from .utils import _indent, HookHandle
+
+__all__ = ['Block', 'HybridBlock', 'SymbolBlock']
+
+
+_NDARRAY = []
+
+
+def _ndarray_type():
+    if not _NDARRAY:  # imported late: gluonjax.ndarray imports this package's users
+        from ..ndarray import NDArray
+        _NDARRAY.append(NDArray)
+    return _NDARRAY[0]
+
+
+def _symbol_module():
+    from .. import symbol
+    return symbol
+
+
+def _symbol_type():
+    try:
+        from ..symbol import Symbol
+    except ImportError:
+        return ()
+    return Symbol
+
+
+class _BlockScope:
+    """The scope of a Block's ``name_scope()``: children created inside get its prefix."""
+    _current = threading.local()
+
+    def __init__(self, block):
+        self._block = block
+        self._counter = {}
+        self._old_scope = None
+        self._name_scope = None
+
+    @staticmethod
+    def create(prefix, params, hint):
+        """The prefix and ParameterDict of a new Block, from the scope it is created in."""
+        current = getattr(_BlockScope._current, 'value', None)
+        if current is None:
+            if prefix is None:
+                prefix = _name.current().get(None, hint) + '_'
+            if params is None:
+                params = ParameterDict(prefix)
+            else:
+                params = ParameterDict(params.prefix, params)
+            return prefix, params
+        if prefix is None:
+            count = current._counter.get(hint, 0)
+            prefix = '%s%d_' % (hint, count)
+            current._counter[hint] = count + 1
+        if params is None:
+            parent = current._block.params
+            params = ParameterDict(parent.prefix + prefix, parent._shared)
+        else:
+            params = ParameterDict(params.prefix, params)
+        return current._block.prefix + prefix, params
+
+    def __enter__(self):
+        if self._block._empty_prefix:
+            return self
+        self._old_scope = getattr(_BlockScope._current, 'value', None)
+        _BlockScope._current.value = self
+        self._name_scope = _name.Prefix(self._block.prefix)
+        self._name_scope.__enter__()
+        return self
+
+    def __exit__(self, ptype, value, trace):
+        if self._block._empty_prefix:
+            return
+        self._name_scope.__exit__(ptype, value, trace)
+        self._name_scope = None
+        _BlockScope._current.value = self._old_scope
+
+
+# ---------------------------------------------------------------------------------------
+# Nested inputs and outputs
+# ---------------------------------------------------------------------------------------
+
+def _flatten(args, inout_str):
+    """A flat list of arrays (or Symbols, or None) and a format to rebuild the nesting."""
+    NDArray, Symbol = _ndarray_type(), _symbol_type()
+    if isinstance(args, NDArray):
+        return [args], 0
+    if Symbol and isinstance(args, Symbol):
+        length = len(args.list_outputs())
+        return [args], (length if length > 1 else 0)
+    if args is None:
+        return [None], -1
+    if not isinstance(args, (list, tuple)):
+        raise MXNetError('When hybridized, the %s of HybridBlock must be (nested) list of Symbol '
+                         'or NDArray, but got %s of type %s' % (inout_str, str(args), type(args)))
+    flat, fmts = [], []
+    for item in args:
+        arg, fmt = _flatten(item, inout_str)
+        flat.extend(arg)
+        fmts.append(fmt)
+    return flat, fmts
+
+
+def _regroup(args, fmt):
+    """Inverse of _flatten."""
+    def merge(args, fmt):
+        if isinstance(fmt, int):
+            if fmt == 0:
+                return args[0], args[1:]
+            if fmt == -1:
+                return None, args[1:]
+            return list(args[:fmt]), args[fmt:]
+        ret = []
+        for f in fmt:
+            res, args = merge(args, f)
+            ret.append(res)
+        return ret, args
+    return merge(args, fmt)[0]
+
+
+def _freeze_fmt(fmt):
+    return tuple(_freeze_fmt(f) for f in fmt) if isinstance(fmt, list) else fmt
+
+
+# ---------------------------------------------------------------------------------------
+# Block
+# ---------------------------------------------------------------------------------------
+
+class Block:
+    """Base class of all layers and models; subclass it and write ``forward``.
+
+    Children assigned as attributes are registered (``self.dense = nn.Dense(20)``);
+    create them inside ``with self.name_scope():`` so their names carry this Block's prefix.
+
+    Parameters
+    ----------
+    prefix : str, optional
+        Prefix of the names of this Block's Parameters and children.
+    params : ParameterDict, optional
+        Parameters to share with another Block (``params=other.collect_params()``).
+    """
+
+    def __init__(self, prefix=None, params=None):
+        self._empty_prefix = prefix == ''
+        self._prefix, self._params = _BlockScope.create(prefix, params, self._alias())
+        self._name = self._prefix[:-1] if self._prefix.endswith('_') else self._prefix
+        self._scope = _BlockScope(self)
+        self._children = collections.OrderedDict()
+        self._reg_params = {}
+        self._forward_hooks = collections.OrderedDict()
+        self._forward_pre_hooks = collections.OrderedDict()
+
+    def __repr__(self):
+        modstr = '\n'.join('  ({key}): {block}'.format(key=key, block=_indent(repr(block), 2))
+                           for key, block in self.__dict__.items() if isinstance(block, Block))
+        return '{name}(\n{modstr}\n)'.format(name=self.__class__.__name__, modstr=modstr)
+
+    def __setattr__(self, name, value):
+        """Registers child Blocks and Parameters assigned as attributes."""
+        if hasattr(self, name):
+            existing = getattr(self, name)
+            if isinstance(existing, (Parameter, Block)) and not isinstance(value, type(existing)):
+                raise TypeError('Changing attribute type for {name} from {type1} to {type2} is not '
+                                'allowed.'.format(name=name, type1=type(existing), type2=type(value)))
+        if isinstance(value, Block):
+            self.register_child(value, name)
+        elif isinstance(value, Parameter):
+            if name in self._reg_params and self._reg_params[name] is not value:
+                raise MXNetError("Overriding Parameter attribute %s is not allowed. If you want to "
+                                 "share parameters between blocks, please set 'params' at Block "
+                                 "construction instead." % name)
+            self._reg_params[name] = value
+            self._adopt_parameter(value)
+        super().__setattr__(name, value)
+
+    def _adopt_parameter(self, param):
+        """Put a Parameter made outside ``self.params.get`` (Gluon-2 style) into this Block's dict.
+
+        Its name gets the Block's prefix (``scale`` becomes ``mynet0_scale``) once, so that
+        two Blocks of the same class do not clash in collect_params() and files.
+        """
+        if any(p is param for p in self._params.values()):
+            return
+        if not getattr(param, '_adopted', False):
+            if self._prefix and not param.name.startswith(self._prefix):
+                param.name = self._prefix + param.name
+            param._adopted = True
+        self._params._params[param.name] = param
+
+    def _check_container_with_block(self):
+        children = set(id(c) for c in self._children.values())
+
+        def unregistered(data):
+            if isinstance(data, (list, tuple)):
+                return any(unregistered(e) for e in data)
+            if isinstance(data, dict):
+                return any(unregistered(v) for v in data.values())
+            return isinstance(data, Block) and id(data) not in children
+        for k, v in self.__dict__.items():
+            if isinstance(v, (list, tuple, dict)) and not (k.startswith('__') or k == '_children'):
+                if unregistered(v):
+                    warnings.warn('"{name}" is an unregistered container with Blocks. Note that '
+                                  'Blocks inside the list, tuple or dict will not be registered '
+                                  'automatically. Make sure to register them using register_child() '
+                                  'or switching to nn.Sequential/nn.HybridSequential instead.'
+                                  .format(name=self.__class__.__name__ + '.' + k), stacklevel=3)
+
+    def _alias(self):
+        return self.__class__.__name__.lower()
+
+    @property
+    def prefix(self):
+        """Prefix of this Block's names (``dense0_``)."""
+        return self._prefix
+
+    @property
+    def name(self):
+        """Name of this Block: the prefix without the trailing '_'."""
+        return self._name
+
+    def name_scope(self):
+        """A ``with`` scope in which children and Symbols get this Block's prefix."""
+        return self._scope
+
+    @property
+    def params(self):
+        """This Block's own ParameterDict (not its children's)."""
+        return self._params
+
+    def _describe(self):
+        return "%s (%s)" % (self.name or '<unnamed>', type(self).__name__)
+
+    def collect_params(self, select=None):
+        """A ParameterDict of this Block's and its children's Parameters.
+
+        ``select`` is a regular expression matched against full names
+        (``'.*weight|.*bias'``).
+        """
+        self._check_container_with_block()
+        ret = ParameterDict(self._params.prefix)
+        if not select:
+            ret.update(self.params)
+        else:
+            pattern = re.compile(select)
+            ret.update({n: p for n, p in self.params.items() if pattern.match(n)})
+        for child in self._children.values():
+            ret.update(child.collect_params(select=select))
+        return ret
+
+    def _collect_params_with_prefix(self, prefix=''):
+        """Parameters keyed by their structural name: attribute names joined by '.'."""
+        if prefix:
+            prefix += '.'
+        ret = {prefix + key: val for key, val in self._reg_params.items()}
+        for name, child in self._children.items():
+            ret.update(child._collect_params_with_prefix(prefix + name))
+        return ret
+
+    # ---- files -----------------------------------------------------------------------------
+    def save_parameters(self, filename, deduplicate=False):
+        """Save the Parameters under their structural names (``0.weight``) with mx.nd.save."""
+        from ..ndarray import save
+        params = self._collect_params_with_prefix()
+        if deduplicate:
+            first = {}
+            for k, v in params.items():
+                first.setdefault(id(v), (k, v))
+            params = dict(first.values())
+        save(filename, {key: val._reduce() for key, val in params.items()})
+
+    def save_params(self, filename):
+        """[Deprecated] Save with full names minus this Block's prefix; use save_parameters."""
+        warnings.warn('save_params is deprecated. Please use save_parameters. Note that if you '
+                      'want load from SymbolBlock later, please use export instead.')
+        self.collect_params().save(filename, strip_prefix=self.prefix)
+
+    def load_parameters(self, filename, ctx=None, allow_missing=False, ignore_extra=False,
+                        cast_dtype=False, dtype_source='current'):
+        """Load Parameters from a file written by save_parameters, ParameterDict.save or export.
+
+        All three of MXNet's naming schemes are recognised: structural names (``0.weight``),
+        full names (``dense0_weight``, also without this Block's prefix) and export names
+        (``arg:dense0_weight``). When the global name counters differ between the saving and
+        the loading program (``dense3_`` vs ``dense0_``), names are also matched after
+        removing the prefix the names have in common. The file is checked completely before
+        any Parameter changes.
+        """
+        loaded = _load_file(filename, "load_parameters of Block '%s'" % self.name)
+        loaded = {_strip_arg_aux(k): v for k, v in loaded.items()}
+        structural = self._collect_params_with_prefix()
+        if not loaded and not structural:
+            return
+        if any('.' in k for k in loaded):
+            resolved, known = _resolve_structural(structural, loaded)
+        else:
+            resolved, known = _resolve_prefixed(self.collect_params(), self.prefix, loaded)
+        assign_checked(resolved, known, loaded, "file '%s'" % filename,
+                       'Block %s' % self._describe(), allow_missing, ignore_extra, ctx,
+                       cast_dtype, dtype_source)
+
+    def load_params(self, filename, ctx=None, allow_missing=False, ignore_extra=False):
+        """[Deprecated] Use load_parameters."""
+        warnings.warn('load_params is deprecated. Please use load_parameters.')
+        self.load_parameters(filename, ctx, allow_missing, ignore_extra)
+
+    def save(self, prefix):
+        """Save the parameters to ``prefix-model.params`` (architecture is Python code here)."""
+        self.save_parameters(prefix + '-model.params')
+
+    def load(self, prefix):
+        self.load_parameters(prefix + '-model.params')
+
+    # ---- structure ---------------------------------------------------------------------------
+    def register_child(self, block, name=None):
+        """Register ``block`` as a child; attributes that are Blocks are registered already."""
+        if name is None:
+            name = str(len(self._children))
+        self._children[name] = block
+
+    def register_forward_pre_hook(self, hook):
+        """Call ``hook(block, inputs)`` before every forward; returns a HookHandle."""
+        handle = HookHandle()
+        handle.attach(self._forward_pre_hooks, hook)
+        return handle
+
+    def register_forward_hook(self, hook):
+        """Call ``hook(block, inputs, outputs)`` after every forward; returns a HookHandle."""
+        handle = HookHandle()
+        handle.attach(self._forward_hooks, hook)
+        return handle
+
+    def register_op_hook(self, callback, monitor_all=False):
+        """Accepted for compatibility; compiled XLA graphs have no per-operator callbacks."""
+        for child in self._children.values():
+            child.register_op_hook(callback, monitor_all)
+
+    def apply(self, fn):
+        """Apply ``fn(block)`` to every descendant, then to this Block; returns self."""
+        for child in self._children.values():
+            child.apply(fn)
+        fn(self)
+        return self
+
+    def initialize(self, init=initializer.Uniform(), ctx=None, verbose=False, force_reinit=False):
+        """Initialise the Parameters of this Block and its children (``collect_params().initialize``)."""
+        self.collect_params().initialize(init, ctx, verbose, force_reinit)
+
+    def hybridize(self, active=True, **kwargs):
+        """Hybridize the HybridBlocks among the children (a plain Block itself stays eager)."""
+        for child in self._children.values():
+            child.hybridize(active, **kwargs)
+
+    def cast(self, dtype):
+        """Cast the Parameters of this Block and its children to ``dtype``."""
+        for child in self._children.values():
+            child.cast(dtype)
+        for _, param in self.params.items():
+            param.cast(dtype)
+
+    def zero_grad(self):
+        """Set the gradients of all Parameters to 0."""
+        self.collect_params().zero_grad()
+
+    def reset_ctx(self, ctx):
+        self.collect_params().reset_ctx(ctx)
+
+    # ---- running -----------------------------------------------------------------------------
+    def __call__(self, *args):
+        """Run ``forward`` (with the hooks)."""
+        for hook in self._forward_pre_hooks.values():
+            hook(self, args)
+        out = self.forward(*args)
+        for hook in self._forward_hooks.values():
+            hook(self, args, out)
+        return out
+
+    def forward(self, *args):
+        """Override to compute the output from NDArrays."""
+        raise NotImplementedError
+
+    def summary(self, *inputs):
+        """Print each layer's output shape and parameter count for a forward pass on ``inputs``."""
+        summary = collections.OrderedDict()
+        seen = set()
+        hooks = []
+
+        def shape_str(args):
+            NDArray = _ndarray_type()
+
+            def conv(a):
+                if isinstance(a, (list, tuple)):
+                    return [conv(x) for x in a]
+                return a.shape if isinstance(a, NDArray) else a
+            shapes = conv(args)
+            if isinstance(shapes, list):
+                return str(shapes)[1:-1]
+            return str(shapes)
+
+        def register(block):
+            if isinstance(block, HybridBlock) and block._active:
+                raise MXNetError('"{}" must not be hybridized to print summary.'.format(block.name))
+
+            def hook(block, _, outputs):
+                key = '%s-%i' % (block.__class__.__name__, len(summary))
+                entry = summary[key] = collections.OrderedDict()
+                entry['output_shape'] = shape_str(outputs)
+                n_params = trainable = shared = 0
+                for p in block.params.values():
+                    size = p.data().size
+                    n_params += size
+                    trainable += 0 if p.grad_req == 'null' else size
+                    if id(p) in seen:
+                        shared += size
+                    else:
+                        seen.add(id(p))
+                entry['n_params'], entry['trainable'], entry['shared'] = n_params, trainable, shared
+            from .nn.basic_layers import Sequential, HybridSequential
+            if not isinstance(block, (Sequential, HybridSequential)):
+                hooks.append(block.register_forward_hook(hook))
+
+        summary['Input'] = collections.OrderedDict(
+            output_shape=shape_str(inputs), n_params=0, trainable=0, shared=0)
+        try:
+            self.apply(register)
+            self(*inputs)
+            line = '{:>20}  {:>42} {:>15}'
+            print('-' * 80)
+            print(line.format('Layer (type)', 'Output Shape', 'Param #'))
+            print('=' * 80)
+            total = trainable = shared = 0
+            for layer, entry in summary.items():
+                print(line.format(layer, str(entry['output_shape']), entry['n_params']))
+                total += entry['n_params']
+                trainable += entry['trainable']
+                shared += entry['shared']
+            print('=' * 80)
+            print('Parameters in forward computation graph, duplicate included')
+            print('   Total params: ' + str(total))
+            print('   Trainable params: ' + str(trainable))
+            print('   Non-trainable params: ' + str(total - trainable))
+            print('Shared params in forward computation graph: ' + str(shared))
+            print('Unique parameters in model: ' + str(total - shared))
+            print('-' * 80)
+        finally:
+            for h in hooks:
+                h.detach()
+
+
+def _common_prefix(names):
+    """The longest common prefix of ``names``, cut after its last '_'."""
+    names = list(names)
+    if not names:
+        return ''
+    prefix = names[0]
+    for n in names[1:]:
+        i = 0
+        while i < len(prefix) and i < len(n) and prefix[i] == n[i]:
+            i += 1
+        prefix = prefix[:i]
+    cut = prefix.rfind('_')
+    return prefix[:cut + 1] if cut >= 0 else ''
+
+
+def _resolve_structural(structural, loaded):
+    """Match structural names; a Parameter shared under several names needs one of them."""
+    by_param = collections.OrderedDict()
+    for name, p in structural.items():
+        by_param.setdefault(id(p), (name, p, []))[2].append(name)
+    resolved = []
+    for label, p, names in by_param.values():
+        resolved.append((label, p, next((n for n in names if n in loaded), None)))
+    return resolved, set(structural)
+
+
+def _resolve_prefixed(params, prefix, loaded):
+    """Match full names, names without the Block's prefix, or names minus their common prefix."""
+    names = list(params.keys())
+    candidates = [
+        {n: n for n in names},                                        # dense0_weight
+        {n: n[len(prefix):] for n in names if n.startswith(prefix)},  # weight (prefix stripped)
+    ]
+    ours, theirs = _common_prefix(names), _common_prefix(loaded)
+    candidates.append({n: theirs + n[len(ours):] for n in names})    # dense3_ vs dense0_
+    best = max(candidates, key=lambda c: sum(1 for n in names if c.get(n) in loaded))
+    resolved = [(n, params[n], best.get(n) if best.get(n) in loaded else None) for n in names]
+    return resolved, set(best.values())
+
+
+# ---------------------------------------------------------------------------------------
+# HybridBlock
+# ---------------------------------------------------------------------------------------
+
+class _TraceScope:
+    """Marks a trace in progress: Parameter.data() returns Symbols meanwhile."""
+
+    def __enter__(self):
+        _trace_state.depth = getattr(_trace_state, 'depth', 0) + 1
+
+    def __exit__(self, *exc):
+        _trace_state.depth -= 1
+
+
+def _trace_error(block, err):
+    """Annotate an error raised while tracing ``block`` with the Block's path (once)."""
+    if getattr(err, '_gluon_block_path', False):
+        return err
+    msg = 'while tracing %s for hybridize(): %s' % (block._describe(), err)
+    new = MXNetError(msg)
+    new._gluon_block_path = True
+    return new
+
+
+class HybridBlock(Block):
+    """A Block that can also run as a compiled graph (``hybridize()``).
+
+    Write ``hybrid_forward(self, F, x, *args, **params)``: ``F`` is ``mx.nd`` when running
+    eagerly and ``mx.sym`` while tracing; Parameters registered on the Block arrive as
+    keyword arguments by attribute name. Gluon-2 style ``forward(self, x)`` overriding works
+    as well (Parameter.data() gives Symbols while tracing).
+
+    Example::
+
+        class Model(gluon.HybridBlock):
+            def __init__(self, **kwargs):
+                super().__init__(**kwargs)
+                with self.name_scope():
+                    self.dense0 = nn.Dense(20)
+                    self.dense1 = nn.Dense(20)
+
+            def hybrid_forward(self, F, x):
+                return F.relu(self.dense1(F.relu(self.dense0(x))))
+
+        model = Model(); model.initialize(); model.hybridize()
+        y = model(mx.nd.zeros((10, 10)))    # traced, compiled, run
+    """
+
+    _MAX_CACHED_SIGNATURES = 16
+
+    def __init__(self, prefix=None, params=None):
+        super().__init__(prefix=prefix, params=params)
+        self._cached_graph = ()
+        self._cached = collections.OrderedDict()   # signature -> _GraphRunner
+        self._in_format = None
+        self._out_format = None
+        self._active = False
+        self._flags = []
+        self._callback = None
+        self._monitor_all = False
+        self._backend = None
+        self._backend_opts = {}
+
+    def __setattr__(self, name, value):
+        super().__setattr__(name, value)
+        if isinstance(value, HybridBlock):
+            self._clear_cached_op()
+
+    def register_child(self, block, name=None):
+        if not isinstance(block, HybridBlock):
+            raise MXNetError(
+                'Children of HybridBlock must also be HybridBlock, but %s has type %s. If you are '
+                'using Sequential, please try HybridSequential instead.' % (str(block), str(type(block))))
+        super().register_child(block, name)
+        self._clear_cached_op()
+
+    def _clear_cached_op(self):
+        self._cached_graph = ()
+        if getattr(self, '_cached', None):
+            self._cached = collections.OrderedDict()
+
+    def hybridize(self, active=True, backend=None, clear=True, static_alloc=False, static_shape=False,
+                  inline_limit=2, forward_bulk_size=None, backward_bulk_size=None, **kwargs):
+        """Turn compiled execution on (or off) for this Block and its children.
+
+        ``static_alloc`` and ``static_shape`` are accepted: XLA allocates statically and
+        compiles per shape anyway.
+        """
+        if kwargs:
+            self._backend_opts = kwargs
+        self._backend = backend
+        self._active = active
+        self._flags = [('static_alloc', static_alloc), ('static_shape', static_shape),
+                       ('inline_limit', inline_limit)]
+        if clear:
+            self._clear_cached_op()
+        if active and (self._forward_hooks or self._forward_pre_hooks):
+            warnings.warn('"{block}" is being hybridized while still having forward hook/pre-hook. '
+                          'If "{block}" is a child of HybridBlock, the hooks will not take effect.'
+                          .format(block=self))
+        super().hybridize(active, static_alloc=static_alloc, static_shape=static_shape,
+                          inline_limit=inline_limit)
+
+    def cast(self, dtype):
+        self._clear_cached_op()
+        super().cast(dtype)
+
+    def optimize_for(self, x, *args, backend=None, clear=False, static_alloc=False,
+                     static_shape=False, **kwargs):
+        """Hybridize and build the compiled graph for these inputs now (no backends here)."""
+        self.hybridize(True, backend, clear, static_alloc, static_shape)
+        self._runner_for(*((x,) + args))
+
+    # ---- who overrides what ----------------------------------------------------------------
+    def _gluon2(self):
+        """True when the subclass writes ``forward`` itself instead of ``hybrid_forward``."""
+        cls = type(self)
+        flag = _GLUON2.get(cls)
+        if flag is None:
+            flag = _GLUON2[cls] = (cls.forward is not HybridBlock.forward
+                                   and cls.hybrid_forward is HybridBlock.hybrid_forward)
+        return flag
+
+    def __call__(self, *args):
+        for hook in self._forward_pre_hooks.values():
+            hook(self, args)
+        if self._gluon2():
+            out = self._call_gluon2(*args)
+        else:
+            out = self.forward(*args)
+        for hook in self._forward_hooks.values():
+            hook(self, args, out)
+        return out
+
+    def _call_gluon2(self, *args):
+        flat, _ = _flatten(list(args), 'input')
+        NDArray = _ndarray_type()
+        if self._active and any(isinstance(a, NDArray) for a in flat) and not _in_trace():
+            return self._call_cached_op(*args)
+        if any(isinstance(a, NDArray) for a in flat):
+            return self.forward(*args)
+        with _TraceScope(), self.name_scope():
+            try:
+                return self.forward(*args)
+            except Exception as err:
+                raise _trace_error(self, err) from err
+
+    # ---- forward -----------------------------------------------------------------------------
+    def forward(self, x, *args):
+        """Run ``hybrid_forward`` on NDArrays (eagerly or compiled) or on Symbols."""
+        NDArray = _ndarray_type()
+        if isinstance(x, NDArray):
+            if self._active and not _in_trace():
+                return self._call_cached_op(x, *args)
+            return self._eager_forward(x, *args)
+        flat, _ = _flatten([x] + list(args), 'input')
+        has_nd = any(isinstance(a, NDArray) for a in flat)
+        Symbol = _symbol_type()
+        has_sym = any(Symbol and isinstance(a, Symbol) for a in flat)
+        if has_nd and has_sym:
+            raise MXNetError('In HybridBlock, we do not support mixed NDArrays and Symbols types for '
+                             'the input. Please check the type of the args.')
+        if has_nd:
+            first = next(a for a in flat if isinstance(a, NDArray))
+            if self._active and not _in_trace():
+                return self._call_cached_op(x, *args)
+            return self._eager_forward(x, *args, ctx=first.context)
+        if not has_sym:
+            raise MXNetError('In HybridBlock, there must be one NDArray or one Symbol in the input. '
+                             'Please check the type of the args.')
+        return self._symbolic_forward(x, *args)
+
+    def _eager_forward(self, x, *args, ctx=None):
+        ctx = ctx or x.context
+        with ctx:
+            try:
+                params = {k: v.data(ctx) for k, v in self._reg_params.items()}
+            except DeferredInitializationError:
+                self._deferred_infer_shape(x, *args)
+                for v in self._reg_params.values():
+                    v._finish_deferred_init()
+                params = {k: v.data(ctx) for k, v in self._reg_params.items()}
+            from .. import ndarray
+            return self.hybrid_forward(ndarray, x, *args, **params)
+
+    def _symbolic_forward(self, x, *args):
+        symbol = _symbol_module()
+        if any(not _shape_known(p.shape) for p in self._reg_params.values()):
+            if _input_shapes_known([x] + list(args)):
+                try:
+                    self._infer_param_shapes(x, *args)
+                except Exception as err:
+                    raise _trace_error(self, err) from err
+        with _TraceScope(), self.name_scope():
+            params = {k: v.var() for k, v in self._reg_params.items()}
+            try:
+                return self.hybrid_forward(symbol, x, *args, **params)
+            except Exception as err:
+                raise _trace_error(self, err) from err
+
+    def hybrid_forward(self, F, x, *args, **kwargs):
+        """Override to compute the output with ``F`` (mx.nd or mx.sym)."""
+        raise NotImplementedError
+
+    # ---- shapes ------------------------------------------------------------------------------
+    def _infer_param_shapes(self, *args):
+        """Fill in unknown dimensions of this Block's Parameters from the inputs' shapes.
+
+        Built-in layers override this with their rule (Dense: ``in_units`` from the input).
+        The generic rule asks the traced graph's shape inference.
+        """
+        unknown = [p for p in self._reg_params.values() if not _shape_known(p.shape)]
+        if not unknown:
+            return
+        symbol = _symbol_module()
+        names = ['data%d' % i for i in range(len(args))] if len(args) > 1 else ['data']
+        inputs = [symbol.var(n) for n in names]
+        params = {k: v.var() for k, v in self._reg_params.items()}
+        with _TraceScope(), self.name_scope():
+            out = self.hybrid_forward(symbol, *inputs, **params)
+        out, _ = _flatten(out, 'output')
+        out = symbol.Group(out) if len(out) > 1 else out[0]
+        try:
+            arg_shapes, _, aux_shapes = out.infer_shape_partial(
+                **{n: a.shape for n, a in zip(names, args)})
+            cause = 'no shapes inferred'
+        except Exception as err:  # the graph's own shape error explains it best
+            arg_shapes, cause = None, err
+        if arg_shapes is None:
+            raise MXNetError(
+                'cannot infer the shape of Parameter(s) %s of %s from inputs of shape %s (%s). Give '
+                'the full shape when creating the Parameter, or override _infer_param_shapes.'
+                % (', '.join(p.name for p in unknown), self._describe(),
+                   ', '.join(str(a.shape) for a in args), cause))
+        shapes = dict(zip(out.list_arguments(), arg_shapes))
+        shapes.update(zip(out.list_auxiliary_states(), aux_shapes))
+        for p in unknown:
+            if p.name in shapes and shapes[p.name]:
+                p.shape = tuple(shapes[p.name])
+
+    def _deferred_infer_shape(self, *args):
+        """Complete this Block's own Parameter shapes (children do theirs when they run)."""
+        try:
+            if self._gluon2():
+                self._get_graph(*args)
+            else:
+                self._infer_param_shapes(*args)
+        except Exception as err:
+            raise MXNetError('Deferred initialization failed because shape cannot be inferred. %s'
+                             % err) from None
+
+    def infer_shape(self, *args):
+        """Infer the shapes of the Parameters of this Block and its children from inputs."""
+        if not self._gluon2():
+            self._infer_param_shapes(*args)
+        own = set(id(p) for p in self._reg_params.values())
+        if self._gluon2() or any(not _shape_known(p.shape) for p in self.collect_params().values()
+                                 if id(p) not in own):
+            self._get_graph(*args)  # a trace runs every child's own rule
+
+    def infer_type(self, *args):
+        """Parameters keep their declared dtypes (cast() changes them)."""
+
+    # ---- tracing and the compiled graph ------------------------------------------------------
+    def _get_graph(self, *args):
+        """Trace this Block on Symbols shaped like ``args``: (input Symbols, output Symbol)."""
+        symbol = _symbol_module()
+        flat, self._in_format = _flatten(list(args), 'input')
+        real = [a for a in flat if a is not None]
+        if not real:
+            raise MXNetError('All args are None and we do not support such a case. Received args=%s'
+                             % (args,))
+        inputs, sym_inputs = [], []
+        for a in flat:
+            if a is None:
+                inputs.append(None)
+                continue
+            name = 'data' if len(real) == 1 else 'data%d' % len(sym_inputs)
+            if hasattr(a, 'dtype') and not isinstance(a, _symbol_type() or ()):
+                var = symbol.var(name, shape=tuple(a.shape), dtype=np.dtype(a.dtype).name)
+            else:
+                var = symbol.var(name)
+            inputs.append(var)
+            sym_inputs.append(var)
+        grouped = _regroup(inputs, self._in_format)
+        with _TraceScope(), self.name_scope():
+            try:
+                if self._gluon2():
+                    out = self.forward(*grouped)
+                else:
+                    params = {k: v.var() for k, v in self._reg_params.items()}
+                    if any(not _shape_known(p.shape) for p in self._reg_params.values()):
+                        self._infer_param_shapes(*grouped)
+                        params = {k: v.var() for k, v in self._reg_params.items()}
+                    out = self.hybrid_forward(symbol, *grouped, **params)
+            except Exception as err:
+                raise _trace_error(self, err) from err
+        out, self._out_format = _flatten(out, 'output')
+        out_sym = symbol.Group(out) if len(out) > 1 else out[0]
+        self._cached_graph = (sym_inputs, out_sym)
+        return self._cached_graph
+
+    def _runner_for(self, *args):
+        """The compiled graph for the signature of ``args``, tracing and compiling if new."""
+        from ._cached_graph import GraphRunner
+        flat, fmt = _flatten(list(args), 'input')
+        sig = (_freeze_fmt(fmt),) + tuple(
+            None if a is None else (a._data.shape, a._data.dtype) for a in flat)
+        runner = self._cached.get(sig)
+        if runner is not None:
+            return runner, flat
+        sym_inputs, out = self._get_graph(*args)
+        params = self.collect_params()
+        runner = GraphRunner(out, [s.name for s in sym_inputs], params, self)
+        runner.finish_deferred_init()
+        runner.in_format, runner.out_format = self._in_format, self._out_format
+        self._cached[sig] = runner
+        if len(self._cached) > self._MAX_CACHED_SIGNATURES:
+            self._cached.popitem(last=False)
+        return runner, flat
+
+    def _call_cached_op(self, *args):
+        """Run the compiled graph (one autograd node when recording)."""
+        NDArray = _ndarray_type()
+        if len(args) == 1 and isinstance(args[0], NDArray):  # the common case, fast
+            x = args[0]
+            runner = self._cached.get(_single_sig(x))
+            if runner is None:
+                runner, _ = self._runner_for(x)
+            out = runner([x], x._ctx or x.context)
+            return _regroup(out, runner.out_format)
+        runner, flat = self._runner_for(*args)
+        real = [a for a in flat if a is not None]
+        ctxs = set(a.context for a in real)
+        if len(ctxs) > 1:
+            raise MXNetError('Find multiple contexts in the input, After hybridized, the HybridBlock '
+                             'only supports one input context. You can print the ele.ctx in the '
+                             'input arguments to inspect their contexts. Find all contexts = %s'
+                             % ctxs)
+        out = runner(real, real[0].context)
+        return _regroup(out, runner.out_format)
+
+    # ---- export ------------------------------------------------------------------------------
+    def export(self, path, epoch=0, remove_amp_cast=True):
+        """Write ``path-symbol.json`` and ``path-%04d.params`` (``arg:``/``aux:`` names).
+
+        Call it after the hybridized Block has run once; ``SymbolBlock.imports`` and MXNet's
+        ``SymbolBlock.imports`` / ``Module`` load the files. With one input it is called
+        ``data``, with several ``data0``, ``data1``, ...
+        """
+        if not self._cached_graph:
+            raise MXNetError('Please first call block.hybridize() and then run forward with this '
+                             'block at least once before calling export.')
+        inputs, sym = self._cached_graph
+        _write_symbol_json(sym, [s.name for s in inputs], '%s-symbol.json' % path)
+        arg_names = set(sym.list_arguments())
+        aux_names = set(sym.list_auxiliary_states())
+        arg_dict = {}
+        for name, param in self.collect_params().items():
+            if name in arg_names:
+                arg_dict['arg:%s' % name] = param._reduce()
+            elif name in aux_names:
+                arg_dict['aux:%s' % name] = param._reduce()
+            else:
+                warnings.warn('Parameter "{name}" is not found in the graph. '.format(name=name),
+                              stacklevel=2)
+        from ..ndarray import save
+        save('%s-%04d.params' % (path, epoch), arg_dict)
+        return '%s-symbol.json' % path, '%s-%04d.params' % (path, epoch)
+
+
+_GLUON2 = {}
+
+
+def _in_trace():
+    return getattr(_trace_state, 'depth', 0) > 0
+
+
+def _single_sig(x):
+    """The signature _runner_for computes for one NDArray argument, computed quickly."""
+    data = x._data
+    return ((0,), (data.shape, data.dtype))
+
+
+def _shape_known(shape):
+    return shape is not None and all(d > 0 for d in shape)
+
+
+def _input_shapes_known(args):
+    flat, _ = _flatten(list(args), 'input')
+    for a in flat:
+        if a is None:
+            continue
+        shape = getattr(a, 'shape', None)
+        if shape is None or not all(isinstance(d, (int, np.integer)) and d > 0 for d in shape):
+            return False
+    return True
+
+
+def _write_symbol_json(sym, data_names, filename):
+    """Write the graph as MXNet JSON, without the trace's shapes on the data inputs.
+
+    The inputs were traced with concrete shapes; MXNet (and SymbolBlock.imports) should
+    accept any batch size, so their ``__shape__``/``__dtype__`` hints are dropped. The
+    layout is the symbol package's (MXNet's own writer's).
+    """
+    from ..symbol import json as sym_json
+    try:
+        graph = sym_json.graph_dict(sym)
+        make_map, writer = sym_json._map, sym_json._Writer()
+    except AttributeError:  # another writer: fall back to the standard library's layout
+        import json
+        graph, make_map, writer = json.loads(sym.tojson()), dict, None
+    for node in graph['nodes']:
+        if node.get('op') == 'null' and node.get('name') in data_names and 'attrs' in node:
+            kept = {k: v for k, v in node['attrs'].items() if k not in ('__shape__', '__dtype__')}
+            inputs = node.pop('inputs')
+            del node['attrs']
+            if kept:
+                node['attrs'] = make_map(kept)
+            node['inputs'] = inputs
+    if writer is None:
+        import json
+        text = json.dumps(graph, indent=2)
+    else:
+        writer.value(graph)
+        text = ''.join(writer.parts)
+    _atomic_write(filename, text)
+
+
+def _atomic_write(filename, text):
+    import os
+    import tempfile
+    directory = os.path.dirname(os.path.abspath(filename))
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix='.tmp-', suffix='.json')
+    try:
+        with os.fdopen(fd, 'w') as f:
+            f.write(text)
+        os.replace(tmp, filename)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+
+
+# ---------------------------------------------------------------------------------------
+# SymbolBlock
+# ---------------------------------------------------------------------------------------
+
+class SymbolBlock(HybridBlock):
+    """A Block made from a Symbol graph: pre-trained models, or parts of one.
+
+    Parameters
+    ----------
+    outputs : Symbol or list of Symbol
+    inputs : Symbol or list of Symbol
+        The variables of ``outputs`` that are inputs; every other variable is a Parameter.
+    params : ParameterDict, optional
+        Parameters to use for the graph's variables (shared with another Block).
+
+    Example::
+
+        net = gluon.SymbolBlock.imports('lenet-symbol.json', ['data'], 'lenet-0000.params')
+        y = net(x)
+    """
+
+    @staticmethod
+    def imports(symbol_file, input_names, param_file=None, ctx=None, allow_missing=False,
+                ignore_extra=False):
+        """Load a SymbolBlock from ``export``'s files (here or in MXNet)."""
+        symbol = _symbol_module()
+        sym = symbol.load(symbol_file)
+        if isinstance(input_names, str):
+            input_names = [input_names]
+        inputs = [symbol.var(i) for i in input_names]
+        ret = SymbolBlock(sym, inputs)
+        if param_file is not None:
+            ret.collect_params().load(param_file, ctx, allow_missing, ignore_extra, cast_dtype=True,
+                                      dtype_source='saved')
+        return ret
+
+    def __repr__(self):
+        s = '{name}(\n{modstr}\n)'
+        modstr = '{block} : {numinputs} -> {numoutputs}'.format(
+            block=self._cached_graph[1], numinputs=len(self._cached_graph[0]),
+            numoutputs=len(self._cached_graph[1].list_outputs()))
+        return s.format(name=self.__class__.__name__, modstr=modstr)
+
+    def __init__(self, outputs, inputs, params=None):
+        super().__init__(prefix=None, params=None)
+        self._prefix = ''
+        self._params = ParameterDict('', params)
+        Symbol = _symbol_type()
+        symbol = _symbol_module()
+        if isinstance(inputs, Symbol) and len(inputs.list_outputs()) == 1:
+            inputs = [inputs]
+        if isinstance(outputs, (list, tuple)) and len(outputs) == 1:
+            outputs = outputs[0]
+        syms, self._in_format = _flatten(inputs, 'input')
+        out, self._out_format = _flatten(outputs, 'output')
+        input_names = set()
+        for s in syms:
+            if len(s.get_internals().list_outputs()) != 1:
+                raise MXNetError('Input symbols must be variable, but %s is an output of operators'
+                                 % str(s))
+            input_names.add(s.name)
+        out = symbol.Group(out) if len(out) > 1 else out[0]
+        shapes = _var_shapes(out)
+        for arg in out.list_arguments():
+            if arg not in input_names:
+                self.params.get(arg, allow_deferred_init=True, shape=shapes.get(arg))
+        for aux in out.list_auxiliary_states():
+            if aux not in input_names:
+                self.params.get(aux, grad_req='null', allow_deferred_init=True, shape=shapes.get(aux))
+        self._cached_graph = syms, out
+        cut = len(_plain_common_prefix(list(self._params.keys())))
+        self._reg_params = {key[cut:]: val for key, val in self._params.items()}
+        self._runner = None
+
+    def forward(self, x, *args):
+        NDArray = _ndarray_type()
+        if isinstance(x, NDArray):
+            with x.context:
+                return self._call_cached_op(x, *args)
+        Symbol = _symbol_type()
+        if not isinstance(x, Symbol):
+            raise MXNetError('HybridBlock requires the first argument to forward be either Symbol '
+                             'or NDArray, but got %s' % type(x))
+        flat, fmt = _flatten([x] + list(args), 'input')
+        if _freeze_fmt(fmt) != _freeze_fmt(self._in_format):
+            raise MXNetError('SymbolBlock: invalid input format %s, expected %s' % (fmt, self._in_format))
+        sym_inputs, out = self._cached_graph
+        ret = copy.copy(out)
+        ret._compose(**{k.name: v for k, v in zip(sym_inputs, flat)})
+        return _regroup(list(ret), self._out_format)
+
+    def _clear_cached_op(self):
+        graph = getattr(self, '_cached_graph', ())
+        super()._clear_cached_op()
+        self._cached_graph = graph
+        self._runner = None
+
+    def _runner_for(self, *args):
+        from ._cached_graph import GraphRunner
+        flat, fmt = _flatten(list(args), 'input')
+        if getattr(self, '_runner', None) is None:
+            sym_inputs, out = self._cached_graph
+            self._deferred_shapes(sym_inputs, out, flat)
+            runner = GraphRunner(out, [s.name for s in sym_inputs], self.collect_params(), self)
+            runner.finish_deferred_init()
+            runner.in_format, runner.out_format = self._in_format, self._out_format
+            self._runner = runner
+        return self._runner, flat
+
+    def _call_cached_op(self, *args):
+        runner, flat = self._runner_for(*args)
+        real = [a for a in flat if a is not None]
+        out = runner(real, real[0].context)
+        return _regroup(out, runner.out_format)
+
+    def _deferred_shapes(self, sym_inputs, out, flat):
+        """Infer the shapes of Parameters not loaded from a file, from the inputs' shapes."""
+        unknown = [p for p in self._params.values() if not _shape_known(p.shape) and p._data is None]
+        if not unknown:
+            return
+        shapes = {s.name: a.shape for s, a in zip(sym_inputs, [a for a in flat if a is not None])}
+        arg_shapes, _, aux_shapes = out.infer_shape(**shapes)
+        found = dict(zip(out.list_arguments(), arg_shapes or []))
+        found.update(zip(out.list_auxiliary_states(), aux_shapes or []))
+        for p in unknown:
+            if found.get(p.name):
+                p.shape = tuple(found[p.name])
+
+    def _infer_param_shapes(self, *args):
+        sym_inputs, out = self._cached_graph
+        self._deferred_shapes(sym_inputs, out, list(args))
+
+    def hybrid_forward(self, F, x, *args, **kwargs):
+        raise NotImplementedError
+
+    def cast(self, dtype):
+        self._clear_cached_op()
+        super().cast(dtype)
+
+    def reset_ctx(self, ctx):
+        for p in self.collect_params().values():
+            p.reset_ctx(ctx)
+
+
+def _plain_common_prefix(names):
+    if not names:
+        return ''
+    prefix = names[0]
+    for n in names[1:]:
+        i = 0
+        while i < len(prefix) and i < len(n) and prefix[i] == n[i]:
+            i += 1
+        prefix = prefix[:i]
+    return prefix
+
+
+def _var_shapes(sym):
+    """Shapes declared on the graph's variables (``__shape__``), unknown dimensions as 0."""
+    shapes = {}
+    try:
+        attrs = sym.attr_dict()
+    except Exception:  # a Symbol without attributes
+        return shapes
+    for name, a in attrs.items():
+        text = a.get('__shape__')
+        if text:
+            try:
+                shape = tuple(int(d) for d in text.strip('()[] ').split(',') if d.strip())
+            except ValueError:
+                continue
+            shapes[name] = tuple(max(d, 0) for d in shape)
+    return shapes
+

@@ -1,0 +1,544 @@
+"""Image transforms of ``gluon.data.vision.transforms`` (ToTensor, Normalize, Resize, ...).
+
+Each transform is a callable taking an image NDArray (H x W x C, or a batch
+N x H x W x C; tensors C x H x W after ToTensor) and returning an NDArray; it
+also accepts a numpy array and then returns one. The arithmetic is written once
+over an array module (numpy or jax.numpy), so that:
+
+* on NDArrays it runs as one compiled call on the array's device, and
+* inside ``dataset.transform_first(...)`` the DataLoader applies it to a whole
+  batch on the host with numpy (``_host_batch``) before a single transfer,
+  giving the same result as transforming each sample and stacking them.
+
+Unlike MXNet, these transforms are plain callables, not Blocks: ``hybridize``
+is accepted and does nothing.
+"""
+import math
+import numbers
+
+import jax.numpy as jnp
+import numpy as np
+
+from ....base import MXNetError, NotSupportedError, shape_str
+from ....ndarray.ndarray import NDArray, apply_fn
+from ..dataset import NoHostBatch
+
+__all__ = ['Compose', 'Cast', 'ToTensor', 'Normalize', 'Resize', 'CenterCrop', 'RandomResizedCrop',
+           'CropResize', 'RandomFlipLeftRight', 'RandomFlipTopBottom', 'RandomApply',
+           'RandomBrightness', 'RandomContrast', 'RandomSaturation', 'RandomColorJitter']
+
+
+class _Transform:
+    """Base: ``__call__`` dispatches NDArrays to a compiled function and numpy arrays to numpy."""
+
+    def __call__(self, x):
+        return self.forward(x)
+
+    def forward(self, x):
+        if isinstance(x, NDArray):
+            return self._on_nd(x)
+        if isinstance(x, (np.ndarray, np.generic)):
+            x = np.asarray(x)
+            self._check(x.shape, x.dtype)
+            return self._compute(np, x, batched=None)
+        raise TypeError('%s: expected an NDArray image, got %s' % (type(self).__name__, type(x).__name__))
+
+    def _on_nd(self, x):
+        self._check(x.shape, x.dtype)
+        fn = self._jax_fn()
+        return apply_fn(fn, (type(self).__name__,) + self._key(), [x], name=type(self).__name__)[0]
+
+    def _jax_fn(self):
+        def fn(x):
+            return (self._compute(jnp, x, batched=None),)
+        return fn
+
+    def _check(self, shape, dtype):
+        """Raise MXNetError for an input the transform cannot take."""
+
+    def _key(self):
+        """What the compiled function depends on besides the input's shape and dtype."""
+        return ()
+
+    def _compute(self, xp, x, batched):
+        raise NotImplementedError
+
+    def hybridize(self, active=True, **kwargs):
+        """Accepted for compatibility with MXNet's HybridBlock transforms; does nothing."""
+
+    def _extra_repr(self):
+        return ''
+
+    def __repr__(self):
+        return '%s(\n%s\n)' % (type(self).__name__, self._extra_repr())
+
+
+class _BatchableTransform(_Transform):
+    """A transform that can also be applied to a whole host batch of samples."""
+
+    #: number of dimensions of one sample (3: H x W x C, or C x H x W)
+    sample_ndim = 3
+
+    def _host_batch(self, batch):
+        """The stacked results of the transform applied to each sample of a numpy batch."""
+        if not isinstance(batch, np.ndarray) or batch.ndim != self.sample_ndim + 1:
+            raise NoHostBatch
+        try:
+            self._check(batch.shape[1:], batch.dtype)
+        except MXNetError:
+            raise NoHostBatch from None  # the per-sample path raises the error
+        return self._compute(np, batch, batched=True)
+
+
+# ---------------------------------------------------------------------------------------
+# Composition
+# ---------------------------------------------------------------------------------------
+
+class Compose(_Transform):
+    """Apply a list of transforms in order.
+
+    >>> transformer = transforms.Compose([transforms.Resize(300), transforms.CenterCrop(256),
+    ...                                   transforms.ToTensor()])
+    """
+
+    def __init__(self, transforms):
+        self._transforms = list(transforms)
+        for t in self._transforms:
+            if not callable(t):
+                raise TypeError('Compose: %r is not callable' % (t,))
+        if all(hasattr(t, '_host_batch') for t in self._transforms):
+            self._host_batch = self._host_batch_all
+
+    def forward(self, x):
+        for t in self._transforms:
+            x = t(x)
+        return x
+
+    def _host_batch_all(self, batch):
+        for t in self._transforms:
+            batch = t._host_batch(batch)
+        return batch
+
+    def __len__(self):
+        return len(self._transforms)
+
+    def __getitem__(self, i):
+        return self._transforms[i]
+
+    def __repr__(self):
+        lines = ['  (%d): %s' % (i, repr(t).replace('\n', '\n  ')) for i, t in enumerate(self._transforms)]
+        return 'Compose(\n%s\n)' % '\n'.join(lines)
+
+
+class RandomApply(_Transform):
+    """Apply ``transforms`` (a transform or a list) with probability ``p``."""
+
+    def __init__(self, transforms, p=0.5):
+        self._transforms = Compose(transforms if isinstance(transforms, (list, tuple)) else [transforms])
+        self.p = p
+
+    def forward(self, x):
+        if self.p < np.random.random():
+            return x
+        return self._transforms(x)
+
+
+# ---------------------------------------------------------------------------------------
+# Type and layout
+# ---------------------------------------------------------------------------------------
+
+class Cast(_BatchableTransform):
+    """Cast the input to ``dtype`` (default float32)."""
+
+    def __init__(self, dtype='float32'):
+        self._dtype = np.dtype(dtype)
+
+    def _key(self):
+        return (self._dtype.name,)
+
+    def _compute(self, xp, x, batched):
+        return x.astype(self._dtype)
+
+    def _host_batch(self, batch):
+        if not isinstance(batch, np.ndarray):
+            raise NoHostBatch
+        return batch.astype(self._dtype)
+
+
+def _image_shape_error(shape):
+    return MXNetError('ToTensor: input image must have shape (height, width, channels), or '
+                      '(N, height, width, channels) but got %s' % shape_str(shape))
+
+
+class ToTensor(_BatchableTransform):
+    """Convert an image H x W x C (or a batch N x H x W x C) with values in [0, 255] to a float32
+    tensor C x H x W (N x C x H x W) with values in [0, 1]."""
+
+    def _check(self, shape, dtype):
+        if len(shape) not in (3, 4):
+            raise _image_shape_error(shape)
+
+    def _compute(self, xp, x, batched):
+        if x.ndim not in (3, 4):
+            raise _image_shape_error(x.shape)
+        axes = (2, 0, 1) if x.ndim == 3 else (0, 3, 1, 2)
+        # a product with the reciprocal, which XLA would make of a division anyway, so that
+        # host batches and device samples agree to the bit
+        return xp.transpose(x.astype(np.float32) * (np.float32(1) / np.float32(255)), axes)
+
+
+class Normalize(_BatchableTransform):
+    """Normalize a tensor C x H x W (or N x C x H x W) per channel: ``(x - mean[c]) / std[c]``.
+
+    ``mean`` and ``std`` are numbers (the same for every channel) or one value per channel.
+    """
+
+    def __init__(self, mean=0.0, std=1.0):
+        self._mean = mean
+        self._std = std
+
+    @staticmethod
+    def _values(v):
+        return tuple(float(x) for x in (v if isinstance(v, (list, tuple, np.ndarray)) else [v]))
+
+    def _key(self):
+        return (self._values(self._mean), self._values(self._std))
+
+    def _check(self, shape, dtype):
+        if len(shape) not in (3, 4):
+            raise MXNetError('Normalize: input must have shape (C, H, W) or (N, C, H, W) but got %s'
+                             % shape_str(shape))
+        channels = shape[0] if len(shape) == 3 else shape[1]
+        if channels not in (1, 3):
+            raise MXNetError('Normalize: the channel dimension of the input must have 1 or 3 elements, but got '
+                             'input with shape %s. Apply ToTensor first to turn H x W x C images into '
+                             'C x H x W tensors.' % shape_str(shape))
+        for what, vals in (('mean', self._values(self._mean)), ('std', self._values(self._std))):
+            if len(vals) not in (1, channels):
+                raise MXNetError('Normalize: invalid %s for input with shape %s: %s must have either 1 or %d '
+                                 'elements, but got %s' % (what, shape_str(shape), what, channels, list(vals)))
+
+    def _compute(self, xp, x, batched):
+        mean = np.asarray(self._values(self._mean), dtype=np.float32)
+        std = np.asarray(self._values(self._std), dtype=np.float32)
+        channel_axis = 0 if x.ndim == 3 else 1
+        shape = [1] * x.ndim
+        shape[channel_axis] = -1
+        out = (x.astype(np.float32) - mean.reshape(shape)) * (np.float32(1) / std).reshape(shape)
+        return out.astype(x.dtype) if x.dtype != np.float32 else out
+
+
+
+# ---------------------------------------------------------------------------------------
+# Resizing and cropping (images H x W x C or N x H x W x C)
+# ---------------------------------------------------------------------------------------
+
+def _size_hw(size, what):
+    """(height, width) from MXNet's size: an int (square) or a (width, height) pair."""
+    if isinstance(size, numbers.Integral):
+        size = (int(size), int(size))
+    if len(size) == 1:
+        size = (size[0], size[0])
+    if len(size) != 2 or any(int(s) <= 0 for s in size):
+        raise MXNetError('%s: size must be a positive int or a (width, height) pair, got %r' % (what, size))
+    return int(size[1]), int(size[0])
+
+
+def _resize_shape(h, w, size, keep_ratio):
+    """MXNet's output (height, width): with keep_ratio the short edge becomes ``size``."""
+    if isinstance(size, numbers.Integral) or len(size) == 1:
+        s = int(size if isinstance(size, numbers.Integral) else size[0])
+        if s <= 0:
+            raise MXNetError('Resize: size should be greater than 0, but got %d' % s)
+        if not keep_ratio:
+            return s, s
+        if h > w:
+            return h * s // w, s
+        return s, w * s // h
+    return _size_hw(size, 'Resize')
+
+
+def _linear_taps(in_size, out_size):
+    """Source indices and weights of OpenCV's bilinear resize (pixel centres aligned)."""
+    scale = in_size / out_size
+    f = (np.arange(out_size, dtype=np.float64) + 0.5) * scale - 0.5
+    i0 = np.floor(f).astype(np.int64)
+    w = f - i0
+    low = i0 < 0
+    i0[low], w[low] = 0, 0.0
+    high = i0 >= in_size - 1
+    i0[high], w[high] = in_size - 1, 0.0
+    i1 = np.minimum(i0 + 1, in_size - 1)
+    return i0, i1, w.astype(np.float32)
+
+
+def _nearest_taps(in_size, out_size):
+    return np.minimum(np.floor(np.arange(out_size) * (in_size / out_size)).astype(np.int64), in_size - 1)
+
+
+def _finish(xp, out, dtype):
+    """Round and saturate a float result back to an integer image dtype."""
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        out = xp.clip(xp.floor(out + np.float32(0.5)), info.min, info.max)
+    return out.astype(dtype)
+
+
+def resize_image(xp, x, out_h, out_w, interp=1):
+    """Resize images H x W x C (or N x H x W x C) like OpenCV's nearest (0) or bilinear (1)."""
+    h_axis = x.ndim - 3
+    in_h, in_w = x.shape[h_axis], x.shape[h_axis + 1]
+    if (in_h, in_w) == (out_h, out_w):
+        return x
+    if interp == 0:
+        x = xp.take(x, _nearest_taps(in_h, out_h), axis=h_axis)
+        return xp.take(x, _nearest_taps(in_w, out_w), axis=h_axis + 1)
+    dtype = x.dtype
+    out = x.astype(np.float32)
+    for axis, n_in, n_out in ((h_axis, in_h, out_h), (h_axis + 1, in_w, out_w)):
+        i0, i1, w = _linear_taps(n_in, n_out)
+        shape = [1] * out.ndim
+        shape[axis] = -1
+        w = w.reshape(shape)
+        a, b = xp.take(out, i0, axis=axis), xp.take(out, i1, axis=axis)
+        out = a + (b - a) * w
+    return _finish(xp, out, dtype)
+
+
+def _check_image(shape, what):
+    if len(shape) not in (3, 4):
+        raise MXNetError('%s: input image must have shape (height, width, channels) or (N, height, width, '
+                         'channels), but got %s' % (what, shape_str(shape)))
+
+
+def _check_interp(interp, what):
+    if interp not in (0, 1, 2, 3, 4):
+        raise MXNetError('%s: interpolation must be 0 (nearest), 1 (bilinear), 2 (cubic), 3 (area) or '
+                         '4 (lanczos), got %r' % (what, interp))
+
+
+def _resize_any(xp, x, out_h, out_w, interp):
+    if interp in (0, 1):
+        return resize_image(xp, x, out_h, out_w, interp)
+    # cubic, area and lanczos: jax.image's kernels (close to, not bit-equal with, OpenCV's)
+    import jax.image
+    method = {2: 'cubic', 3: 'linear', 4: 'lanczos3'}[interp]
+    h_axis = x.ndim - 3
+    shape = list(x.shape)
+    shape[h_axis], shape[h_axis + 1] = out_h, out_w
+    out = jax.image.resize(jnp.asarray(x, dtype=np.float32), shape, method, antialias=(interp == 3))
+    out = _finish(jnp, out, x.dtype)
+    return np.asarray(out) if xp is np else out
+
+
+class Resize(_BatchableTransform):
+    """Resize an image H x W x C (or a batch) to ``size``: an int (a square, or with
+    ``keep_ratio=True`` the short edge) or a ``(width, height)`` pair.
+
+    ``interpolation``: 0 nearest, 1 bilinear (default; OpenCV's pixel-centre convention,
+    integer images rounded to nearest), 2 cubic, 3 area, 4 lanczos.
+    """
+
+    def __init__(self, size, keep_ratio=False, interpolation=1):
+        _check_interp(interpolation, 'Resize')
+        self._size = size
+        self._keep = keep_ratio
+        self._interpolation = interpolation
+        _resize_shape(8, 8, size, keep_ratio)  # validate now
+
+    def _key(self):
+        size = self._size if isinstance(self._size, numbers.Integral) else tuple(self._size)
+        return (size, self._keep, self._interpolation)
+
+    def _check(self, shape, dtype):
+        _check_image(shape, 'Resize')
+        if np.dtype(dtype) == np.float16 and self._interpolation != 1:
+            raise MXNetError('Resize: float16 images are not supported')
+
+    def _compute(self, xp, x, batched):
+        _check_image(x.shape, 'Resize')
+        h_axis = x.ndim - 3
+        out_h, out_w = _resize_shape(x.shape[h_axis], x.shape[h_axis + 1], self._size, self._keep)
+        return _resize_any(xp, x, out_h, out_w, self._interpolation)
+
+
+def _crop(xp, x, y0, x0, h, w):
+    h_axis = x.ndim - 3
+    index = [slice(None)] * x.ndim
+    index[h_axis] = slice(y0, y0 + h)
+    index[h_axis + 1] = slice(x0, x0 + w)
+    return x[tuple(index)]
+
+
+class CropResize(_BatchableTransform):
+    """Crop the region at ``(x, y)`` of ``width`` x ``height``, then resize it to ``size`` when given."""
+
+    def __init__(self, x, y, width, height, size=None, interpolation=None):
+        self._x, self._y, self._width, self._height = int(x), int(y), int(width), int(height)
+        self._size = size
+        self._interpolation = 1 if interpolation is None else interpolation
+        _check_interp(self._interpolation, 'CropResize')
+
+    def _key(self):
+        size = self._size if self._size is None or isinstance(self._size, numbers.Integral) else tuple(self._size)
+        return (self._x, self._y, self._width, self._height, size, self._interpolation)
+
+    def _check(self, shape, dtype):
+        _check_image(shape, 'CropResize')
+        h, w = shape[-3], shape[-2]
+        if self._x < 0 or self._y < 0 or self._x + self._width > w or self._y + self._height > h:
+            raise MXNetError('CropResize: the region x=%d, y=%d, width=%d, height=%d does not fit in an image of '
+                             'shape %s' % (self._x, self._y, self._width, self._height, shape_str(shape)))
+
+    def _compute(self, xp, x, batched):
+        out = _crop(xp, x, self._y, self._x, self._height, self._width)
+        if self._size is not None:
+            out_h, out_w = _size_hw(self._size, 'CropResize')
+            out = _resize_any(xp, out, out_h, out_w, self._interpolation)
+        return out
+
+
+class CenterCrop(_BatchableTransform):
+    """Crop the centre of an image to ``size`` (an int for a square, or ``(width, height)``)."""
+
+    def __init__(self, size, interpolation=1):
+        self._h, self._w = _size_hw(size, 'CenterCrop')
+        self._interpolation = interpolation
+
+    def _key(self):
+        return (self._h, self._w)
+
+    def _check(self, shape, dtype):
+        _check_image(shape, 'CenterCrop')
+        if shape[-3] < self._h or shape[-2] < self._w:
+            raise MXNetError('CenterCrop: the crop of %dx%d (width x height) is larger than the image of shape %s; '
+                             'Resize the image first' % (self._w, self._h, shape_str(shape)))
+
+    def _compute(self, xp, x, batched):
+        h, w = x.shape[-3], x.shape[-2]
+        return _crop(xp, x, (h - self._h) // 2, (w - self._w) // 2, self._h, self._w)
+
+
+class RandomResizedCrop(_Transform):
+    """Crop a random region (area fraction in ``scale``, aspect ratio in ``ratio``) and resize it
+    to ``size``; falls back to a centre crop when no region fits in 10 draws."""
+
+    def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0), interpolation=1):
+        self._h, self._w = _size_hw(size, 'RandomResizedCrop')
+        self._scale, self._ratio = scale, ratio
+        self._interpolation = interpolation
+
+    def _region(self, h, w):
+        area = h * w
+        for _ in range(10):
+            target = np.random.uniform(*self._scale) * area
+            aspect = math.exp(np.random.uniform(math.log(self._ratio[0]), math.log(self._ratio[1])))
+            cw = int(round(math.sqrt(target * aspect)))
+            ch = int(round(math.sqrt(target / aspect)))
+            if 0 < cw <= w and 0 < ch <= h:
+                return np.random.randint(0, h - ch + 1), np.random.randint(0, w - cw + 1), ch, cw
+        side = min(h, w)
+        return (h - side) // 2, (w - side) // 2, side, side
+
+    def forward(self, x):
+        shape = x.shape
+        _check_image(shape, 'RandomResizedCrop')
+        y0, x0, ch, cw = self._region(shape[-3], shape[-2])
+        crop = CropResize(x0, y0, cw, ch, (self._w, self._h), self._interpolation)
+        return crop(x)
+
+
+# ---------------------------------------------------------------------------------------
+# Random flips and colour changes
+# ---------------------------------------------------------------------------------------
+
+class _RandomFlip(_BatchableTransform):
+    """Flip each image along one axis with probability 0.5."""
+    _axis_from_end = None  # -2: width (left-right), -3: height (top-bottom)
+
+    def _check(self, shape, dtype):
+        _check_image(shape, type(self).__name__)
+
+    def _compute(self, xp, x, batched):
+        axis = x.ndim + self._axis_from_end
+        if batched:
+            flip = np.random.random(x.shape[0]) < 0.5
+            out = x.copy()
+            out[flip] = np.flip(x[flip], axis=axis)
+            return out
+        return xp.flip(x, axis=axis)
+
+    def forward(self, x):
+        if np.random.random() >= 0.5:
+            return x
+        return super().forward(x)
+
+
+class RandomFlipLeftRight(_RandomFlip):
+    """Flip the image left to right (along the width) with probability 0.5."""
+    _axis_from_end = -2
+
+
+class RandomFlipTopBottom(_RandomFlip):
+    """Flip the image top to bottom (along the height) with probability 0.5."""
+    _axis_from_end = -3
+
+
+class _RandomColor(_Transform):
+    """Base of the colour jitters: ``_apply(xp, x, alpha)`` with ``alpha`` drawn on the host."""
+
+    def __init__(self, amount):
+        self._amount = float(amount)
+
+    def forward(self, x):
+        alpha = 1.0 + np.random.uniform(-self._amount, self._amount)
+        if isinstance(x, NDArray):
+            _check_image(x.shape, type(self).__name__)
+
+            def fn(img, _alpha=alpha):
+                return (self._apply(jnp, img, np.float32(_alpha)),)
+            return apply_fn(fn, (type(self).__name__, alpha), [x], name=type(self).__name__)[0]
+        return self._apply(np, np.asarray(x), np.float32(alpha))
+
+    @staticmethod
+    def _gray(xp, x):
+        coef = np.asarray([0.299, 0.587, 0.114], dtype=np.float32)
+        return xp.sum(x.astype(np.float32) * coef, axis=-1, keepdims=True)
+
+
+class RandomBrightness(_RandomColor):
+    """Multiply the image by a factor drawn from [1 - brightness, 1 + brightness]."""
+
+    def _apply(self, xp, x, alpha):
+        return _finish(xp, x.astype(np.float32) * alpha, x.dtype)
+
+
+class RandomContrast(_RandomColor):
+    """Blend the image with its mean grey level, by a factor drawn from [1 - contrast, 1 + contrast]."""
+
+    def _apply(self, xp, x, alpha):
+        axes = tuple(range(x.ndim - 3, x.ndim))
+        mean = xp.mean(self._gray(xp, x), axis=axes, keepdims=True)
+        return _finish(xp, x.astype(np.float32) * alpha + mean * (1 - alpha), x.dtype)
+
+
+class RandomSaturation(_RandomColor):
+    """Blend the image with its grey version, by a factor drawn from [1 - saturation, 1 + saturation]."""
+
+    def _apply(self, xp, x, alpha):
+        return _finish(xp, x.astype(np.float32) * alpha + self._gray(xp, x) * (1 - alpha), x.dtype)
+
+
+class RandomColorJitter(_Transform):
+    """Random brightness, contrast and saturation changes in a random order (hue is not supported)."""
+
+    def __init__(self, brightness=0, contrast=0, saturation=0, hue=0):
+        if hue:
+            raise NotSupportedError('RandomColorJitter: hue jitter is not supported by gluonjax; use hue=0')
+        self._ts = [cls(v) for cls, v in ((RandomBrightness, brightness), (RandomContrast, contrast),
+                                          (RandomSaturation, saturation)) if v]
+
+    def forward(self, x):
+        for i in np.random.permutation(len(self._ts)):
+            x = self._ts[i](x)
+        return x

@@ -1,0 +1,192 @@
+"""Indexing operators: take, pick, one_hot, topk, sort, argsort, gather_nd, scatter_nd.
+
+MXNet indices are usually float arrays; they are truncated toward zero before
+use, as MXNet's kernels cast them. Index outputs (topk, argsort) are float32 by
+default, as in MXNet, with a ``dtype`` parameter to choose another type.
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from ..base import MXNetError, shape_str
+from ._registry import P, register
+from .shape import norm_axis
+
+
+def _as_index(indices):
+    """Integer indices from MXNet's (usually float) index arrays, truncating toward zero."""
+    if jnp.issubdtype(indices.dtype, jnp.integer):
+        return indices
+    return indices.astype(jnp.int64 if indices.dtype == jnp.float64 else jnp.int32)
+
+
+def _fix_indices(name, idx, size, mode):
+    """Indices brought into [0, size): clipped, wrapped, or checked when mode is 'raise'."""
+    if mode == 'wrap':
+        return jnp.mod(idx, size)
+    if mode == 'raise':
+        def check(values):
+            values = np.asarray(values)
+            bad = values[(values < 0) | (values >= size)]
+            if bad.size:
+                raise IndexError('%s: index %d is out of bounds for an axis of size %d' % (name, bad[0], size))
+        jax.debug.callback(check, idx)
+    return jnp.clip(idx, 0, size - 1)
+
+
+@register('take', inputs=('a', 'indices'), category='indexing',
+          params=[P('axis', 'int', 0), P('mode', 'str', 'clip')])
+def take(a, indices, *, axis, mode):
+    """Slices of ``a`` along ``axis`` at ``indices``: shape a.shape[:axis] + indices.shape + a.shape[axis+1:].
+
+    mode 'clip' clamps out-of-range indices, 'wrap' wraps them around, 'raise' raises an error.
+    """
+    if mode not in ('clip', 'wrap', 'raise'):
+        raise MXNetError("take: mode must be 'clip', 'wrap' or 'raise', got %r" % (mode,))
+    ax = norm_axis('take', axis, a.ndim)
+    idx = _fix_indices('take', _as_index(indices), a.shape[ax], mode)
+    return jnp.take(a, idx, axis=ax)
+
+
+@register('batch_take', inputs=('a', 'indices'), category='indexing')
+def batch_take(a, indices):
+    """out[i] = a[i, indices[i]] for a 2-D ``a`` (indices are clipped)."""
+    if a.ndim != 2 or indices.shape != (a.shape[0],):
+        raise MXNetError('batch_take: needs a 2-D a and 1-D indices of its length, got %s and %s'
+                         % (shape_str(a.shape), shape_str(indices.shape)))
+    idx = jnp.clip(_as_index(indices), 0, a.shape[1] - 1)
+    return jnp.take_along_axis(a, idx[:, None], axis=1)[:, 0]
+
+
+@register('pick', inputs=('data', 'index'), aliases=('choose_element_0index',), category='indexing',
+          params=[P('axis', 'int', -1, optional=True), P('keepdims', 'bool', False), P('mode', 'str', 'clip')])
+def pick(data, index, *, axis, keepdims, mode):
+    """One element per position along ``axis``: out[i, j] = data[i, index[i, j], j] for axis=1."""
+    if axis is None:
+        raise MXNetError('pick: axis=None is not supported; give the axis to pick along')
+    if mode not in ('clip', 'wrap'):
+        raise MXNetError("pick: mode must be 'clip' or 'wrap', got %r" % (mode,))
+    ax = norm_axis('pick', axis, data.ndim)
+    reduced = data.shape[:ax] + data.shape[ax + 1:]
+    kept = data.shape[:ax] + (1,) + data.shape[ax + 1:]
+    if index.shape not in (reduced, kept):
+        raise MXNetError('pick: index of shape %s does not match data of shape %s along axis %d (expected %s)'
+                         % (shape_str(index.shape), shape_str(data.shape), ax, shape_str(reduced)))
+    idx = _fix_indices('pick', _as_index(index), data.shape[ax], mode).reshape(kept)
+    out = jnp.take_along_axis(data, idx, axis=ax)
+    return out if keepdims else jnp.squeeze(out, ax)
+
+
+@register('one_hot', inputs=('indices',), category='indexing',
+          params=[P('depth', 'int'), P('on_value', 'float', 1.0), P('off_value', 'float', 0.0),
+                  P('dtype', 'dtype', 'float32')])
+def one_hot(indices, *, depth, on_value, off_value, dtype):
+    """A new last axis of length ``depth``: on_value at each index, off_value elsewhere (and for
+    out-of-range indices)."""
+    idx = _as_index(indices)
+    hot = idx[..., None] == jnp.arange(depth, dtype=idx.dtype)
+    return jnp.where(hot, jnp.asarray(on_value, dtype), jnp.asarray(off_value, dtype))
+
+
+# ---- sorting ---------------------------------------------------------------------------
+
+def _sort_axis(name, data, axis):
+    """(array, axis) to sort along; axis None sorts the flattened array."""
+    if axis is None:
+        return data.reshape(-1), 0
+    if not -data.ndim <= axis < data.ndim:
+        raise MXNetError('%s: axis %d is out of range for an array of shape %s'
+                         % (name, axis, shape_str(data.shape)))
+    return data, axis % data.ndim
+
+
+def _argsort(x, axis, ascend):
+    """Stable argsort; ties keep their original order in either direction, as in MXNet."""
+    return jnp.argsort(x, axis=axis, stable=True, descending=not ascend)
+
+
+def _top_indices(x, axis, k, ascend):
+    """Indices of the k largest (smallest) entries along ``axis``, ties by lower index first."""
+    if jnp.issubdtype(x.dtype, jnp.floating) or (not ascend and jnp.issubdtype(x.dtype, jnp.integer)):
+        last = jnp.moveaxis(x, axis, -1)
+        _, idx = lax.top_k(-last if ascend else last, k)
+        return jnp.moveaxis(idx, -1, axis)
+    return lax.slice_in_dim(_argsort(x, axis, ascend), 0, k, axis=axis)
+
+
+def _topk_outputs(attrs):
+    return 2 if attrs['ret_typ'] == 'both' else 1
+
+
+@register('topk', category='indexing', num_outputs=_topk_outputs,
+          params=[P('axis', 'int', -1, optional=True), P('k', 'int', 1), P('ret_typ', 'str', 'indices'),
+                  P('is_ascend', 'bool', False), P('dtype', 'dtype', 'float32')])
+def topk(data, *, axis, k, ret_typ, is_ascend, dtype):
+    """The k largest (or smallest, is_ascend) entries along ``axis``.
+
+    ret_typ 'indices' (default; as ``dtype``, float32 unless told), 'value',
+    'both' ([values, indices]) or 'mask' (1 where an entry is among the top k).
+    k < 1 selects the whole axis; axis None works on the flattened array.
+    """
+    if ret_typ not in ('value', 'indices', 'mask', 'both'):
+        raise MXNetError("topk: ret_typ must be 'value', 'indices', 'mask' or 'both', got %r" % (ret_typ,))
+    x, ax = _sort_axis('topk', data, axis)
+    n = x.shape[ax]
+    if k > n:
+        raise MXNetError('topk: k=%d is larger than the %d elements along axis %s of shape %s'
+                         % (k, n, axis, shape_str(data.shape)))
+    k = n if k < 1 else k
+    idx = _top_indices(x, ax, k, is_ascend)
+    if ret_typ == 'mask':
+        mask = jnp.zeros(x.shape, data.dtype)
+        mask = jnp.put_along_axis(mask, idx, jnp.ones((), data.dtype), axis=ax, inplace=False)
+        return mask.reshape(data.shape)
+    if ret_typ == 'indices':
+        return idx.astype(dtype)
+    values = jnp.take_along_axis(x, idx, axis=ax)
+    if ret_typ == 'value':
+        return values
+    return values, idx.astype(dtype)
+
+
+@register('sort', params=[P('axis', 'int', -1, optional=True), P('is_ascend', 'bool', True)], category='indexing')
+def sort(data, *, axis, is_ascend):
+    """The values sorted along ``axis`` (the flattened array when axis is None)."""
+    x, ax = _sort_axis('sort', data, axis)
+    return jnp.sort(x, axis=ax, descending=not is_ascend)
+
+
+@register('argsort', category='indexing',
+          params=[P('axis', 'int', -1, optional=True), P('is_ascend', 'bool', True), P('dtype', 'dtype', 'float32')])
+def argsort(data, *, axis, is_ascend, dtype):
+    """Indices that sort ``data`` along ``axis``, as ``dtype`` (float32 by default, as in MXNet)."""
+    x, ax = _sort_axis('argsort', data, axis)
+    return _argsort(x, ax, is_ascend).astype(dtype)
+
+
+# ---- N-d gather and scatter ----------------------------------------------------------------
+
+def _nd_index(name, indices, shape, what):
+    if indices.ndim < 1 or indices.shape[0] > len(shape):
+        raise MXNetError('%s: indices of shape %s index %d axes, more than the %d axes of %s %s'
+                         % (name, shape_str(indices.shape), indices.shape[0] if indices.ndim else 0,
+                            len(shape), what, shape_str(shape)))
+    return tuple(_as_index(indices)[i] for i in range(indices.shape[0]))
+
+
+@register('gather_nd', inputs=('data', 'indices'), category='indexing')
+def gather_nd(data, indices):
+    """out[i...] = data[indices[0, i...], ..., indices[M-1, i...]]: shape indices.shape[1:] + data.shape[M:]."""
+    return data[_nd_index('gather_nd', indices, data.shape, 'data')]
+
+
+@register('scatter_nd', inputs=('data', 'indices'), params=[P('shape', 'shape')], category='indexing')
+def scatter_nd(data, indices, *, shape):
+    """The inverse of gather_nd: an array of ``shape``, zero except where ``indices`` place ``data``."""
+    index = _nd_index('scatter_nd', indices, shape, 'output')
+    expected = tuple(indices.shape[1:]) + tuple(shape[indices.shape[0]:])
+    if data.shape != expected:
+        raise MXNetError('scatter_nd: data of shape %s does not match indices %s and shape %s (expected %s)'
+                         % (shape_str(data.shape), shape_str(indices.shape), shape_str(shape), shape_str(expected)))
+    return jnp.zeros(shape, data.dtype).at[index].set(data)

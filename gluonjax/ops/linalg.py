@@ -1,0 +1,251 @@
+"""Matrix products and MXNet's ``linalg`` operators (``_linalg_*``, also ``mx.nd.linalg.*``).
+
+``dot`` follows MXNet, not numpy: for N-D inputs it contracts the last axis of
+lhs (the first with ``transpose_a``) with the first axis of rhs (the last with
+``transpose_b``); two vectors give an array of shape (1,).
+"""
+import jax.numpy as jnp
+from jax.scipy.linalg import solve_triangular
+
+from ..base import MXNetError, shape_str
+from ._registry import P, register
+from .shape import norm_axis
+
+
+def _check_same_dtype(name, *arrays):
+    for a in arrays[1:]:
+        if a.dtype != arrays[0].dtype:
+            raise MXNetError('%s: inputs must have the same dtype, got %s and %s (cast one with astype)'
+                             % (name, arrays[0].dtype, a.dtype))
+
+
+def _dot_error(lhs, rhs, transpose_a, transpose_b, why):
+    return MXNetError('dot: shape mismatch %s X %s (transpose_a=%s, transpose_b=%s): %s'
+                      % (shape_str(lhs.shape), shape_str(rhs.shape), transpose_a, transpose_b, why))
+
+
+_TRANSPOSE = [P('transpose_a', 'bool', False), P('transpose_b', 'bool', False)]
+
+
+@register('dot', inputs=('lhs', 'rhs'), category='linalg',
+          params=_TRANSPOSE + [P('forward_stype', 'str', None, optional=True)])
+def dot(lhs, rhs, *, transpose_a, transpose_b, forward_stype):
+    """MXNet's dot product (see the module docstring for N-D inputs)."""
+    _check_same_dtype('dot', lhs, rhs)
+    if lhs.ndim == 0 or rhs.ndim == 0:
+        raise _dot_error(lhs, rhs, transpose_a, transpose_b, 'inputs must have at least one dimension')
+    if lhs.ndim == 1 and rhs.ndim == 1:
+        if transpose_a or transpose_b:
+            raise _dot_error(lhs, rhs, transpose_a, transpose_b, 'vectors cannot be transposed')
+        if lhs.shape != rhs.shape:
+            raise _dot_error(lhs, rhs, transpose_a, transpose_b, 'vectors must have the same length')
+        return jnp.dot(lhs, rhs).reshape((1,))
+    ca = 0 if (transpose_a and lhs.ndim > 1) else lhs.ndim - 1
+    cb = rhs.ndim - 1 if (transpose_b and rhs.ndim > 1) else 0
+    if lhs.shape[ca] != rhs.shape[cb]:
+        raise _dot_error(lhs, rhs, transpose_a, transpose_b, 'contracted axes have sizes %d and %d'
+                         % (lhs.shape[ca], rhs.shape[cb]))
+    out = jnp.tensordot(lhs, rhs, axes=([ca], [cb]))
+    return out.reshape((1,)) if out.ndim == 0 else out
+
+
+@register('batch_dot', inputs=('lhs', 'rhs'), category='linalg',
+          params=_TRANSPOSE + [P('forward_stype', 'str', None, optional=True)])
+def batch_dot(lhs, rhs, *, transpose_a, transpose_b, forward_stype):
+    """Matrix products of the last two axes, batched over the leading axes (N >= 3, equal batch shapes)."""
+    _check_same_dtype('batch_dot', lhs, rhs)
+
+    def fail(why):
+        return MXNetError('batch_dot: shape mismatch %s X %s (transpose_a=%s, transpose_b=%s): %s'
+                          % (shape_str(lhs.shape), shape_str(rhs.shape), transpose_a, transpose_b, why))
+    if lhs.ndim < 3 or rhs.ndim != lhs.ndim:
+        raise fail('both inputs must have the same number (>= 3) of dimensions')
+    if lhs.shape[:-2] != rhs.shape[:-2]:
+        raise fail('the leading batch dimensions must be equal')
+    a = jnp.swapaxes(lhs, -1, -2) if transpose_a else lhs
+    b = jnp.swapaxes(rhs, -1, -2) if transpose_b else rhs
+    if a.shape[-1] != b.shape[-2]:
+        raise fail('contracted axes have sizes %d and %d' % (a.shape[-1], b.shape[-2]))
+    return jnp.matmul(a, b)
+
+
+@register('khatri_rao', variadic=True, params=[P('num_args', 'int')], category='linalg')
+def khatri_rao(*args, num_args):
+    """Column-wise Kronecker product of matrices with equal column counts: (prod M_i, N)."""
+    for a in args:
+        if a.ndim != 2 or a.shape[1] != args[0].shape[1]:
+            raise MXNetError('khatri_rao: inputs must be matrices with the same number of columns, got %s'
+                             % ', '.join(shape_str(x.shape) for x in args))
+    out = args[0]
+    for a in args[1:]:
+        out = (out[:, None, :] * a[None, :, :]).reshape(-1, out.shape[1])
+    return out
+
+
+# ---- _linalg_* ----------------------------------------------------------------------------
+
+def _float_matrices(name, *arrays, square=False):
+    for a in arrays:
+        if not jnp.issubdtype(a.dtype, jnp.floating):
+            raise MXNetError('%s: only floating point inputs are supported, got %s' % (name, a.dtype))
+        if a.ndim < 2:
+            raise MXNetError('%s: inputs must have at least 2 dimensions, got shape %s' % (name, shape_str(a.shape)))
+        if square and a.shape[-1] != a.shape[-2]:
+            raise MXNetError('%s: input must be square matrices in the last two axes, got shape %s'
+                             % (name, shape_str(a.shape)))
+    _check_same_dtype(name, *arrays)
+
+
+def _t(x, flag):
+    return jnp.swapaxes(x, -1, -2) if flag else x
+
+
+def _gemm_product(name, A, B, transpose_a, transpose_b, alpha, axis):
+    _float_matrices(name, A, B)
+    if A.ndim != B.ndim:
+        raise MXNetError('%s: A %s and B %s must have the same number of dimensions'
+                         % (name, shape_str(A.shape), shape_str(B.shape)))
+    ax = norm_axis(name, axis, A.ndim)
+    if ax == A.ndim - 1:
+        raise MXNetError('%s: axis must not be the last axis' % name)
+    a, b = jnp.moveaxis(A, ax, -2), jnp.moveaxis(B, ax, -2)
+    a, b = _t(a, transpose_a), _t(b, transpose_b)
+    if a.shape[:-2] != b.shape[:-2] or a.shape[-1] != b.shape[-2]:
+        raise MXNetError('%s: incompatible matrix shapes A %s and B %s (transpose_a=%s, transpose_b=%s, axis=%d)'
+                         % (name, shape_str(A.shape), shape_str(B.shape), transpose_a, transpose_b, axis))
+    return jnp.matmul(a, b) * jnp.asarray(alpha, A.dtype), ax
+
+
+_GEMM = _TRANSPOSE + [P('alpha', 'float', 1.0)]
+
+
+@register('_linalg_gemm2', inputs=('A', 'B'), aliases=('linalg_gemm2',), category='linalg',
+          params=_GEMM + [P('axis', 'int', -2)])
+def linalg_gemm2(A, B, *, transpose_a, transpose_b, alpha, axis):
+    """alpha * op(A) @ op(B) over the matrices whose rows lie on ``axis`` and columns on the last axis."""
+    out, ax = _gemm_product('linalg_gemm2', A, B, transpose_a, transpose_b, alpha, axis)
+    return jnp.moveaxis(out, -2, ax)
+
+
+@register('_linalg_gemm', inputs=('A', 'B', 'C'), aliases=('linalg_gemm',), category='linalg',
+          params=_GEMM + [P('beta', 'float', 1.0), P('axis', 'int', -2)])
+def linalg_gemm(A, B, C, *, transpose_a, transpose_b, alpha, beta, axis):
+    """alpha * op(A) @ op(B) + beta * C."""
+    out, ax = _gemm_product('linalg_gemm', A, B, transpose_a, transpose_b, alpha, axis)
+    out = jnp.moveaxis(out, -2, ax)
+    if C.shape != out.shape:
+        raise MXNetError('linalg_gemm: C has shape %s but op(A) @ op(B) has shape %s'
+                         % (shape_str(C.shape), shape_str(out.shape)))
+    return out + jnp.asarray(beta, A.dtype) * C
+
+
+@register('_linalg_potrf', inputs=('A',), aliases=('linalg_potrf',), category='linalg')
+def linalg_potrf(A):
+    """The lower Cholesky factor L of symmetric positive definite A = L L^T (NaN where A is not)."""
+    _float_matrices('linalg_potrf', A, square=True)
+    return jnp.linalg.cholesky(A)
+
+
+@register('_linalg_potri', inputs=('A',), aliases=('linalg_potri',), category='linalg')
+def linalg_potri(A):
+    """The inverse of L L^T from its lower Cholesky factor L."""
+    _float_matrices('linalg_potri', A, square=True)
+    eye = jnp.broadcast_to(jnp.eye(A.shape[-1], dtype=A.dtype), A.shape)
+    linv = solve_triangular(A, eye, lower=True)
+    return jnp.matmul(jnp.swapaxes(linv, -1, -2), linv)
+
+
+_TRIANGULAR = [P('transpose', 'bool', False), P('rightside', 'bool', False), P('lower', 'bool', True),
+               P('alpha', 'float', 1.0)]
+
+
+def _triangle(A, lower):
+    return jnp.tril(A) if lower else jnp.triu(A)
+
+
+@register('_linalg_trmm', inputs=('A', 'B'), aliases=('linalg_trmm',), category='linalg', params=_TRIANGULAR)
+def linalg_trmm(A, B, *, transpose, rightside, lower, alpha):
+    """alpha * op(A) @ B (or B @ op(A) with rightside) for triangular A (its lower or upper part)."""
+    _float_matrices('linalg_trmm', A, square=True)
+    _float_matrices('linalg_trmm', A, B)
+    a = _t(_triangle(A, lower), transpose)
+    out = jnp.matmul(B, a) if rightside else jnp.matmul(a, B)
+    return out * jnp.asarray(alpha, A.dtype)
+
+
+@register('_linalg_trsm', inputs=('A', 'B'), aliases=('linalg_trsm',), category='linalg', params=_TRIANGULAR)
+def linalg_trsm(A, B, *, transpose, rightside, lower, alpha):
+    """X solving op(A) @ X = alpha * B (or X @ op(A) = alpha * B with rightside) for triangular A."""
+    _float_matrices('linalg_trsm', A, square=True)
+    _float_matrices('linalg_trsm', A, B)
+    rhs = B * jnp.asarray(alpha, A.dtype)
+    tri = _triangle(A, lower)
+    if rightside:  # X op(A) = R  <=>  op(A)^T X^T = R^T
+        xt = solve_triangular(tri, _t(rhs, True), lower=lower, trans=0 if transpose else 1)
+        return _t(xt, True)
+    return solve_triangular(tri, rhs, lower=lower, trans=1 if transpose else 0)
+
+
+@register('_linalg_syrk', inputs=('A',), aliases=('linalg_syrk',), category='linalg',
+          params=[P('transpose', 'bool', False), P('alpha', 'float', 1.0)])
+def linalg_syrk(A, *, transpose, alpha):
+    """alpha * A @ A^T (alpha * A^T @ A with transpose)."""
+    _float_matrices('linalg_syrk', A)
+    a = _t(A, transpose)
+    return jnp.matmul(a, _t(a, True)) * jnp.asarray(alpha, A.dtype)
+
+
+def _batch_scalar(x):
+    """Per-matrix results: shape (batch...), or (1,) for a single matrix, as in MXNet."""
+    return x.reshape((1,)) if x.ndim == 0 else x
+
+
+@register('_linalg_sumlogdiag', inputs=('A',), aliases=('linalg_sumlogdiag',), category='linalg')
+def linalg_sumlogdiag(A):
+    """The sum of the logarithms of the diagonal of each matrix."""
+    _float_matrices('linalg_sumlogdiag', A, square=True)
+    return _batch_scalar(jnp.sum(jnp.log(jnp.diagonal(A, axis1=-2, axis2=-1)), axis=-1))
+
+
+@register('_linalg_inverse', inputs=('A',), aliases=('linalg_inverse',), category='linalg')
+def linalg_inverse(A):
+    """The inverse of each square matrix."""
+    _float_matrices('linalg_inverse', A, square=True)
+    return jnp.linalg.inv(A)
+
+
+@register('_linalg_det', inputs=('A',), aliases=('linalg_det',), category='linalg')
+def linalg_det(A):
+    """The determinant of each square matrix."""
+    _float_matrices('linalg_det', A, square=True)
+    return _batch_scalar(jnp.linalg.det(A))
+
+
+@register('_linalg_slogdet', inputs=('A',), aliases=('linalg_slogdet',), category='linalg', num_outputs=2)
+def linalg_slogdet(A):
+    """[sign, log|det|] of each square matrix."""
+    _float_matrices('linalg_slogdet', A, square=True)
+    sign, logdet = jnp.linalg.slogdet(A)
+    return _batch_scalar(sign.astype(A.dtype)), _batch_scalar(logdet)
+
+
+@register('_linalg_extractdiag', inputs=('A',), aliases=('linalg_extractdiag',), category='linalg',
+          params=[P('offset', 'int', 0)])
+def linalg_extractdiag(A, *, offset):
+    """Diagonal ``offset`` of each square matrix, as the last axis."""
+    _float_matrices('linalg_extractdiag', A, square=True)
+    return jnp.diagonal(A, offset=offset, axis1=-2, axis2=-1)
+
+
+@register('_linalg_makediag', inputs=('A',), aliases=('linalg_makediag',), category='linalg',
+          params=[P('offset', 'int', 0)])
+def linalg_makediag(A, *, offset):
+    """Square matrices with the last axis of A on diagonal ``offset`` (zero elsewhere)."""
+    if A.ndim < 1:
+        raise MXNetError('linalg_makediag: the input must have at least one dimension')
+    n = A.shape[-1] + abs(offset)
+    rows = jnp.arange(A.shape[-1]) + max(-offset, 0)
+    cols = jnp.arange(A.shape[-1]) + max(offset, 0)
+    out = jnp.zeros(A.shape[:-1] + (n, n), A.dtype)
+    return out.at[..., rows, cols].set(A)
+

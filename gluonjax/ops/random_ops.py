@@ -1,0 +1,220 @@
+"""Random operators: MXNet's ``_random_*`` (scalar parameters), ``_sample_*`` (array
+parameters), ``_random_*_like``, ``_sample_multinomial`` and ``_shuffle``.
+
+Each function receives a jax PRNG key as ``_key`` (split from the per-context
+key of ``mx.random``, so results repeat after ``mx.random.seed``). Parameters
+are checked while tracing, with MXNet's rules. As in MXNet, sampled values carry
+no gradient to the distribution parameters (multinomial's log-probabilities do
+carry one to the probabilities).
+"""
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+from ..base import MXNetError, shape_str
+from ._registry import P, register
+
+_FLOATS = ('float16', 'float32', 'float64')
+
+
+def _dtype(name, dtype, allowed=_FLOATS, default='float32'):
+    dtype = dtype or default
+    if dtype not in allowed:
+        raise MXNetError('%s: dtype must be one of %s, got %r' % (name, ', '.join(allowed), dtype))
+    return dtype
+
+
+# ---- distributions: (key, shape, dtype, *params) -> samples; params broadcast to shape ----
+
+def _uniform(key, shape, dtype, low, high):
+    return low + (high - low) * jax.random.uniform(key, shape, dtype)
+
+
+def _normal(key, shape, dtype, loc, scale):
+    return loc + scale * jax.random.normal(key, shape, dtype)
+
+
+def _exponential(key, shape, dtype, lam):
+    return jax.random.exponential(key, shape, dtype) / lam
+
+
+def _gamma(key, shape, dtype, alpha, beta):
+    # Sampled in float32 at least: gamma's rejection sampler is poor in float16.
+    work = jnp.promote_types(dtype, jnp.float32)
+    a = jnp.broadcast_to(jnp.asarray(alpha, work), shape)
+    return (jax.random.gamma(key, a, shape, work) * beta).astype(dtype)
+
+
+def _poisson(key, shape, dtype, lam):
+    lam = jnp.broadcast_to(jnp.asarray(lam, jnp.float32), shape)
+    return jax.random.poisson(key, lam, shape).astype(dtype)
+
+
+def _negative_binomial(key, shape, dtype, k, p):
+    """Failures before the k-th success: Poisson with a Gamma(k, (1-p)/p) rate."""
+    kg, kp = jax.random.split(key)
+    rate = _gamma(kg, shape, jnp.float32, k, (1 - jnp.asarray(p, jnp.float32)) / p)
+    return _poisson(kp, shape, dtype, rate)
+
+
+def _generalized_negative_binomial(key, shape, dtype, mu, alpha):
+    """Poisson with a Gamma(1/alpha, alpha*mu) rate (mean mu, variance mu + alpha*mu^2); alpha=0 is Poisson(mu)."""
+    kg, kp = jax.random.split(key)
+    alpha = jnp.asarray(alpha, jnp.float32)
+    safe = jnp.where(alpha > 0, alpha, 1.0)
+    rate = jnp.where(alpha > 0, _gamma(kg, shape, jnp.float32, 1.0 / safe, safe * mu),
+                     jnp.broadcast_to(jnp.asarray(mu, jnp.float32), shape))
+    return _poisson(kp, shape, dtype, rate)
+
+
+def _positive(*names):
+    def check(op, values):
+        for n in names:
+            if not values[n] > 0:
+                raise MXNetError('%s: parameter %s must be positive, got %r' % (op, n, values[n]))
+    return check
+
+
+def _check_uniform(op, v):
+    if v['high'] < v['low']:
+        raise MXNetError('%s: low must be less than or equal to high, got low=%r, high=%r' % (op, v['low'], v['high']))
+
+
+def _check_poisson(op, v):
+    if v['lam'] < 0:
+        raise MXNetError('%s: lam must be non-negative, got %r' % (op, v['lam']))
+
+
+def _check_nb(op, v):
+    if not v['k'] > 0 or not 0 < v['p'] <= 1:
+        raise MXNetError('%s: need k > 0 and 0 < p <= 1, got k=%r, p=%r' % (op, v['k'], v['p']))
+
+
+def _check_gnb(op, v):
+    if v['mu'] < 0 or v['alpha'] < 0:
+        raise MXNetError('%s: mu and alpha must be non-negative, got mu=%r, alpha=%r' % (op, v['mu'], v['alpha']))
+
+
+# name: (sampler, [(MXNet scalar param, default)], names of the _sample_ inputs, check)
+_DISTRIBUTIONS = {
+    'uniform': (_uniform, [('low', 0.0), ('high', 1.0)], ('low', 'high'), _check_uniform),
+    'normal': (_normal, [('loc', 0.0), ('scale', 1.0)], ('mu', 'sigma'), _positive('scale')),
+    'exponential': (_exponential, [('lam', 1.0)], ('lam',), _positive('lam')),
+    'gamma': (_gamma, [('alpha', 1.0), ('beta', 1.0)], ('alpha', 'beta'), _positive('alpha', 'beta')),
+    'poisson': (_poisson, [('lam', 1.0)], ('lam',), _check_poisson),
+    'negative_binomial': (_negative_binomial, [('k', 1.0), ('p', 1.0)], ('k', 'p'), _check_nb),
+    'generalized_negative_binomial': (_generalized_negative_binomial, [('mu', 1.0), ('alpha', 1.0)],
+                                      ('mu', 'alpha'), _check_gnb),
+}
+# MXNet's names for some of them ('normal', 'uniform' are also top-level operators).
+_ALIASES = {'uniform': ('uniform', 'random_uniform'), 'normal': ('normal', 'random_normal')}
+
+
+def _make_random(dist, sampler, scalar_params, check):
+    name = '_random_' + dist
+    names = [n for n, _ in scalar_params]
+
+    def op(*, shape, ctx, dtype, _key, **values):
+        check(name, values)
+        if not shape:
+            raise MXNetError('%s: shape must be given (got %r)' % (name, shape))
+        return sampler(_key, shape, _dtype(name, dtype), *[values[n] for n in names])
+    op.__name__ = name
+    op.__doc__ = 'Samples of the %s distribution (%s) with the given shape; float32 by default.' % (
+        dist.replace('_', ' '), ', '.join(names))
+    register(name, inputs=(), aliases=_ALIASES.get(dist, ('random_' + dist,)), creation=True, random=True,
+             category='random',
+             params=[P(n, 'float', d) for n, d in scalar_params]
+             + [P('shape', 'shape', ()), P('ctx', 'str', ''), P('dtype', 'dtype', None, optional=True)])(op)
+
+
+def _make_sample(dist, sampler, input_names):
+    name = '_sample_' + dist
+
+    def op(*params, shape, dtype, _key):
+        first = params[0]
+        for n, p in zip(input_names[1:], params[1:]):
+            if p.shape != first.shape:
+                raise MXNetError('%s: %s %s and %s %s must have the same shape'
+                                 % (name, input_names[0], shape_str(first.shape), n, shape_str(p.shape)))
+        out_shape = first.shape + tuple(shape)
+        # Parameters broadcast over the trailing sample axes; no gradient flows back to them.
+        cast = [lax.stop_gradient(p).astype(jnp.float32 if p.dtype == jnp.float16 else p.dtype)
+                .reshape(first.shape + (1,) * len(shape)) for p in params]
+        return sampler(_key, out_shape, _dtype(name, dtype), *cast).astype(_dtype(name, dtype))
+    op.__name__ = name
+    op.__doc__ = ('Samples of the %s distribution for each element of the parameter arrays (%s): '
+                  'shape params.shape + shape.' % (dist.replace('_', ' '), ', '.join(input_names)))
+    register(name, inputs=tuple(input_names), aliases=('sample_' + dist,), random=True, category='random',
+             params=[P('shape', 'shape', ()), P('dtype', 'dtype', None, optional=True)])(op)
+
+
+def _make_like(dist, sampler, scalar_params, check):
+    name = '_random_%s_like' % dist
+    names = [n for n, _ in scalar_params]
+
+    def op(data, *, _key, **values):
+        check(name, values)
+        if not jnp.issubdtype(data.dtype, jnp.floating):
+            raise MXNetError('%s: data must be a floating point array, got %s' % (name, data.dtype))
+        return sampler(_key, data.shape, data.dtype, *[values[n] for n in names]).astype(data.dtype)
+    op.__name__ = name
+    op.__doc__ = 'Samples of the %s distribution with the shape and dtype of the input.' % dist.replace('_', ' ')
+    register(name, random=True, category='random', params=[P(n, 'float', d) for n, d in scalar_params])(op)
+
+
+for _dist, (_sampler, _scalars, _inputs, _check) in _DISTRIBUTIONS.items():
+    _make_random(_dist, _sampler, _scalars, _check)
+    _make_sample(_dist, _sampler, _inputs)
+    _make_like(_dist, _sampler, _scalars, _check)
+
+
+@register('_random_randint', inputs=(), aliases=('random_randint',), creation=True, random=True, category='random',
+          params=[P('low', 'int'), P('high', 'int'), P('shape', 'shape', ()), P('ctx', 'str', ''),
+                  P('dtype', 'dtype', None, optional=True)])
+def random_randint(*, low, high, shape, ctx, dtype, _key):
+    """Integers drawn uniformly from [low, high); int32 by default."""
+    if high < low:
+        raise MXNetError('_random_randint: low must be less than or equal to high, got low=%d, high=%d' % (low, high))
+    if not shape:
+        raise MXNetError('_random_randint: shape must be given (got %r)' % (shape,))
+    return jax.random.randint(_key, shape, low, high, _dtype('_random_randint', dtype, ('int32', 'int64'), 'int32'))
+
+
+def _multinomial_outputs(attrs):
+    return 2 if attrs['get_prob'] else 1
+
+
+@register('_sample_multinomial', aliases=('sample_multinomial',), random=True, category='random',
+          num_outputs=_multinomial_outputs,
+          params=[P('shape', 'shape', ()), P('get_prob', 'bool', False), P('dtype', 'dtype', 'int32')])
+def sample_multinomial(data, *, shape, get_prob, dtype, _key):
+    """Category indices drawn from the probabilities on the last axis of ``data``.
+
+    The result has shape data.shape[:-1] + shape ((1,) per distribution when
+    shape is empty and data is 1-D); with get_prob the log-probabilities of the
+    drawn categories come second, differentiable with respect to ``data``.
+    """
+    dtype = _dtype('_sample_multinomial', dtype, ('float16', 'float32', 'float64', 'int32', 'uint8'), 'int32')
+    if data.ndim < 1:
+        raise MXNetError('_sample_multinomial: data must have at least one dimension')
+    batch = data.shape[:-1]
+    draws = tuple(shape) if shape else (() if batch else (1,))
+    k = data.shape[-1]
+    logits = jnp.log(lax.stop_gradient(data).astype(jnp.float32))
+    logits = logits.reshape(batch + (1,) * len(draws) + (k,))
+    idx = jax.random.categorical(_key, logits, axis=-1, shape=batch + draws)
+    if not get_prob:
+        return idx.astype(dtype)
+    probs = data.reshape(batch + (1,) * len(draws) + (k,))
+    probs = jnp.broadcast_to(probs, batch + draws + (k,))
+    logp = jnp.log(jnp.take_along_axis(probs, idx[..., None], axis=-1)[..., 0])
+    return idx.astype(dtype), logp
+
+
+@register('_shuffle', aliases=('shuffle',), random=True, category='random')
+def shuffle(data, *, _key):
+    """The input with its first axis randomly permuted."""
+    if data.ndim < 1:
+        raise MXNetError('_shuffle: data must have at least one dimension, got shape []')
+    return jax.random.permutation(_key, data, axis=0, independent=False)

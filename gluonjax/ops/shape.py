@@ -1,0 +1,542 @@
+"""Shape operators: reshape, transpose, join and split, slice, tile, pad, broadcast, masks.
+
+Every function here is pure and works on static shapes: the checks run while
+tracing and raise MXNetError naming the operator and the shapes, as MXNet's
+shape inference does. Gradients come from jax (slicing scatters back, tiling
+and broadcasting sum), which is what MXNet's backward kernels compute.
+"""
+import math
+
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from ..base import MXNetError, shape_str
+from ._registry import P, register
+
+
+def norm_axis(name, axis, ndim, what='axis'):
+    """``axis`` in [0, ndim), accepting negative values; an MXNetError naming ``name`` otherwise."""
+    if not -ndim <= axis < ndim:
+        raise MXNetError('%s: %s %d is out of range for an array with %d dimensions (valid: %d to %d)'
+                         % (name, what, axis, ndim, -ndim, ndim - 1))
+    return axis % ndim
+
+
+def _tuple_str(t):
+    return '(' + ', '.join('None' if v is None else str(v) for v in t) + (',)' if len(t) == 1 else ')')
+
+
+# ---- Reshape -------------------------------------------------------------------------
+
+def reshape_shape(dshape, codes, reverse=False, name='Reshape'):
+    """The output shape of MXNet's Reshape for input shape ``dshape`` and shape ``codes``.
+
+    Codes: ``d > 0`` a new dimension; ``0`` copy the input dimension; ``-1`` infer
+    from the rest; ``-2`` copy all remaining input dimensions; ``-3`` merge two
+    input dimensions; ``-4 a b`` split one input dimension into ``a x b`` (one may
+    be -1). With ``reverse`` the codes are matched from the right.
+    """
+    src = list(dshape)[::-1] if reverse else list(dshape)
+    codes = list(codes)[::-1] if reverse else list(codes)
+
+    def fail(why):
+        raise MXNetError('%s: cannot reshape array of shape %s into shape %s%s: %s'
+                         % (name, shape_str(dshape), _tuple_str(tuple(codes[::-1] if reverse else codes)),
+                            ' (reverse=True)' if reverse else '', why))
+    out, j, infer, i = [], 0, -1, 0
+    while i < len(codes):
+        c = codes[i]
+        if c > 0:
+            out.append(c)
+            j += 1
+        elif c == 0:
+            if j >= len(src):
+                fail('code 0 at position %d has no input dimension to copy' % i)
+            out.append(src[j])
+            j += 1
+        elif c == -1:
+            if infer >= 0:
+                fail('only one dimension can be inferred (-1)')
+            infer = len(out)
+            out.append(1)
+            j += 1
+        elif c == -2:
+            out.extend(src[j:])
+            j = len(src)
+        elif c == -3:
+            if j + 1 >= len(src):
+                fail('code -3 needs two input dimensions to merge')
+            out.append(src[j] * src[j + 1])
+            j += 2
+        elif c == -4:
+            if i + 2 >= len(codes):
+                fail('code -4 must be followed by two dimensions')
+            if j >= len(src):
+                fail('code -4 has no input dimension to split')
+            d0, d1, d2 = src[j], codes[i + 1], codes[i + 2]
+            j += 1
+            i += 2
+            if d1 == -1 and d2 == -1:
+                fail('split dimensions cannot both be -1')
+            if d1 == -1:
+                d1 = d0 // d2 if d2 else 0
+            if d2 == -1:
+                d2 = d0 // d1 if d1 else 0
+            if d1 * d2 != d0:
+                fail('split dimensions %d, %d do not divide input dimension %d' % (d1, d2, d0))
+            out.extend([d1, d2])
+        else:
+            fail('invalid shape code %d' % c)
+        i += 1
+    size = math.prod(dshape)
+    if infer >= 0:
+        rest = math.prod(out)
+        if rest == 0 or size % rest:
+            fail('the size %d is not a multiple of %d' % (size, rest))
+        out[infer] = size // rest
+    if math.prod(out) != size:
+        fail('the sizes differ (%d vs %d)' % (size, math.prod(out)))
+    return tuple(out[::-1] if reverse else out)
+
+
+def _legacy_target_shape(dshape, target, keep_highest, name):
+    """MXNet's deprecated ``target_shape``: 0 marks the one dimension to infer."""
+    out = list(target)
+    if keep_highest:
+        out[0] = dshape[0]
+    zeros = [i for i in range(1 if keep_highest else 0, len(out)) if out[i] == 0]
+    size = math.prod(dshape)
+    if len(zeros) == 1:
+        out[zeros[0]] = 1
+        out[zeros[0]] = size // max(math.prod(out), 1)
+    if math.prod(out) != size:
+        raise MXNetError('%s: cannot reshape array of shape %s into target_shape %s: the sizes differ'
+                         % (name, shape_str(dshape), _tuple_str(target)))
+    return tuple(out)
+
+
+@register('Reshape', aliases=('reshape',), category='shape',
+          params=[P('shape', 'shape', ()), P('reverse', 'bool', False), P('target_shape', 'shape', ()),
+                  P('keep_highest', 'bool', False)])
+def reshape(data, *, shape, reverse, target_shape, keep_highest):
+    """A new shape for the same elements, with MXNet's special codes 0, -1, -2, -3, -4."""
+    if not shape and target_shape:
+        return data.reshape(_legacy_target_shape(data.shape, target_shape, keep_highest, 'Reshape'))
+    return data.reshape(reshape_shape(data.shape, shape, reverse))
+
+
+@register('Flatten', aliases=('flatten',), category='shape')
+def flatten(data):
+    """Collapse all axes but the first: (d1, d2, ..., dk) -> (d1, d2*...*dk)."""
+    if data.ndim == 0:
+        raise MXNetError('Flatten: the input must have at least one dimension, got shape []')
+    return data.reshape((data.shape[0], math.prod(data.shape[1:])))
+
+
+@register('reshape_like', inputs=('lhs', 'rhs'), category='shape',
+          params=[P(n, 'int', None, optional=True) for n in ('lhs_begin', 'lhs_end', 'rhs_begin', 'rhs_end')])
+def reshape_like(lhs, rhs, *, lhs_begin, lhs_end, rhs_begin, rhs_end):
+    """lhs reshaped so that lhs.shape[lhs_begin:lhs_end] becomes rhs.shape[rhs_begin:rhs_end]."""
+    def bounds(shape, b, e):
+        n = len(shape)
+        b = 0 if b is None else (b + n if b < 0 else b)
+        e = n if e is None else (e + n if e < 0 else e)
+        if not 0 <= b <= e <= n:
+            raise MXNetError('reshape_like: begin %d and end %d are not valid for shape %s' % (b, e, shape_str(shape)))
+        return b, e
+    lb, le = bounds(lhs.shape, lhs_begin, lhs_end)
+    rb, re = bounds(rhs.shape, rhs_begin, rhs_end)
+    new = lhs.shape[:lb] + rhs.shape[rb:re] + lhs.shape[le:]
+    if math.prod(new) != lhs.size:
+        raise MXNetError('reshape_like: cannot reshape lhs of shape %s to %s: the sizes differ (%d vs %d)'
+                         % (shape_str(lhs.shape), shape_str(new), lhs.size, math.prod(new)))
+    return lhs.reshape(new)
+
+
+@register('shape_array', category='shape')
+def shape_array(data):
+    """The shape of the input as a 1-D int64 array."""
+    return jnp.asarray(np.array(data.shape, dtype=np.int64))
+
+
+@register('size_array', category='shape')
+def size_array(data):
+    """The number of elements of the input as a (1,) int64 array."""
+    return jnp.asarray(np.array([data.size], dtype=np.int64))
+
+
+@register('Cast', aliases=('cast',), params=[P('dtype', 'dtype')], category='shape')
+def cast(data, *, dtype):
+    """The input converted to ``dtype`` (floats to integers truncate toward zero)."""
+    return data.astype(dtype)
+
+
+# ---- axes ----------------------------------------------------------------------------
+
+@register('transpose', params=[P('axes', 'shape', ())], category='shape')
+def transpose(data, *, axes):
+    """Permute the axes; with no ``axes``, reverse them."""
+    if not axes:
+        return jnp.transpose(data)
+    if len(axes) != data.ndim:
+        raise MXNetError('transpose: axes %s must list all %d axes of an array of shape %s'
+                         % (_tuple_str(axes), data.ndim, shape_str(data.shape)))
+    perm = tuple(norm_axis('transpose', a, data.ndim) for a in axes)
+    if sorted(perm) != list(range(data.ndim)):
+        raise MXNetError('transpose: axes %s are not a permutation of the axes of shape %s'
+                         % (_tuple_str(axes), shape_str(data.shape)))
+    return jnp.transpose(data, perm)
+
+
+@register('SwapAxis', aliases=('swapaxes',), params=[P('dim1', 'int', 0), P('dim2', 'int', 0)], category='shape')
+def swap_axis(data, *, dim1, dim2):
+    """Exchange two axes."""
+    a = norm_axis('SwapAxis', dim1, data.ndim, 'dim1')
+    b = norm_axis('SwapAxis', dim2, data.ndim, 'dim2')
+    return jnp.swapaxes(data, a, b)
+
+
+@register('expand_dims', params=[P('axis', 'int')], category='shape')
+def expand_dims(data, *, axis):
+    """Insert an axis of size 1 at ``axis`` (in [-ndim-1, ndim])."""
+    n = data.ndim
+    if not -n - 1 <= axis <= n:
+        raise MXNetError('expand_dims: axis must be in the range [%d, %d] for an array of shape %s (%d provided)'
+                         % (-n - 1, n, shape_str(data.shape), axis))
+    return jnp.expand_dims(data, axis % (n + 1))
+
+
+@register('squeeze', params=[P('axis', 'axis', None, optional=True)], category='shape')
+def squeeze(data, *, axis):
+    """Remove axes of size 1 (all of them, or those in ``axis``); never returns a 0-d array."""
+    if axis is None:
+        axes = tuple(i for i, d in enumerate(data.shape) if d == 1)
+    else:
+        axes = tuple(sorted({norm_axis('squeeze', a, data.ndim)
+                             for a in ((axis,) if isinstance(axis, int) else axis)}))
+        for a in axes:
+            if data.shape[a] != 1:
+                raise MXNetError('squeeze: cannot squeeze out axis %d of shape %s: it has size %d, not 1'
+                                 % (a, shape_str(data.shape), data.shape[a]))
+    out = jnp.squeeze(data, axes)
+    return out.reshape((1,)) if out.ndim == 0 else out
+
+
+# ---- joining and splitting -------------------------------------------------------------
+
+def _same_dtype(name, arrays):
+    for i, a in enumerate(arrays[1:], 1):
+        if a.dtype != arrays[0].dtype:
+            raise MXNetError('%s: all inputs must have the same dtype, got %s for input 0 and %s for input %d'
+                             % (name, arrays[0].dtype, a.dtype, i))
+
+
+@register('Concat', aliases=('concat',), variadic=True, category='shape',
+          params=[P('num_args', 'int'), P('dim', 'int', 1)])
+def concat(*data, num_args, dim):
+    """Join arrays along an existing axis ``dim``."""
+    first = data[0]
+    axis = norm_axis('Concat', dim, first.ndim, 'dim')
+    _same_dtype('Concat', data)
+    for i, a in enumerate(data[1:], 1):
+        if a.ndim != first.ndim or any(x != y for k, (x, y) in enumerate(zip(a.shape, first.shape)) if k != axis):
+            raise MXNetError('Concat: input %d has shape %s, incompatible with input 0 of shape %s '
+                             '(shapes must agree except on dim %d)'
+                             % (i, shape_str(a.shape), shape_str(first.shape), dim))
+    return jnp.concatenate(data, axis=axis)
+
+
+@register('stack', variadic=True, category='shape', params=[P('axis', 'int', 0), P('num_args', 'int')])
+def stack(*data, axis, num_args):
+    """Join arrays of equal shape along a new axis."""
+    first = data[0]
+    n = first.ndim + 1
+    if not -n <= axis < n:
+        raise MXNetError('stack: axis %d is out of range for the result with %d dimensions' % (axis, n))
+    _same_dtype('stack', data)
+    for i, a in enumerate(data[1:], 1):
+        if a.shape != first.shape:
+            raise MXNetError('stack: all inputs must have the same shape, got %s for input 0 and %s for input %d'
+                             % (shape_str(first.shape), shape_str(a.shape), i))
+    return jnp.stack(data, axis=axis % n)
+
+
+@register('SliceChannel', aliases=('split',), category='shape',
+          params=[P('num_outputs', 'int'), P('axis', 'int', 1), P('squeeze_axis', 'bool', False)],
+          num_outputs=lambda attrs: attrs['num_outputs'])
+def slice_channel(data, *, num_outputs, axis, squeeze_axis):
+    """Split into ``num_outputs`` equal parts along ``axis`` (a list of arrays)."""
+    ax = norm_axis('split', axis, data.ndim)
+    size = data.shape[ax]
+    if num_outputs <= 0 or size % num_outputs:
+        raise MXNetError('split: cannot split axis %d of shape %s into num_outputs=%d equal parts'
+                         % (ax, shape_str(data.shape), num_outputs))
+    if squeeze_axis and size != num_outputs:
+        raise MXNetError('split: with squeeze_axis=True the size of axis %d (%d in shape %s) must equal '
+                         'num_outputs=%d' % (ax, size, shape_str(data.shape), num_outputs))
+    parts = jnp.split(data, num_outputs, axis=ax)
+    if squeeze_axis:
+        parts = [jnp.squeeze(p, ax) for p in parts]
+    return tuple(parts)
+
+
+# ---- slicing ---------------------------------------------------------------------------
+
+@register('slice', aliases=('crop',), category='shape',
+          params=[P('begin', 'optints'), P('end', 'optints'), P('step', 'optints', ())])
+def slice_op(data, *, begin, end, step):
+    """Python-style slicing of the leading axes: begin/end/step per axis, None for the default."""
+    if len(begin) != len(end):
+        raise MXNetError('slice: begin %s and end %s must have the same length' % (_tuple_str(begin), _tuple_str(end)))
+    if step and len(step) != len(begin):
+        raise MXNetError('slice: step %s must have the same length as begin %s' % (_tuple_str(step), _tuple_str(begin)))
+    if len(begin) > data.ndim:
+        raise MXNetError('slice: begin %s has more entries than the %d dimensions of shape %s'
+                         % (_tuple_str(begin), data.ndim, shape_str(data.shape)))
+    index = []
+    for i, (b, e) in enumerate(zip(begin, end)):
+        s = step[i] if step else None
+        if s == 0:
+            raise MXNetError('slice: step[%d] cannot be 0' % i)
+        index.append(slice(b, e, s))
+    return data[tuple(index)]
+
+
+@register('slice_axis', category='shape',
+          params=[P('axis', 'int'), P('begin', 'int'), P('end', 'int', None, optional=True)])
+def slice_axis(data, *, axis, begin, end):
+    """Elements begin..end (exclusive; None: to the end) along one axis; negative values count from the end."""
+    ax = norm_axis('slice_axis', axis, data.ndim)
+    n = data.shape[ax]
+    b = begin + n if begin < 0 else begin
+    e = n if end is None else (end + n if end < 0 else end)
+    if not 0 <= b < e <= n:
+        raise MXNetError('slice_axis: invalid begin=%d, end=%s for axis %d of shape %s (need 0 <= begin < end <= %d)'
+                         % (begin, end, ax, shape_str(data.shape), n))
+    return lax.slice_in_dim(data, b, e, axis=ax)
+
+
+@register('slice_like', inputs=('data', 'shape_like'), params=[P('axes', 'shape', ())], category='shape')
+def slice_like(data, shape_like, *, axes):
+    """The leading part of ``data`` with the size of ``shape_like`` on ``axes`` (all axes by default)."""
+    if not axes:
+        if data.ndim != shape_like.ndim:
+            raise MXNetError('slice_like: with no axes, data %s and shape_like %s must have the same number of '
+                             'dimensions' % (shape_str(data.shape), shape_str(shape_like.shape)))
+        axes = range(data.ndim)
+    index = [slice(None)] * data.ndim
+    for a in axes:
+        ax = norm_axis('slice_like', a, data.ndim)
+        if ax >= shape_like.ndim:
+            raise MXNetError('slice_like: axis %d is out of range for shape_like of shape %s'
+                             % (a, shape_str(shape_like.shape)))
+        if shape_like.shape[ax] > data.shape[ax]:
+            raise MXNetError('slice_like: axis %d of shape_like %s is larger than that of data %s'
+                             % (ax, shape_str(shape_like.shape), shape_str(data.shape)))
+        index[ax] = slice(0, shape_like.shape[ax])
+    return data[tuple(index)]
+
+
+# ---- repeating and padding -----------------------------------------------------------
+
+@register('tile', params=[P('reps', 'shape')], category='shape')
+def tile(data, *, reps):
+    """Repeat the whole array ``reps`` times per axis (numpy.tile)."""
+    if any(r <= 0 for r in reps):
+        raise MXNetError('tile: reps %s must be positive for input of shape %s'
+                         % (_tuple_str(reps), shape_str(data.shape)))
+    return jnp.tile(data, reps)
+
+
+@register('repeat', params=[P('repeats', 'int'), P('axis', 'int', None, optional=True)], category='shape')
+def repeat(data, *, repeats, axis):
+    """Repeat each element ``repeats`` times along ``axis`` (the flattened array when axis is None)."""
+    if repeats < 0:
+        raise MXNetError('repeat: repeats cannot be negative, got %d' % repeats)
+    if axis is None:
+        return jnp.repeat(data.reshape(-1), repeats)
+    return jnp.repeat(data, repeats, axis=norm_axis('repeat', axis, data.ndim))
+
+
+@register('Pad', aliases=('pad',), category='shape',
+          params=[P('mode', 'str'), P('pad_width', 'shape'), P('constant_value', 'float', 0.0)])
+def pad(data, *, mode, pad_width, constant_value):
+    """Pad the spatial axes of a 4-D or 5-D array ('constant', 'edge' or 'reflect').
+
+    ``pad_width`` gives (before, after) for every axis; as in MXNet the first two
+    axes (batch and channel) cannot be padded.
+    """
+    if mode not in ('constant', 'edge', 'reflect'):
+        raise MXNetError("Pad: invalid mode %r; valid modes are 'constant', 'edge', 'reflect'" % (mode,))
+    if data.ndim not in (4, 5):
+        raise MXNetError('Pad: only 4-D and 5-D inputs are supported, got shape %s' % shape_str(data.shape))
+    if len(pad_width) != 2 * data.ndim:
+        raise MXNetError('Pad: pad_width %s must have 2 entries per axis (%d) for input of shape %s'
+                         % (_tuple_str(pad_width), 2 * data.ndim, shape_str(data.shape)))
+    if any(pad_width[:4]):
+        raise MXNetError('Pad: padding of the first two axes must be zero, got pad_width %s' % _tuple_str(pad_width))
+    if not jnp.issubdtype(data.dtype, jnp.floating):
+        raise MXNetError('Pad: only floating point inputs are supported, got %s' % data.dtype)
+    widths = [(pad_width[2 * i], pad_width[2 * i + 1]) for i in range(data.ndim)]
+    if mode == 'reflect' and any(max(w) >= d for w, d in zip(widths[2:], data.shape[2:])):
+        raise MXNetError('Pad: reflect padding %s must be smaller than the padded axes of shape %s'
+                         % (_tuple_str(pad_width), shape_str(data.shape)))
+    if mode == 'constant':
+        return jnp.pad(data, widths, mode='constant', constant_values=jnp.asarray(constant_value, data.dtype))
+    return jnp.pad(data, widths, mode=mode)
+
+
+@register('reverse', aliases=('flip',), params=[P('axis', 'axis')], category='shape')
+def reverse(data, *, axis):
+    """Reverse the order of elements along the given axes."""
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    return jnp.flip(data, tuple(norm_axis('reverse', a, data.ndim) for a in axes))
+
+
+# ---- broadcasting ----------------------------------------------------------------------
+
+def _broadcast_check(name, shape, target):
+    if len(shape) != len(target):
+        raise MXNetError('%s: operand of shape %s cannot be broadcast to %s (the number of dimensions differs)'
+                         % (name, shape_str(shape), shape_str(target)))
+    for s, t in zip(shape, target):
+        if s != t and s != 1:
+            raise MXNetError('%s: array cannot be broadcast from %s to %s'
+                             % (name, shape_str(shape), shape_str(target)))
+
+
+@register('broadcast_to', params=[P('shape', 'shape', ())], category='shape')
+def broadcast_to(data, *, shape):
+    """Broadcast axes of size 1 to ``shape``; a 0 in ``shape`` keeps that axis."""
+    if len(shape) != data.ndim:
+        _broadcast_check('broadcast_to', data.shape, shape)
+    target = tuple(d if t == 0 else t for t, d in zip(shape, data.shape))
+    _broadcast_check('broadcast_to', data.shape, target)
+    return jnp.broadcast_to(data, target)
+
+
+@register('broadcast_like', inputs=('lhs', 'rhs'), category='shape',
+          params=[P('lhs_axes', 'axis', None, optional=True), P('rhs_axes', 'axis', None, optional=True)])
+def broadcast_like(lhs, rhs, *, lhs_axes, rhs_axes):
+    """Broadcast lhs to the shape of rhs (or only lhs_axes to the sizes of rhs_axes)."""
+    if lhs_axes is None and rhs_axes is None:
+        _broadcast_check('broadcast_like', lhs.shape, rhs.shape)
+        return jnp.broadcast_to(lhs, rhs.shape)
+    la = (lhs_axes,) if isinstance(lhs_axes, int) else tuple(lhs_axes or ())
+    ra = (rhs_axes,) if isinstance(rhs_axes, int) else tuple(rhs_axes or ())
+    if len(la) != len(ra):
+        raise MXNetError('broadcast_like: lhs_axes %s and rhs_axes %s must have the same length' % (la, ra))
+    target = list(lhs.shape)
+    for a, b in zip(la, ra):
+        a = norm_axis('broadcast_like', a, lhs.ndim, 'lhs axis')
+        b = norm_axis('broadcast_like', b, rhs.ndim, 'rhs axis')
+        if lhs.shape[a] != 1 and lhs.shape[a] != rhs.shape[b]:
+            raise MXNetError('broadcast_like: axis %d of lhs %s (size %d) cannot be broadcast to %d'
+                             % (a, shape_str(lhs.shape), lhs.shape[a], rhs.shape[b]))
+        target[a] = rhs.shape[b]
+    return jnp.broadcast_to(lhs, tuple(target))
+
+
+@register('broadcast_axis', aliases=('broadcast_axes',), category='shape',
+          params=[P('axis', 'shape', ()), P('size', 'shape', ())])
+def broadcast_axis(data, *, axis, size):
+    """Broadcast the given axes (each of size 1) to the given sizes."""
+    if len(axis) != len(size):
+        raise MXNetError('broadcast_axis: axis %s and size %s must have the same length'
+                         % (_tuple_str(axis), _tuple_str(size)))
+    target = list(data.shape)
+    for a, s in zip(axis, size):
+        a = norm_axis('broadcast_axis', a, data.ndim)
+        if data.shape[a] != 1:
+            raise MXNetError('broadcast_axis: axis %d of shape %s has size %d; only axes of size 1 can be broadcast'
+                             % (a, shape_str(data.shape), data.shape[a]))
+        target[a] = s
+    return jnp.broadcast_to(data, tuple(target))
+
+
+# ---- masks, diagonals, blocks -------------------------------------------------------------
+
+def _sequence_mask_inputs(attrs):
+    if attrs is None or attrs.get('use_sequence_length'):
+        return ('data', 'sequence_length')
+    return ('data',)
+
+
+@register('SequenceMask', inputs=_sequence_mask_inputs, category='shape',
+          params=[P('use_sequence_length', 'bool', False), P('value', 'float', 0.0), P('axis', 'int', 0)])
+def sequence_mask(data, sequence_length=None, *, use_sequence_length, value, axis):
+    """Set the steps at or after each sequence's length to ``value``.
+
+    ``axis`` (0 or 1) is the time axis; the other of the first two is the batch,
+    and ``sequence_length`` has one (truncated to integer) length per batch entry.
+    """
+    if axis not in (0, 1):
+        raise MXNetError('SequenceMask: axis must be 0 or 1, got %d' % axis)
+    if not use_sequence_length:
+        return data
+    if sequence_length is None:
+        raise MXNetError('SequenceMask: use_sequence_length=True needs the sequence_length input')
+    if data.ndim < 2:
+        raise MXNetError('SequenceMask: data must have at least 2 dimensions, got shape %s' % shape_str(data.shape))
+    batch = data.shape[1 - axis]
+    if sequence_length.shape != (batch,):
+        raise MXNetError('SequenceMask: sequence_length has shape %s but data %s has batch size %d (axis=%d)'
+                         % (shape_str(sequence_length.shape), shape_str(data.shape), batch, axis))
+    steps = jnp.arange(data.shape[axis])
+    lengths = sequence_length.astype(jnp.int32)
+    keep = steps[:, None] < lengths[None, :] if axis == 0 else lengths[:, None] > steps[None, :]
+    keep = keep.reshape(keep.shape + (1,) * (data.ndim - 2))
+    return jnp.where(keep, data, jnp.asarray(value, data.dtype))
+
+
+@register('diag', params=[P('k', 'int', 0), P('axis1', 'int', 0), P('axis2', 'int', 1)], category='shape')
+def diag(data, *, k, axis1, axis2):
+    """A 1-D input gives a matrix with it on diagonal ``k``; an N-D input gives diagonal ``k``
+    of the (axis1, axis2) planes as its last axis."""
+    if data.ndim == 0:
+        raise MXNetError('diag: the input must have at least one dimension, got shape []')
+    if data.ndim == 1:
+        return jnp.diag(data, k)
+    a1 = norm_axis('diag', axis1, data.ndim, 'axis1')
+    a2 = norm_axis('diag', axis2, data.ndim, 'axis2')
+    if a1 == a2:
+        raise MXNetError('diag: axis1 and axis2 cannot refer to the same axis %d' % a1)
+    n1, n2 = data.shape[a1], data.shape[a2]
+    if (k > 0 and k >= n2) or (k < 0 and -k >= n1):
+        raise MXNetError('diag: diagonal k=%d does not exist in the axes (%d, %d) of shape %s'
+                         % (k, a1, a2, shape_str(data.shape)))
+    return jnp.diagonal(data, offset=k, axis1=a1, axis2=a2)
+
+
+def _check_4d(name, data, block_size):
+    if data.ndim != 4:
+        raise MXNetError('%s: the input must be 4-D (N, C, H, W), got shape %s' % (name, shape_str(data.shape)))
+    if block_size <= 0:
+        raise MXNetError('%s: block_size must be positive, got %d' % (name, block_size))
+
+
+@register('depth_to_space', params=[P('block_size', 'int')], category='shape')
+def depth_to_space(data, *, block_size):
+    """(N, C, H, W) -> (N, C/b^2, H*b, W*b): blocks of channels become b x b spatial blocks."""
+    _check_4d('depth_to_space', data, block_size)
+    n, c, h, w = data.shape
+    b = block_size
+    if c % (b * b):
+        raise MXNetError('depth_to_space: the channel axis of shape %s must be a multiple of block_size^2 = %d'
+                         % (shape_str(data.shape), b * b))
+    x = data.reshape(n, b, b, c // (b * b), h, w)
+    return jnp.transpose(x, (0, 3, 4, 1, 5, 2)).reshape(n, c // (b * b), h * b, w * b)
+
+
+@register('space_to_depth', params=[P('block_size', 'int')], category='shape')
+def space_to_depth(data, *, block_size):
+    """(N, C, H, W) -> (N, C*b^2, H/b, W/b): the inverse of depth_to_space."""
+    _check_4d('space_to_depth', data, block_size)
+    n, c, h, w = data.shape
+    b = block_size
+    if h % b or w % b:
+        raise MXNetError('space_to_depth: the spatial axes of shape %s must be multiples of block_size %d'
+                         % (shape_str(data.shape), b))
+    x = data.reshape(n, c, h // b, b, w // b, b)
+    return jnp.transpose(x, (0, 3, 5, 1, 2, 4)).reshape(n, c * b * b, h // b, w // b)

@@ -1,0 +1,268 @@
+"""SGD-family optimizers: SGD, NAG, Signum and LARS, with MXNet 1.9's kernel formulas.
+
+Notation of the rules (``h`` holds the per-weight scalars): ``r`` = rescale_grad,
+``clip(x)`` = elementwise clipping to ``[-clip_gradient, clip_gradient]`` when
+clip_gradient is set.
+"""
+import math
+
+import jax.numpy as jnp
+
+from .optimizer import Optimizer, register
+
+__all__ = ['SGD', 'ccSGD', 'NAG', 'Signum', 'LARS']
+
+
+def zeros_state(weight, dtype=None):
+    """A fresh array of zeros shaped like ``weight`` on its context (states are donated)."""
+    from ..ndarray import zeros
+    return zeros(weight.shape, weight.context, dtype=dtype or weight.dtype)
+
+
+def rescaled(g, r, clip):
+    """``clip(r * g)``: the gradient as MXNet's kernels see it."""
+    g = r * g
+    return g if clip is None else jnp.clip(g, -clip, clip)
+
+
+def _sgd_rule(clip, momentum, w, g, inner, lr, wd, r):
+    """MXNet's sgd_update / sgd_mom_update kernels."""
+    if clip is None:
+        step = (lr * r) * g
+    else:
+        step = lr * rescaled(g, r, clip)
+    if inner:
+        (mom,) = inner
+        mom = momentum * mom - (lr * wd) * w - step
+        return w + mom, (mom,)
+    return (1 - lr * wd) * w - step, ()
+
+
+@register
+class SGD(Optimizer):
+    """Stochastic gradient descent with momentum and weight decay.
+
+    Without momentum::
+
+        weight = (1 - lr * wd) * weight - lr * clip(rescale_grad * grad)
+
+    With momentum::
+
+        state = momentum * state - lr * wd * weight - lr * clip(rescale_grad * grad)
+        weight = weight + state
+
+    Parameters
+    ----------
+    momentum : float, default 0
+    lazy_update : bool, default True
+        Accepted for compatibility (gradients are dense in gluonjax).
+    multi_precision : bool, default False
+        Update a float32 master copy of float16 weights.
+    """
+    _master_position = 'last'
+
+    def __init__(self, momentum=0.0, lazy_update=True, **kwargs):
+        super().__init__(**kwargs)
+        self.momentum = _checked(self, 'momentum', momentum)
+        self.lazy_update = lazy_update
+        self.aggregate_num = 4
+
+    def create_state(self, index, weight):
+        return zeros_state(weight) if self.momentum != 0.0 else None
+
+    def _config(self):
+        return (self._clip(),)
+
+    def _leaf_hyper(self, index, lr, wd):
+        return (lr, wd, self.momentum)
+
+    @staticmethod
+    def rule(cfg, w, g, inner, h):
+        (clip,) = cfg
+        return _sgd_rule(clip, h[3], w, g, inner, h[1], h[2], h[0])
+
+
+@register
+class ccSGD(SGD):  # noqa: N801 - MXNet's name
+    """Deprecated alias of SGD, kept for MXNet compatibility."""
+
+
+@register
+class NAG(Optimizer):
+    """Nesterov accelerated gradient, as MXNet 1.9's ``nag_mom_update`` computes it.
+
+    With ``g = clip(rescale_grad * grad)``::
+
+        m = momentum * state
+        weight_new = weight - m + (momentum + 1) * (m - lr * (g + wd * weight))
+        state = m - lr * (g + wd * weight_new)
+
+    The last line reads the *updated* weight: MXNet's kernel writes the weight in place
+    before it updates the momentum, and this reproduces its numbers. Without momentum
+    NAG is SGD.
+    """
+    _master_position = 'last'
+
+    def __init__(self, momentum=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.momentum = _checked(self, 'momentum', momentum)
+
+    def create_state(self, index, weight):
+        return zeros_state(weight) if self.momentum != 0.0 else None
+
+    def _leaf_hyper(self, index, lr, wd):
+        return (lr, wd, self.momentum)
+
+    @staticmethod
+    def rule(cfg, w, g, inner, h):
+        (clip,) = cfg
+        r, lr, wd, momentum = h[0], h[1], h[2], h[3]
+        if not inner:
+            return _sgd_rule(clip, momentum, w, g, inner, lr, wd, r)
+        (mom,) = inner
+        g = rescaled(g, r, clip)
+        m = momentum * mom
+        new_w = w - m + (momentum + 1) * (m - lr * (g + wd * w))
+        mom = m - lr * (g + wd * new_w)
+        return new_w, (mom,)
+
+
+@register
+class Signum(Optimizer):
+    """Signum (sign of momentum) and signSGD (``momentum=0``).
+
+    With ``g = clip(rescale_grad * grad)``::
+
+        state = momentum * state - (1 - momentum) * (g + wd * weight)
+        weight = (1 - lr * wd_lh) * weight + lr * sign(state)
+
+    and without momentum ``weight = (1 - lr * wd) * weight - lr * sign(g)``.
+
+    Parameters
+    ----------
+    momentum : float, default 0.9
+    wd_lh : float, default 0
+        Decoupled weight decay.
+    """
+
+    def __init__(self, learning_rate=0.01, momentum=0.9, wd_lh=0.0, **kwargs):
+        super().__init__(learning_rate=learning_rate, **kwargs)
+        self.momentum = _checked(self, 'momentum', momentum)
+        self.wd_lh = _checked(self, 'wd_lh', wd_lh)
+
+    def create_state(self, index, weight):
+        return zeros_state(weight) if self.momentum != 0.0 else None
+
+    def _leaf_hyper(self, index, lr, wd):
+        return (lr, wd, self.momentum, self.wd_lh)
+
+    @staticmethod
+    def rule(cfg, w, g, inner, h):
+        (clip,) = cfg
+        r, lr, wd, momentum, wd_lh = h[0], h[1], h[2], h[3], h[4]
+        g = rescaled(g, r, clip)
+        if inner:
+            (mom,) = inner
+            mom = momentum * mom - (1 - momentum) * (g + wd * w)
+            return (1 - lr * wd_lh) * w + lr * jnp.sign(mom), (mom,)
+        return (1 - lr * wd) * w - lr * jnp.sign(g), ()
+
+
+@register
+class LARS(Optimizer):
+    """Layer-wise adaptive rate scaling on top of SGD with momentum.
+
+    Each weight whose name does not end in ``gamma``, ``beta`` or ``bias`` (a Trainer
+    gives no names, so every weight) gets the learning rate::
+
+        lr * eta * |weight| / (rescale_grad * |grad| + wd * |weight| + eps)
+
+    when both norms are positive, then SGD's update. With ``momentum_correction`` the
+    momentum is scaled by the ratio of the current to the previous learning rate.
+
+    Parameters
+    ----------
+    momentum : float, default 0
+    eta : float, default 0.001
+    eps : float, default 0
+    momentum_correction : bool, default True
+    """
+    _master_position = 'last'
+
+    def __init__(self, momentum=0.0, lazy_update=True, eta=0.001, eps=0,
+                 momentum_correction=True, **kwargs):
+        super().__init__(**kwargs)
+        self.momentum = _checked(self, 'momentum', momentum)
+        self.momentum_correction = momentum_correction
+        self.lazy_update = lazy_update
+        self.aggregate_num = 4
+        self.eta = _checked(self, 'eta', eta)
+        self.eps = _checked(self, 'eps', eps)
+        self.skip = 0
+        self.last_lr = None
+        self.cur_lr = None
+
+    def _get_lrs(self, indices):
+        if self.cur_lr is not None:
+            self.last_lr = self.cur_lr
+        lr = self._base_lr()
+        if self.cur_lr is None:
+            self.last_lr = lr
+        self.cur_lr = lr
+        return super()._get_lrs(indices)
+
+    def set_wd_mult(self, args_wd_mult):
+        self.wd_mult = {}
+        for n in self.idx2name.values():
+            if not n.endswith('_weight'):
+                self.wd_mult[n] = 0.0
+        if self.sym_info:
+            attr, arg_names = self.sym_info
+            for name in arg_names:
+                if name in attr and '__wd_mult__' in attr[name]:
+                    self.wd_mult[name] = float(attr[name]['__wd_mult__'])
+        self.wd_mult.update(args_wd_mult)
+
+    def create_state(self, index, weight):
+        return zeros_state(weight) if self.momentum != 0.0 else None
+
+    def _hyper_rows(self, indices, weights, grads):
+        rows = super()._hyper_rows(indices, weights, grads)
+        momentum = self.momentum
+        if self.momentum > 0 and self.momentum_correction and self.last_lr != 0:
+            momentum = self.momentum * (self.cur_lr / self.last_lr)
+        out = []
+        for i, row in zip(indices, rows):
+            name = self.idx2name.get(i, str(i))
+            scaled = not (name.endswith('gamma') or name.endswith('beta') or name.endswith('bias'))
+            out.append(row + (momentum, 1.0 if scaled else 0.0))
+        return tuple(out)
+
+    def _leaf_hyper(self, index, lr, wd):
+        return (lr, wd)
+
+    @staticmethod
+    def rule(cfg, w, g, inner, h):
+        (clip, eta, eps) = cfg
+        r, lr, wd, momentum, scaled = h[0], h[1], h[2], h[3], h[4]
+        w32 = w.astype(jnp.float32)
+        w_norm = jnp.sqrt(jnp.sum(w32 * w32))
+        g32 = g.astype(jnp.float32)
+        g_norm = jnp.sqrt(jnp.sum(g32 * g32)) * r.astype(jnp.float32)
+        wd32, lr32 = wd.astype(jnp.float32), lr.astype(jnp.float32)
+        lars = lr32 * eta * w_norm / (g_norm + wd32 * w_norm + eps)
+        lars_lr = jnp.where((w_norm > 0) & (g_norm > 0), lars, lr32)
+        lr = jnp.where(scaled > 0, lars_lr, lr32).astype(w.dtype)
+        return _sgd_rule(clip, momentum, w, g, inner, lr, wd, r)
+
+    def _config(self):
+        return (self._clip(), self.eta, self.eps)
+
+
+def _checked(opt, name, value):
+    from .optimizer import _number
+    value = _number(type(opt).__name__, name, value)
+    if math.isinf(value):
+        from ..base import MXNetError
+        raise MXNetError('%s: %s must be finite, got %r' % (type(opt).__name__, name, value))
+    return value

@@ -1,0 +1,22 @@
+"""``mx.sym``: symbolic graphs in MXNet's format, built from the operator table.
+
+``Symbol`` (graph, JSON, composition, inference), ``var``/``Variable``, ``Group``,
+``load``/``fromjson``, an ``mx.sym.<op>`` function for every operator of the table
+(aliases included), and executors (``Symbol.bind``, ``simple_bind``, ``eval``).
+"""
+from .. import ops as _ops  # registers every operator
+from .symbol import (Symbol, var, Variable, Group, load, fromjson, load_json,  # noqa: F401
+                     pow, power, maximum, minimum, hypot, zeros, ones, full, arange, linspace)
+from ._name import NameManager, Prefix  # noqa: F401
+from ._attribute import AttrScope  # noqa: F401
+from .executor import Executor  # noqa: F401
+from . import _gen
+
+_gen.populate(globals())
+
+from . import symbol as _symbol_module  # noqa: E402
+
+_symbol_module.add_fluent_methods()
+
+from . import contrib, linalg, random, image, sparse  # noqa: E402,F401
+from . import graph  # noqa: E402,F401

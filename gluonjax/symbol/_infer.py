@@ -1,0 +1,449 @@
+"""Shape and dtype inference over a graph.
+
+Output shapes come from the operators themselves: ``jax.eval_shape`` of each
+operator's pure function on the input shapes, so inference can never disagree
+with execution. What the table's functions cannot tell is the shape of a
+*parameter* from the data (FullyConnected's weight from its input); the rules in
+``INPUT_SHAPE_RULES`` give those, as MXNet's FInferShape does. Unknown dtypes of
+inputs follow the operator's first known input, as MXNet's default type rule.
+"""
+import math
+import warnings
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ..base import MXNetError, shape_str
+from ..ops._kernel import kernel_for, operator_error
+from ..ops._registry import _literal
+
+__all__ = ['node_avals', 'eval_node', 'infer_shape', 'infer_type', 'INPUT_SHAPE_RULES']
+
+_KEY_AVAL = jax.ShapeDtypeStruct((2,), jnp.uint32)
+
+# MXNet's numeric type flags, as written in ``__dtype__``.
+DTYPE_TO_FLAG = {'float32': 0, 'float64': 1, 'float16': 2, 'uint8': 3, 'int32': 4, 'int8': 5, 'int64': 6,
+                 'bool': 7, 'int16': 8, 'uint16': 9, 'uint32': 10, 'uint64': 11, 'bfloat16': 12}
+FLAG_TO_DTYPE = {v: k for k, v in DTYPE_TO_FLAG.items()}
+_eval_cache = {}
+
+
+def node_error(node, err):
+    """An MXNetError naming the graph node (and, through ``err``, the operator and shapes)."""
+    return MXNetError('Error in operator %s: %s' % (node.name, err))
+
+
+def eval_node(node, in_avals, train=False):
+    """Output (shape, dtype) pairs of an operator node for input (shape, dtype) pairs.
+
+    Includes every output (BatchNorm's hidden mean and variance too), cached by
+    the operator's kernel key and the input avals.
+    """
+    try:
+        kernel = kernel_for(node.op.name, node.params(), train)
+    except MXNetError as err:
+        raise node_error(node, err) from None
+    key = (kernel.key, tuple(in_avals))
+    out = _eval_cache.get(key)
+    if out is not None:
+        return out
+    args = [jax.ShapeDtypeStruct(s, d) for s, d in in_avals]
+    args.extend(kernel.attrs[n] for n in kernel.dynamic)
+    if kernel.op.random:
+        args.append(_KEY_AVAL)
+    try:
+        res = jax.eval_shape(kernel.fn, *args)
+    except MXNetError as err:
+        raise node_error(node, err) from None
+    except Exception as err:  # a jax error while tracing: name the operator and the shapes
+        raise node_error(node, operator_error(node.op.name, node.input_names(), args, err)) from None
+    out = tuple((tuple(int(d) for d in o.shape), np.dtype(o.dtype).name) for o in res[:kernel.n_out])
+    if len(_eval_cache) > 8192:
+        _eval_cache.clear()
+    _eval_cache[key] = out
+    return out
+
+
+def var_shape(node):
+    """A variable's shape from its ``__shape__`` attribute; None when absent or with unknown (0) dims."""
+    try:
+        shape = _literal(node.attrs.get('__shape__', 'None'))
+    except ValueError:
+        return None
+    if shape is None:
+        return None
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    if any(not isinstance(d, int) or d <= 0 for d in shape):
+        return None
+    return shape
+
+
+def var_dtype(node):
+    """A variable's dtype name from its ``__dtype__`` attribute (MXNet's type flag), else None."""
+    try:
+        return FLAG_TO_DTYPE.get(int(node.attrs.get('__dtype__', '-1')))
+    except ValueError:
+        return None
+
+
+def node_avals(node):
+    """A node's output (shape, dtype) pairs when its inputs' shapes are known, else None.
+
+    Shapes unknown but dtypes known give (None, dtype) pairs.
+    """
+    if node.is_variable:
+        shape, dtype = var_shape(node), var_dtype(node)
+        return None if shape is None and dtype is None else ((shape, dtype),)
+    ins = []
+    for src, i, _v in node.inputs:
+        avals = src.avals()
+        ins.append((None, None) if avals is None else avals[i])
+    if all(s is not None for s, _ in ins):
+        return eval_node(node, tuple((s, d or 'float32') for s, d in ins))
+    dtype = _fallback_dtype(node, [d for _, d in ins])
+    if dtype is None:
+        return None
+    return tuple((None, dtype) for _ in range(node.num_outputs()))
+
+
+def _fallback_dtype(node, in_dtypes):
+    """The output dtype when shapes are unknown: the 'dtype' parameter, else the first input's."""
+    if 'dtype' in node.op._param_map:
+        d = node.parsed().get('dtype')
+        if d is not None:
+            return np.dtype(d).name
+    for d in in_dtypes:
+        if d is not None:
+            return d
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Parameter shapes from data shapes (MXNet's FInferShape, for inputs the data determines)
+# ---------------------------------------------------------------------------------------------
+
+def _prod(xs):
+    return int(math.prod(xs))
+
+
+def _fully_connected(a, s):
+    d = s.get('data')
+    if d is None:
+        return {}
+    n_in = _prod(d[1:]) if a.get('flatten', True) else d[-1]
+    return {'weight': (a['num_hidden'], n_in), 'bias': (a['num_hidden'],)}
+
+
+def _channel_axis(a, ndim):
+    layout = a.get('layout')
+    if layout and layout[-1] == 'C':
+        return ndim - 1
+    return 1
+
+
+def _convolution(a, s):
+    d = s.get('data')
+    if d is None:
+        return {}
+    g = a.get('num_group', 1) or 1
+    c = d[_channel_axis(a, len(d))]
+    kernel = tuple(a['kernel'])
+    if _channel_axis(a, len(d)) == 1:
+        w = (a['num_filter'], c // g) + kernel
+    else:
+        w = (a['num_filter'],) + kernel + (c // g,)
+    return {'weight': w, 'bias': (a['num_filter'],)}
+
+
+def _deconvolution(a, s):
+    d = s.get('data')
+    if d is None:
+        return {}
+    g = a.get('num_group', 1) or 1
+    c = d[_channel_axis(a, len(d))]
+    return {'weight': (c, a['num_filter'] // g) + tuple(a['kernel']), 'bias': (a['num_filter'],)}
+
+
+def _per_channel(names, axis_param=None, default_axis=1):
+    def rule(a, s):
+        d = s.get('data')
+        if d is None:
+            return {}
+        axis = a.get(axis_param, default_axis) if axis_param else default_axis
+        c = (d[axis],)
+        return {n: c for n in names}
+    return rule
+
+
+def _group_norm(a, s):
+    return {'gamma': (a['num_groups'],), 'beta': (a['num_groups'],)} if s.get('data') is not None else {}
+
+
+def _embedding(a, s):
+    return {'weight': (a['input_dim'], a['output_dim'])}
+
+
+def _leaky_relu(a, s):
+    d = s.get('data')
+    if d is None or len(d) < 2:
+        return {}
+    return {'gamma': (d[1],)}
+
+
+def _softmax_output(a, s):
+    d = s.get('data')
+    if d is None:
+        return {}
+    if a.get('multi_output'):
+        return {'label': (d[0], _prod(d[2:]))}
+    return {'label': tuple(d[:-1])}
+
+
+def _regression_output(a, s):
+    d = s.get('data')
+    if d is None:
+        return {}
+    if len(d) == 2 and d[1] == 1:
+        return {'label': (d[0],)}
+    return {'label': tuple(d)}
+
+
+def _first_axis_label(a, s):
+    d = s.get('data')
+    return {} if d is None else {'label': (d[0],)}
+
+
+def _rnn(a, s):
+    d = s.get('data')
+    if d is None:
+        return {}
+    gates = {'rnn_relu': 1, 'rnn_tanh': 1, 'lstm': 4, 'gru': 3}[a['mode']]
+    h, layers = a['state_size'], a['num_layers']
+    dirs = 2 if a.get('bidirectional') else 1
+    size, n_in = 0, d[2]
+    for layer in range(layers):
+        size += dirs * (gates * h * (n_in + h) + 2 * gates * h)
+        n_in = h * dirs
+    state = (layers * dirs, d[1], h)
+    return {'parameters': (size,), 'state': state, 'state_cell': state}
+
+
+# Ops whose inputs all have one shape: a known input gives the others.
+_SAME_SHAPE = {'elemwise_add', 'elemwise_sub', 'elemwise_mul', 'elemwise_div', '_mod', '_power', '_maximum',
+               '_minimum', '_hypot', '_equal', '_not_equal', '_greater', '_greater_equal', '_lesser',
+               '_lesser_equal', '_logical_and', '_logical_or', '_logical_xor', 'add_n', 'ElementWiseSum'}
+
+INPUT_SHAPE_RULES = {
+    'FullyConnected': _fully_connected,
+    'Convolution': _convolution,
+    'Deconvolution': _deconvolution,
+    'BatchNorm': _per_channel(('gamma', 'beta', 'moving_mean', 'moving_var'), 'axis', 1),
+    '_contrib_SyncBatchNorm': _per_channel(('gamma', 'beta', 'moving_mean', 'moving_var')),
+    'InstanceNorm': _per_channel(('gamma', 'beta')),
+    'LayerNorm': _per_channel(('gamma', 'beta'), 'axis', -1),
+    'GroupNorm': _group_norm,
+    'Embedding': _embedding,
+    'LeakyReLU': _leaky_relu,
+    'SoftmaxOutput': _softmax_output,
+    'LinearRegressionOutput': _regression_output,
+    'LogisticRegressionOutput': _regression_output,
+    'MAERegressionOutput': _regression_output,
+    'SVMOutput': _first_axis_label,
+    'softmax_cross_entropy': _first_axis_label,
+    'RNN': _rnn,
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Whole-graph inference
+# ---------------------------------------------------------------------------------------------
+
+def _given(symbol, args, kwargs, what):
+    """{variable name: value} from infer_shape's positional (argument order) and keyword inputs."""
+    arg_names = symbol.list_arguments()
+    inputs = symbol.list_inputs()
+    given = {}
+    if len(args) > len(arg_names):
+        raise MXNetError('infer_%s: %d positional inputs given but the symbol has %d arguments'
+                         % (what, len(args), len(arg_names)))
+    for name, value in zip(arg_names, args):
+        if value is not None:
+            given[name] = value
+    for name, value in kwargs.items():
+        if name not in inputs:
+            raise MXNetError('infer_%s: keyword argument name %s not found.\nCandidate arguments:\n%s'
+                             % (what, name, '\n'.join('\t[%d]%s' % (i, n) for i, n in enumerate(inputs))))
+        if value is not None:
+            given[name] = value
+    return given
+
+
+def _run(symbol, shapes, dtypes):
+    """Shapes and dtypes of every entry (id(node), index) given variable shapes and dtypes."""
+    order = symbol._topo()
+    ent_shape, ent_dtype = {}, {}
+    for node in order:
+        if node.is_variable:
+            s = shapes.get(node.name, var_shape(node))
+            d = dtypes.get(node.name, var_dtype(node))
+            if s is not None:
+                ent_shape[(id(node), 0)] = s
+            if d is not None:
+                ent_dtype[(id(node), 0)] = d
+    done = set()
+    for _ in range(4):
+        progress = False
+        for node in order:
+            if node.is_variable or id(node) in done:
+                continue
+            keys = [(id(n), i) for n, i, _v in node.inputs]
+            progress |= _fill_inputs(node, keys, ent_shape)
+            progress |= _fill_dtypes(node, keys, ent_dtype)
+            n_out = node.num_outputs()
+            if all(k in ent_shape for k in keys):
+                outs = eval_node(node, tuple((ent_shape[k], ent_dtype.get(k, 'float32')) for k in keys))
+                for i, (s, d) in enumerate(outs):
+                    _set_output(node, i, ent_shape, s)
+                    if (id(node), i) not in ent_dtype or all(k in ent_dtype for k in keys):
+                        ent_dtype[(id(node), i)] = d
+                done.add(id(node))
+                progress = True
+            else:
+                d = _fallback_dtype(node, [ent_dtype.get(k) for k in keys])
+                if d is not None:
+                    for i in range(n_out):
+                        if (id(node), i) not in ent_dtype:
+                            ent_dtype[(id(node), i)] = d
+                            progress = True
+        if not progress:
+            break
+    return order, ent_shape, ent_dtype
+
+
+def _set_output(node, index, ent_shape, shape):
+    key = (id(node), index)
+    old = ent_shape.get(key)
+    if old is not None and tuple(old) != tuple(shape):
+        _inconsistent(node, old, shape)
+    ent_shape[key] = tuple(shape)
+
+
+def _rule_shapes(node, rule, known):
+    """The input shapes ``rule`` infers; none when the rule does not apply to these attributes
+    (a rank it does not handle, a parameter the operator spells differently)."""
+    try:
+        return rule(node.parsed(), known)
+    except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError):
+        return {}
+
+
+def _fill_inputs(node, keys, ent_shape):
+    """Shapes of inputs the operator's data determines (weights, labels), checked against the
+    given ones; True if any was new."""
+    names = node.input_names()
+    known = {n: ent_shape.get(k) for n, k in zip(names, keys)}
+    rule = INPUT_SHAPE_RULES.get(node.op.name)
+    if rule is not None:
+        inferred = _rule_shapes(node, rule, {n: v for n, v in known.items() if v is not None})
+    elif node.op.name in _SAME_SHAPE and None in known.values():
+        first = next((v for v in known.values() if v is not None), None)
+        inferred = {} if first is None else {n: first for n in names}
+    else:
+        return False
+    new = False
+    for n, k in zip(names, keys):
+        s = inferred.get(n)
+        if s is None:
+            continue
+        if known[n] is None:
+            ent_shape[k] = tuple(s)
+            new = True
+        elif tuple(known[n]) != tuple(s):
+            _inconsistent(node, known[n], s)
+    return new
+
+
+def _inconsistent(node, provided, inferred):
+    raise MXNetError('Error in operator %s: Shape inconsistent, Provided = %s, inferred shape=%s'
+                     % (node.name, shape_str(provided), tuple(inferred)))
+
+
+def _fill_dtypes(node, keys, ent_dtype):
+    """Unknown input dtypes follow the first known input (MXNet's default type rule)."""
+    known = [ent_dtype.get(k) for k in keys]
+    first = next((d for d in known if d is not None), None)
+    if first is None:
+        first = _fallback_dtype(node, [])
+        if first is None:
+            return False
+    new = False
+    for k, d in zip(keys, known):
+        if d is None:
+            ent_dtype[k] = first
+            new = True
+    return new
+
+
+def _partition(symbol, order, table):
+    """(argument values, output values, auxiliary values) from an entry table."""
+    by_name = {}
+    for node in order:
+        if node.is_variable:
+            by_name.setdefault(node.name, table.get((id(node), 0)))
+    args = [by_name[n] for n in symbol.list_arguments()]
+    aux = [by_name[n] for n in symbol.list_auxiliary_states()]
+    outs = [table.get((id(n), i)) for n, i in symbol._outputs]
+    return args, outs, aux
+
+
+def _as_shape(value, name):
+    if isinstance(value, (int, np.integer)):
+        return (int(value),)
+    try:
+        return tuple(int(d) for d in value)
+    except TypeError:
+        raise MXNetError('infer_shape: the shape of %r must be a tuple of ints, got %r' % (name, value)) from None
+
+
+def infer_shape(symbol, args, kwargs, partial):
+    given = _given(symbol, args, kwargs, 'shape')
+    shapes, raw = {}, {}
+    for name, value in given.items():
+        s = _as_shape(value, name)
+        raw[name] = s
+        if all(d > 0 for d in s):
+            shapes[name] = s
+    order, ent_shape, _ = _run(symbol, shapes, {})
+    arg_s, out_s, aux_s = _partition(symbol, order, ent_shape)
+    names = symbol.list_arguments() + symbol.list_auxiliary_states()
+    unknown = [n for n, s in zip(names, arg_s + aux_s) if s is None] + [None for s in out_s if s is None]
+    if unknown and not partial:
+        listed = ['%s: %s' % (n, raw.get(n, ())) for n in names if n in unknown]
+        warnings.warn('Cannot decide shape for the following arguments (0s in shape means unknown '
+                      'dimensions). Consider providing them as input:\n\t' + '\n\t'.join(listed),
+                      stacklevel=3)
+        return None, None, None
+
+    def fill(values, names_):
+        return [raw.get(n, ()) if v is None else v for n, v in zip(names_, values)]
+    return (fill(arg_s, symbol.list_arguments()), [() if s is None else s for s in out_s],
+            fill(aux_s, symbol.list_auxiliary_states()))
+
+
+def infer_type(symbol, args, kwargs, partial):
+    given = _given(symbol, args, kwargs, 'type')
+    dtypes = {}
+    for name, value in given.items():
+        try:
+            dtypes[name] = np.dtype(value).name
+        except TypeError:
+            raise MXNetError('infer_type: invalid dtype %r for %r' % (value, name)) from None
+    order, _, ent_dtype = _run(symbol, {}, dtypes)
+    arg_t, out_t, aux_t = _partition(symbol, order, ent_dtype)
+    if not partial and any(t is None for t in arg_t + out_t + aux_t):
+        return None, None, None
+
+    def conv(ts):
+        return [None if t is None else np.dtype(t).type for t in ts]
+    return conv(arg_t), conv(out_t), conv(aux_t)

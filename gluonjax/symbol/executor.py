@@ -1,0 +1,257 @@
+"""Executors: a Symbol bound to arrays (MXNet's ``bind`` / ``simple_bind``).
+
+``forward`` runs the graph as one ``jax.jit``-compiled function (compiled once
+per input shapes and dtypes, per training mode); ``backward`` runs a compiled
+forward-plus-vjp with the inputs of the last forward and writes the gradients
+into ``grad_arrays`` following ``grad_req`` ('write', 'add', 'null'). The
+default head gradient is ones; loss operators (SoftmaxOutput,
+LinearRegressionOutput, ...) ignore it and give their own gradient, as in MXNet.
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ..base import MXNetError, shape_str
+from ..context import Context, current_context
+from .graph import GraphFunction
+
+__all__ = ['Executor', 'simple_bind']
+
+
+def _ctx(ctx):
+    if ctx is None:
+        return current_context()
+    return ctx if isinstance(ctx, Context) else Context(ctx)
+
+
+def _nd():
+    from .. import ndarray
+    return ndarray
+
+
+def _as_list(names, arrays, what, required=True):
+    """Arrays in ``names`` order from a list or a dict (None where absent and not required)."""
+    if arrays is None:
+        if required and names:
+            raise MXNetError('bind: %s are required (%s)' % (what, ', '.join(names)))
+        return [None] * len(names)
+    if isinstance(arrays, dict):
+        unknown = [k for k in arrays if k not in names]
+        if unknown and what == 'arguments':
+            raise MXNetError('bind: %s %s are not inputs of the symbol (it takes %s)'
+                             % (what, ', '.join(map(repr, unknown)), ', '.join(names)))
+        out = [arrays.get(n) for n in names]
+        if required:
+            missing = [n for n, a in zip(names, out) if a is None]
+            if missing:
+                raise MXNetError('bind: %s missing: %s' % (what, ', '.join(missing)))
+        return out
+    arrays = list(arrays)
+    if len(arrays) != len(names):
+        raise MXNetError('bind: %d %s given, the symbol has %d (%s)'
+                         % (len(arrays), what, len(names), ', '.join(names)))
+    return arrays
+
+
+def _check_nd(name, a):
+    from ..ndarray import NDArray
+    if not isinstance(a, NDArray):
+        raise TypeError('bind: %r must be an NDArray, got %s' % (name, type(a).__name__))
+    return a
+
+
+class Executor:
+    """A Symbol bound to argument, gradient and auxiliary arrays."""
+
+    def __init__(self, symbol, ctx, args, args_grad=None, grad_req='write', aux_states=None):
+        self._symbol = symbol
+        self._ctx = _ctx(ctx)
+        self._fn = GraphFunction(symbol)
+        arg_names, aux_names = self._fn.arg_names, self._fn.aux_names
+        self.arg_arrays = [_check_nd(n, a) for n, a in zip(arg_names, _as_list(arg_names, args, 'arguments'))]
+        self.aux_arrays = [_check_nd(n, a) for n, a in
+                           zip(aux_names, _as_list(aux_names, aux_states, 'auxiliary states'))]
+        grads = _as_list(arg_names, args_grad, 'gradient arrays', required=False)
+        self._grad_req = self._reqs(arg_names, grad_req, grads)
+        self.grad_arrays = [g if self._grad_req[n] != 'null' else None for n, g in zip(arg_names, grads)]
+        for n, g, a in zip(arg_names, self.grad_arrays, self.arg_arrays):
+            if g is not None and g.shape != a.shape:
+                raise MXNetError('bind: gradient array of %r has shape %s, the argument %s'
+                                 % (n, shape_str(g.shape), shape_str(a.shape)))
+        self.arg_dict = dict(zip(arg_names, self.arg_arrays))
+        self.grad_dict = {n: g for n, g in zip(arg_names, self.grad_arrays) if g is not None}
+        self.aux_dict = dict(zip(aux_names, self.aux_arrays))
+        self._outputs = None
+        self._last = None       # (args, aux, key, train) of the last forward
+        self._jit = {}
+        self._monitor = None
+
+    @staticmethod
+    def _reqs(names, grad_req, grads):
+        if isinstance(grad_req, str):
+            reqs = {n: grad_req for n in names}
+        elif isinstance(grad_req, dict):
+            reqs = {n: grad_req.get(n, 'null') for n in names}
+        else:
+            grad_req = list(grad_req)
+            if len(grad_req) != len(names):
+                raise MXNetError('bind: grad_req has %d entries, the symbol %d arguments' % (len(grad_req), len(names)))
+            reqs = dict(zip(names, grad_req))
+        for n, r in reqs.items():
+            if r not in ('write', 'add', 'null', 'inplace'):
+                raise MXNetError("bind: grad_req of %r must be 'write', 'add' or 'null', not %r" % (n, r))
+        # Without a gradient array there is nowhere to write: that argument's req is null.
+        return {n: ('write' if r == 'inplace' else r) if g is not None else 'null'
+                for (n, r), g in zip(reqs.items(), grads)}
+
+    # ---- properties ------------------------------------------------------------------------
+    @property
+    def outputs(self):
+        """The outputs of the last forward (before any forward: zeros of the inferred shapes)."""
+        if self._outputs is None:
+            nd = _nd()
+            shapes = jax.eval_shape(lambda a, x: self._fn(dict(a, **x), False, jax.random.PRNGKey(0))[0],
+                                    *self._jax_inputs())
+            self._outputs = [nd.zeros(s.shape, ctx=self._ctx, dtype=s.dtype) for s in shapes]
+        return self._outputs
+
+    @property
+    def output_dict(self):
+        return dict(zip(self._fn.output_names, self.outputs))
+
+    def _jax_inputs(self):
+        args = {n: a._data for n, a in self.arg_dict.items()}
+        aux = {n: a._data for n, a in self.aux_dict.items()}
+        return args, aux
+
+    def _compiled(self, kind, train):
+        fn = self._jit.get((kind, train))
+        if fn is not None:
+            return fn
+        graph = self._fn
+        if kind == 'forward':
+            def run(args, aux, key):
+                return graph(dict(args, **aux), train, key)
+        else:
+            def run(args, aux, key, diff_names, head_grads):
+                fixed = {n: v for n, v in args.items() if n not in diff_names}
+
+                def f(diff):
+                    outs, new_aux = graph(dict(fixed, **diff, **aux), train, key)
+                    return outs, new_aux
+                diff = {n: args[n] for n in diff_names}
+                outs, vjp, _ = jax.vjp(f, diff, has_aux=True)
+                cts = [jnp.ones_like(o) if g is None else g.astype(o.dtype) for o, g in zip(outs, head_grads)]
+                return vjp(cts)[0]
+            run = jax.jit(run, static_argnums=(3,))
+            self._jit[(kind, train)] = run
+            return run
+        run = jax.jit(run)
+        self._jit[(kind, train)] = run
+        return run
+
+    # ---- running ---------------------------------------------------------------------------
+    def forward(self, is_train=False, **kwargs):
+        """Run the graph; keyword arguments are copied into the argument arrays first."""
+        for name, value in kwargs.items():
+            if name not in self.arg_dict:
+                raise MXNetError('forward: unknown argument %r (the symbol takes %s)'
+                                 % (name, ', '.join(self._fn.arg_names)))
+            target = self.arg_dict[name]
+            target[:] = value
+        from .. import random as _random
+        key = _random.next_key(self._ctx) if self._fn.has_random else None
+        args, aux = self._jax_inputs()
+        outs, new_aux = self._compiled('forward', bool(is_train))(args, aux, key)
+        self._last = (args, aux, key, bool(is_train))
+        if is_train:
+            for name, value in new_aux.items():
+                self.aux_dict[name]._data = value
+        nd = _nd()
+        self._outputs = [nd.NDArray._from_jax(o, self._ctx) for o in outs]
+        if self._monitor is not None:
+            self._monitor(self)
+        return self._outputs
+
+    def backward(self, out_grads=None, is_train=True):
+        """Gradients of the outputs (head gradients ``out_grads``, default ones) into grad_arrays."""
+        if self._last is None:
+            raise MXNetError('backward: call forward(is_train=True) first')
+        args, aux, key, train = self._last
+        n_out = len(self._fn.output_names)
+        from ..ndarray import NDArray
+        if out_grads is None:
+            heads = [None] * n_out
+        else:
+            if isinstance(out_grads, NDArray):
+                out_grads = [out_grads]
+            out_grads = list(out_grads)
+            if len(out_grads) != n_out:
+                raise MXNetError('backward: %d head gradients given for %d outputs' % (len(out_grads), n_out))
+            heads = [None if g is None else (g._data if isinstance(g, NDArray) else jnp.asarray(g))
+                     for g in out_grads]
+        diff_names = tuple(n for n in self._fn.arg_names
+                           if self._grad_req[n] != 'null' and jnp.issubdtype(args[n].dtype, jnp.inexact))
+        if not diff_names:
+            return
+        grads = self._compiled('backward', train)(args, aux, key, diff_names, heads)
+        for name in diff_names:
+            target = self.grad_dict[name]
+            g = grads[name].astype(target._data.dtype)
+            target._data = target._data + g if self._grad_req[name] == 'add' else g
+
+    def copy_params_from(self, arg_params, aux_params=None, allow_extra_params=False):
+        """Copy parameter values into the bound arrays (names must be arguments unless allowed)."""
+        for name, array in (arg_params or {}).items():
+            if name in self.arg_dict:
+                array.copyto(self.arg_dict[name])
+            elif not allow_extra_params:
+                raise ValueError('Find name "%s" that is not in the arguments' % name)
+        for name, array in (aux_params or {}).items():
+            if name in self.aux_dict:
+                array.copyto(self.aux_dict[name])
+            elif not allow_extra_params:
+                raise ValueError('Find name "%s" that is not in the auxiliary states' % name)
+
+    def reshape(self, partial_shaping=False, allow_up_sizing=False, **kwargs):
+        """A new executor for new input shapes, sharing the arrays whose shapes stay the same."""
+        arg_shapes, _, aux_shapes = self._symbol.infer_shape(**kwargs)
+        if arg_shapes is None:
+            raise MXNetError('reshape: the given shapes do not determine every shape')
+        nd = _nd()
+
+        def pick(old, shape):
+            return old if old.shape == tuple(shape) else nd.zeros(shape, ctx=self._ctx, dtype=old.dtype)
+        args = [pick(a, s) for a, s in zip(self.arg_arrays, arg_shapes)]
+        grads = [None if g is None else pick(g, s) for g, s in zip(self.grad_arrays, arg_shapes)]
+        aux = [pick(a, s) for a, s in zip(self.aux_arrays, aux_shapes)]
+        return Executor(self._symbol, self._ctx, args, grads, dict(self._grad_req), aux)
+
+    def set_monitor_callback(self, callback, monitor_all=False):
+        self._monitor = callback
+
+    def debug_str(self):
+        return self._symbol.debug_str()
+
+
+def simple_bind(symbol, ctx, grad_req='write', type_dict=None, shapes=None):
+    """An Executor with zero-filled arrays of the shapes (and dtypes) inferred from ``shapes``."""
+    ctx = _ctx(ctx)
+    arg_shapes, _, aux_shapes = symbol.infer_shape_partial(**(shapes or {}))
+    names = symbol.list_arguments()
+    aux_names = symbol.list_auxiliary_states()
+    unknown = [n for n, s in zip(names + aux_names, arg_shapes + aux_shapes) if not s or 0 in s]
+    if unknown:
+        raise MXNetError('simple_bind: cannot infer the shapes of %s from the given shapes %s; give them as '
+                         'keyword arguments' % (', '.join(unknown), shapes))
+    arg_types, _, aux_types = symbol.infer_type_partial(**(type_dict or {}))
+    nd = _nd()
+
+    def dt(t):
+        return np.dtype(t or np.float32)
+    args = [nd.zeros(s, ctx=ctx, dtype=dt(t)) for s, t in zip(arg_shapes, arg_types)]
+    aux = [nd.zeros(s, ctx=ctx, dtype=dt(t)) for s, t in zip(aux_shapes, aux_types)]
+    reqs = Executor._reqs(names, grad_req, [True] * len(names))
+    grads = [nd.zeros(s, ctx=ctx, dtype=dt(t)) if reqs[n] != 'null' else None
+             for n, s, t in zip(names, arg_shapes, arg_types)]
+    return Executor(symbol, ctx, args, grads, grad_req, aux)

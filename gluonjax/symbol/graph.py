@@ -1,0 +1,119 @@
+"""A Symbol as one pure function of jax arrays, ready for ``jax.jit``.
+
+``GraphFunction(symbol)(inputs, train, key)`` runs the graph's nodes in
+topological order with each operator's kernel function (the same pure
+functions ``mx.nd`` runs), inside ``jax.named_scope(node name)`` so compiled
+programs and profiles carry the layer names. It is what executors and
+hybridized blocks compile.
+"""
+import jax
+
+from ..base import MXNetError
+from ..ops._kernel import kernel_for, operator_error
+
+__all__ = ['GraphFunction']
+
+
+class _Step:
+    """One operator node, ready to run: its kernels and where its inputs come from."""
+    __slots__ = ('node', 'name', 'op', 'params', 'slots', 'kernels', 'aux', 'out_slot', 'n_out')
+
+    def __init__(self, node, slots, out_slot):
+        self.node = node
+        self.name = node.name
+        self.op = node.op
+        self.params = node.params()
+        self.slots = slots          # [(slot of the input's node, output index)]
+        self.out_slot = out_slot
+        self.kernels = {}
+        self.aux = node.aux_indices()
+        self.n_out = node.num_outputs()
+
+    def kernel(self, train):
+        k = self.kernels.get(train)
+        if k is None:
+            try:
+                k = self.kernels[train] = kernel_for(self.op.name, self.params, train)
+            except MXNetError as err:
+                raise MXNetError('Error in operator %s: %s' % (self.name, err)) from None
+        return k
+
+
+class GraphFunction:
+    """The graph of ``symbol`` as ``f(inputs, train, key) -> (outputs, new_aux)``.
+
+    ``inputs`` maps every name of ``input_names`` (arguments and auxiliary
+    states) to a jax array; ``key`` is a PRNG key split among random operators
+    (Dropout, samplers). ``new_aux`` maps auxiliary state names to the values the
+    operators wrote (BatchNorm's moving statistics in training), the others
+    unchanged. Pure: jit it, vjp it, vmap it.
+    """
+
+    def __init__(self, symbol):
+        from .symbol import Symbol
+        if not isinstance(symbol, Symbol):
+            raise TypeError('GraphFunction expects a Symbol, got %s' % type(symbol).__name__)
+        self.symbol = symbol
+        order = symbol._topo()
+        self.arg_names = symbol.list_arguments()
+        self.aux_names = symbol.list_auxiliary_states()
+        self.input_names = symbol.list_inputs()
+        self.output_names = symbol.list_outputs()
+        slot_of = {}
+        self._variables = []   # (slot, name)
+        self._steps = []
+        for node in order:
+            slot = len(slot_of)
+            slot_of[id(node)] = slot
+            if node.is_variable:
+                self._variables.append((slot, node.name))
+            else:
+                slots = [(slot_of[id(n)], i) for n, i, _v in node.inputs]
+                self._steps.append(_Step(node, slots, slot))
+        self._n_slots = len(slot_of)
+        self._heads = [(slot_of[id(n)], i) for n, i in symbol._outputs]
+        self._aux_slot = {name: slot for slot, name in self._variables if name in set(self.aux_names)}
+        self.has_random = any(s.op.random for s in self._steps)
+
+    def __repr__(self):
+        return '<GraphFunction %s -> %s>' % (self.input_names, self.output_names)
+
+    def __call__(self, inputs, train=False, key=None):
+        values = [None] * self._n_slots
+        for slot, name in self._variables:
+            try:
+                values[slot] = (inputs[name],)
+            except KeyError:
+                raise MXNetError('GraphFunction: input %r is missing (the graph takes %s)'
+                                 % (name, ', '.join(self.input_names))) from None
+        new_aux = {}
+        if key is None and self.has_random:
+            key = jax.random.PRNGKey(0)
+        for step in self._steps:
+            args = [values[s][i] for s, i in step.slots]
+            kernel = step.kernel(train)
+            call_args = list(args)
+            if kernel.dynamic:
+                call_args.extend(kernel.attrs[n] for n in kernel.dynamic)
+            if step.op.random:
+                key, sub = jax.random.split(key)
+                call_args.append(sub)
+            with jax.named_scope(step.name):
+                try:
+                    outs = kernel.fn(*call_args)
+                except MXNetError as err:
+                    raise MXNetError('Error in operator %s: %s' % (step.name, err)) from None
+                except Exception as err:  # jax's own errors: name the node, operator and shapes
+                    err = operator_error(step.op.name, step.node.input_names(), call_args, err)
+                    raise MXNetError('Error in operator %s: %s' % (step.name, err)) from None
+            if step.op.updates_aux and len(outs) > kernel.n_out:
+                for pos, value in zip(step.aux, outs[kernel.n_out:]):
+                    src_slot = step.slots[pos][0]
+                    values[src_slot] = (value,)  # later readers see the written state, as in MXNet
+                    name = step.node.inputs[pos][0].name
+                    new_aux[name] = value
+                outs = outs[:kernel.n_out]
+            values[step.out_slot] = outs
+        outputs = [values[s][i] for s, i in self._heads]
+        aux = {name: new_aux.get(name, values[slot][0]) for name, slot in self._aux_slot.items()}
+        return outputs, aux

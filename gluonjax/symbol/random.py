@@ -1,0 +1,76 @@
+"""``mx.sym.random``: sampling symbols over the table's random operators.
+
+Numbers as parameters give ``_random_<dist>`` nodes with a ``shape``; symbols
+give ``_sample_<dist>`` nodes drawing per element of the parameter arrays.
+"""
+import numbers
+import sys as _sys
+
+import numpy as np
+
+from ..base import MXNetError
+from ..ops import get_op
+from ._gen import populate_namespace as _populate
+from .symbol import Symbol, create
+
+
+def _sample(scalar_op, array_op, params, shape, dtype, kwargs):
+    name = kwargs.pop('name', None)
+    attr = kwargs.pop('attr', None)
+    symbols = [v for v in params.values() if isinstance(v, Symbol)]
+    extra = dict(kwargs)
+    if shape is not None:
+        extra['shape'] = shape
+    if dtype is not None:
+        extra['dtype'] = np.dtype(dtype).name
+    if symbols:
+        if len(symbols) != len(params):
+            raise MXNetError('%s: parameters must be all Symbols or all numbers' % array_op)
+        return create(get_op(array_op), symbols, extra, name=name, attr=attr, hint=array_op)
+    for k, v in params.items():
+        if not isinstance(v, (numbers.Number, np.generic)):
+            raise TypeError('%s: parameter %s must be a number or a Symbol, got %s'
+                            % (scalar_op, k, type(v).__name__))
+    extra.update(params)
+    return create(get_op(scalar_op), [], extra, name=name, attr=attr, hint=scalar_op)
+
+
+def uniform(low=0, high=1, shape=None, dtype=None, **kwargs):
+    return _sample('_random_uniform', '_sample_uniform', {'low': low, 'high': high}, shape, dtype, kwargs)
+
+
+def normal(loc=0, scale=1, shape=None, dtype=None, **kwargs):
+    return _sample('_random_normal', '_sample_normal', {'loc': loc, 'scale': scale}, shape, dtype, kwargs)
+
+
+def poisson(lam=1, shape=None, dtype=None, **kwargs):
+    return _sample('_random_poisson', '_sample_poisson', {'lam': lam}, shape, dtype, kwargs)
+
+
+def exponential(scale=1, shape=None, dtype=None, **kwargs):
+    lam = 1.0 / scale if isinstance(scale, (numbers.Number, np.generic)) else scale
+    return _sample('_random_exponential', '_sample_exponential', {'lam': lam}, shape, dtype, kwargs)
+
+
+def gamma(alpha=1, beta=1, shape=None, dtype=None, **kwargs):
+    return _sample('_random_gamma', '_sample_gamma', {'alpha': alpha, 'beta': beta}, shape, dtype, kwargs)
+
+
+def randint(low, high, shape=None, dtype=None, **kwargs):
+    return _sample('_random_randint', None, {'low': low, 'high': high}, shape, dtype, kwargs)
+
+
+def multinomial(data, shape=None, get_prob=False, dtype='int32', **kwargs):
+    extra = dict(kwargs, get_prob=get_prob, dtype=np.dtype(dtype).name)
+    if shape is not None:
+        extra['shape'] = shape
+    name, attr = extra.pop('name', None), extra.pop('attr', None)
+    return create(get_op('_sample_multinomial'), [data], extra, name=name, attr=attr, hint='_sample_multinomial')
+
+
+def shuffle(data, **kwargs):
+    name, attr = kwargs.pop('name', None), kwargs.pop('attr', None)
+    return create(get_op('_shuffle'), [data], kwargs, name=name, attr=attr, hint='_shuffle')
+
+
+_populate(_sys.modules[__name__], ('_random_', '_sample_'))

@@ -1,0 +1,785 @@
+"""Symbol: MXNet's computation graph, built from the operator table.
+
+A graph is made of :class:`_Node` objects. A variable node has ``op`` None; an
+operator node holds its :class:`~gluonjax.ops.OpDef`, its attributes as
+MXNet's strings (exactly what symbol JSON stores: the operator's parameters and
+hidden attributes such as ``__shape__`` or ``__lr_mult__``) and its inputs as
+``(node, output index, version)`` entries. A :class:`Symbol` is a list of
+``(node, output index)`` heads over such a graph.
+
+Symbols may know their shape and dtype: a variable made with ``shape=`` and
+``dtype=`` does, and an operator applied to inputs whose shapes are all known
+computes its output shapes at once (``jax.eval_shape`` of the operator's pure
+function), so ``x.shape`` works while tracing a hybridized block.
+"""
+import builtins as _builtins
+import numbers
+import os
+import tempfile
+
+import numpy as np
+
+from ..base import MXNetError, NotSupportedError
+from ..ops import find_op, get_op
+from . import _attribute, _infer, _name
+from ._infer import DTYPE_TO_FLAG
+
+__all__ = ['Symbol', 'var', 'Variable', 'Group', 'load', 'fromjson', 'load_json',
+           'pow', 'power', 'maximum', 'minimum', 'hypot', 'zeros', 'ones', 'full', 'arange', 'linspace']
+
+# Attributes MXNet stores with double underscores (``lr_mult`` is kept as ``__lr_mult__``)
+# and also lists without them.
+HIDDEN_KEYS = ('ctx_group', 'lr_mult', 'wd_mult', 'force_mirroring', 'mirror_stage', 'profiler_scope')
+
+
+# Initialisers MXNet writes onto variables fed to these inputs when a graph is composed
+# (BatchNorm's moving statistics start at zero and one).
+_VAR_INIT_ON_COMPOSE = {
+    'BatchNorm': {'moving_mean': '["zero", {}]', 'moving_var': '["one", {}]'},
+    '_contrib_SyncBatchNorm': {'moving_mean': '["zero", {}]', 'moving_var': '["one", {}]'},
+    'LeakyReLU': {'gamma': '["Constant", {"value": 0.25}]'},
+    'UpSampling': {'weight': '["bilinear", {}]'},
+}
+
+_UNSET = object()
+
+
+def hidden_key(key):
+    """The key under which an attribute is stored (``lr_mult`` -> ``__lr_mult__``)."""
+    return '__%s__' % key if key in HIDDEN_KEYS else key
+
+
+class _Node:
+    """One node of a graph: a variable (``op`` None) or an operator with its inputs."""
+    __slots__ = ('op', 'name', 'attrs', 'inputs', 'version', '_parsed', '_avals', '__weakref__')
+
+    def __init__(self, op, name, attrs=None, inputs=()):
+        self.op = op
+        self.name = name
+        self.attrs = dict(attrs) if attrs else {}
+        self.inputs = list(inputs)     # [(node, index, version)]
+        self.version = 0               # variables: how many operators have written this state
+        self._parsed = None
+        self._avals = _UNSET           # output (shape, dtype) pairs, None when unknown
+
+    @property
+    def is_variable(self):
+        return self.op is None
+
+    @property
+    def op_name(self):
+        return 'null' if self.op is None else self.op.name
+
+    def params(self):
+        """The operator's parameters among the attributes (MXNet strings)."""
+        pmap = self.op._param_map
+        return {k: v for k, v in self.attrs.items() if k in pmap}
+
+    def parsed(self):
+        """The parameters parsed to Python values, defaults filled in (cached)."""
+        if self._parsed is None:
+            self._parsed = self.op.parse_attrs(self.params())
+        return self._parsed
+
+    def input_names(self):
+        return self.op.input_names(self.parsed(), len(self.inputs))
+
+    def num_outputs(self):
+        return 1 if self.op is None else self.op.n_outputs(self.parsed())
+
+    def num_visible_outputs(self):
+        return 1 if self.op is None else self.op.n_visible_outputs(self.parsed())
+
+    def output_name(self, index):
+        if self.op is None:
+            return self.name
+        names = self.op.list_output_names(self.parsed())
+        suffix = names[index] if index < len(names) else 'output%d' % index
+        return '%s_%s' % (self.name, suffix)
+
+    def aux_indices(self):
+        """Positions of the inputs that are auxiliary states (written by the operator)."""
+        if self.op is None or not self.op.aux:
+            return ()
+        return tuple(i for i, n in enumerate(self.input_names()) if n in self.op.aux)
+
+    def avals(self):
+        """Per-output (shape, dtype) when known, else None (computed once)."""
+        if self._avals is _UNSET:
+            self._avals = _infer.node_avals(self)
+        return self._avals
+
+    def set_attr(self, key, value):
+        self.attrs[key] = value
+        if self.op is not None and key in self.op._param_map:
+            self._parsed = None
+        self._avals = _UNSET
+
+
+def topo_order(heads):
+    """Nodes reachable from ``heads`` (nodes), inputs before users, in MXNet's DFS order."""
+    order, visited = [], set()
+    for head in heads:
+        if id(head) in visited:
+            continue
+        visited.add(id(head))
+        stack = [(head, 0)]
+        while stack:
+            node, i = stack[-1]
+            if i == len(node.inputs):
+                order.append(node)
+                stack.pop()
+                continue
+            stack[-1] = (node, i + 1)
+            child = node.inputs[i][0]
+            if id(child) not in visited:
+                visited.add(id(child))
+                stack.append((child, 0))
+    return order
+
+
+class Symbol:
+    """A symbolic graph: one or several outputs of graph nodes (MXNet's ``mx.sym.Symbol``)."""
+    __slots__ = ('_outputs', '__weakref__')
+    __array_priority__ = 1000.0
+
+    def __init__(self, outputs):
+        self._outputs = list(outputs)  # [(node, index)]
+
+    # ---- identity ----------------------------------------------------------------------
+    @property
+    def name(self):
+        """The node's name when every output comes from one node, else None."""
+        nodes = self._head_nodes()
+        return nodes[0].name if len(nodes) == 1 else None
+
+    def __repr__(self):
+        name = self.name
+        if name is None:
+            return '<Symbol group [%s]>' % ', '.join(s.name for s in self)
+        return '<Symbol %s>' % name
+
+    __hash__ = object.__hash__
+
+    def __len__(self):
+        return len(self._outputs)
+
+    def __iter__(self):
+        return (Symbol([o]) for o in self._outputs)
+
+    def __getitem__(self, index):
+        if isinstance(index, str):
+            names = self.list_outputs()
+            hits = [i for i, n in enumerate(names) if n == index]
+            if not hits:
+                raise ValueError('Cannot find output that matches name "%s"' % index)
+            if len(hits) > 1:
+                raise ValueError('There are multiple outputs with name "%s"' % index)
+            index = hits[0]
+        if isinstance(index, slice):
+            return Group([Symbol([o]) for o in self._outputs[index]])
+        if not isinstance(index, (int, np.integer)):
+            raise TypeError('Symbol indices must be integers, slices or output names, not %s'
+                            % type(index).__name__)
+        if not -len(self._outputs) <= index < len(self._outputs):
+            raise IndexError('Symbol index %d out of range: the symbol has %d outputs'
+                             % (index, len(self._outputs)))
+        return Symbol([self._outputs[index]])
+
+    def __bool__(self):
+        raise NotSupportedError('Function __bool__ (namely operator "bool") is not implemented for Symbol '
+                                'and only available in NDArray.')
+
+    def __copy__(self):
+        return Symbol(copy_graph(self._outputs))
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+
+    def __getstate__(self):
+        return {'handle': self.tojson()}
+
+    def __setstate__(self, state):
+        self._outputs = fromjson(state['handle'])._outputs
+
+    # ---- shape and dtype known while building ----------------------------------------------
+    def _aval(self):
+        if len(self._outputs) != 1:
+            return None
+        node, i = self._outputs[0]
+        avals = node.avals()
+        return None if avals is None else avals[i]
+
+    @property
+    def shape(self):
+        """The output's shape when known (variables with ``shape=``, ops on known inputs), else None."""
+        aval = self._aval()
+        return None if aval is None or aval[0] is None else tuple(aval[0])
+
+    @property
+    def dtype(self):
+        """The output's dtype (a numpy type, as NDArray.dtype) when known, else None."""
+        aval = self._aval()
+        return None if aval is None or aval[1] is None else np.dtype(aval[1]).type
+
+    @property
+    def ndim(self):
+        shape = self.shape
+        return None if shape is None else len(shape)
+
+    # ---- structure -----------------------------------------------------------------------
+    def _head_nodes(self):
+        """The distinct nodes the outputs come from."""
+        return list({id(n): n for n, _ in self._outputs}.values())
+
+    def _topo(self):
+        return topo_order([n for n, _ in self._outputs])
+
+    def _mutable_nodes(self, order):
+        mutable = set()
+        for node in order:
+            for i in node.aux_indices():
+                mutable.add(id(node.inputs[i][0]))
+        return mutable
+
+    def list_arguments(self):
+        """Names of the input variables that are not auxiliary states, in graph order."""
+        order = self._topo()
+        mutable = self._mutable_nodes(order)
+        return [n.name for n in order if n.is_variable and id(n) not in mutable]
+
+    def list_auxiliary_states(self):
+        """Names of the variables that operators write (BatchNorm's moving statistics)."""
+        order = self._topo()
+        mutable = self._mutable_nodes(order)
+        return [n.name for n in order if n.is_variable and id(n) in mutable]
+
+    def list_inputs(self):
+        """Names of every input variable, arguments and auxiliary states, in graph order."""
+        return [n.name for n in self._topo() if n.is_variable]
+
+    def list_outputs(self):
+        return [n.output_name(i) for n, i in self._outputs]
+
+    def get_internals(self):
+        """Every visible output of every node, in graph order, as one grouped symbol."""
+        outs = []
+        for node in self._topo():
+            outs.extend((node, i) for i in range(node.num_visible_outputs()))
+        return Symbol(outs)
+
+    def get_children(self):
+        """The inputs of the output nodes, grouped; None for a variable."""
+        children = []
+        for node, _ in self._outputs:
+            children.extend((n, i) for n, i, _v in node.inputs)
+        return Symbol(children) if children else None
+
+    # ---- attributes ------------------------------------------------------------------------
+    def attr(self, key):
+        """The value of attribute ``key`` of the symbol's node (None if absent or a group)."""
+        if self.name is None:
+            return None
+        return self._outputs[0][0].attrs.get(hidden_key(key))
+
+    def list_attr(self, recursive=False):
+        """Attributes of the node; ``recursive=True`` gives every node's as ``name$key``."""
+        if recursive:
+            out = {}
+            for name, attrs in self.attr_dict().items():
+                out.update(('%s$%s' % (name, k), v) for k, v in attrs.items())
+            return out
+        if self.name is None:
+            return {}
+        return _with_plain_hidden(self._outputs[0][0].attrs)
+
+    def attr_dict(self):
+        """Attributes of every node that has some: {node name: {key: value}}."""
+        return {n.name: _with_plain_hidden(n.attrs) for n in self._topo() if n.attrs}
+
+    def _set_attr(self, **kwargs):
+        """Set attributes (string values) on the symbol's node."""
+        for key, value in kwargs.items():
+            if not isinstance(value, str):
+                raise ValueError('Set Attr only accepts string values')
+            for node in self._head_nodes():
+                node.set_attr(hidden_key(key), value)
+
+    # ---- composition -------------------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        s = self.__copy__()
+        s._compose(*args, **kwargs)
+        return s
+
+    def _compose(self, *args, **kwargs):
+        """Replace input variables by other symbols, in place: ``net._compose(data=other)``."""
+        name = kwargs.pop('name', None)
+        if args:
+            raise MXNetError('Symbol.Compose: positional arguments are not supported for a composed graph; '
+                             'give inputs by name, e.g. net(data=other)')
+        subst = {}
+        for key, value in kwargs.items():
+            if not isinstance(value, Symbol):
+                raise TypeError('Compose expects Symbol as arguments, got %s for %r' % (type(value).__name__, key))
+            if len(value._outputs) != 1:
+                raise MXNetError('Symbol.Compose: keyword argument %s is a group of %d outputs, '
+                                 'a single output is required' % (key, len(value._outputs)))
+            subst[key] = value._outputs[0]
+        order = self._topo()
+        names = [n.name for n in order if n.is_variable]
+        for key in subst:
+            if key not in names:
+                raise MXNetError('Symbol.Compose: keyword argument name %s not found. Candidate arguments:\n%s'
+                                 % (key, '\n'.join('\t[%d]%s' % (i, n) for i, n in enumerate(names))))
+        self._outputs = copy_graph(self._outputs, subst)
+        if name:
+            for node in self._head_nodes():
+                node.name = name
+
+    # ---- arithmetic: MXNet's operators, named as MXNet names them ------------------------------
+    def __add__(self, other):
+        return _arith(self, other, '_Plus', '_PlusScalar')
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        return _arith(self, other, '_Minus', '_MinusScalar')
+
+    def __rsub__(self, other):
+        return _arith(self, other, None, '_RMinusScalar')
+
+    def __mul__(self, other):
+        return _arith(self, other, '_Mul', '_MulScalar')
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        return _arith(self, other, '_Div', '_DivScalar')
+
+    def __rtruediv__(self, other):
+        return _arith(self, other, None, '_RDivScalar')
+
+    __div__, __rdiv__ = __truediv__, __rtruediv__
+
+    def __mod__(self, other):
+        return _arith(self, other, '_Mod', '_ModScalar')
+
+    def __rmod__(self, other):
+        return _arith(self, other, None, '_RModScalar')
+
+    def __pow__(self, other):
+        return _arith(self, other, '_Power', '_PowerScalar')
+
+    def __rpow__(self, other):  # MXNet calls the operator by its own name here: _rpower_scalar0
+        return _arith(self, other, None, '_rpower_scalar')
+
+    def __neg__(self):
+        return self.__mul__(-1.0)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return _apply('abs', [self], {})
+
+    def __eq__(self, other):
+        return _arith(self, other, '_equal', '_equal_scalar')
+
+    def __ne__(self, other):
+        return _arith(self, other, '_not_equal', '_not_equal_scalar')
+
+    def __gt__(self, other):
+        return _arith(self, other, '_greater', '_greater_scalar')
+
+    def __ge__(self, other):
+        return _arith(self, other, '_greater_equal', '_greater_equal_scalar')
+
+    def __lt__(self, other):
+        return _arith(self, other, '_lesser', '_lesser_scalar')
+
+    def __le__(self, other):
+        return _arith(self, other, '_lesser_equal', '_lesser_equal_scalar')
+
+    # ---- shape and type inference --------------------------------------------------------------
+    def infer_shape(self, *args, **kwargs):
+        """(argument shapes, output shapes, auxiliary shapes) from some input shapes.
+
+        Returns (None, None, None), after warning about the unknown arguments, when
+        the given shapes do not determine every shape.
+        """
+        return _infer.infer_shape(self, args, kwargs, partial=False)
+
+    def infer_shape_partial(self, *args, **kwargs):
+        """As infer_shape, with ``()`` for the shapes that cannot be inferred."""
+        return _infer.infer_shape(self, args, kwargs, partial=True)
+
+    def infer_type(self, *args, **kwargs):
+        """(argument types, output types, auxiliary types) as numpy types from some input dtypes."""
+        return _infer.infer_type(self, args, kwargs, partial=False)
+
+    def infer_type_partial(self, *args, **kwargs):
+        """As infer_type, with None for the types that cannot be inferred."""
+        return _infer.infer_type(self, args, kwargs, partial=True)
+
+    # ---- files -------------------------------------------------------------------------------
+    def tojson(self, remove_amp_cast=True):
+        """The graph in MXNet's symbol JSON format (byte for byte as MXNet 1.9 writes it)."""
+        from . import json as _json
+        return _json.dumps(self)
+
+    def save(self, fname, remove_amp_cast=True):
+        """Write the graph's JSON to ``fname`` (atomically: a reader never sees half a file)."""
+        if not isinstance(fname, str):
+            raise TypeError('fname must be a string')
+        text = self.tojson()
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(fname)), prefix='.tmp-', suffix='.json')
+        try:
+            with os.fdopen(fd, 'w') as f:
+                f.write(text)
+            os.replace(tmp, fname)
+        except BaseException:
+            os.remove(tmp)
+            raise
+
+    def debug_str(self):
+        """A readable listing of the graph's nodes."""
+        lines = []
+        for node in self._topo():
+            if node.is_variable:
+                lines.append('Variable:%s' % node.name)
+                continue
+            lines.append('-' * 40)
+            lines.append('Op:%s, Name=%s' % (node.op.name, node.name))
+            lines.append('Inputs:')
+            for j, (n, i, _v) in enumerate(node.inputs):
+                lines.append('\targ[%d]=%s(%d)' % (j, n.output_name(i), i))
+            if node.attrs:
+                lines.append('Attrs:')
+                lines.extend('\t%s=%s' % kv for kv in sorted(node.attrs.items()))
+        return '\n'.join(lines)
+
+    # ---- execution ---------------------------------------------------------------------------
+    def bind(self, ctx, args, args_grad=None, grad_req='write', aux_states=None, group2ctx=None,
+             shared_exec=None):
+        """An Executor over given argument arrays (a list in list_arguments order, or a dict)."""
+        from .executor import Executor
+        return Executor(self, ctx, args, args_grad, grad_req, aux_states)
+
+    def simple_bind(self, ctx, grad_req='write', type_dict=None, stype_dict=None, group2ctx=None,
+                    shared_arg_names=None, shared_exec=None, shared_buffer=None, **kwargs):
+        """An Executor with arrays allocated from input shapes (``data=(32, 784)``)."""
+        from .executor import simple_bind
+        return simple_bind(self, ctx, grad_req, type_dict, kwargs)
+
+    def eval(self, ctx=None, **kwargs):
+        """Run the graph on NDArrays given by name; returns the list of outputs."""
+        from ..context import current_context
+        return self.bind(ctx or current_context(), kwargs).forward()
+
+    def gradient(self, wrt):
+        raise NotSupportedError('Symbol.gradient is not supported (MXNet does not implement it either); '
+                                'use bind(...).backward()')
+
+    def as_np_ndarray(self):
+        return self
+
+    def as_nd_ndarray(self):
+        return self
+
+
+def _with_plain_hidden(attrs):
+    """Attributes as MXNet lists them: ``__lr_mult__`` also appears as ``lr_mult``."""
+    out = dict(attrs)
+    for key in HIDDEN_KEYS:
+        hk = '__%s__' % key
+        if hk in attrs:
+            out[key] = attrs[hk]
+    return out
+
+
+def copy_graph(outputs, subst=None):
+    """Copies of the nodes behind ``outputs``; variables named in ``subst`` become those entries."""
+    subst = subst or {}
+    mapping = {}
+    for node in topo_order([n for n, _ in outputs]):
+        if node.is_variable and node.name in subst:
+            mapping[id(node)] = subst[node.name]
+            continue
+        new = _Node(node.op, node.name, node.attrs)
+        new.version = node.version
+        new._parsed = node._parsed
+        new.inputs = [_remap(mapping, n, i, v) for n, i, v in node.inputs]
+        if not subst:
+            new._avals = node._avals
+        mapping[id(node)] = (new, 0)
+    out = []
+    for node, i in outputs:
+        target = mapping[id(node)]
+        out.append((target[0], target[1] if node.is_variable else i))
+    if subst:  # shapes change with the new inputs: compute them again, inputs first
+        for node in topo_order([n for n, _ in out]):
+            node.avals()
+    return out
+
+
+def _remap(mapping, node, index, version):
+    target = mapping[id(node)]
+    if node.is_variable:
+        return (target[0], target[1], version if target[0].is_variable else 0)
+    return (target[0], index, version)
+
+
+# ---------------------------------------------------------------------------------------------
+# Creating symbols
+# ---------------------------------------------------------------------------------------------
+
+def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, init=None, stype=None,
+        profiler_scope=None, **kwargs):
+    """A variable: a named input of the graph.
+
+    ``shape``, ``dtype``, ``init``, ``lr_mult`` and ``wd_mult`` are stored as
+    MXNet's hidden attributes (``__shape__``, ...); extra attributes must be
+    spelled ``__name__``.
+    """
+    if not isinstance(name, str):
+        raise TypeError('Expect a string for variable `name`')
+    attrs = _user_attrs(attr)
+    if shape is not None:
+        shape = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape)
+        attrs['__shape__'] = str(shape)
+    if lr_mult is not None:
+        attrs['__lr_mult__'] = str(lr_mult)
+    if wd_mult is not None:
+        attrs['__wd_mult__'] = str(wd_mult)
+    if dtype is not None:
+        dt = np.dtype(dtype).name
+        if dt not in DTYPE_TO_FLAG:
+            raise MXNetError('var %r: dtype %s is not supported' % (name, dt))
+        attrs['__dtype__'] = str(DTYPE_TO_FLAG[dt])
+    if init is not None:
+        attrs['__init__'] = init if isinstance(init, str) else init.dumps()
+    if stype is not None:
+        attrs['__storage_type__'] = str({'default': 0, 'row_sparse': 1, 'csr': 2}.get(stype, stype))
+    if profiler_scope is not None:
+        attrs['__profiler_scope__'] = profiler_scope
+    for key, value in kwargs.items():
+        if key.startswith('__') and key.endswith('__'):
+            attrs[key] = str(value)
+        else:
+            raise ValueError('Attribute name=%s is not supported. Additional attributes must start and end '
+                             'with double underscores, e.g, __yourattr__' % key)
+    return Symbol([(_Node(None, name, attrs), 0)])
+
+
+Variable = var
+
+
+def Group(symbols, name=None):
+    """One symbol whose outputs are the outputs of ``symbols``, in order."""
+    symbols = list(symbols)
+    if not symbols or any(not isinstance(s, Symbol) for s in symbols):
+        raise TypeError('Expected a list of symbols as input')
+    outs = []
+    for s in symbols:
+        outs.extend(s._outputs)
+    return Symbol(outs)
+
+
+def _user_attrs(attr):
+    attrs = {}
+    for key, value in _attribute.current_attrs(attr).items():
+        if not isinstance(value, str):
+            raise ValueError('Attributes need to be string: %r=%r' % (key, value))
+        attrs[hidden_key(key)] = value
+    return attrs
+
+
+def create(op, inputs, params, name=None, attr=None, hint=None):
+    """A new operator node over ``inputs`` (Symbols or None), MXNet-named; returns its Symbol.
+
+    Missing inputs become variables named ``<name>_<input>`` carrying a copy of the
+    node's attributes, as MXNet's composition makes them.
+    """
+    parsed = op.parse_attrs(params)  # validate now, naming the operator
+    attrs = op.format_attrs(params)
+    attrs.update(_user_attrs(attr))
+    name = _name.current().get(name, hint or op.name.lower())
+    if op.variadic:
+        if any(x is None for x in inputs):
+            raise MXNetError('%s: inputs must all be given (got None)' % op.name)
+        n_args = parsed.get('num_args', len(inputs))
+        if n_args != len(inputs) and 'num_args' in op._param_map:
+            raise MXNetError('%s: num_args=%d but %d inputs were given' % (op.name, n_args, len(inputs)))
+    names = op.input_names(parsed, len(inputs))
+    if len(inputs) > len(names):
+        raise MXNetError('%s: too many inputs: %d given, the operator takes %s'
+                         % (op.name, len(inputs), ', '.join(names) or 'none'))
+    entries = []
+    for i, in_name in enumerate(names):
+        x = inputs[i] if i < len(inputs) else None
+        if x is None:
+            entries.append((_Node(None, '%s_%s' % (name, in_name), attrs), 0))
+            continue
+        if not isinstance(x, Symbol):
+            raise TypeError('%s: input %r must be a Symbol, got %s' % (op.name, in_name, type(x).__name__))
+        if len(x._outputs) != 1:
+            raise MXNetError('%s: argument %s is a group of %d outputs, a single output is required'
+                             % (op.name, in_name, len(x._outputs)))
+        entries.append(x._outputs[0])
+    node = _Node(op, name, attrs)
+    node._parsed = parsed
+    _connect(node, entries, names)
+    node.avals()  # known input shapes give output shapes now, and shape errors surface here
+    return Symbol([(node, i) for i in range(op.n_visible_outputs(parsed))])
+
+
+def _connect(node, entries, names):
+    """Set the node's inputs: variables written by the operator get a new version, and
+    variables feeding inputs with a conventional initialiser get it (BatchNorm's moving_var)."""
+    init = _VAR_INIT_ON_COMPOSE.get(node.op.name, {})
+    aux = set(node.op.aux)
+    inputs = []
+    for (src, index), in_name in zip(entries, names):
+        version = 0
+        if src.is_variable:
+            if in_name in aux:
+                src.version += 1
+            version = src.version
+            if in_name in init and '__init__' not in src.attrs:
+                src.attrs['__init__'] = init[in_name]
+        inputs.append((src, index, version))
+    node.inputs = inputs
+
+
+def _apply(op_name, inputs, params, name=None, hint=None):
+    op = get_op(op_name)
+    return create(op, list(inputs), dict(params), name=name, hint=hint or op_name.lower())
+
+
+def _arith(sym, other, sym_op, scalar_op):
+    """``sym <op> other``: a symbol operator for two symbols, a scalar operator for a number."""
+    if isinstance(other, Symbol):
+        if sym_op is None:
+            return NotImplemented
+        return _apply(sym_op, [sym, other], {})
+    if isinstance(other, (numbers.Number, np.generic)):
+        return _apply(scalar_op, [sym], {'scalar': other})
+    raise TypeError('type %s not supported' % type(other).__name__)
+
+
+def _binary_function(sym_op, scalar_op, rscalar_op, pyfn):
+    def fn(left, right):
+        if isinstance(left, Symbol) and isinstance(right, Symbol):
+            return _apply(sym_op, [left, right], {})
+        if isinstance(left, Symbol) and isinstance(right, (numbers.Number, np.generic)):
+            return _apply(scalar_op, [left], {'scalar': right})
+        if isinstance(right, Symbol) and isinstance(left, (numbers.Number, np.generic)):
+            return _apply(rscalar_op, [right], {'scalar': left})
+        if isinstance(left, (numbers.Number, np.generic)) and isinstance(right, (numbers.Number, np.generic)):
+            return pyfn(left, right)
+        raise TypeError('types (%s, %s) not supported' % (type(left).__name__, type(right).__name__))
+    return fn
+
+
+pow = _binary_function('_Power', '_PowerScalar', '_RPowerScalar', _builtins.pow)  # noqa: A001
+power = pow
+maximum = _binary_function('_Maximum', '_MaximumScalar', '_MaximumScalar', _builtins.max)
+minimum = _binary_function('_Minimum', '_MinimumScalar', '_MinimumScalar', _builtins.min)
+hypot = _binary_function('_Hypot', '_HypotScalar', '_HypotScalar', np.hypot)
+
+
+def _dtype_name(dtype):
+    return np.dtype(np.float32 if dtype is None else dtype).name
+
+
+def zeros(shape, dtype=None, **kwargs):
+    """A symbol of zeros (MXNet's ``_zeros`` operator)."""
+    return _creation('_zeros', dict(shape=shape, dtype=_dtype_name(dtype)), kwargs)
+
+
+def ones(shape, dtype=None, **kwargs):
+    return _creation('_ones', dict(shape=shape, dtype=_dtype_name(dtype)), kwargs)
+
+
+def full(shape, val, dtype=None, **kwargs):
+    return _creation('_full', dict(shape=shape, dtype=_dtype_name(dtype), value=float(val)), kwargs)
+
+
+def arange(start, stop=None, step=1.0, repeat=1, infer_range=False, name=None, dtype=None):
+    return _creation('_arange', dict(start=start, stop=stop, step=step, repeat=repeat, infer_range=infer_range,
+                                     dtype=_dtype_name(dtype)), {'name': name})
+
+
+def linspace(start, stop, num, endpoint=True, name=None, dtype=None):
+    return _creation('_linspace', dict(start=start, stop=stop, num=num, endpoint=endpoint,
+                                       dtype=_dtype_name(dtype)), {'name': name})
+
+
+def _creation(op_name, params, kwargs):
+    name = kwargs.pop('name', None)
+    attr = kwargs.pop('attr', None)
+    kwargs.pop('ctx', None)
+    params.update(kwargs)
+    op = get_op(op_name)
+    return create(op, [], params, name=name, attr=attr, hint=op_name.lower())
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading
+# ---------------------------------------------------------------------------------------------
+
+def fromjson(json_str):
+    """A Symbol from MXNet's symbol JSON text (any MXNet 0.x or 1.x version)."""
+    from . import json as _json
+    return _json.loads(json_str)
+
+
+load_json = fromjson
+
+
+def load(fname):
+    """A Symbol from a ``-symbol.json`` file."""
+    if not isinstance(fname, str):
+        raise TypeError('fname needs to be string')
+    try:
+        with open(fname, 'r') as f:
+            text = f.read()
+    except OSError as err:
+        raise MXNetError('load: cannot read symbol file %r: %s' % (fname, err)) from None
+    from . import json as _json
+    return _json.loads(text, source=fname)
+
+
+# ---------------------------------------------------------------------------------------------
+# Fluent methods: x.reshape(...), x.sum(axis=1), ... mirror NDArray's
+# ---------------------------------------------------------------------------------------------
+
+_EXTRA_METHODS = {
+    'reshape': 'Reshape', 'reshape_like': 'reshape_like', 'broadcast_to': 'broadcast_to',
+    'broadcast_like': 'broadcast_like', 'zeros_like': 'zeros_like', 'ones_like': 'ones_like',
+    'transpose': 'transpose', 'split': 'SliceChannel', 'split_v2': '_split_v2', 'astype': 'Cast',
+    'softmax_cross_entropy': 'softmax_cross_entropy', 'nanprod': 'nanprod', 'log_sigmoid': 'log_sigmoid',
+    'mish': 'mish', 'tostype': 'cast_storage',
+}
+
+
+def _fluent(public, op_name):
+    op = find_op(op_name)
+    hint = 'cast' if public == 'astype' else public
+
+    def method(self, *args, **kwargs):
+        from ._gen import call
+        return call(op, hint, (self,) + args, kwargs)
+    method.__name__ = public
+    method.__doc__ = 'Fluent form of ``%s`` (see ``mx.sym.%s``).' % (op_name, op_name)
+    return method
+
+
+def add_fluent_methods():
+    """Attach ``x.<method>(...)`` for every NDArray method whose operator is in the table."""
+    from ..ndarray._gen import METHODS
+    table = dict(METHODS)
+    table.update(_EXTRA_METHODS)
+    for public, op_name in table.items():
+        if find_op(op_name) is not None and public not in Symbol.__dict__:
+            setattr(Symbol, public, _fluent(public, op_name))

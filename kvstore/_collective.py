@@ -1,0 +1,276 @@
+"""Sums over devices as XLA all-reduces (``psum`` in ``shard_map``), batched over keys.
+
+The values of one key live on several devices (one single-device jax array each).
+They become the shards of one global array over a mesh of those devices, and a
+compiled ``psum`` leaves the sum on every device: no copy through the host, and
+each device's result is a buffer of that device, ready for ``pull``.
+
+Many keys pushed together are reduced in few collectives: keys with the same
+devices and dtype are flattened and concatenated on each device, summed by one
+``psum``, and split back on each device (buckets of up to 64 MiB).
+
+Virtual CPU devices (``--xla_force_host_platform_device_count``) run a collective
+as one thread per device meeting at a rendezvous; with few cores, many collectives
+queued at once can starve it ("Expected 4 threads to join the rendezvous, but only
+3 arrived" and an abort after 40 s). So at most ``max_inflight()`` collectives are
+left running without waiting (2 on CPU, 16 on accelerators; environment variable
+GLUONJAX_KV_MAX_INFLIGHT overrides): before launching another, the oldest is
+awaited, which costs nothing when it has already finished.
+"""
+import collections
+import functools
+import math
+import operator
+import os
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+
+__all__ = ['allreduce', 'reduce_on_mesh', 'copy_to_devices', 'stats']
+
+AXIS = 'kv'
+BUCKET_BYTES = 64 << 20
+
+# Counters for tests and benchmarks: 'collectives' is the number of all-reduce programs launched.
+stats = collections.Counter()
+
+
+def device_of(x):
+    """The device of a single-device jax array (the quick way; ``x.device`` is slower)."""
+    try:
+        return x.sharding._device
+    except AttributeError:
+        return x.device
+
+
+def device_sort_key(device):
+    return (device.process_index, device.id)
+
+
+@functools.lru_cache(maxsize=None)
+def _mesh(devices):
+    return Mesh(np.array(devices, dtype=object), (AXIS,))
+
+
+@functools.lru_cache(maxsize=None)
+def _sharded(devices):
+    return NamedSharding(_mesh(devices), P(AXIS))
+
+
+@functools.lru_cache(maxsize=None)
+def _psum_program(devices):
+    """x sharded along axis 0 over ``devices`` -> the sum of the shards, on every device."""
+    return jax.jit(jax.shard_map(lambda x: lax.psum(x, AXIS), mesh=_mesh(devices),
+                                 in_specs=P(AXIS), out_specs=P()))
+
+
+@functools.lru_cache(maxsize=512)
+def _split_program(shapes):
+    """A flat array -> the arrays of ``shapes`` it holds, one after another (on its own device)."""
+    sizes = [math.prod(s) for s in shapes]
+
+    def split(flat):
+        outs, start = [], 0
+        for shape, size in zip(shapes, sizes):
+            outs.append(lax.slice(flat, (start,), (start + size,)).reshape(shape))
+            start += size
+        return tuple(outs)
+    return jax.jit(split)
+
+
+@jax.jit
+def _flat_concat(*xs):
+    return jnp.concatenate([x.reshape(-1) for x in xs])
+
+
+@jax.jit
+def _add_n(*xs):
+    return functools.reduce(operator.add, xs)
+
+
+# ---------------------------------------------------------------------------------------
+# Bounding the collectives in flight
+# ---------------------------------------------------------------------------------------
+
+_inflight = collections.deque()
+
+
+def max_inflight(platform):
+    env = os.environ.get('GLUONJAX_KV_MAX_INFLIGHT')
+    if env:
+        return max(1, int(env))
+    return 2 if platform == 'cpu' else 16
+
+
+def _track(result, platform):
+    _inflight.append(result)
+    limit = max_inflight(platform)
+    while len(_inflight) > limit:
+        _inflight.popleft().block_until_ready()
+
+
+def wait_all():
+    """Wait for every collective launched here (a barrier for this process's devices)."""
+    while _inflight:
+        _inflight.popleft().block_until_ready()
+
+
+# ---------------------------------------------------------------------------------------
+# Reductions
+# ---------------------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=None)
+def _local_devices(devices):
+    """The devices of the mesh that belong to this process, in mesh order (the order of ``_arrays``)."""
+    here = jax.process_index()
+    return tuple(d for d in devices if d.process_index == here)
+
+
+def _per_device(out, local):
+    """{device: buffer} of a replicated result: its per-device buffers, without copies."""
+    buffers = getattr(out, '_arrays', None)  # quicker than addressable_shards
+    if buffers is None or len(buffers) != len(local) or any(
+            device_of(b) != d for b, d in zip(buffers, local)):
+        return {s.device: s.data for s in out.addressable_shards}
+    return dict(zip(local, buffers))
+
+
+_buckets = {}
+
+
+def _bucket_plan(signature):
+    """How to reduce keys of these (shape, dtype): [(key indices, split program or None)].
+
+    Keys of one dtype share buckets of at most BUCKET_BYTES (a bigger key goes alone);
+    a bucket of one key of rank >= 1 needs no concatenation (its split is None); empty
+    keys are left out. Cached: a training loop pushes the same keys every step.
+    """
+    plan = _buckets.get(signature)
+    if plan is not None:
+        return plan
+    by_dtype = {}
+    for k, (shape, dtype) in enumerate(signature):
+        if math.prod(shape):
+            by_dtype.setdefault(dtype, []).append(k)
+    plan = []
+    for dtype, keys in by_dtype.items():
+        chunk, size = [], 0
+        for k in keys + [None]:
+            nbytes = 0 if k is None else math.prod(signature[k][0]) * np.dtype(dtype).itemsize
+            if chunk and (k is None or size + nbytes > BUCKET_BYTES):
+                shapes = tuple(signature[i][0] for i in chunk)
+                single = len(chunk) == 1 and len(shapes[0]) >= 1
+                plan.append((tuple(chunk), None if single else _split_program(shapes)))
+                chunk, size = [], 0
+            if k is not None:
+                chunk.append(k)
+                size += nbytes
+    if len(_buckets) > 1024:
+        _buckets.clear()
+    _buckets[signature] = plan
+    return plan
+
+
+def reduce_on_mesh(devices, items):
+    """Sum several keys over the devices of a mesh.
+
+    ``devices`` is the mesh (a tuple of jax devices, possibly of several processes);
+    ``items[k]`` holds key k's value on each of this process's devices in ``devices``,
+    in that order. Returns, for each key, ``{device: sum}`` on this process's devices.
+    """
+    results = [None] * len(items)
+    plan = _bucket_plan(tuple((arrays[0].shape, arrays[0].dtype) for arrays in items))
+    platform = devices[0].platform
+    n = len(devices)
+    local_devices = _local_devices(devices)
+    psum = _psum_program(devices)
+    for chunk, split in plan:
+        stats['collectives'] += 1
+        first = items[chunk[0]]
+        if split is None:
+            shape = first[0].shape
+            glob = jax.make_array_from_single_device_arrays(
+                (n * shape[0],) + shape[1:], _sharded(devices), first)
+            out = psum(glob)
+            _track(out, platform)
+            results[chunk[0]] = _per_device(out, local_devices)
+            continue
+        flats = [_flat_concat(*[items[k][j] for k in chunk]) for j in range(len(first))]
+        glob = jax.make_array_from_single_device_arrays(
+            (n * flats[0].shape[0],), _sharded(devices), flats)
+        out = psum(glob)
+        _track(out, platform)
+        for k in chunk:
+            results[k] = {}
+        for device, flat in _per_device(out, local_devices).items():
+            for k, part in zip(chunk, split(flat)):
+                results[k][device] = part
+    for k, r in enumerate(results):
+        if r is None:  # an empty key: nothing to add
+            results[k] = {device_of(a): a for a in items[k]}
+    return results
+
+
+_plans = {}
+
+
+def _plan(devices):
+    """How to reduce values on ``devices`` (in push order): (mesh devices, order of the values).
+
+    None when a device repeats (those values are added on their device first).
+    """
+    plan = _plans.get(devices)
+    if plan is None:
+        if len(set(devices)) < len(devices):
+            plan = False
+        else:
+            mesh = tuple(sorted(devices, key=device_sort_key))
+            perm = tuple(devices.index(d) for d in mesh)
+            plan = (mesh, None if perm == tuple(range(len(devices))) else perm)
+        _plans[devices] = plan
+    return plan
+
+
+def allreduce(groups):
+    """Sum each group of single-device arrays (one key's values) over its devices.
+
+    Returns, for each group, ``{device: sum}`` for every device that held a value.
+    Values on the same device are added there first; groups over the same devices
+    are reduced together (see ``reduce_on_mesh``).
+    """
+    results = [None] * len(groups)
+    by_mesh = {}
+    for g, arrays in enumerate(groups):
+        if len(arrays) == 1:
+            results[g] = {device_of(arrays[0]): arrays[0]}
+            continue
+        plan = _plan(tuple(map(device_of, arrays)))
+        if plan is False:
+            by_dev = {}
+            for a in arrays:
+                by_dev.setdefault(device_of(a), []).append(a)
+            by_dev = {d: xs[0] if len(xs) == 1 else _add_n(*xs) for d, xs in by_dev.items()}
+            if len(by_dev) == 1:
+                results[g] = by_dev
+                continue
+            mesh = tuple(sorted(by_dev, key=device_sort_key))
+            ordered = [by_dev[d] for d in mesh]
+        else:
+            mesh, perm = plan
+            ordered = arrays if perm is None else [arrays[i] for i in perm]
+        by_mesh.setdefault(mesh, []).append((g, ordered))
+    for mesh, entries in by_mesh.items():
+        sums = reduce_on_mesh(mesh, [arrays for _, arrays in entries])
+        for (g, _), s in zip(entries, sums):
+            results[g] = s
+    return results
+
+
+def copy_to_devices(arrays, devices):
+    """Copy ``arrays[i]`` to ``devices[i]`` in one batched transfer (device to device)."""
+    if not arrays:
+        return []
+    return jax.device_put(list(arrays), list(devices))

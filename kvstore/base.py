@@ -1,0 +1,114 @@
+"""KVStoreBase, the registry of store classes, and ``create``: MXNet's names mapped onto our stores.
+
+MXNet matches a store name by substrings of its lower-cased form: ``dist`` makes a
+multi-machine store, ``device`` reduces on the devices, ``nccl`` uses NCCL, ``_async``
+(with ``dist``) updates asynchronously, and any other name is a local store whose
+``type`` is the name itself. We follow the same rules. Here every reduction is an
+XLA all-reduce, so 'local', 'device' and 'nccl' are one store that differs only in
+its ``type``; 'dist_sync' and 'dist_device_sync' join the processes of a job through
+``jax.distributed`` (see ``kvstore.dist``).
+"""
+import warnings
+
+from gluonjax.base import MXNetError
+
+__all__ = ['KVStoreBase', 'create']
+
+
+class KVStoreBase:
+    """The interface every key-value store offers to data-parallel training."""
+
+    OPTIMIZER = 'optimizer'
+    kv_registry = {}
+
+    def broadcast(self, key, value, out, priority=0):
+        """Store ``value`` under ``key`` (rank 0's value across workers) and copy it into ``out``."""
+        raise NotImplementedError()
+
+    def pushpull(self, key, value, out=None, priority=0):
+        """Sum ``value`` over devices and workers, then write the result to ``out`` (or ``value``)."""
+        raise NotImplementedError()
+
+    def set_optimizer(self, optimizer):
+        """Run ``optimizer`` on every push (update on the store)."""
+        raise NotImplementedError()
+
+    def is_capable(self, capability):
+        """Whether the store supports ``capability`` (only 'optimizer' is defined)."""
+        raise NotImplementedError()
+
+    def save_optimizer_states(self, fname, dump_optimizer=False):
+        raise NotImplementedError()
+
+    def load_optimizer_states(self, fname):
+        raise NotImplementedError()
+
+    @property
+    def type(self):
+        raise NotImplementedError()
+
+    @property
+    def rank(self):
+        raise NotImplementedError()
+
+    @property
+    def num_workers(self):
+        raise NotImplementedError()
+
+    @staticmethod
+    def register(klass):
+        """Register a store class; ``create(name)`` then builds it for its lower-cased class name."""
+        if not isinstance(klass, type):
+            raise TypeError('KVStoreBase.register takes a class, not %r' % (klass,))
+        name = klass.__name__.lower()
+        if name in KVStoreBase.kv_registry:
+            old = KVStoreBase.kv_registry[name]
+            warnings.warn('New kvstore %s.%s is overriding existing kvstore %s.%s'
+                          % (klass.__module__, klass.__name__, old.__module__, old.__name__))
+        KVStoreBase.kv_registry[name] = klass
+        return klass
+
+
+_NOT_HERE = {
+    'horovod': "Horovod's ring all-reduce",
+    'byteps': "BytePS's parameter servers",
+}
+
+
+def create(name='local'):
+    """Create a KVStore.
+
+    Parameters
+    ----------
+    name : str
+        'local', 'device' or 'nccl' for the devices of one process (all three sum
+        with an XLA all-reduce and keep the result on the devices), 'dist_sync' or
+        'dist_device_sync' for several processes started by ``python -m kvstore.launch``.
+        Names are matched as MXNet matches them (lower-cased substrings).
+
+    Returns
+    -------
+    KVStoreBase
+    """
+    if not isinstance(name, str):
+        raise TypeError('name must be a string')
+    name = name.lower()
+    if name in KVStoreBase.kv_registry:
+        return KVStoreBase.kv_registry[name]()
+    if name in _NOT_HERE:
+        raise MXNetError(
+            "kvstore '%s' is not available in gluonjax: %s is replaced by XLA collectives "
+            "(psum) and jax.distributed. Use kvstore='device' on one machine, or 'dist_sync' "
+            "with workers started by `python -m kvstore.launch -n N python train.py`."
+            % (name, _NOT_HERE[name]))
+    if 'dist' in name:
+        if '_async' in name:
+            raise MXNetError(
+                "kvstore '%s' is not supported: asynchronous updates need parameter servers that "
+                "apply each worker's push as it arrives, and gluonjax's distributed store is a "
+                "synchronous all-reduce over jax.distributed. Use 'dist_sync' (or "
+                "'dist_device_sync'), which gives every worker the same summed gradients." % name)
+        from .dist import DistKVStore
+        return DistKVStore(name)
+    from ._local import KVStore
+    return KVStore(name)

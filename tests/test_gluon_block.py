@@ -1,0 +1,259 @@
+"""gluon.Block / HybridBlock: eager and hybridized execution, autograd, tracing, hooks, summary."""
+import numpy as np
+import pytest
+
+import gluonjax as mx
+from gluonjax import autograd, gluon, nd
+from gluonjax import name as mxname
+from gluonjax.base import MXNetError
+
+
+class Affine(gluon.HybridBlock):
+    """y = relu(x * w + b) * 2, written with table operators only."""
+
+    def __init__(self, units=3, **kwargs):
+        super().__init__(**kwargs)
+        self.traces = 0
+        with self.name_scope():
+            self.weight = self.params.get('weight', shape=(units,))
+            self.bias = self.params.get('bias', shape=(units,), init='zeros')
+
+    def hybrid_forward(self, F, x, weight, bias):
+        if F is mx.sym:
+            self.traces += 1
+        return F.broadcast_add(F.broadcast_mul(x, weight), bias).relu() * 2
+
+
+class TwoHeads(gluon.HybridBlock):
+    """Two inputs, two outputs (a nested list), a child block."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.inner = Affine(3)
+
+    def hybrid_forward(self, F, a, b):
+        h = self.inner(a)
+        return [h * b, F.sigmoid(h) - b], h + 1
+
+
+class Gluon2(gluon.HybridBlock):
+    """Gluon-2 style: forward() reads Parameter.data() itself and calls mx.nd functions."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.scale = gluon.Parameter('scale', shape=(3,), init=mx.init.Constant(0.5))
+        self.inner = Affine(3)
+
+    def forward(self, x):
+        return nd.broadcast_mul(self.inner(x), self.scale.data()) + x
+
+
+def _x(shape=(2, 3), seed=0):
+    return nd.array(np.random.RandomState(seed).uniform(-1, 1, shape).astype(np.float32))
+
+
+def _run(net, *inputs, record=True):
+    """Outputs (numpy) and parameter/input gradients of sum(outputs)."""
+    for x in inputs:
+        x.attach_grad()
+    with autograd.record():
+        out = net(*inputs)
+        flat = list(out) if isinstance(out, (list, tuple)) else [out]
+        flat = [o for item in flat for o in (item if isinstance(item, (list, tuple)) else [item])]
+        total = flat[0].sum()
+        for o in flat[1:]:
+            total = total + o.sum()
+    total.backward()
+    grads = {n: p.grad().asnumpy().copy() for n, p in net.collect_params().items() if p.grad_req != 'null'}
+    grads.update({'input%d' % i: x.grad.asnumpy().copy() for i, x in enumerate(inputs)})
+    return [o.asnumpy() for o in flat], grads
+
+
+def _assert_same(a, b, rtol=1e-5, atol=1e-6):
+    outs_a, grads_a = a
+    outs_b, grads_b = b
+    assert len(outs_a) == len(outs_b)
+    for x, y in zip(outs_a, outs_b):
+        np.testing.assert_allclose(x, y, rtol=rtol, atol=atol)
+    assert grads_a.keys() == grads_b.keys()
+    for k in grads_a:
+        np.testing.assert_allclose(grads_a[k], grads_b[k], rtol=rtol, atol=atol, err_msg=k)
+
+
+def test_eager_equals_hybridized_outputs_and_gradients():
+    net = Affine()
+    net.initialize(mx.init.Uniform(1.0))
+    x = _x()
+    eager = _run(net, x)
+    w, b = net.weight.data().asnumpy(), net.bias.data().asnumpy()
+    ref = np.maximum(x.asnumpy() * w + b, 0) * 2
+    np.testing.assert_allclose(eager[0][0], ref, rtol=1e-6)
+    np.testing.assert_allclose(eager[1]['input0'], 2 * w * (x.asnumpy() * w + b > 0) * np.ones_like(ref))
+    net.hybridize()
+    hybrid = _run(net, x)
+    _assert_same(eager, hybrid)
+    assert net.traces == 1
+    net(x)
+    assert net.traces == 1          # compiled once per signature
+    net(_x((4, 3)))
+    assert net.traces == 2          # a new shape traces again
+    net.hybridize(False)
+    _assert_same(eager, _run(net, x))
+
+
+def test_hybridized_call_is_one_tape_node():
+    net = Affine()
+    net.initialize()
+    net.hybridize()
+    x = _x()
+    x.attach_grad()
+    with autograd.record():
+        y = net(x)
+    node, index = y._ag
+    assert index == 0 and node.name == net.name
+    # the node's inputs: the data, then the parameters (their leaves)
+    leaves = [p for p in node.parents if isinstance(p, autograd.Leaf)]
+    assert x._ag in leaves and net.weight.data()._ag in leaves and net.bias.data()._ag in leaves
+    # nothing recorded when no input is tracked
+    net.collect_params().setattr('grad_req', 'null')
+    z = _x()
+    with autograd.record():
+        y = net(z)
+    assert y._ag is None
+
+
+def test_several_inputs_and_outputs_and_nesting():
+    net = TwoHeads()
+    net.initialize(mx.init.Uniform(1.0))
+    a, b = _x((2, 3), 1), _x((2, 3), 2)
+    eager = _run(net, a, b)
+    net.hybridize()
+    out = net(a, b)
+    assert isinstance(out, tuple) or isinstance(out, list)
+    assert isinstance(out[0], list) and len(out[0]) == 2
+    _assert_same(eager, _run(net, a, b))
+    assert net.inner.traces == 1    # traced once, as part of the parent's graph
+
+
+def test_gluon2_forward_eager_and_hybridized():
+    net = Gluon2()
+    net.initialize(mx.init.Uniform(1.0))
+    x = _x()
+    eager = _run(net, x)
+    inner = np.maximum(x.asnumpy() * net.inner.weight.data().asnumpy(), 0) * 2
+    np.testing.assert_allclose(eager[0][0], inner * 0.5 + x.asnumpy(), rtol=1e-6)
+    net.hybridize()
+    _assert_same(eager, _run(net, x))
+    assert isinstance(net(mx.sym.var('data')), mx.sym.Symbol)
+
+
+def test_shapes_are_known_while_tracing():
+    seen = []
+
+    class UsesShape(gluon.HybridBlock):
+        def hybrid_forward(self, F, x):
+            seen.append((F.__name__, x.shape))
+            return x.reshape((x.shape[0], -1)) * float(x.shape[1])
+    net = UsesShape()
+    net.hybridize()
+    y = net(_x((2, 3, 4)))
+    assert y.shape == (2, 12)
+    assert seen == [('gluonjax.symbol', (2, 3, 4))]
+
+
+def test_trace_failure_names_block_path_and_operator():
+    class Bad(gluon.HybridBlock):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.w = self.params.get('weight', shape=(5,))
+
+        def hybrid_forward(self, F, x, w):
+            return F.broadcast_add(x, w)
+    with mxname.NameManager():
+        net = gluon.nn.HybridSequential()
+        with net.name_scope():
+            net.add(Affine(3), Bad())
+    net.initialize()
+    net.hybridize()
+    with pytest.raises(MXNetError) as info:
+        net(_x())
+    message = str(info.value)
+    assert 'hybridsequential0_bad0 (Bad)' in message
+    assert 'broadcast_add' in message
+
+
+def test_symbol_input_gives_symbol_with_mxnet_names():
+    with mxname.NameManager():
+        net = gluon.nn.HybridSequential()
+        with net.name_scope():
+            net.add(Affine(3), Affine(3))
+    out = net(mx.sym.var('data'))
+    assert isinstance(out, mx.sym.Symbol)
+    assert out.list_arguments() == ['data', 'hybridsequential0_affine0_weight',
+                                    'hybridsequential0_affine0_bias',
+                                    'hybridsequential0_affine1_weight',
+                                    'hybridsequential0_affine1_bias']
+
+
+def test_hybridize_recurses_and_sequential_warns():
+    seq = gluon.nn.Sequential()
+    seq.add(Affine(3), Affine(3))
+    seq.initialize()
+    x = _x()
+    eager = seq(x).asnumpy()
+    with pytest.warns(UserWarning, match='Consider using HybridSequential'):
+        seq.hybridize()
+    assert all(c._active for c in seq._children.values())
+    np.testing.assert_allclose(seq(x).asnumpy(), eager, rtol=1e-6)
+
+
+def test_block_structure_helpers():
+    net = gluon.nn.HybridSequential()
+    net.add(Affine(3), Affine(3))
+    assert len(net) == 2 and isinstance(net[1], Affine)
+    sub = net[:1]
+    assert isinstance(sub, gluon.nn.HybridSequential) and len(sub) == 1
+    visited = []
+    net.apply(lambda b: visited.append(type(b).__name__))
+    assert visited == ['Affine', 'Affine', 'HybridSequential']
+    net.initialize()
+    net.cast('float64')
+    assert net[0].weight.data().dtype == np.float64
+    with pytest.raises(TypeError, match='Changing attribute type'):
+        net[0].weight = 3
+    calls = []
+    handle = net.register_forward_hook(lambda blk, inp, out: calls.append(out.shape))
+    pre = net.register_forward_pre_hook(lambda blk, inp: calls.append('pre'))
+    net(_x().astype('float64'))
+    handle.detach()
+    pre.detach()
+    net(_x().astype('float64'))
+    assert calls == ['pre', (2, 3)]
+
+
+def test_summary_prints_layers(capsys):
+    with mxname.NameManager():
+        net = gluon.nn.HybridSequential()
+        net.add(Affine(3), Affine(3))
+    net.initialize()
+    net.summary(_x())
+    text = capsys.readouterr().out
+    assert 'Affine-1' in text and 'Affine-2' in text and '(2, 3)' in text
+    assert 'Total params: 12' in text
+    net.hybridize()
+    with pytest.raises(MXNetError, match='must not be hybridized'):
+        net.summary(_x())
+
+
+def test_parameters_on_several_devices_run_where_the_input_is():
+    net = Affine()
+    net.initialize(mx.init.Uniform(1.0), ctx=[mx.cpu(0), mx.cpu(1)])
+    net.hybridize()
+    x0 = _x().as_in_context(mx.cpu(0))
+    x1 = _x().as_in_context(mx.cpu(1))
+    y0, y1 = net(x0), net(x1)
+    assert y1.context == mx.cpu(1)
+    np.testing.assert_allclose(y0.asnumpy(), y1.asnumpy())
+    with pytest.raises(MXNetError, match='not initialized on context'):
+        net(_x().as_in_context(mx.cpu(2)))

@@ -1,0 +1,220 @@
+"""Random operators: shapes and dtypes as MXNet gives them, loose moments, seeding, errors."""
+import numpy as np
+import pytest
+
+import gluonjax as mx
+from gluonjax import nd
+from gluonjax.base import MXNetError
+
+N = 10000
+GAMMA = dict(alpha=3.0, beta=2.0, shape=(N,))  # heavy kernels to compile: tests share these parameters
+POISSON = dict(lam=4.0, shape=(N,))
+
+
+def moments(x):
+    a = x.asnumpy().astype(np.float64)
+    return a.mean(), a.std()
+
+
+@pytest.mark.parametrize('call,dtype,low,mean,std', [
+    (lambda: nd.random.uniform(-1, 3, shape=(N,)), 'float32', -1, 1.0, 4 / np.sqrt(12)),
+    (lambda: nd.random.normal(2, 0.5, shape=(N,)), 'float32', None, 2.0, 0.5),
+    (lambda: nd.random.exponential(2.0, shape=(N,)), 'float32', 0, 2.0, 2.0),        # scale 2: mean 2
+    (lambda: nd.random.gamma(**GAMMA), 'float32', 0, 6.0, np.sqrt(3) * 2),           # alpha 3, scale 2
+    (lambda: nd.random.poisson(**POISSON), 'float32', 0, 4.0, 2.0),
+    (lambda: nd.random.randint(-3, 7, shape=(N,)), 'int32', -3, 1.5, np.sqrt((10 ** 2 - 1) / 12)),
+    (lambda: nd.random_negative_binomial(k=3, p=0.4, shape=(N,)), 'float32', 0, 3 * 0.6 / 0.4, np.sqrt(3 * 0.6) / 0.4),
+    (lambda: nd.random_generalized_negative_binomial(mu=2.0, alpha=0.5, shape=(N,)), 'float32', 0, 2.0,
+     np.sqrt(2 + 0.5 * 4)),
+])
+def test_scalar_distribution_moments(call, dtype, low, mean, std):
+    x = call()
+    assert x.shape == (N,) and x.dtype == np.dtype(dtype)
+    if low is not None:
+        assert x.asnumpy().min() >= low
+    m, s = moments(x)
+    assert abs(m - mean) < 0.05 * max(std, 1) + 4 * std / np.sqrt(N), (m, mean)
+    assert abs(s - std) < 0.05 * std, (s, std)
+
+
+def test_default_shapes_and_dtypes():
+    assert nd.random.uniform().shape == (1,)
+    assert nd.random.uniform().dtype == np.float32
+    for f in (nd.random.uniform, nd.random.normal, nd.random.exponential):
+        x = f(shape=(2, 3))
+        assert x.shape == (2, 3) and x.dtype == np.float32, f
+    assert nd.random.randint(0, 10, shape=(3,)).dtype == np.int32
+    assert nd.random.randint(0, 10, shape=(3,), dtype='int64').dtype == np.int64
+    assert nd.random.uniform(shape=(2,), dtype='float16').dtype == np.float16
+    assert nd.random.normal(shape=(2,), dtype='float64').dtype == np.float64
+    assert nd.random.normal(shape=5).shape == (5,)
+    p = nd.random.poisson(**POISSON).asnumpy()
+    assert np.all(p == np.round(p)) and np.all(p >= 0)
+
+
+def test_ranges():
+    u = nd.random.uniform(2, 3, shape=(1000,)).asnumpy()
+    assert u.min() >= 2 and u.max() < 3
+    r = nd.random.randint(-2, 3, shape=(1000,)).asnumpy()
+    assert set(np.unique(r)) == {-2, -1, 0, 1, 2}
+    assert nd.random.exponential(1, shape=(1000,)).asnumpy().min() > 0
+    assert nd.random.gamma(**GAMMA).asnumpy().min() >= 0
+
+
+def test_seed_reproducible():
+    def draw():
+        return [nd.random.uniform(shape=(3,)), nd.random.normal(shape=(2, 2), dtype='float64'),
+                nd.random.randint(0, 100, shape=(4,)), nd.random.gamma(**GAMMA),
+                nd.random.poisson(**POISSON), nd.random.exponential(shape=(3,)),
+                nd.random.shuffle(nd.arange(10)), nd.random.multinomial(nd.array([0.2, 0.3, 0.5]), shape=5),
+                nd.random.normal(nd.array([0, 10]), nd.array([1, 2]), shape=3)]
+    mx.random.seed(42)
+    a = draw()
+    mx.random.seed(42)
+    b = draw()
+    for x, y in zip(a, b):
+        assert x.dtype == y.dtype
+        np.testing.assert_array_equal(x.asnumpy(), y.asnumpy())
+    mx.random.seed(43)
+    c = draw()
+    assert not np.array_equal(a[0].asnumpy(), c[0].asnumpy())
+    # consecutive draws differ
+    assert not np.array_equal(a[0].asnumpy(), nd.random.uniform(shape=(3,)).asnumpy())
+    # mx.random.* is the same generator
+    mx.random.seed(7)
+    u1 = mx.random.uniform(0, 1, shape=(4,))
+    mx.random.seed(7)
+    np.testing.assert_array_equal(u1.asnumpy(), nd.random.uniform(0, 1, shape=(4,)).asnumpy())
+
+
+def test_seed_per_context():
+    mx.random.seed(5, ctx=mx.cpu(0))
+    a = nd.random.uniform(shape=(4,), ctx=mx.cpu(0))
+    mx.random.seed(5, ctx=mx.cpu(0))
+    b = nd.random.uniform(shape=(4,), ctx=mx.cpu(0))
+    np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
+
+
+@pytest.mark.parametrize('call,shape', [
+    (lambda: nd.random.uniform(nd.array([0, 1]), nd.array([1, 2]), shape=(3,)), (2, 3)),
+    (lambda: nd.random.uniform(nd.array([0, 1]), nd.array([1, 2])), (2,)),
+    (lambda: nd.random.normal(nd.array([[0, 1]]), nd.array([[1, 2]]), shape=3), (1, 2, 3)),
+    (lambda: nd.random.exponential(nd.array([1, 2]), shape=(3,)), (2, 3)),
+])
+def test_array_parameter_shapes(call, shape):
+    x = call()
+    assert x.shape == shape and x.dtype == np.float32
+
+
+def test_array_parameters_per_element():
+    mu = nd.array([-5.0, 0.0, 5.0])
+    sigma = nd.array([0.1, 1.0, 2.0])
+    x = nd.random.normal(mu, sigma, shape=(N,)).asnumpy()
+    np.testing.assert_allclose(x.mean(axis=1), [-5, 0, 5], atol=0.1)
+    np.testing.assert_allclose(x.std(axis=1), [0.1, 1, 2], rtol=0.05)
+    u = nd.sample_uniform(nd.array([0.0, 10.0]), nd.array([1.0, 20.0]), shape=(N,)).asnumpy()
+    assert u[0].min() >= 0 and u[0].max() < 1 and u[1].min() >= 10 and u[1].max() < 20
+    lam = nd.random.poisson(nd.array([1.0, 8.0]), shape=(N,))
+    assert lam.shape == (2, N) and lam.dtype == np.float32
+    lam = lam.asnumpy()
+    np.testing.assert_allclose(lam.mean(axis=1), [1, 8], rtol=0.05)
+    g = nd.random.gamma(nd.array([2.0, 5.0]), nd.array([1.0, 0.5]), shape=(N,))
+    assert g.shape == (2, N) and g.dtype == np.float32
+    g = g.asnumpy()
+    np.testing.assert_allclose(g.mean(axis=1), [2, 2.5], rtol=0.05)
+    # float64 parameters still give float32 samples unless dtype is given (MXNet)
+    p64 = nd.array([0, 1], dtype='float64')
+    assert nd.random.uniform(p64, p64 + 1).dtype == np.float32
+    assert nd.random.uniform(p64, p64 + 1, dtype='float64').dtype == np.float64
+
+
+def test_sample_parameters_get_no_gradient():
+    mu = nd.array([0.0, 1.0])
+    sigma = nd.array([1.0, 2.0])
+    mu.attach_grad()
+    sigma.attach_grad()
+    with mx.autograd.record():
+        y = nd.random.normal(mu, sigma, shape=(3,))
+    y.backward()
+    np.testing.assert_array_equal(mu.grad.asnumpy(), [0, 0])     # as in MXNet 1.9.1
+    np.testing.assert_array_equal(sigma.grad.asnumpy(), [0, 0])
+
+
+def test_multinomial():
+    probs = np.array([[0.2, 0.3, 0.5], [0.5, 0.5, 0.0]], 'float32')
+    p = nd.array(probs)
+    assert nd.random.multinomial(nd.array([0.2, 0.3, 0.5])).shape == (1,)
+    s = nd.random.multinomial(p, shape=(4, 2))
+    assert s.shape == (2, 4, 2) and s.dtype == np.int32
+    draws = nd.random.multinomial(p, shape=N, dtype='float32')
+    assert draws.shape == (2, N) and draws.dtype == np.float32
+    draws = draws.asnumpy().astype(int)
+    freq = np.stack([np.bincount(d, minlength=3) / N for d in draws])
+    np.testing.assert_allclose(freq, probs, atol=0.02)
+    assert (draws[1] != 2).all()
+    out = nd.random.multinomial(p, shape=6, get_prob=True)
+    assert isinstance(out, list) and len(out) == 2
+    idx, logp = out
+    assert logp.dtype == np.float32 and logp.shape == (2, 6)
+    np.testing.assert_allclose(logp.asnumpy(), np.log(np.take_along_axis(probs, idx.asnumpy(), 1)), rtol=1e-6)
+
+
+def test_multinomial_log_prob_gradient():
+    p = nd.array([[0.2, 0.3, 0.5]])
+    p.attach_grad()
+    with mx.autograd.record():
+        idx, logp = nd.random.multinomial(p, shape=8, get_prob=True)
+    logp.backward()
+    counts = np.bincount(idx.asnumpy()[0], minlength=3)
+    np.testing.assert_allclose(p.grad.asnumpy()[0], counts / np.array([0.2, 0.3, 0.5]), rtol=1e-5)
+
+
+def test_shuffle():
+    a = np.arange(30, dtype='float32').reshape(10, 3)
+    out = nd.random.shuffle(nd.array(a))
+    assert out.shape == (10, 3) and out.dtype == np.float32
+    o = out.asnumpy()
+    # rows move intact
+    np.testing.assert_array_equal(np.sort(o[:, 0]), a[:, 0])
+    np.testing.assert_array_equal(o[:, 1:] - o[:, :1], a[:, 1:] - a[:, :1])
+    seen = {tuple(nd.shuffle(nd.arange(6)).asnumpy()) for _ in range(5)}
+    assert len(seen) > 1
+    assert nd.random.shuffle(nd.arange(5, dtype='int32')).dtype == np.int32
+    with pytest.raises(MXNetError, match='_shuffle: data must have at least one dimension'):
+        nd.random.shuffle(nd.array(3.0))
+
+
+def test_like_operators():
+    x = nd.ones((3, 4), dtype='float64')
+    u = nd._random_uniform_like(x, low=2, high=3)
+    assert u.shape == (3, 4) and u.dtype == np.float64
+    assert 2 <= u.asnumpy().min() and u.asnumpy().max() < 3
+    assert nd._random_normal_like(nd.ones((5,))).shape == (5,)
+
+
+def test_aliases_and_symbol():
+    assert nd.uniform(shape=(2,)).shape == (2,)
+    assert nd.random_normal(shape=(3,)).shape == (3,)
+    assert nd.sample_normal(nd.array([0.0]), nd.array([1.0]), shape=(2,)).shape == (1, 2)
+    s = mx.sym.random.uniform(0, 1, shape=(2, 3)) + mx.sym.var('x')
+    assert s.infer_shape(x=(2, 3))[1] == [(2, 3)]
+    out = s.eval(x=nd.zeros((2, 3)))[0].asnumpy()
+    assert out.shape == (2, 3) and (out >= 0).all() and (out < 1).all()
+
+
+@pytest.mark.parametrize('call,match', [
+    (lambda: nd.random.uniform(1, 0, shape=(2,)), '_random_uniform: low must be less than or equal to high'),
+    (lambda: nd.random.normal(0, -1, shape=(2,)), '_random_normal: parameter scale must be positive'),
+    (lambda: nd.random.exponential(-1, shape=(2,)), '_random_exponential: parameter lam must be positive'),
+    (lambda: nd.random.gamma(-1, 1, shape=(2,)), '_random_gamma: parameter alpha must be positive'),
+    (lambda: nd.random.poisson(-1, shape=(2,)), '_random_poisson: lam must be non-negative'),
+    (lambda: nd.random.randint(5, 2, shape=(3,)), '_random_randint: low must be less than or equal to high'),
+    (lambda: nd.random.uniform(shape=(2,), dtype='int32'), '_random_uniform: dtype must be one of float16'),
+    (lambda: nd.random.randint(0, 5, shape=(2,), dtype='float32'), '_random_randint: dtype must be one of int32'),
+    (lambda: nd.random.uniform(nd.array([0, 1]), nd.array([1, 2, 3])),
+     r'_sample_uniform: low \[2\] and high \[3\] must have the same shape'),
+    (lambda: nd._random_uniform(low=0, high=1), '_random_uniform: shape must be given'),
+])
+def test_errors(call, match):
+    with pytest.raises(MXNetError, match=match):
+        call()

@@ -1,0 +1,566 @@
+"""Symbols: construction, MXNet's automatic names, structure queries, attributes, composition,
+arithmetic, and shape/type inference (every operator of the table is checked against mx.nd)."""
+import copy
+import json
+import os
+import pickle
+import sys
+
+import numpy as np
+import pytest
+
+import gluonjax as mx
+from gluonjax.base import MXNetError
+from gluonjax.ops import find_op
+from gluonjax.symbol.graph import GraphFunction
+
+
+REF = os.path.join(os.path.dirname(__file__), 'data', 'mxnet_ref')
+sys.path.insert(0, REF)
+from symbol_nets import NETS  # noqa: E402
+
+
+def needs(*ops):
+    """Skip while another part of the project has not registered these operators yet."""
+    missing = [o for o in ops if find_op(o) is None]
+    return pytest.mark.skipif(bool(missing), reason='operators not registered yet: %s' % ', '.join(missing))
+
+
+# ---- names and structure -------------------------------------------------------------------
+
+def test_variable_and_auto_names():
+    with mx.name.NameManager():
+        x = mx.sym.var('x')
+        a = x + 2
+        b = a * x
+        c = -b
+        d = mx.sym.exp(c)
+        e = mx.sym.exp(d)
+    assert x.name == 'x' and isinstance(x, mx.sym.Symbol)
+    assert [a.name, b.name, c.name, d.name, e.name] == ['_plusscalar0', '_mul0', '_mulscalar0', 'exp0', 'exp1']
+    assert e.list_outputs() == ['exp1_output']
+    assert e.list_arguments() == ['x'] and e.list_inputs() == ['x'] and e.list_auxiliary_states() == []
+    assert c.attr('scalar') == '-1.0' and a.attr('scalar') == '2'
+    assert repr(e) == '<Symbol exp1>'
+
+
+def test_name_override_prefix_and_fresh_counters():
+    x = mx.sym.var('x')
+    with mx.name.NameManager():
+        assert mx.sym.exp(x).name == 'exp0'
+        assert mx.sym.exp(x, name='mine').name == 'mine'
+        assert mx.sym.exp(x).name == 'exp1'
+        with mx.name.Prefix('net_'):
+            assert mx.sym.exp(x).name == 'net_exp0'
+            assert mx.sym.exp(x, name='given').name == 'net_given'
+        assert mx.sym.exp(x).name == 'exp2'
+
+
+def test_alias_names_node_after_the_function_used():
+    # mx.sym.sum_axis is an alias of sum: the node is a 'sum' operator named sum_axis0, as in MXNet
+    with mx.name.NameManager():
+        s = mx.sym.sum_axis(mx.sym.var('x'), axis=1)
+    assert s.name == 'sum_axis0'
+    assert '"op": "sum"' in s.tojson()
+
+
+def test_missing_inputs_become_variables_with_the_ops_attributes():
+    # binary ops take lhs/rhs: leaving them out makes <name>_lhs and <name>_rhs as MXNet does
+    with mx.name.NameManager():
+        s = mx.sym.broadcast_add(name='add')
+    assert s.list_arguments() == ['add_lhs', 'add_rhs']
+    with mx.name.NameManager():
+        c = mx.sym.clip(a_min=0, a_max=1)
+    assert c.list_arguments() == ['clip0_data']
+    assert c.attr_dict()['clip0_data'] == {'a_max': '1', 'a_min': '0'}
+
+
+@needs('FullyConnected', 'BatchNorm')
+def test_fc_and_batchnorm_variables_and_aux_states():
+    with mx.name.NameManager():
+        data = mx.sym.var('data')
+        fc = mx.sym.FullyConnected(data, num_hidden=10, attr={'__lr_mult__': '2'})
+        bn = mx.sym.BatchNorm(fc, fix_gamma=False)
+    assert bn.list_arguments() == ['data', 'fullyconnected0_weight', 'fullyconnected0_bias',
+                                   'batchnorm0_gamma', 'batchnorm0_beta']
+    assert bn.list_auxiliary_states() == ['batchnorm0_moving_mean', 'batchnorm0_moving_var']
+    assert bn.list_inputs() == bn.list_arguments() + bn.list_auxiliary_states()
+    attrs = bn.attr_dict()
+    assert attrs['fullyconnected0_weight'] == {'num_hidden': '10', '__lr_mult__': '2', 'lr_mult': '2'}
+    assert attrs['batchnorm0_moving_var'] == {'fix_gamma': 'False', '__init__': '["one", {}]'}
+    assert attrs['batchnorm0_moving_mean']['__init__'] == '["zero", {}]'
+    assert bn.list_outputs() == ['batchnorm0_output'] and len(bn) == 1
+    with mx.name.NameManager():
+        no_bias = mx.sym.FullyConnected(data, num_hidden=3, no_bias=True)
+    assert no_bias.list_arguments() == ['data', 'fullyconnected0_weight']
+
+
+def test_group_indexing_iteration_and_internals():
+    x, y = mx.sym.var('x'), mx.sym.var('y')
+    with mx.name.NameManager():
+        s = x + y
+        t = x * 2
+        g = mx.sym.Group([s, t])
+    assert len(g) == 2 and g.name is None
+    assert repr(g) == '<Symbol group [_plus0, _mulscalar0]>'
+    assert g.list_outputs() == ['_plus0_output', '_mulscalar0_output']
+    assert g[1].name == '_mulscalar0' and g['_plus0_output'].name == '_plus0' and g[-1].name == '_mulscalar0'
+    assert [o.name for o in g] == ['_plus0', '_mulscalar0']
+    assert g[0:2].list_outputs() == g.list_outputs()
+    assert g.list_arguments() == ['x', 'y']
+    internals = g.get_internals()
+    assert internals.list_outputs() == ['x', 'y', '_plus0_output', '_mulscalar0_output']
+    assert s.get_children().list_outputs() == ['x', 'y'] and x.get_children() is None
+    with pytest.raises(ValueError, match='Cannot find output that matches name "nope"'):
+        g['nope']
+    with pytest.raises(IndexError):
+        g[2]
+    with pytest.raises(TypeError, match='list of symbols'):
+        mx.sym.Group([s, 3])
+
+
+def test_multi_output_op_outputs():
+    x = mx.sym.var('x')
+    with mx.name.NameManager():
+        parts = mx.sym.split(x, num_outputs=3, axis=1) if find_op('split') else None
+    if parts is None:
+        pytest.skip('split not registered yet')
+    assert len(parts) == 3 and parts.name == 'split0' and repr(parts) == '<Symbol split0>'
+    assert parts.list_outputs() == ['split0_output0', 'split0_output1', 'split0_output2']
+    assert parts[1].list_outputs() == ['split0_output1']
+    with pytest.raises(MXNetError, match='single output'):
+        mx.sym.exp(parts)
+
+
+def test_attributes():
+    w = mx.sym.var('w', shape=(2, 3), dtype='float16', lr_mult=2.0, wd_mult=0.5, init='zeros', __extra__='1')
+    assert w.attr('__shape__') == '(2, 3)' and w.attr('__dtype__') == '2'
+    assert w.attr('lr_mult') == '2.0' and w.attr('__lr_mult__') == '2.0'
+    assert w.list_attr() == {'__shape__': '(2, 3)', '__dtype__': '2', '__lr_mult__': '2.0', '__wd_mult__': '0.5',
+                             '__init__': 'zeros', '__extra__': '1', 'lr_mult': '2.0', 'wd_mult': '0.5'}
+    assert w.attr('missing') is None
+    with pytest.raises(ValueError, match='double underscores'):
+        mx.sym.var('v', foo='bar')
+    y = mx.sym.exp(w, name='e')
+    y._set_attr(foo='bar', ctx_group='dev2')
+    assert y.attr('foo') == 'bar' and y.list_attr()['__ctx_group__'] == 'dev2'
+    assert y.list_attr(recursive=True)['w$__shape__'] == '(2, 3)'
+    with pytest.raises(ValueError, match='string'):
+        y._set_attr(foo=1)
+    with mx.sym.AttrScope(ctx_group='dev1'):
+        with mx.sym.AttrScope(lr_mult='3'):
+            z = mx.sym.exp(w, name='z', attr={'mine': 'x'})
+    assert z.list_attr() == {'__ctx_group__': 'dev1', '__lr_mult__': '3', 'mine': 'x', 'ctx_group': 'dev1',
+                             'lr_mult': '3'}
+    with pytest.raises(ValueError, match='string'):
+        mx.sym.AttrScope(lr_mult=3)
+
+
+def test_init_object_stored_with_dumps():
+    class Init:
+        def dumps(self):
+            return '["xavier", {"magnitude": 3}]'
+    assert mx.sym.var('w', init=Init()).attr('__init__') == '["xavier", {"magnitude": 3}]'
+
+
+def test_compose_by_name_copies_and_keeps_original():
+    x, y = mx.sym.var('x'), mx.sym.var('y')
+    net = mx.sym.exp(x, name='e') + y
+    data = mx.sym.var('data')
+    composed = net(x=mx.sym.sqrt(data, name='s'))
+    assert composed.list_arguments() == ['data', 'y']
+    assert net.list_arguments() == ['x', 'y']  # the original graph is unchanged
+    both = net(x=y)  # the copy's own y and the given y are two variables, as in MXNet
+    assert both.list_arguments() == ['y', 'y']
+    with pytest.raises(MXNetError, match='keyword argument name q not found'):
+        net(q=y)
+    with pytest.raises(MXNetError, match='kwargs|by name'):
+        net(y)
+    with pytest.raises(TypeError):
+        net(x=3)
+    renamed = mx.sym.exp(x)(x=y, name='renamed')
+    assert renamed.name == 'renamed'
+    out = composed.eval(data=mx.nd.array([4.0]), y=mx.nd.array([1.0]))[0]
+    np.testing.assert_allclose(out.asnumpy(), np.exp(2.0) + 1, rtol=1e-6)
+
+
+def test_copy_deepcopy_and_pickle_keep_the_graph():
+    x = mx.sym.var('x', shape=(2,))
+    s = mx.sym.Group([mx.sym.exp(x) * 3, x + 1])
+    for other in (copy.copy(s), copy.deepcopy(s), pickle.loads(pickle.dumps(s))):
+        assert other.tojson() == s.tojson()
+    c = copy.deepcopy(s)
+    c[0]._set_attr(foo='bar')
+    assert s[0].attr('foo') is None
+
+
+def test_bool_and_unsupported_operands():
+    x = mx.sym.var('x')
+    with pytest.raises(NotImplementedError, match='__bool__'):
+        bool(x)
+    with pytest.raises(TypeError):
+        x + 'a'
+
+
+@pytest.mark.parametrize('build, op, name, scalar', [
+    (lambda F, x, y: x + y, 'elemwise_add', '_plus0', None),
+    (lambda F, x, y: x - y, 'elemwise_sub', '_minus0', None),
+    (lambda F, x, y: x * y, 'elemwise_mul', '_mul0', None),
+    (lambda F, x, y: x / y, 'elemwise_div', '_div0', None),
+    (lambda F, x, y: x % y, '_mod', '_mod0', None),
+    (lambda F, x, y: x ** y, '_power', '_power0', None),
+    (lambda F, x, y: x + 2, '_plus_scalar', '_plusscalar0', '2'),
+    (lambda F, x, y: 2 + x, '_plus_scalar', '_plusscalar0', '2'),
+    (lambda F, x, y: x - 1.5, '_minus_scalar', '_minusscalar0', '1.5'),
+    (lambda F, x, y: 1 - x, '_rminus_scalar', '_rminusscalar0', '1'),
+    (lambda F, x, y: x * 3, '_mul_scalar', '_mulscalar0', '3'),
+    (lambda F, x, y: x / 4, '_div_scalar', '_divscalar0', '4'),
+    (lambda F, x, y: 4 / x, '_rdiv_scalar', '_rdivscalar0', '4'),
+    (lambda F, x, y: x % 2, '_mod_scalar', '_modscalar0', '2'),
+    (lambda F, x, y: 2 % x, '_rmod_scalar', '_rmodscalar0', '2'),
+    (lambda F, x, y: x ** 2, '_power_scalar', '_powerscalar0', '2'),
+    (lambda F, x, y: 2 ** x, '_rpower_scalar', '_rpower_scalar0', '2'),
+    (lambda F, x, y: -x, '_mul_scalar', '_mulscalar0', '-1.0'),
+    (lambda F, x, y: abs(x), 'abs', 'abs0', None),
+    (lambda F, x, y: x == y, '_equal', '_equal0', None),
+    (lambda F, x, y: x != 1, '_not_equal_scalar', '_not_equal_scalar0', '1'),
+    (lambda F, x, y: x > y, '_greater', '_greater0', None),
+    (lambda F, x, y: x >= 1, '_greater_equal_scalar', '_greater_equal_scalar0', '1'),
+    (lambda F, x, y: 2 < x, '_greater_scalar', '_greater_scalar0', '2'),
+    (lambda F, x, y: x <= y, '_lesser_equal', '_lesser_equal0', None),
+    (lambda F, x, y: F.maximum(x, 0.5), '_maximum_scalar', '_maximumscalar0', '0.5'),
+    (lambda F, x, y: F.minimum(x, y), '_minimum', '_minimum0', None),
+    (lambda F, x, y: F.power(2, x), '_rpower_scalar', '_rpowerscalar0', '2'),
+])
+def test_arithmetic_operator_names_and_values(build, op, name, scalar):
+    x, y = mx.sym.var('x'), mx.sym.var('y')
+    with mx.name.NameManager():
+        s = build(mx.sym, x, y)
+    node = [n for n in __import__('json').loads(s.tojson())['nodes'] if n['op'] != 'null'][0]
+    assert (node['op'], node['name']) == (op, name)
+    assert node.get('attrs', {}).get('scalar') == scalar
+    a = np.array([[0.5, 1.0, 2.0]], dtype=np.float32)
+    b = np.array([[1.0, 1.0, 3.0]], dtype=np.float32)
+    got = s.eval(x=mx.nd.array(a), **({'y': mx.nd.array(b)} if 'y' in s.list_arguments() else {}))[0]
+    want = build(mx.nd, mx.nd.array(a), mx.nd.array(b))
+    np.testing.assert_allclose(got.asnumpy(), want.asnumpy(), rtol=1e-6)
+
+
+def test_fluent_methods_mirror_ndarray():
+    x = mx.sym.var('x')
+    with mx.name.NameManager():
+        s = x.exp().sum(axis=1, keepdims=True)
+        m = x.max(axis=0)
+    assert s.name == 'sum0' and s.get_children().name == 'exp0' and m.name == 'max0'
+    a = np.arange(6, dtype=np.float32).reshape(2, 3) / 5
+    np.testing.assert_allclose(s.eval(x=mx.nd.array(a))[0].asnumpy(), np.exp(a).sum(1, keepdims=True), rtol=1e-6)
+    from gluonjax.ndarray._gen import METHODS
+    for public, op_name in METHODS.items():
+        if find_op(op_name) is not None:
+            assert callable(getattr(mx.sym.Symbol, public)), public
+
+
+@needs('Reshape', 'Flatten', 'Cast')
+def test_fluent_reshape_flatten_astype_names():
+    x = mx.sym.var('x')
+    with mx.name.NameManager():
+        r = x.reshape((2, 3))
+        f = x.flatten()
+        c = x.astype('float16')
+    assert (r.name, f.name, c.name) == ('reshape0', 'flatten0', 'cast0')
+    assert r.attr('shape') == '(2, 3)' and c.attr('dtype') == 'float16'
+
+
+# ---- known shapes while building --------------------------------------------------------------
+
+def test_shape_and_dtype_known_while_building():
+    x = mx.sym.var('x', shape=(2, 3), dtype='float16')
+    assert x.shape == (2, 3) and x.dtype == np.float16 and x.ndim == 2
+    y = (x * 2).sum(axis=1)
+    assert y.shape == (2,) and y.dtype == np.float16
+    assert mx.sym.var('u').shape is None and mx.sym.var('u').dtype is None
+    assert (mx.sym.var('u') + x).shape is None
+    assert mx.sym.var('p', shape=(0, 3)).shape is None  # 0 means an unknown dimension in MXNet
+    assert mx.sym.var('d', shape=(2,)).dtype is None
+    assert (mx.sym.var('d', shape=(2,)) + 1).dtype == np.float32
+    assert mx.sym.zeros((4, 5), dtype='int32').shape == (4, 5)
+    assert mx.sym.zeros((4, 5), dtype='int32').dtype == np.int32
+
+
+def test_shape_error_at_construction_names_the_node():
+    a = mx.sym.var('a', shape=(2, 3))
+    b = mx.sym.var('b', shape=(4, 3))
+    with pytest.raises(MXNetError, match=r'Error in operator bad: .*\[2,3\].*\[4,3\]'):
+        mx.sym.broadcast_add(a, b, name='bad')
+    with pytest.raises(MXNetError, match='unknown parameter'):
+        mx.sym.exp(a, foo=1)
+    with pytest.raises(MXNetError, match="required parameter 'a_min'"):
+        mx.sym.clip(a, a_max=1)
+
+
+# ---- inference -------------------------------------------------------------------------------
+
+def test_infer_shape_full_partial_and_incomplete():
+    a, b = mx.sym.var('a'), mx.sym.var('b')
+    c = mx.sym.exp(a) + b
+    assert c.infer_shape(a=(2, 3)) == ([(2, 3), (2, 3)], [(2, 3)], [])  # b follows a (same shape op)
+    assert c.infer_shape((2, 3)) == ([(2, 3), (2, 3)], [(2, 3)], [])  # positional: argument order
+    s = mx.sym.broadcast_add(a, b)
+    with pytest.warns(UserWarning, match='b: \\(\\)'):
+        assert s.infer_shape(a=(2, 3)) == (None, None, None)
+    assert s.infer_shape_partial(a=(2, 3)) == ([(2, 3), ()], [()], [])
+    assert s.infer_shape_partial(a=(2, 0)) == ([(2, 0), ()], [()], [])
+    assert mx.sym.var('x', shape=(3, 4)).infer_shape() == ([(3, 4)], [(3, 4)], [])
+    with pytest.raises(MXNetError, match='keyword argument name foo not found'):
+        s.infer_shape(foo=(1,))
+    with pytest.raises(MXNetError, match='Error in operator'):
+        s.infer_shape(a=(2, 3), b=(4, 3))
+
+
+def test_infer_type():
+    a, b = mx.sym.var('a'), mx.sym.var('b')
+    c = (a + b) * 2
+    assert c.infer_type(a='float16') == ([np.float16, np.float16], [np.float16], [])
+    assert c.infer_type(a=np.float64, b=np.float64) == ([np.float64, np.float64], [np.float64], [])
+    assert c.infer_type() == (None, None, None)
+    assert c.infer_type_partial() == ([None, None], [None], [])
+    z = mx.sym.zeros((2,), dtype='int32') + 1
+    assert z.infer_type() == ([], [np.int32], [])
+
+
+@needs('FullyConnected', 'SoftmaxOutput')
+def test_infer_shape_parameters_from_data():
+    data = mx.sym.var('data')
+    fc = mx.sym.FullyConnected(data, num_hidden=10, name='fc')
+    out = mx.sym.SoftmaxOutput(fc, name='sm')
+    assert out.list_arguments() == ['data', 'fc_weight', 'fc_bias', 'sm_label']
+    assert out.infer_shape(data=(4, 5)) == ([(4, 5), (10, 5), (10,), (4,)], [(4, 10)], [])
+    assert out.infer_shape_partial(fc_weight=(10, 5)) == ([(), (10, 5), (), ()], [()], [])
+    with pytest.raises(MXNetError, match='Error in operator fc: Shape inconsistent, Provided = \\[3,3\\]'):
+        out.infer_shape(data=(4, 5), fc_weight=(3, 3))
+    assert out.infer_type(data='float16')[0] == [np.float16] * 4
+
+
+@pytest.mark.parametrize('name, shapes', [
+    ('mf', {'user': (32,), 'item': (32,), 'score': (32,)}), ('lenet', {'data': (64, 1, 28, 28)}),
+    ('bnnet', {'data': (2, 3, 6, 6)}), ('mlp', {'data': (3, 5)})])
+def test_infer_shape_of_every_internal_output_matches_mxnet(name, shapes):
+    with open(os.path.join(REF, 'symbol', 'infer_shape.json')) as f:
+        expected = json.load(f)[name]
+    with open(os.path.join(REF, 'symbol', '%s-symbol.json' % name)) as f:
+        missing = sorted({n['op'] for n in json.load(f)['nodes'] if n['op'] != 'null' and find_op(n['op']) is None})
+    if missing:
+        pytest.skip('operators not registered yet: %s' % ', '.join(missing))
+    internals = NETS[name](mx).get_internals()
+    _, outs, _ = internals.infer_shape(**shapes)
+    assert dict(zip(internals.list_outputs(), [list(s) for s in outs])) == expected
+
+
+# Cases for operators whose inputs and parameters need more than "one (2, 3) array".
+# name: (input shapes, parameters); inputs are float32 uniform in (0.1, 0.9) unless in INT_INPUTS.
+SHAPE_CASES = {
+    'FullyConnected': ([(2, 3, 4), (5, 12), (5,)], {'num_hidden': 5}),
+    'Convolution': ([(2, 3, 8, 8), (4, 3, 3, 3), (4,)], {'kernel': (3, 3), 'num_filter': 4, 'stride': (2, 2)}),
+    'Deconvolution': ([(2, 3, 4, 4), (3, 2, 3, 3)], {'kernel': (3, 3), 'num_filter': 2}),
+    'Pooling': ([(2, 3, 8, 8)], {'kernel': (2, 2), 'pool_type': 'max', 'stride': (2, 2)}),
+    'BatchNorm': ([(2, 3, 4, 4), (3,), (3,), (3,), (3,)], {}),
+    'InstanceNorm': ([(2, 3, 4), (3,), (3,)], {}),
+    'LayerNorm': ([(2, 3, 4), (4,), (4,)], {}),
+    'GroupNorm': ([(2, 4, 3), (2,), (2,)], {'num_groups': 2}),
+    'Embedding': ([(2, 3), (10, 4)], {'input_dim': 10, 'output_dim': 4}),
+    'Activation': ([(2, 3)], {'act_type': 'relu'}),
+    'LeakyReLU': ([(2, 3)], {}),
+    'Dropout': ([(2, 3)], {'p': 0.5}),
+    'SoftmaxOutput': ([(2, 3), (2,)], {}),
+    'LinearRegressionOutput': ([(2, 3), (2, 3)], {}),
+    'LogisticRegressionOutput': ([(2, 3), (2, 3)], {}),
+    'MAERegressionOutput': ([(2, 3), (2, 3)], {}),
+    'Reshape': ([(2, 3, 4)], {'shape': (-1, 4)}),
+    'reshape_like': ([(2, 3), (3, 2)], {}),
+    'Flatten': ([(2, 3, 4)], {}),
+    'transpose': ([(2, 3, 4)], {'axes': (2, 0, 1)}),
+    'expand_dims': ([(2, 3)], {'axis': 1}),
+    'squeeze': ([(2, 1, 3)], {}),
+    'Concat': ([(2, 3), (2, 4)], {'dim': 1}),
+    'stack': ([(2, 3), (2, 3)], {'axis': 1}),
+    'SliceChannel': ([(2, 6)], {'num_outputs': 3}),
+    '_split_v2': ([(2, 6)], {'indices': (2,), 'axis': 1}),
+    'slice': ([(4, 5)], {'begin': (1, 0), 'end': (3, 4)}),
+    'slice_axis': ([(4, 5)], {'axis': 1, 'begin': 1, 'end': 3}),
+    'slice_like': ([(4, 5), (2, 3)], {}),
+    'tile': ([(2, 3)], {'reps': (2, 2)}),
+    'repeat': ([(2, 3)], {'repeats': 2, 'axis': 1}),
+    'Pad': ([(1, 2, 3, 3)], {'mode': 'constant', 'pad_width': (0, 0, 0, 0, 1, 1, 2, 2)}),
+    'reverse': ([(2, 3)], {'axis': 1}),
+    'batch_take': ([(2, 3), (2,)], {}),
+    '_random_randint': ([], {'low': 0, 'high': 5, 'shape': (2, 3)}),
+    '_full': ([], {'shape': (2, 3), 'value': 2.0}),
+    '_arange': ([], {'start': 2, 'stop': 8, 'step': 1.5}),
+    '_eye': ([], {'N': 3, 'k': 1}),
+    '_linspace': ([], {'start': 0, 'stop': 1, 'num': 5}),
+    '_linalg_det': ([(3, 3)], {}),
+    '_linalg_slogdet': ([(3, 3)], {}),
+    '_linalg_inverse': ([(3, 3)], {}),
+    '_linalg_potrf': ([(3, 3)], {}),
+    '_linalg_potri': ([(3, 3)], {}),
+    '_linalg_sumlogdiag': ([(3, 3)], {}),
+    '_linalg_extractdiag': ([(3, 3)], {'offset': 1}),
+    '_linalg_gemm': ([(2, 3), (3, 4), (2, 4)], {'alpha': 2.0}),
+    '_linalg_gemm2': ([(2, 3), (3, 4)], {}),
+    '_linalg_trmm': ([(3, 3), (3, 4)], {}),
+    '_linalg_trsm': ([(3, 3), (3, 4)], {}),
+    'broadcast_to': ([(1, 3)], {'shape': (4, 3)}),
+    'broadcast_axis': ([(1, 3)], {'axis': 0, 'size': 4}),
+    'broadcast_like': ([(1, 3), (4, 3)], {}),
+    'SwapAxis': ([(2, 3, 4)], {'dim1': 0, 'dim2': 2}),
+    'take': ([(5, 3), (2, 4)], {}),
+    'pick': ([(5, 3), (5,)], {'axis': 1}),
+    'one_hot': ([(4,)], {'depth': 5}),
+    'gather_nd': ([(3, 4), (2, 2)], {}),
+    'scatter_nd': ([(2,), (2, 2)], {'shape': (3, 4)}),
+    'dot': ([(2, 3), (3, 4)], {}),
+    'batch_dot': ([(2, 3, 4), (2, 4, 5)], {}),
+    'where': ([(2, 3), (2, 3), (2, 3)], {}),
+    'clip': ([(2, 3)], {'a_min': 0.2, 'a_max': 0.6}),
+    'topk': ([(2, 5)], {'k': 2}),
+    'sort': ([(2, 5)], {}),
+    'argsort': ([(2, 5)], {}),
+    'diag': ([(3, 3)], {}),
+    'depth_to_space': ([(1, 4, 2, 3)], {'block_size': 2}),
+    'space_to_depth': ([(1, 1, 4, 6)], {'block_size': 2}),
+    'softmax_cross_entropy': ([(2, 3), (2,)], {}),
+    'SequenceMask': ([(3, 2, 4)], {}),
+    'RNN': ([(3, 2, 4), (80,), (1, 2, 5)], {'state_size': 5, 'num_layers': 1, 'mode': 'rnn_tanh'}),
+    'UpSampling': ([(1, 2, 3, 3)], {'scale': 2, 'sample_type': 'nearest', 'num_args': 1}),
+    'Cast': ([(2, 3)], {'dtype': 'float16'}),
+    'L2Normalization': ([(2, 3)], {}),
+    'ROIPooling': ([(1, 2, 8, 8), (2, 5)], {'pooled_size': (2, 2), 'spatial_scale': 1.0}),
+}
+INT_INPUTS = {'Embedding': (0,), 'take': (1,), 'batch_take': (1,), 'pick': (1,), 'one_hot': (0,), 'gather_nd': (1,),
+              'scatter_nd': (1,), 'SoftmaxOutput': (1,), 'softmax_cross_entropy': (1,)}
+
+
+def _generic_case(op):
+    """(input shapes, params) for an operator needing nothing special, or None."""
+    if op.creation:
+        if 'shape' in op._param_map and all(not p.required for p in op.params):
+            return [], {'shape': (2, 3)}
+        return None
+    if any(p.required for p in op.params if p.name != 'num_args'):
+        return None
+    if op.variadic:
+        return [(2, 3), (2, 3)], {}
+    names = op.inputs(None) if callable(op.inputs) else op.inputs
+    return [(2, 3)] * len(names), {}
+
+
+def _case(name, op):
+    if name in SHAPE_CASES:
+        return SHAPE_CASES[name]
+    return _generic_case(op)
+
+
+def _input_value(name, i, shape, rng):
+    if i in INT_INPUTS.get(name, ()):
+        return mx.nd.array(rng.integers(0, 2, size=shape).astype(np.float32))
+    return mx.nd.array(rng.uniform(0.1, 0.9, size=shape).astype(np.float32))
+
+
+def _shape_cases():
+    cases = []
+    for name, op in sorted(mx.ops.canonical_ops().items()):
+        case = _case(name, op)
+        if case is not None:
+            cases.append(name)
+    return cases
+
+
+def _random_shapes(name, shapes, params):
+    """Output shapes of a random operator, from MXNet's rules (values are random by design)."""
+    if name.endswith('_like') or name == '_shuffle':
+        return [shapes[0]]
+    if name == '_sample_multinomial':
+        return [tuple(shapes[0][:-1]) + tuple(params.get('shape', ()))]
+    if name.startswith('_sample_'):
+        return [tuple(shapes[0]) + tuple(params.get('shape', ()))]
+    return [tuple(params['shape'])]
+
+
+@pytest.mark.parametrize('name', _shape_cases())
+def test_infer_shape_matches_nd_for_operator(name):
+    """For every operator with a test case: infer_shape and the shape known while building equal the
+    shapes mx.nd computes; operators with parameters (read back from MXNet's strings) also give
+    mx.nd's values when the graph runs."""
+    op = mx.ops.canonical_ops()[name]
+    shapes, params = _case(name, op)
+    rng = np.random.default_rng(0)
+    names = ['in%d' % i for i in range(len(shapes))]
+    sym = getattr(mx.sym, name)(*[mx.sym.var(n) for n in names], **params)
+    known = getattr(mx.sym, name)(*[mx.sym.var(n, shape=s) for n, s in zip(names, shapes)], **params)
+    _, outs, _ = sym.infer_shape(**dict(zip(names, shapes)))
+    if op.random:
+        expected = _random_shapes(name, shapes, params)
+        assert outs == expected and [known[i].shape for i in range(len(known))] == expected
+        return
+    arrays = [_input_value(name, i, s, rng) for i, s in enumerate(shapes)]
+    want = getattr(mx.nd, name)(*arrays, **params)
+    want = want if isinstance(want, list) else [want]
+    assert outs == [w.shape for w in want]
+    assert [known[i].shape for i in range(len(known))] == [w.shape for w in want]
+    assert [known[i].dtype for i in range(len(known))] == [w.dtype for w in want]
+    if not params:
+        return
+    feed = {n: a for n, a in zip(sym.list_arguments(), arrays)}
+    if op.aux:
+        aux = sym.list_auxiliary_states()
+        feed.update(zip(aux, arrays[len(arrays) - len(aux):]))
+    # run the graph function directly (no jit: op by op)
+    got, _ = GraphFunction(sym)({k: v._data for k, v in feed.items()})
+    for g, w in zip(got, want):
+        assert g.shape == w.shape and g.dtype == w.dtype
+        np.testing.assert_allclose(np.asarray(g), w.asnumpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_operator_table_is_covered_by_shape_cases():
+    """Every operator of the table has an infer_shape case (generic or in SHAPE_CASES)."""
+    missing = [n for n, op in sorted(mx.ops.canonical_ops().items()) if _case(n, op) is None]
+    assert missing == []
+
+
+def test_creation_symbols():
+    with mx.name.NameManager():
+        z = mx.sym.zeros((2, 3))
+        o = mx.sym.ones((2,), dtype='int32')
+        f = mx.sym.full((2,), 3.0)
+        r = mx.sym.arange(5)
+    assert (z.name, o.name, f.name, r.name) == ('_zeros0', '_ones0', '_full0', '_arange0')
+    assert z.list_attr() == {'dtype': 'float32', 'shape': '(2, 3)'}
+    assert r.list_attr() == {'dtype': 'float32', 'infer_range': 'False', 'repeat': '1', 'start': '5',
+                             'step': '1.0', 'stop': 'None'}
+    assert o.eval()[0].asnumpy().tolist() == [1, 1] and o.eval()[0].dtype == np.int32
+    assert f.eval()[0].asnumpy().tolist() == [3.0, 3.0]
+    assert r.eval()[0].asnumpy().tolist() == [0, 1, 2, 3, 4]
+    if find_op('_eye') is not None:
+        assert mx.sym.eye(3).infer_shape()[1] == [(3, 3)]
+    if find_op('_linspace') is not None:
+        np.testing.assert_allclose(mx.sym.linspace(0, 1, 5).eval()[0].asnumpy(), np.linspace(0, 1, 5))
+
+
+@needs('_random_uniform', '_sample_uniform')
+def test_random_namespace():
+    with mx.name.NameManager():
+        u = mx.sym.random.uniform(shape=(2,))
+        s = mx.sym.random.uniform(mx.sym.var('a'), mx.sym.var('b'))
+    assert u.name == '_random_uniform0' and u.list_attr() == {'high': '1', 'low': '0', 'shape': '(2,)'}
+    assert s.name == '_sample_uniform0' and s.list_arguments() == ['a', 'b']
+
+
+def test_generated_functions_cover_the_table():
+    for name in mx.ops.all_ops():
+        if not name.isidentifier() or name in ('lambda',):
+            continue
+        assert callable(getattr(mx.sym, name)), name
+    with pytest.raises(TypeError, match='must be a Symbol'):
+        mx.sym.exp(data=mx.nd.ones((2,)))
+    with pytest.raises(MXNetError, match='too many'):
+        mx.sym.exp(mx.sym.var('a'), mx.sym.var('b'))

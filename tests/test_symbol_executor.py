@@ -1,0 +1,271 @@
+"""Running symbols: GraphFunction (pure, jit-able, named scopes, errors), executors (bind,
+simple_bind, forward, backward, grad_req, compile once per signature) against nd results and
+numeric gradients, and MXNet-written networks giving MXNet's numbers."""
+import json
+import os
+import sys
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import gluonjax as mx
+from gluonjax import autograd
+from gluonjax.base import MXNetError
+from gluonjax.ops import find_op
+from gluonjax.symbol.graph import GraphFunction
+
+REF = os.path.join(os.path.dirname(__file__), 'data', 'mxnet_ref')
+SYM = os.path.join(REF, 'symbol')
+sys.path.insert(0, REF)
+from symbol_nets import NETS  # noqa: E402
+
+
+def needs(*ops):
+    missing = [o for o in ops if find_op(o) is None]
+    return pytest.mark.skipif(bool(missing), reason='operators not registered yet: %s' % ', '.join(missing))
+
+
+def _net():
+    """y = exp(a * b) + sqrt(b) * 2, and sum(a) over axis 1: two outputs, two inputs."""
+    a, b = mx.sym.var('a'), mx.sym.var('b')
+    with mx.name.NameManager():
+        y = mx.sym.exp(a * b, name='ex') + mx.sym.sqrt(b) * 2
+        s = mx.sym.sum(a, axis=1, name='total')
+    return mx.sym.Group([y, s])
+
+
+def _values(rng):
+    return (rng.uniform(0.2, 0.9, (2, 3)).astype(np.float32), rng.uniform(0.2, 0.9, (2, 3)).astype(np.float32))
+
+
+# ---- GraphFunction ------------------------------------------------------------------------------
+
+def test_graph_function_is_pure_and_jittable(rng):
+    f = GraphFunction(_net())
+    assert f.arg_names == ['a', 'b'] and f.aux_names == [] and f.input_names == ['a', 'b']
+    assert f.output_names == ['_plus0_output', 'total_output']
+    a, b = _values(rng)
+    outs, aux = jax.jit(f, static_argnums=1)({'a': a, 'b': b}, False, None)
+    assert aux == {}
+    np.testing.assert_allclose(outs[0], np.exp(a * b) + np.sqrt(b) * 2, rtol=1e-6)
+    np.testing.assert_allclose(outs[1], a.sum(1), rtol=1e-6)
+    # differentiable with jax directly
+    g = jax.grad(lambda b_: f({'a': a, 'b': b_})[0][0].sum())(jnp.asarray(b))
+    np.testing.assert_allclose(g, a * np.exp(a * b) + 1 / np.sqrt(b), rtol=1e-5)
+
+
+def test_graph_function_names_layers_in_compiled_code(rng):
+    f = GraphFunction(_net())
+    a, b = _values(rng)
+    text = jax.jit(lambda x: f(x)[0]).lower({'a': a, 'b': b}).as_text(debug_info=True)
+    assert '/ex/exp"' in text and '/total/' in text and '/_plus0/' in text
+
+
+def test_graph_function_errors_name_the_input_and_the_node():
+    f = GraphFunction(_net())
+    with pytest.raises(MXNetError, match="input 'b' is missing"):
+        f({'a': jnp.ones((2, 3))})
+    bad = GraphFunction(mx.sym.broadcast_add(mx.sym.var('x'), mx.sym.var('y'), name='adder'))
+    with pytest.raises(MXNetError, match=r'Error in operator adder: broadcast_add.*\[2,3\] \[4,3\]'):
+        bad({'x': jnp.ones((2, 3)), 'y': jnp.ones((4, 3))})
+    with pytest.raises(TypeError):
+        GraphFunction('not a symbol')
+
+
+@needs('Dropout')
+def test_graph_function_random_ops_use_the_key():
+    d = mx.sym.Dropout(mx.sym.var('x'), p=0.5)
+    f = GraphFunction(d)
+    x = {'x': jnp.ones((50, 40))}
+    k1, k2 = jax.random.PRNGKey(1), jax.random.PRNGKey(2)
+    a = f(x, True, k1)[0][0]
+    assert not np.array_equal(a, f(x, True, k2)[0][0])
+    np.testing.assert_array_equal(a, f(x, True, k1)[0][0])
+    np.testing.assert_array_equal(f(x, False, k1)[0][0], np.ones((50, 40)))
+
+
+@needs('BatchNorm')
+def test_graph_function_returns_updated_aux_states(rng):
+    bn = mx.sym.BatchNorm(mx.sym.var('x'), name='bn', momentum=0.5)
+    f = GraphFunction(bn)
+    assert f.aux_names == ['bn_moving_mean', 'bn_moving_var']
+    x = rng.normal(size=(8, 3)).astype(np.float32)
+    inputs = {'x': x, 'bn_gamma': np.ones(3, np.float32), 'bn_beta': np.zeros(3, np.float32),
+              'bn_moving_mean': np.zeros(3, np.float32), 'bn_moving_var': np.ones(3, np.float32)}
+    _, aux = f(inputs, True, None)
+    np.testing.assert_allclose(aux['bn_moving_mean'], 0.5 * x.mean(0), rtol=1e-5, atol=1e-6)
+    _, aux = f(inputs, False, None)
+    np.testing.assert_array_equal(aux['bn_moving_mean'], np.zeros(3))
+
+
+# ---- executors --------------------------------------------------------------------------------------
+
+def test_bind_forward_backward_against_nd_autograd(rng):
+    sym = _net()
+    a, b = _values(rng)
+    args = {'a': mx.nd.array(a), 'b': mx.nd.array(b)}
+    grads = {'a': mx.nd.zeros((2, 3)), 'b': mx.nd.zeros((2, 3))}
+    exe = sym.bind(mx.cpu(), args, args_grad=grads)
+    assert exe.arg_dict['a'] is args['a'] and exe.grad_dict['b'] is grads['b']
+    outs = exe.forward(is_train=True)
+    heads = [mx.nd.array(rng.uniform(-1, 1, (2, 3))), mx.nd.array(rng.uniform(-1, 1, (2,)))]
+    exe.backward(heads)
+    # the same computation with nd and autograd
+    xa, xb = mx.nd.array(a), mx.nd.array(b)
+    xa.attach_grad()
+    xb.attach_grad()
+    with autograd.record():
+        y = mx.nd.exp(xa * xb) + mx.nd.sqrt(xb) * 2
+        s = mx.nd.sum(xa, axis=1)
+    autograd.backward([y, s], heads)
+    np.testing.assert_allclose(outs[0].asnumpy(), y.asnumpy(), rtol=1e-6)
+    np.testing.assert_allclose(exe.outputs[1].asnumpy(), s.asnumpy(), rtol=1e-6)
+    np.testing.assert_allclose(grads['a'].asnumpy(), xa.grad.asnumpy(), rtol=1e-5)
+    np.testing.assert_allclose(grads['b'].asnumpy(), xb.grad.asnumpy(), rtol=1e-5)
+    assert exe.output_dict['total_output'] is exe.outputs[1]
+
+
+def test_backward_matches_numeric_gradient(rng):
+    x = mx.sym.var('x')
+    sym = mx.sym.sum(mx.sym.tanh(x * x) * mx.sym.sin(x), axis=(0, 1))
+    v = rng.uniform(-1, 1, (3, 2))
+    exe = sym.bind(mx.cpu(), {'x': mx.nd.array(v, dtype='float64')},
+                   args_grad={'x': mx.nd.zeros((3, 2), dtype='float64')})
+    exe.forward(is_train=True)
+    exe.backward()  # head gradient: ones
+
+    def f(u):
+        return float(np.sum(np.tanh(u * u) * np.sin(u)))
+    eps, num = 1e-6, np.zeros_like(v)
+    for i in np.ndindex(v.shape):
+        d = np.zeros_like(v)
+        d[i] = eps
+        num[i] = (f(v + d) - f(v - d)) / (2 * eps)
+    np.testing.assert_allclose(exe.grad_dict['x'].asnumpy(), num, rtol=1e-6, atol=1e-8)
+
+
+def test_grad_req_add_null_and_lists(rng):
+    a, b = _values(rng)
+    sym = _net()
+    ga, gb = mx.nd.ones((2, 3)), mx.nd.ones((2, 3))
+    exe = sym.bind(mx.cpu(), [mx.nd.array(a), mx.nd.array(b)], args_grad=[ga, gb], grad_req=['add', 'null'])
+    assert exe.grad_arrays[1] is None and list(exe.grad_dict) == ['a']
+    exe.forward(is_train=True)
+    exe.backward([mx.nd.zeros((2, 3)), mx.nd.ones((2,))])
+    exe.backward([mx.nd.zeros((2, 3)), mx.nd.ones((2,))])
+    np.testing.assert_allclose(ga.asnumpy(), 3.0)  # 1 + two accumulated gradients of sum
+    np.testing.assert_allclose(gb.asnumpy(), 1.0)  # untouched
+    exe2 = sym.bind(mx.cpu(), {'a': mx.nd.array(a), 'b': mx.nd.array(b)},
+                    args_grad={'b': mx.nd.zeros((2, 3))}, grad_req={'a': 'null', 'b': 'write'})
+    exe2.forward(is_train=True)
+    exe2.backward([mx.nd.ones((2, 3)), mx.nd.zeros((2,))])
+    np.testing.assert_allclose(exe2.grad_dict['b'].asnumpy(), a * np.exp(a * b) + 1 / np.sqrt(b), rtol=1e-5)
+
+
+def test_bind_errors(rng):
+    sym = _net()
+    with pytest.raises(MXNetError, match='arguments missing: b'):
+        sym.bind(mx.cpu(), {'a': mx.nd.ones((2, 3))})
+    with pytest.raises(MXNetError, match='1 arguments given, the symbol has 2'):
+        sym.bind(mx.cpu(), [mx.nd.ones((2, 3))])
+    with pytest.raises(MXNetError, match="'c' are not inputs"):
+        sym.bind(mx.cpu(), {'a': mx.nd.ones((2, 3)), 'b': mx.nd.ones((2, 3)), 'c': mx.nd.ones(1)})
+    with pytest.raises(MXNetError, match='grad_req'):
+        sym.bind(mx.cpu(), {'a': mx.nd.ones((2, 3)), 'b': mx.nd.ones((2, 3))},
+                 args_grad={'a': mx.nd.ones((2, 3))}, grad_req='sometimes')
+    with pytest.raises(TypeError, match='NDArray'):
+        sym.bind(mx.cpu(), {'a': np.ones((2, 3)), 'b': mx.nd.ones((2, 3))})
+    exe = sym.bind(mx.cpu(), {'a': mx.nd.ones((2, 3)), 'b': mx.nd.ones((2, 3))})
+    with pytest.raises(MXNetError, match='call forward'):
+        exe.backward()
+    with pytest.raises(MXNetError, match="unknown argument 'c'"):
+        exe.forward(c=mx.nd.ones(1))
+
+
+def test_simple_bind_forward_kwargs_and_compile_once(rng):
+    sym = _net()
+    exe = sym.simple_bind(mx.cpu(), a=(2, 3), b=(2, 3))
+    assert [x.shape for x in exe.arg_arrays] == [(2, 3), (2, 3)]
+    assert [g.shape for g in exe.grad_arrays] == [(2, 3), (2, 3)]
+    assert [o.shape for o in exe.outputs] == [(2, 3), (2,)]  # before any forward
+    a, b = _values(rng)
+    for _ in range(3):
+        out = exe.forward(a=a, b=mx.nd.array(b))
+    np.testing.assert_allclose(out[1].asnumpy(), a.sum(1), rtol=1e-6)
+    np.testing.assert_allclose(exe.arg_dict['a'].asnumpy(), a)
+    assert exe._jit[('forward', False)]._cache_size() == 1  # compiled once for this signature
+    bigger = exe.reshape(a=(4, 3), b=(4, 3))
+    assert bigger.arg_dict['a'].shape == (4, 3)
+    nulls = sym.simple_bind(mx.cpu(), grad_req='null', a=(2, 3), b=(2, 3))
+    assert nulls.grad_arrays == [None, None] and nulls.grad_dict == {}
+    typed = sym.simple_bind(mx.cpu(), type_dict={'a': 'float64', 'b': 'float64'}, a=(2, 3), b=(2, 3))
+    assert typed.arg_dict['a'].dtype == np.float64 and typed.forward()[0].dtype == np.float64
+    with pytest.raises(MXNetError, match='cannot infer the shapes of b'):
+        mx.sym.broadcast_add(mx.sym.var('a'), mx.sym.var('b')).simple_bind(mx.cpu(), a=(2, 3))
+
+
+def test_copy_params_from_and_eval(rng):
+    sym = _net()
+    exe = sym.simple_bind(mx.cpu(), a=(2, 3), b=(2, 3))
+    a, b = _values(rng)
+    exe.copy_params_from({'a': mx.nd.array(a), 'b': mx.nd.array(b)})
+    np.testing.assert_allclose(exe.forward()[1].asnumpy(), a.sum(1), rtol=1e-6)
+    with pytest.raises(ValueError, match='Find name "zz"'):
+        exe.copy_params_from({'zz': mx.nd.ones(1)})
+    exe.copy_params_from({'zz': mx.nd.ones(1)}, allow_extra_params=True)
+    outs = sym.eval(mx.cpu(), a=mx.nd.array(a), b=mx.nd.array(b))
+    np.testing.assert_allclose(outs[0].asnumpy(), np.exp(a * b) + np.sqrt(b) * 2, rtol=1e-6)
+
+
+@needs('FullyConnected', 'SoftmaxOutput')
+def test_loss_output_backward_without_head_gradients(rng):
+    sym = NETS['mlp'](mx)
+    exe = sym.simple_bind(mx.cpu(), data=(3, 5), grad_req={'data': 'null', 'fc1_weight': 'write',
+                                                           'fc1_bias': 'write', 'fc2_weight': 'write',
+                                                           'out_label': 'null'})
+    for n, arr in exe.arg_dict.items():
+        arr[:] = rng.uniform(-1, 1, arr.shape).astype(np.float32)
+    exe.arg_dict['out_label'][:] = np.array([0, 3, 1], dtype=np.float32)
+    out = exe.forward(is_train=True)[0].asnumpy()
+    exe.backward()
+    # SoftmaxOutput's gradient is softmax - onehot(label), whatever the head gradient
+    h = np.maximum(exe.arg_dict['data'].asnumpy() @ exe.arg_dict['fc1_weight'].asnumpy().T
+                   + exe.arg_dict['fc1_bias'].asnumpy(), 0)
+    onehot = np.eye(4)[[0, 3, 1]]
+    np.testing.assert_allclose(exe.grad_dict['fc2_weight'].asnumpy(), (out - onehot).T @ h, rtol=1e-4, atol=1e-6)
+
+
+# ---- networks written by MXNet, with MXNet's numbers -------------------------------------------------
+
+def _json_ops(path):
+    with open(path) as f:
+        return {n['op'] for n in json.load(f)['nodes'] if n['op'] != 'null'}
+
+
+@pytest.mark.parametrize('name', ['mf', 'mlp', 'lenet', 'bnnet', 'multi', 'arith'])
+def test_mxnet_network_runs_with_mxnet_numbers(name):
+    path = os.path.join(SYM, '%s_small-symbol.json' % name)
+    if not os.path.exists(path):
+        path = os.path.join(SYM, '%s-symbol.json' % name)
+    missing = sorted(o for o in _json_ops(path) if find_op(o) is None)
+    if missing:
+        pytest.skip('operators not registered yet: %s' % ', '.join(missing))
+    ref = np.load(os.path.join(SYM, '%s_io.npz' % name))
+    sym = mx.sym.load(path)
+    args = {k[4:]: mx.nd.array(v) for k, v in ref.items() if k.startswith('arg:')}
+    aux = {k[4:]: mx.nd.array(v) for k, v in ref.items() if k.startswith('aux:')}
+    grads = {k[5:]: mx.nd.zeros(v.shape) for k, v in ref.items() if k.startswith('grad:')}
+    exe = sym.bind(mx.cpu(), args, args_grad=grads, aux_states=aux,
+                   grad_req={n: 'write' if n in grads else 'null' for n in args})
+    n_out = len(sym.list_outputs())
+    for i, o in enumerate(exe.forward(is_train=False)):
+        np.testing.assert_allclose(o.asnumpy(), ref['pred:%d' % i], rtol=1e-4, atol=1e-5)
+    for i, o in enumerate(exe.forward(is_train=True)):
+        np.testing.assert_allclose(o.asnumpy(), ref['train:%d' % i], rtol=1e-4, atol=1e-5)
+    for n, a in aux.items():
+        np.testing.assert_allclose(a.asnumpy(), ref['aux_after:' + n], rtol=1e-4, atol=1e-5)
+    exe.backward([mx.nd.array(ref['head:%d' % i]) for i in range(n_out)])
+    for n, g in grads.items():
+        np.testing.assert_allclose(g.asnumpy(), ref['grad:' + n], rtol=1e-4, atol=1e-5, err_msg=n)
