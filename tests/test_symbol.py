@@ -326,6 +326,11 @@ def test_infer_type():
     assert c.infer_type_partial() == ([None, None], [None], [])
     z = mx.sym.zeros((2,), dtype='int32') + 1
     assert z.infer_type() == ([], [np.int32], [])
+    e = mx.sym.Embedding(mx.sym.var('data'), input_dim=5, output_dim=3)  # the weight keeps its own dtype
+    assert e.infer_type(data='int32') == ([np.int32, np.float32], [np.float32], [])
+    t = mx.sym.take(mx.sym.var('a'), mx.sym.var('i'))
+    assert t.infer_type(a='float16', i='int32') == ([np.float16, np.int32], [np.float16], [])
+    assert t.infer_type_partial(i='int32') == ([None, np.int32], [None], [])
 
 
 @needs('FullyConnected', 'SoftmaxOutput')
@@ -393,6 +398,7 @@ SHAPE_CASES = {
     'Pad': ([(1, 2, 3, 3)], {'mode': 'constant', 'pad_width': (0, 0, 0, 0, 1, 1, 2, 2)}),
     'reverse': ([(2, 3)], {'axis': 1}),
     'batch_take': ([(2, 3), (2,)], {}),
+    'CTCLoss': ([(5, 2, 4), (2, 3)], {}),  # shapes only: compiling CTC twice is slow
     '_random_randint': ([], {'low': 0, 'high': 5, 'shape': (2, 3)}),
     '_full': ([], {'shape': (2, 3), 'value': 2.0}),
     '_arange': ([], {'start': 2, 'stop': 8, 'step': 1.5}),
@@ -430,14 +436,15 @@ SHAPE_CASES = {
     'space_to_depth': ([(1, 1, 4, 6)], {'block_size': 2}),
     'softmax_cross_entropy': ([(2, 3), (2,)], {}),
     'SequenceMask': ([(3, 2, 4)], {}),
-    'RNN': ([(3, 2, 4), (80,), (1, 2, 5)], {'state_size': 5, 'num_layers': 1, 'mode': 'rnn_tanh'}),
+    'RNN': ([(3, 2, 4), (55,), (1, 2, 5)], {'state_size': 5, 'num_layers': 1, 'mode': 'rnn_tanh'}),
     'UpSampling': ([(1, 2, 3, 3)], {'scale': 2, 'sample_type': 'nearest', 'num_args': 1}),
     'Cast': ([(2, 3)], {'dtype': 'float16'}),
     'L2Normalization': ([(2, 3)], {}),
     'ROIPooling': ([(1, 2, 8, 8), (2, 5)], {'pooled_size': (2, 2), 'spatial_scale': 1.0}),
 }
-INT_INPUTS = {'Embedding': (0,), 'take': (1,), 'batch_take': (1,), 'pick': (1,), 'one_hot': (0,), 'gather_nd': (1,),
-              'scatter_nd': (1,), 'SoftmaxOutput': (1,), 'softmax_cross_entropy': (1,)}
+INT_INPUTS = {'Embedding': (0,), 'take': (1,), 'batch_take': (1,), 'CTCLoss': (1,), 'pick': (1,),
+              'one_hot': (0,), 'gather_nd': (1,), 'scatter_nd': (1,), 'SoftmaxOutput': (1,),
+              'softmax_cross_entropy': (1,)}
 
 
 def _generic_case(op):
@@ -483,7 +490,9 @@ def _random_shapes(name, shapes, params):
         return [tuple(shapes[0][:-1]) + tuple(params.get('shape', ()))]
     if name.startswith('_sample_'):
         return [tuple(shapes[0]) + tuple(params.get('shape', ()))]
-    return [tuple(params['shape'])]
+    if name.startswith('_random_'):
+        return [tuple(params['shape'])]
+    return [tuple(shapes[0])]  # Dropout
 
 
 @pytest.mark.parametrize('name', _shape_cases())

@@ -6,6 +6,8 @@ with the tensor's shape (batch axis dropped) when input shapes are given.
 """
 import warnings
 
+from gluonjax.ops import find_op
+
 from ._common import check_symbol, graph_nodes, internal_shapes, internal_types, numbers_of
 
 __all__ = ['plot_network']
@@ -122,7 +124,6 @@ def _output_key(node, index):
     """The internal output name of an edge's source (``conv0_output``, ``split0_output1``, ``data``)."""
     if node['op'] == 'null':
         return node['name']
-    from gluonjax.ops import find_op
     op = find_op(node['op'])
     if op is None:
         return node['name'] + '_output'

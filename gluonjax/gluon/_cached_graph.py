@@ -121,7 +121,7 @@ class GraphRunner:
             raise self._error(err) from None
         n = self.n_out
         results = [NDArray._from_jax(o, ctx) for o in outs[:n]]
-        if train and self.aux_keys:
+        if train and self.aux_keys and _ag_state.recording:  # as MXNet: updated by recorded passes only
             for pos, value in zip(self.aux_pos, outs[n:]):
                 arrays[pos]._data = value
         if _ag_state.recording:

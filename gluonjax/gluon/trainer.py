@@ -317,7 +317,7 @@ class Trainer:
             datas = param.list_data()
             if not ignore_stale_grad:
                 for data in datas:
-                    if not data._ag.fresh:
+                    if not getattr(data._ag, 'fresh', False):
                         raise StaleGradientError(
                             'Gradient of Parameter `%s` on context %s has not been updated by backward '
                             'since last `step`. This could mean a bug in your model that made it only '
@@ -329,11 +329,12 @@ class Trainer:
                 continue
             for (indices, grads, weights), arr, grad in zip(updates, datas, param.list_grad()):
                 leaf = arr._ag
-                if not ignore_stale_grad or leaf.fresh:
+                if not ignore_stale_grad or getattr(leaf, 'fresh', False):
                     indices.append(i)
                     grads.append(grad)
                     weights.append(arr)
-                    leaf.fresh = False
+                    if leaf is not None:
+                        leaf.fresh = False
         if local:
             for updater, (indices, grads, weights) in zip(self._updaters, updates):
                 if indices:

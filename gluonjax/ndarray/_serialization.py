@@ -62,7 +62,7 @@ _DEV_TYPES = {1: 'cpu', 2: 'gpu', 3: 'cpu_pinned', 5: 'cpu_shared'}
 _STYPES = {0: 'default', 1: 'row_sparse', 2: 'csr'}
 _NUM_AUX = {0: 0, 1: 1, 2: 2}
 _MAX_NDIM = 32          # numpy 1.x's limit; MXNet never writes more in practice
-_MIN_RECORD_BYTES = 12  # smallest possible array record (pre-v1 0-d header + ctx + dtype ... )
+_MIN_RECORD_BYTES = 12  # no array record is shorter (magic + storage type + ndim)
 
 # mshadow type flags -> little-endian numpy dtypes of the stored bytes.
 _FLAG_TO_DTYPE = {
@@ -265,6 +265,8 @@ _FOREIGN_HINTS = [
 
 def _foreign_hint(head):
     for prefix, what in _FOREIGN_HINTS:
+        if prefix == b'\x80' and head[1:2] not in (b'\2', b'\3', b'\4', b'\5'):
+            continue  # pickle protocols 2-5 start with 0x80 <protocol>
         if head.startswith(prefix):
             return '; it looks like %s' % what
     return ''
@@ -336,10 +338,7 @@ def load_arrays(fname):
             size = os.fstat(f.fileno()).st_size
         except OSError as e:  # pragma: no cover
             raise MXNetError('%s cannot be read: %s' % (src, e.strerror or e)) from e
-        try:
-            return _load(f, size, src)
-        except IsADirectoryError as e:
-            raise MXNetError('%s is a directory' % src) from e
+        return _load(f, size, src)
 
 
 def load_arrays_from_bytes(buf):

@@ -327,7 +327,8 @@ def invoke(op_name, inputs, kwargs, out=None, ctx=None):
     outs = kernel(*args)
     results = [NDArray._from_jax(o, ctx) for o in outs]
     if kernel.op.updates_aux and len(outs) > kernel.n_out:
-        _write_aux(kernel, inputs, outs[kernel.n_out:])
+        if _ag_state.recording:  # MXNet updates running statistics in backward: only recorded passes count
+            _write_aux(kernel, inputs, outs[kernel.n_out:])
         results = results[:kernel.n_out]
     if _ag_state.recording and inputs:
         # the node's function returns every output, updated auxiliary states included,

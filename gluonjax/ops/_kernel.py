@@ -51,11 +51,16 @@ class Kernel:
         self.key = (op.name, freeze(static), device)
         self.n_out = op.n_outputs(attrs)
         self.n_visible = op.n_visible_outputs(attrs)
-        self.fn = _as_tuple_fn(op.fn, static, self.dynamic, self.n_out, op.random)
-        if device is None:
-            self.jitted = jax.jit(self.fn)
-        else:
-            self.jitted = jax.jit(self.fn, out_shardings=jax.sharding.SingleDeviceSharding(device))
+        # Kernels differing only in dynamic parameters (a new scalar) share one compiled function.
+        shared = _compiled.get(self.key)
+        if shared is None:
+            fn = _as_tuple_fn(op.fn, static, self.dynamic, self.n_out, op.random)
+            if device is None:
+                jitted = jax.jit(fn)
+            else:
+                jitted = jax.jit(fn, out_shardings=jax.sharding.SingleDeviceSharding(device))
+            shared = _compiled[self.key] = (fn, jitted)
+        self.fn, self.jitted = shared
 
     def __call__(self, *arrays):
         try:
@@ -98,6 +103,7 @@ def operator_error(op_name, input_names, arrays, err):
 
 _cache = collections.OrderedDict()
 _CACHE_SIZE = 4096
+_compiled = {}  # Kernel.key -> (pure fn, jitted fn)
 
 
 def kernel_for(op_name, kwargs, train=False, device=None):

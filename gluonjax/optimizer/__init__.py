@@ -14,6 +14,6 @@ from .sgd import SGD, ccSGD, NAG, Signum, LARS  # noqa: F401
 from .adam import Adam, AdamW, Adamax, Nadam, LAMB  # noqa: F401
 from .adaptive import RMSProp, AdaGrad, AdaDelta, Ftrl  # noqa: F401
 
-__all__ = ['Optimizer', 'Updater', 'create', 'register', 'get_updater', 'SGD', 'ccSGD', 'NAG',
+__all__ = ['Optimizer', 'Updater', 'create', 'register', 'get_updater', 'mxnet_transform', 'SGD', 'ccSGD', 'NAG',
            'Signum', 'LARS', 'Adam', 'AdamW', 'Adamax', 'Nadam', 'LAMB', 'RMSProp', 'AdaGrad',
            'AdaDelta', 'Ftrl']

@@ -1,6 +1,6 @@
 """The Optimizer base class, the registry (``create``, ``register``) and the Updater.
 
-How an update runs (see docs/DESIGN.md, "Optimizers"):
+How an update runs:
 
 * The host side is MXNet's: an Optimizer counts updates per weight index
   (``_index_update_count``, ``num_update``), asks its ``lr_scheduler``, applies
@@ -13,7 +13,7 @@ How an update runs (see docs/DESIGN.md, "Optimizers"):
   (momentum, betas, clipping...) and ``h`` the per-weight scalars. ``Updater`` runs the
   transformation over *all* the weights it is given in one compiled call, then
   ``optax.apply_updates``. Updates are carried in float64 for float32 weights (and float32
-  for float16), so applying them gives back MXNet's result exactly.
+  for float16), so that applying them gives back the rule's new weight bit for bit.
 
 A custom optimizer written in MXNet's style (``update(index, weight, grad, state)`` with
 NDArray operations) still works: the Updater calls its ``update`` for each weight.
@@ -56,7 +56,7 @@ def _wide(dtype):
     dtype = jnp.dtype(dtype)
     if dtype == jnp.float16 or dtype == jnp.bfloat16:
         return jnp.float32
-    if dtype == jnp.float32 and jax.config.jax_enable_x64 and _WIDE32:
+    if dtype == jnp.float32 and jax.config.jax_enable_x64:
         return jnp.float64
     return dtype
 
@@ -91,7 +91,6 @@ def mxnet_transform(rule, cfg):
     return optax.GradientTransformationExtraArgs(init, update)
 
 
-_WIDE32 = True
 _COMPILED = {}
 
 
@@ -384,6 +383,12 @@ class Optimizer:
         return tuple((rescale,) + tuple(self._leaf_hyper(i, lr, wd))
                      for i, lr, wd in zip(indices, lrs, wds))
 
+    def _compiled_update(self):
+        """Whether updates run as the compiled rule: a rule, and update() not overridden."""
+        klass = type(self)
+        return (klass.rule is not None and klass.update is Optimizer.update
+                and klass.update_multi_precision is Optimizer.update_multi_precision)
+
     def _update_batch(self, indices, weights, grads, states):
         """Update every weight given in one compiled call."""
         self._run(indices, weights, grads, [self._split_state(w, s) for w, s in zip(weights, states)])
@@ -416,14 +421,14 @@ class Optimizer:
 
     def update_multi_precision(self, index, weight, grad, state):
         """``update`` for a state made by ``create_state_multi_precision``."""
-        if type(self).rule is not None:
+        if self._compiled_update():
             self.update(index, weight, grad, state)
             return
         if not isinstance(index, (list, tuple)):
             index, weight, grad, state = [index], [weight], [grad], [state]
         for i, w, g, s in zip(index, weight, grad, state):
             if self._uses_master(w):
-                master, inner = s
+                inner, master = s if self._master_position == 'last' else s[::-1]
                 self.update(i, master, g.astype(np.float32), inner)
                 w._data = master._data.astype(w._data.dtype)
             else:
@@ -451,11 +456,12 @@ class Optimizer:
             'lr_scheduler': None,
         }
         if self.lr_scheduler is not None:
-            get = getattr(self.lr_scheduler, '_get_config', None)
-            if get is None:
-                raise MXNetError('save_states: the lr_scheduler %r cannot be saved (it is not one of '
-                                 'mx.lr_scheduler\'s classes)' % (self.lr_scheduler,))
-            config['lr_scheduler'] = {'class': type(self.lr_scheduler).__name__, 'attrs': get()}
+            from .. import lr_scheduler as lrs
+            klass = type(self.lr_scheduler)
+            if getattr(lrs, klass.__name__, None) is not klass:
+                raise MXNetError('save_states: the lr_scheduler %r cannot be saved: only the classes of '
+                                 'mx.lr_scheduler can (%s)' % (self.lr_scheduler, ', '.join(lrs.__all__)))
+            config['lr_scheduler'] = {'class': klass.__name__, 'attrs': self.lr_scheduler._get_config()}
         return config
 
     @staticmethod
@@ -645,7 +651,7 @@ class Updater:
                 self.states[idx] = self.sync_state_context(self.states[idx], weights[i].context)
                 self.states_synced[idx] = True
                 split.pop(idx, None)
-        if type(opt).rule is None:  # an MXNet-style optimizer written with NDArray operations
+        if not opt._compiled_update():  # an MXNet-style optimizer written with NDArray operations
             for i, w, g in zip(indices, weights, grads):
                 opt.update_multi_precision(i, w, g, self.states[i])
             return

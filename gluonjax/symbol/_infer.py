@@ -26,6 +26,8 @@ _KEY_AVAL = jax.ShapeDtypeStruct((2,), jnp.uint32)
 DTYPE_TO_FLAG = {'float32': 0, 'float64': 1, 'float16': 2, 'uint8': 3, 'int32': 4, 'int8': 5, 'int64': 6,
                  'bool': 7, 'int16': 8, 'uint16': 9, 'uint32': 10, 'uint64': 11, 'bfloat16': 12}
 FLAG_TO_DTYPE = {v: k for k, v in DTYPE_TO_FLAG.items()}
+# Inputs whose dtype is their own (integer indices), neither following nor setting the others'.
+_INDEX_INPUTS = ('indices', 'index')
 _eval_cache = {}
 
 
@@ -108,13 +110,14 @@ def node_avals(node):
 
 
 def _fallback_dtype(node, in_dtypes):
-    """The output dtype when shapes are unknown: the 'dtype' parameter, else the first input's."""
+    """The output dtype when shapes are unknown: the 'dtype' parameter, else the first input's
+    (integer indices aside)."""
     if 'dtype' in node.op._param_map:
         d = node.parsed().get('dtype')
         if d is not None:
             return np.dtype(d).name
-    for d in in_dtypes:
-        if d is not None:
+    for name, d in zip(node.input_names(), in_dtypes):
+        if d is not None and name not in _INDEX_INPUTS:
             return d
     return None
 
@@ -370,17 +373,20 @@ def _inconsistent(node, provided, inferred):
 
 
 def _fill_dtypes(node, keys, ent_dtype):
-    """Unknown input dtypes follow the first known input (MXNet's default type rule)."""
+    """Unknown input dtypes follow the first known input (MXNet's default type rule); an
+    Embedding's weight takes its ``dtype`` parameter. True if any was new."""
+    names = node.input_names()
     known = [ent_dtype.get(k) for k in keys]
-    first = next((d for d in known if d is not None), None)
-    if first is None:
-        first = _fallback_dtype(node, [])
-        if first is None:
-            return False
+    own = {}
+    if node.op.name == 'Embedding':
+        own['weight'] = np.dtype(node.parsed().get('dtype') or 'float32').name
+    first = next((d for n, d in zip(names, known) if d is not None and n not in _INDEX_INPUTS and n not in own),
+                 None) or _fallback_dtype(node, [])
     new = False
-    for k, d in zip(keys, known):
-        if d is None:
-            ent_dtype[k] = first
+    for n, k, d in zip(names, keys, known):
+        target = own.get(n, first if n not in _INDEX_INPUTS else None)
+        if d is None and target is not None:
+            ent_dtype[k] = target
             new = True
     return new
 

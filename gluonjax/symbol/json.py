@@ -200,9 +200,14 @@ def _attrs_of(raw, i, source, old_format):
     return attrs
 
 
+def _is_entry(e):
+    """Whether ``e`` is a [node, output] or [node, output, version] entry of integers."""
+    return (isinstance(e, list) and len(e) in (2, 3)
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in e))
+
+
 def _entry(raw_entry, i, raw, source, n_nodes):
-    if (not isinstance(raw_entry, list) or len(raw_entry) not in (2, 3)
-            or not all(isinstance(x, int) and not isinstance(x, bool) for x in raw_entry)):
+    if not _is_entry(raw_entry):
         raise _fail(source, '%s: input entry %r must be [node, output, version]' % (_node_label(i, raw), raw_entry))
     src, index = raw_entry[0], raw_entry[1]
     version = raw_entry[2] if len(raw_entry) == 3 else 0
@@ -236,8 +241,7 @@ def loads(text, source=None):
         raise _fail(source, '"heads" must be a non-empty list of [node, output, version]')
     outputs = []
     for h in heads:
-        if (not isinstance(h, list) or len(h) not in (2, 3)
-                or not all(isinstance(x, int) and not isinstance(x, bool) for x in h)):
+        if not _is_entry(h):
             raise _fail(source, 'head %r must be [node, output, version]' % (h,))
         if not 0 <= h[0] < len(nodes):
             raise _fail(source, 'head %r refers to node %d, which does not exist' % (h, h[0]))

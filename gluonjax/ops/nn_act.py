@@ -1,0 +1,278 @@
+"""Activations, softmax, Dropout and Embedding."""
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+from ..base import MXNetError, shape_str
+from ._registry import P, register
+from .nn_util import compute_dtype
+
+__all__ = []
+
+# ---------------------------------------------------------------------------------------------
+# Activation and LeakyReLU
+# ---------------------------------------------------------------------------------------------
+
+_ACTIVATIONS = {
+    'relu': jax.nn.relu,
+    'sigmoid': jax.nn.sigmoid,
+    'tanh': jnp.tanh,
+    'softrelu': jax.nn.softplus,
+    'softsign': jax.nn.soft_sign,
+}
+
+
+@register('Activation', params=[P('act_type', 'str')], category='act')
+def activation(data, *, act_type):
+    """Elementwise activation: relu, sigmoid, tanh, softrelu (log(1 + exp(x))) or softsign."""
+    fn = _ACTIVATIONS.get(act_type)
+    if fn is None:
+        raise MXNetError("Activation: act_type must be one of %s, got %r"
+                         % (', '.join(sorted(_ACTIVATIONS)), act_type))
+    return fn(data).astype(data.dtype)
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_LAMBDA = 1.0507009873554804934193349852946
+_LEAKY_TYPES = ('leaky', 'prelu', 'elu', 'selu', 'gelu', 'rrelu')
+
+
+@jax.custom_vjp
+def _selu(x):
+    return (_SELU_LAMBDA * jnp.where(x < 0, _SELU_ALPHA * jnp.expm1(jnp.minimum(x, 0)), x)).astype(x.dtype)
+
+
+def _selu_fwd(x):
+    out = _selu(x)
+    return out, (x, out)
+
+
+def _selu_bwd(res, g):
+    # MXNet 1.9's gradient for x <= 0 is lambda * (out + alpha), not the derivative
+    # lambda * alpha * exp(x); reproduced so that training follows MXNet (docs/MIGRATING.md).
+    x, out = res
+    d = jnp.where(x > 0, _SELU_LAMBDA, _SELU_LAMBDA * (out + _SELU_ALPHA))
+    return ((g * d).astype(x.dtype),)
+
+
+_selu.defvjp(_selu_fwd, _selu_bwd)
+
+
+def _leaky_inputs(attrs):
+    if attrs is None or attrs.get('act_type') == 'prelu':
+        return ('data', 'gamma')
+    return ('data',)
+
+
+def _leaky_outputs(attrs):
+    return 2 if attrs['act_type'] == 'rrelu' else 1
+
+
+@register('LeakyReLU', inputs=_leaky_inputs, num_outputs=_leaky_outputs,
+          output_names=lambda a: ('output', 'mask') if a['act_type'] == 'rrelu' else ('output',),
+          mode_dependent=True, random=True, category='act',
+          params=[P('act_type', 'str', 'leaky'), P('slope', 'float', 0.25), P('lower_bound', 'float', 0.125),
+                  P('upper_bound', 'float', 0.334)])
+def leaky_relu(data, gamma=None, *, act_type, slope, lower_bound, upper_bound, _train=False, _key=None):
+    """Leaky rectifiers and relatives.
+
+    leaky: x or slope*x for x < 0; prelu: the slope is the learnt ``gamma`` (one per
+    channel of axis 1, or one for all); elu: slope*(exp(x) - 1) for x < 0; selu;
+    gelu (exact, with erf); rrelu: a random slope in [lower_bound, upper_bound] per
+    element in training, their mean otherwise (its second output is the slope, zero
+    outside training).
+    """
+    op = 'LeakyReLU'
+    neg = data < 0
+    if act_type == 'leaky':
+        return jnp.where(neg, data * jnp.asarray(slope, data.dtype), data)
+    if act_type == 'prelu':
+        if gamma is None:
+            raise MXNetError("%s: act_type 'prelu' needs the gamma input" % op)
+        if gamma.size == 1:
+            g = gamma.reshape(())
+        elif data.ndim >= 2 and gamma.shape == (data.shape[1],):
+            g = gamma.reshape((1, -1) + (1,) * (data.ndim - 2))
+        else:
+            raise MXNetError('%s: prelu gamma %s must have 1 value or one per channel of data %s'
+                             % (op, shape_str(gamma.shape), shape_str(data.shape)))
+        return jnp.where(neg, data * g.astype(data.dtype), data)
+    if act_type == 'elu':
+        return jnp.where(neg, jnp.asarray(slope, data.dtype) * jnp.expm1(jnp.minimum(data, 0)), data)
+    if act_type == 'selu':
+        return _selu(data)
+    if act_type == 'gelu':
+        return jax.nn.gelu(data, approximate=False).astype(data.dtype)
+    if act_type == 'rrelu':
+        if _train:
+            slopes = jax.random.uniform(_key, data.shape, compute_dtype(data.dtype), lower_bound,
+                                        upper_bound).astype(data.dtype)
+            return jnp.where(neg, data * slopes, data), slopes
+        mid = jnp.asarray((lower_bound + upper_bound) / 2, data.dtype)
+        return jnp.where(neg, data * mid, data), jnp.zeros_like(data)
+    raise MXNetError('%s: act_type must be one of %s, got %r' % (op, ', '.join(_LEAKY_TYPES), act_type))
+
+
+# ---------------------------------------------------------------------------------------------
+# softmax family
+# ---------------------------------------------------------------------------------------------
+
+def _softmax_inputs(attrs):
+    if attrs is None or attrs.get('use_length'):
+        return ('data', 'length')
+    return ('data',)
+
+
+_SOFTMAX_PARAMS = [P('axis', 'int', -1), P('temperature', 'float', None, optional=True),
+                   P('dtype', 'dtype', None, optional=True), P('use_length', 'bool', False, optional=True)]
+
+
+def _prepare(op, data, axis, temperature, dtype):
+    if not -data.ndim <= axis < data.ndim:
+        raise MXNetError('%s: axis %d is out of range for data %s' % (op, axis, shape_str(data.shape)))
+    if dtype is not None and dtype not in ('float16', 'float32', 'float64'):
+        raise MXNetError("%s: dtype must be float16, float32 or float64, got %r" % (op, dtype))
+    out_dtype = jnp.dtype(dtype) if dtype is not None else data.dtype
+    x = data.astype(jnp.promote_types(compute_dtype(data.dtype), compute_dtype(out_dtype)))
+    if temperature is not None and temperature != 1.0:
+        x = x / jnp.asarray(temperature, x.dtype)
+    return x, axis % data.ndim, out_dtype
+
+
+def _length_mask(op, data, length, axis):
+    """True where the position along ``axis`` is below ``length`` (shaped as data without axis)."""
+    expected = data.shape[:axis] + data.shape[axis + 1:]
+    if length is None:
+        raise MXNetError('%s: use_length=True needs the length input' % op)
+    if length.shape != expected:
+        raise MXNetError('%s: length %s must have the shape of data %s without axis %d, %s'
+                         % (op, shape_str(length.shape), shape_str(data.shape), axis, shape_str(expected)))
+    if not jnp.issubdtype(length.dtype, jnp.integer):
+        raise MXNetError('%s: length must be an integer array, got %s' % (op, length.dtype))
+    pos = lax.broadcasted_iota(jnp.int32, data.shape, axis)
+    return pos < jnp.expand_dims(length.astype(jnp.int32), axis)
+
+
+@register('softmax', inputs=_softmax_inputs, params=_SOFTMAX_PARAMS, category='act')
+def softmax(data, length=None, *, axis, temperature, dtype, use_length):
+    """exp(x / temperature) normalised along ``axis``; with ``use_length`` only the first
+    ``length`` positions take part (the rest are 0)."""
+    x, ax, out_dtype = _prepare('softmax', data, axis, temperature, dtype)
+    if use_length:
+        mask = _length_mask('softmax', data, length, ax)
+        x = jnp.where(mask, x, -jnp.inf)
+        out = jax.nn.softmax(x, axis=ax)
+        return jnp.where(mask, out, 0).astype(out_dtype)
+    return jax.nn.softmax(x, axis=ax).astype(out_dtype)
+
+
+@register('log_softmax', params=_SOFTMAX_PARAMS, category='act')
+def log_softmax(data, *, axis, temperature, dtype, use_length):
+    """log(softmax(x / temperature)) along ``axis``, computed stably."""
+    x, ax, out_dtype = _prepare('log_softmax', data, axis, temperature, dtype)
+    return jax.nn.log_softmax(x, axis=ax).astype(out_dtype)
+
+
+@register('softmin', params=_SOFTMAX_PARAMS, category='act')
+def softmin(data, *, axis, temperature, dtype, use_length):
+    """softmax of -x / temperature along ``axis``."""
+    x, ax, out_dtype = _prepare('softmin', data, axis, temperature, dtype)
+    return jax.nn.softmax(-x, axis=ax).astype(out_dtype)
+
+
+@register('SoftmaxActivation', params=[P('mode', 'str', 'instance')], category='act')
+def softmax_activation(data, *, mode):
+    """softmax over the last axis ('instance') or over the channels, axis 1 ('channel').
+
+    With more than 2-D data in 'instance' mode the gradient is MXNet 1.9's, which sums over
+    axis 1 instead of the last axis (see _softmax_instance_bwd).
+    """
+    if mode not in ('instance', 'channel'):
+        raise MXNetError("SoftmaxActivation: mode must be 'instance' or 'channel', got %r" % mode)
+    if mode == 'channel' and data.ndim < 2:
+        raise MXNetError('SoftmaxActivation: channel mode needs at least 2-D data, got %s'
+                         % shape_str(data.shape))
+    if mode == 'instance' and data.ndim > 2:
+        return _softmax_instance(data)
+    ct = compute_dtype(data.dtype)
+    return jax.nn.softmax(data.astype(ct), axis=1 if mode == 'channel' else -1).astype(data.dtype)
+
+
+@jax.custom_vjp
+def _softmax_instance(x):
+    return jax.nn.softmax(x.astype(compute_dtype(x.dtype)), axis=-1).astype(x.dtype)
+
+
+def _softmax_instance_fwd(x):
+    y = _softmax_instance(x)
+    return y, y
+
+
+def _softmax_instance_bwd(y, g):
+    # MXNet 1.9 normalises over the last axis but back-propagates with the sum over axis 1,
+    # as for 'channel' mode: y * (g - sum(g * y, axis=1)). Reproduced, as selu's gradient is.
+    ct = compute_dtype(y.dtype)
+    yc, gc = y.astype(ct), g.astype(ct)
+    s = jnp.sum(gc * yc, axis=1, keepdims=True)
+    return ((yc * (gc - s)).astype(y.dtype),)
+
+
+_softmax_instance.defvjp(_softmax_instance_fwd, _softmax_instance_bwd)
+
+
+# ---------------------------------------------------------------------------------------------
+# Dropout
+# ---------------------------------------------------------------------------------------------
+
+@register('Dropout', num_outputs=2, num_visible_outputs=1, output_names=('output', 'mask'),
+          mode_dependent=True, random=True, category='dropout',
+          params=[P('p', 'float', 0.5), P('mode', 'str', 'training'), P('axes', 'shape', ()),
+                  P('cudnn_off', 'bool', False, optional=True)])
+def dropout(data, *, p, mode, axes, cudnn_off, _train=False, _key=None):
+    """Zero each element with probability ``p`` and scale the rest by 1/(1-p).
+
+    Only in training unless mode='always'; elsewhere the identity. With ``axes`` one
+    draw is shared along those axes (the mask has size 1 there). The hidden second
+    output is the scaled mask.
+    """
+    op = 'Dropout'
+    if mode not in ('training', 'always'):
+        raise MXNetError("%s: mode must be 'training' or 'always', got %r" % (op, mode))
+    if not 0 <= p <= 1:
+        raise MXNetError('%s: p must be in [0, 1], got %g' % (op, p))
+    if not (_train or mode == 'always') or p == 0:
+        return data, jnp.ones_like(data)
+    shape = list(data.shape)
+    for a in axes:
+        if not -data.ndim <= a < data.ndim:
+            raise MXNetError('%s: axis %d of axes is out of range for data %s' % (op, a, shape_str(data.shape)))
+        shape[a % data.ndim] = 1
+    if p == 1:
+        mask = jnp.zeros(shape, data.dtype)
+    else:
+        keep = jax.random.bernoulli(_key, 1.0 - p, tuple(shape))
+        mask = jnp.where(keep, jnp.asarray(1.0 / (1.0 - p), data.dtype), jnp.zeros((), data.dtype))
+    return data * mask, jnp.broadcast_to(mask, data.shape)
+
+
+# ---------------------------------------------------------------------------------------------
+# Embedding
+# ---------------------------------------------------------------------------------------------
+
+@register('Embedding', inputs=('data', 'weight'), category='embedding',
+          params=[P('input_dim', 'int'), P('output_dim', 'int'), P('dtype', 'dtype', 'float32'),
+                  P('sparse_grad', 'bool', False)])
+def embedding(data, weight, *, input_dim, output_dim, dtype, sparse_grad):
+    """Rows of ``weight`` (input_dim, output_dim) picked by ``data``.
+
+    Indices may be floats (MXNet's default); they are truncated to integers and clipped
+    into [0, input_dim - 1], as MXNet does. The output is data.shape + (output_dim,).
+    """
+    op = 'Embedding'
+    if weight.shape != (input_dim, output_dim):
+        raise MXNetError('%s: shape inconsistent for weight, provided %s, inferred %s (input_dim=%d, '
+                         'output_dim=%d)' % (op, shape_str(weight.shape), shape_str((input_dim, output_dim)),
+                                             input_dim, output_dim))
+    idx = data if jnp.issubdtype(data.dtype, jnp.integer) else jnp.trunc(data)
+    idx = jnp.clip(idx, 0, input_dim - 1).astype(jnp.int32)
+    return jnp.take(weight, idx, axis=0)

@@ -1,0 +1,266 @@
+"""Output layers whose gradient is MXNet's, not the derivative of their forward.
+
+SoftmaxOutput's forward is a softmax, but its backward gives the gradient of the
+cross-entropy loss, (softmax - onehot(label)) * scale, ignoring the head gradient;
+the regression outputs give (out - label) * scale. They are jax.custom_vjp
+functions whose configuration is a hashable tuple, so compiled kernels are shared.
+The label never receives a gradient.
+"""
+import collections
+import functools
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ..base import MXNetError, shape_str
+from ._registry import P, register
+from .nn_util import compute_dtype
+
+__all__ = []
+
+
+def _no_gradient(x):
+    """The cotangent of an input that gets no gradient (float0 for integer labels, as jax requires)."""
+    if jnp.issubdtype(x.dtype, jnp.inexact):
+        return jnp.zeros_like(x)
+    return np.zeros(x.shape, jax.dtypes.float0)
+
+# ---------------------------------------------------------------------------------------------
+# SoftmaxOutput
+# ---------------------------------------------------------------------------------------------
+
+_SoftmaxCfg = collections.namedtuple('_SoftmaxCfg', 'grad_scale ignore_label multi_output use_ignore '
+                                                    'preserve_shape normalization out_grad smooth_alpha')
+
+
+def _softmax_axis(cfg):
+    return 1 if cfg.multi_output else -1
+
+
+def _so_forward(data, cfg):
+    ct = compute_dtype(data.dtype)
+    x = data.astype(ct)
+    if cfg.multi_output or cfg.preserve_shape:
+        out = jax.nn.softmax(x, axis=_softmax_axis(cfg))
+    else:  # every axis but the first is one distribution
+        out = jax.nn.softmax(x.reshape(x.shape[0], -1), axis=1).reshape(x.shape)
+    return out.astype(data.dtype)
+
+
+def _so_labels(out, label, cfg):
+    """(label per distribution, shaped to broadcast against out along the class axis, class axis)."""
+    if cfg.multi_output:
+        lab = label.reshape((out.shape[0],) + out.shape[2:])
+        return jnp.expand_dims(lab, 1), 1
+    if cfg.preserve_shape:
+        return jnp.expand_dims(label, -1), out.ndim - 1
+    lab = label.reshape(-1)[:out.shape[0]]
+    return lab.reshape((-1,) + (1,) * (out.ndim - 1)), None
+
+
+def _so_grad(out, label, cfg):
+    ct = compute_dtype(out.dtype)
+    p = out.astype(ct)
+    lab, axis = _so_labels(out, label, cfg)
+    if axis is None:  # classes are the flattened trailing axes
+        n_class = math.prod(out.shape[1:])
+        cls = jnp.arange(n_class).reshape(out.shape[1:])[None]
+    else:
+        n_class = out.shape[axis]
+        cls = jax.lax.broadcasted_iota(jnp.int32, out.shape, axis)
+    onehot = (cls == lab.astype(jnp.int32)).astype(ct)
+    if cfg.smooth_alpha:
+        a = cfg.smooth_alpha
+        target = onehot * (1 - a) + (1 - onehot) * (a / max(n_class - 1, 1))
+    else:
+        target = onehot
+    grad = p - target
+    n_labels = lab.size
+    if cfg.use_ignore:
+        valid = (lab != cfg.ignore_label)
+        grad = grad * valid.astype(ct)
+        valid_count = jnp.maximum(jnp.sum(valid), 1).astype(ct)
+    else:
+        valid_count = jnp.asarray(n_labels, ct)
+    scale = jnp.asarray(cfg.grad_scale, ct)
+    if cfg.normalization == 'valid':
+        scale = scale / valid_count
+    elif cfg.normalization == 'batch':
+        scale = scale / n_labels
+    elif cfg.multi_output:  # 'null' still averages over the spatial positions
+        scale = scale / (n_labels // out.shape[0])
+    return grad * scale
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(2,))
+def _softmax_output(data, label, cfg):
+    return _so_forward(data, cfg)
+
+
+def _softmax_output_fwd(data, label, cfg):
+    out = _so_forward(data, cfg)
+    return out, (out, label)
+
+
+def _softmax_output_bwd(cfg, res, g):
+    out, label = res
+    grad = _so_grad(out, label, cfg)
+    if cfg.out_grad:
+        grad = grad * g.astype(grad.dtype)
+    return grad.astype(out.dtype), _no_gradient(label)
+
+
+_softmax_output.defvjp(_softmax_output_fwd, _softmax_output_bwd)
+
+
+def _check_softmax_label(data, label, multi_output, preserve_shape):
+    op = 'SoftmaxOutput'
+    if multi_output:
+        if data.ndim < 2:
+            raise MXNetError('%s: multi_output needs data of at least 2 axes, got %s' % (op, shape_str(data.shape)))
+        ok = (label.shape == (data.shape[0],) + data.shape[2:]
+              or label.shape == (data.shape[0], math.prod(data.shape[2:])))
+        expected = (data.shape[0],) + data.shape[2:]
+    else:
+        expected = data.shape[:-1]
+        ok = label.shape == expected
+        if not ok and not preserve_shape and data.ndim >= 2:  # one label per sample
+            ok = label.shape == data.shape[:1]
+    if not ok:
+        raise MXNetError('%s: shape inconsistent for label, provided %s, inferred %s from data %s%s'
+                         % (op, shape_str(label.shape), shape_str(expected), shape_str(data.shape),
+                            ' (multi_output)' if multi_output else ''))
+
+
+@register('SoftmaxOutput', inputs=('data', 'label'), aliases=('Softmax',), category='loss',
+          params=[P('grad_scale', 'float', 1.0), P('ignore_label', 'float', -1.0), P('multi_output', 'bool', False),
+                  P('use_ignore', 'bool', False), P('preserve_shape', 'bool', False),
+                  P('normalization', 'str', 'null'), P('out_grad', 'bool', False),
+                  P('smooth_alpha', 'float', 0.0)])
+def softmax_output(data, label, *, grad_scale, ignore_label, multi_output, use_ignore, preserve_shape,
+                   normalization, out_grad, smooth_alpha):
+    """Softmax forward; backward (softmax - onehot(label)) * grad_scale / normalisation.
+
+    The softmax runs over axis 1 with ``multi_output`` (labels (batch, *spatial)), over
+    the last axis with ``preserve_shape``, else over all axes but the first. The head
+    gradient is ignored unless ``out_grad``. ``normalization``: 'null' (per spatial
+    position with multi_output), 'batch' (divide by the number of labels) or 'valid'
+    (by the number of labels not equal to ``ignore_label`` when ``use_ignore``).
+    ``smooth_alpha`` spreads that much of the target over the other classes.
+    """
+    if normalization not in ('null', 'batch', 'valid'):
+        raise MXNetError("SoftmaxOutput: normalization must be 'null', 'batch' or 'valid', got %r"
+                         % normalization)
+    _check_softmax_label(data, label, multi_output, preserve_shape)
+    cfg = _SoftmaxCfg(grad_scale, ignore_label, multi_output, use_ignore, preserve_shape, normalization,
+                      out_grad, smooth_alpha)
+    return _softmax_output(data, label, cfg)
+
+
+# ---------------------------------------------------------------------------------------------
+# Regression outputs
+# ---------------------------------------------------------------------------------------------
+
+def _identity(x):
+    return x
+
+
+_REGRESSION = {
+    'LinearRegressionOutput': (_identity, lambda d: d),
+    'LogisticRegressionOutput': (jax.nn.sigmoid, lambda d: d),
+    'MAERegressionOutput': (_identity, jnp.sign),
+}
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3))
+def _regression(data, label, kind, grad_scale):
+    return _REGRESSION[kind][0](data)
+
+
+def _regression_fwd(data, label, kind, grad_scale):
+    out = _REGRESSION[kind][0](data)
+    return out, (out, label)
+
+
+def _regression_bwd(kind, grad_scale, res, g):
+    out, label = res
+    num_output = label.size // label.shape[0] if label.ndim else 1
+    diff = _REGRESSION[kind][1](out - label.reshape(out.shape).astype(out.dtype))
+    return (diff * jnp.asarray(grad_scale / num_output, out.dtype)).astype(out.dtype), _no_gradient(label)
+
+
+_regression.defvjp(_regression_fwd, _regression_bwd)
+
+
+def _regression_op(name, doc):
+    def op(data, label, *, grad_scale):
+        if label.size != data.size or (label.ndim and data.ndim and label.shape[0] != data.shape[0]):
+            raise MXNetError('%s: label %s does not match data %s (same size and batch expected)'
+                             % (name, shape_str(label.shape), shape_str(data.shape)))
+        return _regression(data, label, name, grad_scale)
+    op.__name__ = name
+    op.__doc__ = doc
+    register(name, inputs=('data', 'label'), params=[P('grad_scale', 'float', 1.0)], category='loss')(op)
+
+
+_regression_op('LinearRegressionOutput',
+               'Identity forward; backward (out - label) * grad_scale / (outputs per sample).')
+_regression_op('LogisticRegressionOutput',
+               'sigmoid forward; backward (out - label) * grad_scale / (outputs per sample).')
+_regression_op('MAERegressionOutput',
+               'Identity forward; backward sign(out - label) * grad_scale / (outputs per sample).')
+
+
+# ---------------------------------------------------------------------------------------------
+# SVMOutput and softmax_cross_entropy
+# ---------------------------------------------------------------------------------------------
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3, 4))
+def _svm(data, label, margin, coef, linear):
+    return data
+
+
+def _svm_fwd(data, label, margin, coef, linear):
+    return data, (data, label)
+
+
+def _svm_bwd(margin, coef, linear, res, g):
+    data, label = res
+    x = data.astype(compute_dtype(data.dtype))
+    cls = jax.lax.broadcasted_iota(jnp.int32, x.shape, 1)
+    is_label = cls == label.reshape(-1, 1).astype(jnp.int32)
+    # The label's score should exceed +margin, the others' stay below -margin.
+    slack = jnp.where(is_label, margin - x, margin + x)
+    sign = jnp.where(is_label, -1.0, 1.0).astype(x.dtype)
+    if linear:
+        grad = sign * coef * (slack > 0).astype(x.dtype)
+    else:
+        grad = sign * 2 * coef * jnp.maximum(slack, 0)
+    return grad.astype(data.dtype), _no_gradient(label)
+
+
+_svm.defvjp(_svm_fwd, _svm_bwd)
+
+
+@register('SVMOutput', inputs=('data', 'label'), category='loss',
+          params=[P('margin', 'float', 1.0), P('regularization_coefficient', 'float', 1.0),
+                  P('use_linear', 'bool', False)])
+def svm_output(data, label, *, margin, regularization_coefficient, use_linear):
+    """Identity forward; backward the gradient of the (squared, unless ``use_linear``) hinge loss."""
+    if data.ndim != 2 or label.shape != data.shape[:1]:
+        raise MXNetError('SVMOutput: data must be (batch, classes) and label (batch,), got data %s, label %s'
+                         % (shape_str(data.shape), shape_str(label.shape)))
+    return _svm(data, label, margin, regularization_coefficient, use_linear)
+
+
+@register('softmax_cross_entropy', inputs=('data', 'label'), category='loss')
+def softmax_cross_entropy(data, label):
+    """Sum over the batch of -log softmax(data)[label]; the output has shape (1,)."""
+    if data.ndim != 2 or label.shape != data.shape[:1]:
+        raise MXNetError('softmax_cross_entropy: data must be (batch, classes) and label (batch,), '
+                         'got data %s, label %s' % (shape_str(data.shape), shape_str(label.shape)))
+    logp = jax.nn.log_softmax(data.astype(compute_dtype(data.dtype)), axis=1)
+    picked = jnp.take_along_axis(logp, label.astype(jnp.int32).reshape(-1, 1), axis=1)
+    return (-jnp.sum(picked)).reshape(1).astype(data.dtype)

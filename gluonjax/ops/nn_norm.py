@@ -1,0 +1,256 @@
+"""Normalisation operators: BatchNorm, LayerNorm, InstanceNorm, GroupNorm, L2Normalization, LRN.
+
+Statistics of half-precision data are computed in float32 and the result cast
+back, as MXNet's kernels accumulate in float32.
+"""
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from ..base import MXNetError, shape_str
+from ._registry import P, register
+from .nn_util import compute_dtype
+
+__all__ = []
+
+
+def _axis(op, axis, ndim):
+    if not -ndim <= axis < ndim:
+        raise MXNetError('%s: axis %d is out of range for %d-D data' % (op, axis, ndim))
+    return axis % ndim
+
+
+def _check_param(op, name, arr, n, data):
+    if arr.shape != (n,):
+        raise MXNetError('%s: shape inconsistent for %s, provided %s, inferred %s from data %s'
+                         % (op, name, shape_str(arr.shape), shape_str((n,)), shape_str(data.shape)))
+
+
+def _no_grad(*stats):
+    """Statistics outputs (mean, std, ...): MXNet passes no gradient back through them."""
+    return tuple(lax.stop_gradient(s) for s in stats)
+
+
+def _along(arr, ndim, axis):
+    """A per-channel vector shaped to broadcast along ``axis`` of an ``ndim``-d array."""
+    shape = [1] * ndim
+    shape[axis] = arr.shape[0]
+    return arr.reshape(shape)
+
+
+# ---------------------------------------------------------------------------------------------
+# BatchNorm
+# ---------------------------------------------------------------------------------------------
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(3,))
+def _normalize_frozen(x, mean, invstd, axis):
+    return (x - _along(mean, x.ndim, axis)) * _along(invstd, x.ndim, axis)
+
+
+def _normalize_frozen_fwd(x, mean, invstd, axis):
+    xhat = _normalize_frozen(x, mean, invstd, axis)
+    return xhat, (xhat, invstd)
+
+
+def _normalize_frozen_bwd(axis, res, g):
+    # MXNet 1.9's BatchNorm backward outside training (without use_global_stats) applies the
+    # batch-statistics formula with the moving statistics in place of the batch's; reproduced.
+    xhat, invstd = res
+    axes = tuple(i for i in range(xhat.ndim) if i != axis)
+    dx = _along(invstd, xhat.ndim, axis) * (g - jnp.mean(g, axis=axes, keepdims=True)
+                                           - xhat * jnp.mean(g * xhat, axis=axes, keepdims=True))
+    return dx.astype(xhat.dtype), jnp.zeros_like(invstd), jnp.zeros_like(invstd)
+
+
+_normalize_frozen.defvjp(_normalize_frozen_fwd, _normalize_frozen_bwd)
+
+
+def _bn_visible(attrs):
+    return 3 if attrs['output_mean_var'] else 1
+
+
+@register('BatchNorm', inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
+          aux=('moving_mean', 'moving_var'), num_outputs=3, num_visible_outputs=_bn_visible,
+          output_names=('output', 'mean', 'var'), mode_dependent=True, updates_aux=True, category='norm',
+          params=[P('eps', 'float', 1e-3), P('momentum', 'float', 0.9), P('fix_gamma', 'bool', True),
+                  P('use_global_stats', 'bool', False), P('output_mean_var', 'bool', False),
+                  P('axis', 'int', 1), P('cudnn_off', 'bool', False),
+                  P('min_calib_range', 'float', None, optional=True),
+                  P('max_calib_range', 'float', None, optional=True)])
+def batch_norm(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, fix_gamma, use_global_stats,
+               output_mean_var, axis, cudnn_off, min_calib_range, max_calib_range, _train=False):
+    """Batch normalisation over every axis but ``axis`` (the channels).
+
+    In training (and without ``use_global_stats``) the batch mean and biased variance
+    normalise the data and the moving statistics are updated as
+    ``moving = moving * momentum + batch * (1 - momentum)`` (returned after the three
+    outputs, for the caller to store). Otherwise the moving statistics are used.
+    ``fix_gamma`` treats gamma as 1 (its gradient is then 0). The outputs are
+    (out, mean, inverse standard deviation 1/sqrt(var + eps)), as MXNet's CPU kernel gives;
+    gradients flow back from ``out`` only. Outside training (without ``use_global_stats``)
+    the data gradient is MXNet 1.9's, see _normalize_frozen_bwd.
+    """
+    op = 'BatchNorm'
+    ax = _axis(op, axis, data.ndim)
+    c = data.shape[ax]
+    for name, arr in (('gamma', gamma), ('beta', beta), ('moving_mean', moving_mean), ('moving_var', moving_var)):
+        _check_param(op, name, arr, c, data)
+    ct = compute_dtype(data.dtype)
+    x = data.astype(ct)
+    reduce_axes = tuple(i for i in range(data.ndim) if i != ax)
+    batch_stats = _train and not use_global_stats
+    if batch_stats:
+        mean = jnp.mean(x, axis=reduce_axes)
+        var = jnp.mean(jnp.square(x - _along(mean, x.ndim, ax)), axis=reduce_axes)
+    else:
+        mean, var = moving_mean.astype(ct), moving_var.astype(ct)
+    invstd = lax.rsqrt(var + jnp.asarray(eps, ct))
+    if _train or use_global_stats:
+        xhat = (x - _along(mean, x.ndim, ax)) * _along(invstd, x.ndim, ax)
+    else:
+        xhat = _normalize_frozen(x, mean, invstd, ax)
+    g = 1 if fix_gamma else _along(gamma.astype(ct), x.ndim, ax)
+    out = xhat * g + _along(beta.astype(ct), x.ndim, ax)
+    stat_dtype = moving_mean.dtype
+    outs = (out.astype(data.dtype),) + _no_grad(mean.astype(stat_dtype), invstd.astype(stat_dtype))
+    if not batch_stats:
+        return outs
+    m = jnp.asarray(momentum, ct)
+    new_mean = moving_mean.astype(ct) * m + lax.stop_gradient(mean) * (1 - m)
+    new_var = moving_var.astype(ct) * m + lax.stop_gradient(var) * (1 - m)
+    return outs + (new_mean.astype(stat_dtype), new_var.astype(moving_var.dtype))
+
+
+# ---------------------------------------------------------------------------------------------
+# LayerNorm, InstanceNorm, GroupNorm
+# ---------------------------------------------------------------------------------------------
+
+def _mean_var_visible(attrs):
+    return 3 if attrs['output_mean_var'] else 1
+
+
+@register('LayerNorm', inputs=('data', 'gamma', 'beta'), num_outputs=3, num_visible_outputs=_mean_var_visible,
+          output_names=('output', 'mean', 'std'), category='norm',
+          params=[P('axis', 'int', -1), P('eps', 'float', 1e-5), P('output_mean_var', 'bool', False)])
+def layer_norm(data, gamma, beta, *, axis, eps, output_mean_var):
+    """Normalise over ``axis`` (the last by default), then scale by gamma and shift by beta.
+
+    Outputs (out, mean, std) with mean and std keeping ``axis`` as size 1;
+    std = sqrt(var + eps).
+    """
+    op = 'LayerNorm'
+    ax = _axis(op, axis, data.ndim)
+    c = data.shape[ax]
+    _check_param(op, 'gamma', gamma, c, data)
+    _check_param(op, 'beta', beta, c, data)
+    ct = compute_dtype(data.dtype)
+    x = data.astype(ct)
+    mean = jnp.mean(x, axis=ax, keepdims=True)
+    std = jnp.sqrt(jnp.mean(jnp.square(x - mean), axis=ax, keepdims=True) + jnp.asarray(eps, ct))
+    out = (x - mean) / std * _along(gamma.astype(ct), x.ndim, ax) + _along(beta.astype(ct), x.ndim, ax)
+    return (out.astype(data.dtype),) + _no_grad(mean.astype(data.dtype), std.astype(data.dtype))
+
+
+@register('InstanceNorm', inputs=('data', 'gamma', 'beta'), num_outputs=3, num_visible_outputs=1,
+          output_names=('output', 'mean', 'var'), category='norm', params=[P('eps', 'float', 1e-3)])
+def instance_norm(data, gamma, beta, *, eps):
+    """Normalise each (sample, channel) over its spatial axes; gamma and beta are per channel."""
+    op = 'InstanceNorm'
+    if data.ndim < 3:
+        raise MXNetError('%s: data must have at least 3 axes (batch, channel, spatial...), got %s'
+                         % (op, shape_str(data.shape)))
+    c = data.shape[1]
+    _check_param(op, 'gamma', gamma, c, data)
+    _check_param(op, 'beta', beta, c, data)
+    ct = compute_dtype(data.dtype)
+    x = data.astype(ct)
+    axes = tuple(range(2, data.ndim))
+    mean = jnp.mean(x, axis=axes, keepdims=True)
+    var = jnp.mean(jnp.square(x - mean), axis=axes, keepdims=True)
+    out = (x - mean) * lax.rsqrt(var + jnp.asarray(eps, ct))
+    out = out * _along(gamma.astype(ct), x.ndim, 1) + _along(beta.astype(ct), x.ndim, 1)
+    n = data.shape[0]
+    return (out.astype(data.dtype),) + _no_grad(mean.reshape(n, c).astype(data.dtype),
+                                                var.reshape(n, c).astype(data.dtype))
+
+
+@register('GroupNorm', inputs=('data', 'gamma', 'beta'), num_outputs=3, num_visible_outputs=_mean_var_visible,
+          output_names=('output', 'mean', 'std'), category='norm',
+          params=[P('num_groups', 'int', 1), P('eps', 'float', 1e-5), P('output_mean_var', 'bool', False)])
+def group_norm(data, gamma, beta, *, num_groups, eps, output_mean_var):
+    """Normalise each sample over groups of channels (and all spatial positions).
+
+    As in MXNet 1.x, gamma and beta have one value per group. Outputs (out, mean,
+    std), mean and std shaped (batch, num_groups).
+    """
+    op = 'GroupNorm'
+    if data.ndim < 2:
+        raise MXNetError('%s: data must have at least 2 axes (batch, channel, ...), got %s'
+                         % (op, shape_str(data.shape)))
+    n, c = data.shape[:2]
+    if num_groups < 1 or c % num_groups:
+        raise MXNetError('%s: %d channels of data %s cannot be split into num_groups=%d'
+                         % (op, c, shape_str(data.shape), num_groups))
+    _check_param(op, 'gamma', gamma, num_groups, data)
+    _check_param(op, 'beta', beta, num_groups, data)
+    ct = compute_dtype(data.dtype)
+    x = data.astype(ct).reshape(n, num_groups, -1)
+    mean = jnp.mean(x, axis=2, keepdims=True)
+    std = jnp.sqrt(jnp.mean(jnp.square(x - mean), axis=2, keepdims=True) + jnp.asarray(eps, ct))
+    out = (x - mean) / std * gamma.astype(ct)[None, :, None] + beta.astype(ct)[None, :, None]
+    return (out.reshape(data.shape).astype(data.dtype),) + _no_grad(
+        mean.reshape(n, num_groups).astype(data.dtype), std.reshape(n, num_groups).astype(data.dtype))
+
+
+# ---------------------------------------------------------------------------------------------
+# L2Normalization and LRN
+# ---------------------------------------------------------------------------------------------
+
+@register('L2Normalization', num_outputs=2, num_visible_outputs=1, output_names=('output', 'norm'),
+          category='norm', params=[P('eps', 'float', 1e-10), P('mode', 'str', 'instance')])
+def l2_normalization(data, *, eps, mode):
+    """Divide by the L2 norm sqrt(sum(x**2) + eps) taken per sample ('instance', over every
+    axis but the first), per position over the channels ('channel', axis 1), or per
+    (sample, channel) over the spatial axes ('spatial')."""
+    op = 'L2Normalization'
+    if mode not in ('instance', 'channel', 'spatial'):
+        raise MXNetError("%s: mode must be 'instance', 'channel' or 'spatial', got %r" % (op, mode))
+    if mode != 'instance' and data.ndim < 3:
+        raise MXNetError('%s: mode %r needs at least 3-D data, got %s' % (op, mode, shape_str(data.shape)))
+    if data.ndim < 2:
+        raise MXNetError('%s: data must have at least 2 axes, got %s' % (op, shape_str(data.shape)))
+    ct = compute_dtype(data.dtype)
+    x = data.astype(ct)
+    axes = {'instance': tuple(range(1, data.ndim)), 'channel': (1,),
+            'spatial': tuple(range(2, data.ndim))}[mode]
+    norm = jnp.sqrt(jnp.sum(jnp.square(x), axis=axes, keepdims=True) + jnp.asarray(eps, ct))
+    out = (x / norm).astype(data.dtype)
+    shape = {'instance': data.shape[:1], 'channel': norm.shape, 'spatial': data.shape[:2]}[mode]
+    return (out,) + _no_grad(norm.reshape(shape).astype(data.dtype))
+
+
+@register('LRN', num_outputs=2, num_visible_outputs=1, output_names=('output', 'tmp_norm'), category='norm',
+          params=[P('alpha', 'float', 1e-4), P('beta', 'float', 0.75), P('knorm', 'float', 2.0),
+                  P('nsize', 'int')])
+def lrn(data, *, alpha, beta, knorm, nsize):
+    """Local response normalisation across channels (axis 1):
+    x / (knorm + alpha / nsize * sum of x**2 over the nsize neighbouring channels) ** beta."""
+    op = 'LRN'
+    if data.ndim < 2:
+        raise MXNetError('%s: data must have a channel axis (batch, channel, ...), got %s'
+                         % (op, shape_str(data.shape)))
+    if nsize < 1:
+        raise MXNetError('%s: nsize must be positive, got %d' % (op, nsize))
+    ct = compute_dtype(data.dtype)
+    x = data.astype(ct)
+    window = [1] * data.ndim
+    window[1] = nsize
+    half = nsize // 2
+    padding = [(0, 0)] * data.ndim
+    padding[1] = (half, nsize - 1 - half)
+    total = lax.reduce_window(jnp.square(x), np.zeros((), ct), lax.add, window, [1] * data.ndim, padding)
+    tmp = jnp.asarray(knorm, ct) + jnp.asarray(alpha / nsize, ct) * total
+    return (x * tmp ** jnp.asarray(-beta, ct)).astype(data.dtype), lax.stop_gradient(tmp.astype(data.dtype))

@@ -1,0 +1,134 @@
+"""Pooling: max, average, sum and Lp pooling over 1-3 spatial axes, with MXNet's conventions."""
+import math
+
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from ..base import MXNetError, shape_str
+from ._registry import P, register
+from .nn_util import layout_of, spatial
+
+__all__ = ['pool_out_size']
+
+_POOL_TYPES = ('max', 'avg', 'sum', 'lp')
+_CONVENTIONS = ('valid', 'full', 'same')
+
+
+def pool_out_size(size, k, s, p, convention):
+    """Output length along one axis: floor ('valid'), ceil ('full') or ceil(size/stride) ('same')."""
+    if convention == 'valid':
+        return 1 + (size + 2 * p - k) // s
+    if convention == 'full':
+        return 1 + int(math.ceil((size + 2 * p - k) / s))
+    return int(math.ceil((size + 2 * p) / s))
+
+
+def _window_counts(size, k, s, p, n_out, include_pad):
+    """How many elements each window along one axis averages over.
+
+    With ``include_pad`` the padding counts but not the extra tail 'full' adds; without it
+    only real elements count (never fewer than one).
+    """
+    lo, hi = (-p, size + p) if include_pad else (0, size)
+    start = np.arange(n_out) * s - p
+    end = start + k
+    return np.maximum(np.minimum(end, hi) - np.maximum(start, lo), 1)
+
+
+def _lowest(dtype):
+    # A numpy constant (not a traced value) lets jax recognise the differentiable max-window reduction.
+    if jnp.issubdtype(dtype, jnp.floating):
+        return np.array(-np.inf, dtype)
+    return np.array(jnp.iinfo(dtype).min, dtype)
+
+
+def _global_pool(data, lay, pool_type, p_value):
+    axes = lay.spatial
+    if pool_type == 'max':
+        return jnp.max(data, axis=axes, keepdims=True)
+    if pool_type == 'sum':
+        return jnp.sum(data, axis=axes, keepdims=True, dtype=data.dtype)
+    if pool_type == 'avg':
+        return jnp.mean(data, axis=axes, keepdims=True, dtype=data.dtype)
+    return _lp_root(jnp.sum(data ** p_value, axis=axes, keepdims=True), p_value)
+
+
+def _lp_root(s, p):
+    """The signed p-th root MXNet's Lp pooling takes of sum(x**p)."""
+    if p == 1:
+        return s
+    if p == 2:
+        return jnp.sqrt(s)
+    return jnp.sign(s) * jnp.abs(s) ** (1.0 / p)
+
+
+@register('Pooling', category='pool',
+          params=[P('kernel', 'shape', ()), P('pool_type', 'str', 'max'), P('global_pool', 'bool', False),
+                  P('cudnn_off', 'bool', False), P('pooling_convention', 'str', 'valid'),
+                  P('stride', 'shape', ()), P('pad', 'shape', ()), P('p_value', 'int', None, optional=True),
+                  P('count_include_pad', 'bool', None, optional=True), P('layout', 'str', None, optional=True)])
+def pooling(data, *, kernel, pool_type, global_pool, cudnn_off, pooling_convention, stride, pad, p_value,
+            count_include_pad, layout):
+    """Pool windows of ``kernel`` over the spatial axes (1-D, 2-D or 3-D).
+
+    Output length per axis: 1 + floor((x + 2*pad - kernel) / stride) for 'valid',
+    with ceil for 'full' (the last window may run past the padding). Averages count
+    the padding unless ``count_include_pad`` is False. Lp pooling gives
+    sum(x**p_value)**(1/p_value). ``global_pool`` pools every spatial position.
+    """
+    op = 'Pooling'
+    if pool_type not in _POOL_TYPES:
+        raise MXNetError("%s: pool_type must be one of %s, got %r" % (op, ', '.join(_POOL_TYPES), pool_type))
+    if pooling_convention not in _CONVENTIONS:
+        raise MXNetError("%s: pooling_convention must be one of %s, got %r"
+                         % (op, ', '.join(_CONVENTIONS), pooling_convention))
+    if pool_type == 'lp' and not p_value:
+        raise MXNetError('%s: pool_type lp needs p_value' % op)
+    if not 3 <= data.ndim <= 5:
+        raise MXNetError('%s: data must be 3-D (batch, channel, x), 4-D (batch, channel, y, x) or 5-D '
+                         '(batch, channel, d, y, x), got %s' % (op, shape_str(data.shape)))
+    if global_pool:
+        return _global_pool(data, layout_of(op, layout, data.ndim), pool_type, p_value)
+    n = len(kernel)
+    if n == 0:
+        raise MXNetError('%s: kernel is required unless global_pool=True' % op)
+    lay = layout_of(op, layout, data.ndim, n)
+    stride = spatial(op, 'stride', stride, n, 1)
+    pad = spatial(op, 'pad', pad, n, 0)
+    if pooling_convention == 'same' and (n != 1 or pool_type != 'max' or any(pad)):
+        raise MXNetError("%s: pooling_convention 'same' supports only 1-D max pooling without pad "
+                         "(data %s, kernel %s, pool_type %s, pad %s)"
+                         % (op, shape_str(data.shape), tuple(kernel), pool_type, pad))
+    sizes = [data.shape[ax] for ax in lay.spatial]
+    for x, k, p in zip(sizes, kernel, pad):
+        if k > x + 2 * p:
+            raise MXNetError('%s: kernel %s exceeds data %s padded by %s'
+                             % (op, tuple(kernel), shape_str(data.shape), pad))
+    out = [pool_out_size(x, k, s, p, pooling_convention) for x, k, s, p in zip(sizes, kernel, stride, pad)]
+    window = [1] * data.ndim
+    strides = [1] * data.ndim
+    padding = [(0, 0)] * data.ndim
+    for ax, x, k, s, p, o in zip(lay.spatial, sizes, kernel, stride, pad, out):
+        window[ax], strides[ax] = k, s
+        extra = max(0, (o - 1) * s + k - (x + 2 * p))
+        if pooling_convention == 'same':
+            padding[ax] = (extra // 2, extra - extra // 2)
+        else:
+            padding[ax] = (p, p + extra)
+    if pool_type == 'max':
+        return lax.reduce_window(data, _lowest(data.dtype), lax.max, window, strides, padding)
+    zero = np.zeros((), data.dtype)
+    if pool_type == 'lp':
+        return _lp_root(lax.reduce_window(data ** p_value, zero, lax.add, window, strides, padding), p_value)
+    total = lax.reduce_window(data, zero, lax.add, window, strides, padding)
+    if pool_type == 'sum':
+        return total
+    include = True if count_include_pad is None else count_include_pad
+    counts = np.ones((), np.float64)
+    shape = [1] * data.ndim
+    for i, (ax, x, k, s, p, o) in enumerate(zip(lay.spatial, sizes, kernel, stride, pad, out)):
+        c = _window_counts(x, k, s, p, o, include)
+        counts = np.multiply.outer(counts, c) if i else c
+        shape[ax] = o
+    return (total / jnp.asarray(counts.reshape(shape), data.dtype)).astype(data.dtype)

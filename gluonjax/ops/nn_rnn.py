@@ -1,0 +1,239 @@
+"""The fused RNN operator (rnn_relu, rnn_tanh, lstm, gru) on MXNet's flat parameter vector.
+
+Layout of ``parameters`` (MXNet's, shared with cuDNN): every weight first, then every
+bias. Weights go layer by layer, and within a layer direction by direction (left to
+right, then right to left), each as i2h (gates*H, inputs), h2h (gates*H, H or P) and,
+with a projection, h2r (P, H); biases likewise as i2h (gates*H,) then h2h (gates*H,).
+Gates are stacked in the order i, f, g, o for LSTM and r, z, n for GRU.
+
+The input projection of every time step is one matmul; only the recurrence runs in
+``lax.scan``.
+"""
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+from ..base import MXNetError, shape_str
+from ._registry import P, register
+from .nn_util import compute_dtype
+
+__all__ = ['rnn_param_size', 'rnn_unpack']
+
+_GATES = {'rnn_relu': 1, 'rnn_tanh': 1, 'lstm': 4, 'gru': 3}
+
+
+def _rnn_inputs(attrs):
+    if attrs is None:
+        return ('data', 'parameters', 'state', 'state_cell', 'sequence_length')
+    names = ['data', 'parameters', 'state']
+    if attrs.get('mode') == 'lstm':
+        names.append('state_cell')
+    if attrs.get('use_sequence_length'):
+        names.append('sequence_length')
+    return tuple(names)
+
+
+def _rnn_outputs(attrs):
+    if not attrs['state_outputs']:
+        return 1
+    return 3 if attrs['mode'] == 'lstm' else 2
+
+
+def _layer_shapes(mode, input_size, state_size, num_layers, bidirectional, projection_size):
+    """Per (layer, direction): the shapes of (i2h, h2h[, h2r]) weights and of the two biases."""
+    g, h = _GATES[mode], state_size
+    dirs = 2 if bidirectional else 1
+    rec = projection_size or h
+    shapes, ni = [], input_size
+    for _ in range(num_layers):
+        for _ in range(dirs):
+            w = [(g * h, ni), (g * h, rec)] + ([(rec, h)] if projection_size else [])
+            shapes.append((w, [(g * h,), (g * h,)]))
+        ni = rec * dirs
+    return shapes
+
+
+def rnn_param_size(mode, input_size, state_size, num_layers, bidirectional=False, projection_size=None):
+    """Length of the flat parameter vector."""
+    total = 0
+    for ws, bs in _layer_shapes(mode, input_size, state_size, num_layers, bidirectional, projection_size):
+        for s in ws + bs:
+            total += s[0] * (s[1] if len(s) > 1 else 1)
+    return total
+
+
+def rnn_unpack(params, mode, input_size, state_size, num_layers, bidirectional=False, projection_size=None):
+    """[(weights, biases)] per (layer, direction) cut out of the flat vector, in MXNet's order."""
+    shapes = _layer_shapes(mode, input_size, state_size, num_layers, bidirectional, projection_size)
+    pos, weights = 0, []
+    for ws, _ in shapes:
+        cut = []
+        for s in ws:
+            n = s[0] * s[1]
+            cut.append(params[pos:pos + n].reshape(s))
+            pos += n
+        weights.append(cut)
+    biases = []
+    for _, bs in shapes:
+        cut = []
+        for s in bs:
+            cut.append(params[pos:pos + s[0]])
+            pos += s[0]
+        biases.append(cut)
+    return list(zip(weights, biases))
+
+
+def _cell(mode, h_size, clip):
+    """The recurrence step (carry, projected input) -> (carry, output) for one direction."""
+    def step(carry, xw, w_h, b_h, w_r):
+        h, c = carry
+        hw = h @ w_h.T + b_h
+        if mode == 'lstm':
+            z = xw + hw
+            i, f, g, o = (z[:, k * h_size:(k + 1) * h_size] for k in range(4))
+            c = jax.nn.sigmoid(f) * c + jax.nn.sigmoid(i) * jnp.tanh(g)
+            if clip is not None:
+                c = jnp.clip(c, clip[0], clip[1])
+            h = jax.nn.sigmoid(o) * jnp.tanh(c)
+            if w_r is not None:
+                h = h @ w_r.T
+        elif mode == 'gru':
+            xr, xz, xn = (xw[:, k * h_size:(k + 1) * h_size] for k in range(3))
+            hr, hz, hn = (hw[:, k * h_size:(k + 1) * h_size] for k in range(3))
+            r = jax.nn.sigmoid(xr + hr)
+            u = jax.nn.sigmoid(xz + hz)
+            n = jnp.tanh(xn + r * hn)
+            h = (1 - u) * n + u * h
+        else:
+            act = jax.nn.relu if mode == 'rnn_relu' else jnp.tanh
+            h = act(xw + hw)
+        return (h, c), h
+    return step
+
+
+def _reverse_valid(x, lengths):
+    """Each sequence (time-major) reversed within its valid length; padding stays in place."""
+    t = x.shape[0]
+    idx = jnp.arange(t)[:, None]
+    src = jnp.where(idx < lengths[None, :], lengths[None, :] - 1 - idx, idx)
+    return jnp.take_along_axis(x, src.reshape(src.shape + (1,) * (x.ndim - 2)), axis=0)
+
+
+def _run_direction(x, h0, c0, weights, biases, mode, h_size, reverse, lengths, clip):
+    w_i, w_h = weights[0], weights[1]
+    w_r = weights[2] if len(weights) > 2 else None
+    b_i, b_h = biases
+    t, n = x.shape[:2]
+    xw = (x.reshape(t * n, -1) @ w_i.T + b_i).reshape(t, n, -1)
+    if reverse:
+        xw = jnp.flip(xw, 0) if lengths is None else _reverse_valid(xw, lengths)
+    step = _cell(mode, h_size, clip)
+    if lengths is None:
+        def body(carry, xs):
+            return step(carry, xs, w_h, b_h, w_r)
+        (h, c), out = lax.scan(body, (h0, c0), xw)
+    else:
+        def body(carry, xs):
+            xt, ti = xs
+            new, out = step(carry, xt, w_h, b_h, w_r)
+            valid = (ti < lengths)[:, None]
+            new = tuple(jnp.where(valid, a, b) for a, b in zip(new, carry))
+            return new, jnp.where(valid, out, 0)
+        (h, c), out = lax.scan(body, (h0, c0), (xw, jnp.arange(t)))
+    if reverse:
+        out = jnp.flip(out, 0) if lengths is None else _reverse_valid(out, lengths)
+    return out, h, c
+
+
+@register('RNN', inputs=_rnn_inputs, num_outputs=_rnn_outputs,
+          output_names=('output', 'state_output', 'statecell_output'), mode_dependent=True, random=True,
+          category='rnn',
+          params=[P('state_size', 'int'), P('num_layers', 'int'), P('bidirectional', 'bool', False),
+                  P('mode', 'str'), P('p', 'float', 0.0), P('state_outputs', 'bool', False),
+                  P('projection_size', 'int', None, optional=True),
+                  P('lstm_state_clip_min', 'float', None, optional=True),
+                  P('lstm_state_clip_max', 'float', None, optional=True),
+                  P('lstm_state_clip_nan', 'bool', False), P('use_sequence_length', 'bool', False)])
+def rnn(data, parameters, state, *rest, state_size, num_layers, bidirectional, mode, p, state_outputs,
+        projection_size, lstm_state_clip_min, lstm_state_clip_max, lstm_state_clip_nan, use_sequence_length,
+        _train=False, _key=None):
+    """A stack of recurrent layers over time-major data (seq_len, batch, input_size).
+
+    ``state`` (and ``state_cell`` for lstm) are (num_layers * directions, batch, H).
+    Returns the last layer's outputs (seq_len, batch, directions * H) and, with
+    ``state_outputs``, the final states. ``p`` is dropout between layers in training.
+    With ``use_sequence_length`` each sequence stops at its length: later outputs are
+    0 and the final state is the one at the last valid step.
+    """
+    op = 'RNN'
+    if mode not in _GATES:
+        raise MXNetError("%s: mode must be one of rnn_relu, rnn_tanh, lstm, gru, got %r" % (op, mode))
+    if projection_size and mode != 'lstm':
+        raise MXNetError('%s: projection_size is supported only with mode lstm' % op)
+    rest = list(rest)
+    state_cell = rest.pop(0) if mode == 'lstm' else None
+    lengths = rest.pop(0) if use_sequence_length else None
+    if mode == 'lstm' and state_cell is None:
+        raise MXNetError('%s: mode lstm needs the state_cell input' % op)
+    if data.ndim != 3:
+        raise MXNetError('%s: data must be 3-D (seq_len, batch, input_size), got %s' % (op, shape_str(data.shape)))
+    t, n, n_in = data.shape
+    dirs = 2 if bidirectional else 1
+    rec = projection_size or state_size
+    size = rnn_param_size(mode, n_in, state_size, num_layers, bidirectional, projection_size)
+    if parameters.shape != (size,):
+        raise MXNetError('%s: shape inconsistent for parameters, provided %s, inferred %s (mode=%s, input_size=%d, '
+                         'state_size=%d, num_layers=%d, bidirectional=%s)'
+                         % (op, shape_str(parameters.shape), shape_str((size,)), mode, n_in, state_size,
+                            num_layers, bidirectional))
+    expected = (num_layers * dirs, n, rec)
+    if state.shape != expected:
+        raise MXNetError('%s: shape inconsistent for state, provided %s, inferred %s'
+                         % (op, shape_str(state.shape), shape_str(expected)))
+    if state_cell is not None and state_cell.shape != (num_layers * dirs, n, state_size):
+        raise MXNetError('%s: shape inconsistent for state_cell, provided %s, inferred %s'
+                         % (op, shape_str(state_cell.shape), shape_str((num_layers * dirs, n, state_size))))
+    if lengths is not None and lengths.shape != (n,):
+        raise MXNetError('%s: sequence_length must be (batch,) = %s, got %s'
+                         % (op, shape_str((n,)), shape_str(lengths.shape)))
+    ct = compute_dtype(data.dtype)
+    layers = rnn_unpack(parameters.astype(ct), mode, n_in, state_size, num_layers, bidirectional, projection_size)
+    clip = None
+    if mode == 'lstm' and (lstm_state_clip_min is not None or lstm_state_clip_max is not None):
+        clip = (lstm_state_clip_min if lstm_state_clip_min is not None else -jnp.inf,
+                lstm_state_clip_max if lstm_state_clip_max is not None else jnp.inf)
+    if lengths is not None:
+        lengths = jnp.clip(lengths.astype(jnp.int32), 0, t)
+    x = data.astype(ct)
+    h_out, c_out = [], []
+    keys = jax.random.split(_key, max(num_layers - 1, 1)) if (_train and p > 0 and _key is not None) else None
+    for layer in range(num_layers):
+        outs = []
+        for d in range(dirs):
+            k = layer * dirs + d
+            weights, biases = layers[k]
+            c0 = state_cell[k].astype(ct) if state_cell is not None else jnp.zeros((n, state_size), ct)
+            out, h, c = _run_direction(x, state[k].astype(ct), c0, weights, biases, mode, state_size,
+                                       d == 1, lengths, clip)
+            outs.append(out)
+            h_out.append(h)
+            c_out.append(c)
+        x = outs[0] if dirs == 1 else jnp.concatenate(outs, axis=-1)
+        if keys is not None and layer < num_layers - 1:
+            keep = jax.random.bernoulli(keys[layer], 1.0 - p, x.shape)
+            x = jnp.where(keep, x / (1.0 - p), 0).astype(ct)
+    result = (x.astype(data.dtype),)
+    if state_outputs:
+        result += (jnp.stack(h_out).astype(data.dtype),)
+        if mode == 'lstm':
+            result += (jnp.stack(c_out).astype(data.dtype),)
+    return result if len(result) > 1 else result[0]
+
+
+@register('_rnn_param_concat', variadic=True, params=[P('num_args', 'int', 1), P('dim', 'int', 1)],
+          category='rnn')
+def rnn_param_concat(*args, num_args, dim):
+    """Concatenate the (flattened) RNN parameters along ``dim`` into the fused operator's vector."""
+    if not args:
+        raise MXNetError('_rnn_param_concat: needs at least one input')
+    return jnp.concatenate(args, axis=dim)

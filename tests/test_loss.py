@@ -1,0 +1,291 @@
+"""gluon.loss: every loss against a numpy version of MXNet's formula (weight, sample_weight,
+batch_axis), against MXNet 1.9.1's outputs and gradients (eager and hybridized), and bad input."""
+import itertools
+import json
+import os
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import gluonjax as mx
+from gluonjax import autograd, nd
+from gluonjax.base import MXNetError
+from gluonjax.gluon import loss as gloss
+
+REF = os.path.join(os.path.dirname(__file__), 'data', 'mxnet_ref', 'optim')
+DATA = np.load(os.path.join(REF, 'losses.npz'))
+META = json.load(open(os.path.join(REF, 'losses.json')))
+
+
+def run(block, *inputs, hybridize=True):
+    """(output, gradient of sum(output) w.r.t. the first input) as numpy arrays."""
+    block.hybridize(hybridize)  # losses start hybridized; False runs them operator by operator
+    arrays = [None if x is None else nd.array(x) for x in inputs]
+    arrays[0].attach_grad()
+    with autograd.record():
+        out = block(*arrays)
+    out.backward()
+    return out.asnumpy(), arrays[0].grad.asnumpy()
+
+
+# CTC compiles slowly: ctc_lengths alone covers the hybridized CTCLoss
+CASES = [(key, hybrid) for key in sorted(META) for hybrid in (False, True)
+         if not (hybrid and key in ('ctc', 'ctc_tn'))]
+
+
+@pytest.mark.parametrize('key,hybridize', CASES, ids=['%s-%s' % (k, 'hybrid' if h else 'eager') for k, h in CASES])
+def test_matches_mxnet(key, hybridize):
+    m = META[key]
+    block = getattr(gloss, m['class'])(**m['kwargs'])
+    inputs = [None if i in m['none_inputs'] else DATA['%s:in%d' % (key, i)] for i in range(m['n_inputs'])]
+    out, grad = run(block, *inputs, hybridize=hybridize)
+    ref = DATA[key + ':out']
+    assert out.shape == ref.shape and out.dtype == np.float32
+    np.testing.assert_allclose(out, ref, rtol=2e-5, atol=1e-6)
+    np.testing.assert_allclose(grad, DATA[key + ':grad'], rtol=2e-5, atol=1e-6)
+
+
+# ---------------------------------------------------------------------------------------
+# numpy formulas
+# ---------------------------------------------------------------------------------------
+
+def _log_softmax(x, axis):
+    x = x - x.max(axis=axis, keepdims=True)
+    return x - np.log(np.exp(x).sum(axis=axis, keepdims=True))
+
+
+def _softrelu(x):
+    return np.log1p(np.exp(x))
+
+
+def _finish(loss, weight, sample_weight, batch_axis, reduce='mean'):
+    if sample_weight is not None:
+        loss = loss * sample_weight
+    if weight is not None:
+        loss = loss * weight
+    axes = tuple(i for i in range(loss.ndim) if i != batch_axis % loss.ndim)
+    return loss.mean(axis=axes) if reduce == 'mean' else loss.sum(axis=axes)
+
+
+RNG = np.random.default_rng(11)
+
+
+def _x(*shape):
+    return RNG.standard_normal(shape).astype(np.float32)
+
+
+def _signs(*shape):
+    return np.where(RNG.random(shape) > 0.5, 1.0, -1.0).astype(np.float32)
+
+
+def _probs(*shape):
+    p = RNG.random(shape).astype(np.float32) + 0.1
+    return p / p.sum(-1, keepdims=True)
+
+
+# the last case also runs hybridized (the others run operator by operator: fewer compilations)
+WEIGHTINGS = [dict(), dict(weight=0.5), dict(sample=True), dict(weight=2.0, sample=True, batch_axis=1, hybridize=True)]
+
+
+def _weighting_args(case, pred_shape):
+    weight = case.get('weight')
+    batch_axis = case.get('batch_axis', 0)
+    sample = None
+    if case.get('sample'):
+        shape = [1] * len(pred_shape)
+        shape[batch_axis] = pred_shape[batch_axis]
+        sample = RNG.random(shape).astype(np.float32)
+    kwargs = {'batch_axis': batch_axis}
+    if weight is not None:
+        kwargs['weight'] = weight
+    return kwargs, weight, sample, batch_axis
+
+
+@pytest.mark.parametrize('case', WEIGHTINGS)
+def test_elementwise_losses_formula(case):
+    pred, label = _x(4, 3, 2), _x(4, 3, 2)
+    kwargs, weight, sample, axis = _weighting_args(case, pred.shape)
+    d = label - pred
+    sign = _signs(4, 3, 2)
+    binary = (RNG.random((4, 3, 2)) > 0.5).astype(np.float32)
+    prob = RNG.uniform(0.05, 0.95, (4, 3, 2)).astype(np.float32)
+    pos_weight = RNG.uniform(0.5, 2.0, (2,)).astype(np.float32)
+    rho, margin = 0.7, 1.5
+    cases = [
+        (gloss.L2Loss, {}, (pred, label), 0.5 * d ** 2, 1.0),
+        (gloss.L1Loss, {}, (pred, label), np.abs(d), None),
+        (gloss.HuberLoss, {'rho': rho}, (pred, label),
+         np.where(np.abs(d) > rho, np.abs(d) - rho / 2, 0.5 / rho * d ** 2), None),
+        (gloss.HingeLoss, {'margin': margin}, (pred, sign), np.maximum(0, margin - pred * sign), None),
+        (gloss.SquaredHingeLoss, {'margin': margin}, (pred, sign), np.maximum(0, margin - pred * sign) ** 2, None),
+        (gloss.LogisticLoss, {}, (pred, sign), np.log1p(np.exp(-pred * sign)), None),
+        (gloss.LogisticLoss, {'label_format': 'binary'}, (pred, binary), np.log1p(np.exp(-pred * (2 * binary - 1))),
+         None),
+        (gloss.SigmoidBCELoss, {}, (pred, binary),
+         -(binary * np.log(1 / (1 + np.exp(-pred))) + (1 - binary) * np.log(1 - 1 / (1 + np.exp(-pred)))), None),
+        (gloss.SigmoidBCELoss, {}, (pred, binary, None, pos_weight),
+         -(binary * np.log(1 / (1 + np.exp(-pred))) * pos_weight
+           + (1 - binary) * np.log(1 - 1 / (1 + np.exp(-pred)))), None),
+        (gloss.SigmoidBCELoss, {'from_sigmoid': True}, (prob, binary),
+         -(binary * np.log(prob + 1e-12) + (1 - binary) * np.log(1 - prob + 1e-12)), None),
+    ]
+    for klass, extra, inputs, elementwise, default_weight in cases:
+        w = weight if weight is not None else default_weight
+        expected = _finish(elementwise.astype(np.float64), w, sample, axis)
+        args = list(inputs)
+        if sample is not None:
+            if len(args) > 2:
+                args[2] = sample
+            else:
+                args.append(sample)
+        out, _ = run(klass(**dict(kwargs, **extra)), *args, hybridize=case.get('hybridize', False))
+        np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6, err_msg=klass.__name__)
+
+
+@pytest.mark.parametrize('case', WEIGHTINGS)
+def test_softmax_cross_entropy_formula(case):
+    pred = _x(4, 5)
+    kwargs, weight, sample, axis = _weighting_args(case, pred.shape)
+    class_axis = 1 - axis  # classes along the other axis
+    n_classes, n_batch = pred.shape[class_axis], pred.shape[axis]
+    label = RNG.integers(0, n_classes, n_batch).astype(np.float32)
+    logp = _log_softmax(pred.astype(np.float64), class_axis)
+    picked = np.take_along_axis(logp, np.expand_dims(label.astype(int), class_axis), axis=class_axis)
+    expected = _finish(-picked, weight, sample, axis)
+    args = [pred, label] + ([sample] if sample is not None else [])
+    out, grad = run(gloss.SoftmaxCrossEntropyLoss(axis=class_axis, **kwargs), *args)
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)
+
+    def ref(p):  # the same formula in jax, for the gradient
+        lp = jax.nn.log_softmax(p, axis=class_axis)
+        loss = -jnp.take_along_axis(lp, jnp.expand_dims(jnp.asarray(label, jnp.int32), class_axis),
+                                    axis=class_axis)
+        loss = loss * (sample if sample is not None else 1) * (weight if weight is not None else 1)
+        return jnp.sum(jnp.mean(loss, axis=class_axis))
+    np.testing.assert_allclose(grad, jax.grad(ref)(jnp.asarray(pred)), rtol=1e-5, atol=1e-6)
+    # dense labels: the same number with one-hot distributions
+    onehot = np.moveaxis(np.eye(n_classes, dtype=np.float32)[label.astype(int)], -1, class_axis)
+    args[1] = onehot
+    dense, _ = run(gloss.SoftmaxCrossEntropyLoss(axis=class_axis, sparse_label=False, **kwargs), *args)
+    np.testing.assert_allclose(dense, expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize('case', WEIGHTINGS)
+def test_kl_triplet_poisson_cosine_formula(case):
+    pred = _x(4, 5)
+    kwargs, weight, sample, axis = _weighting_args(case, pred.shape)
+    label = _probs(4, 5)
+    args = [pred, label] + ([sample] if sample is not None else [])
+    out, _ = run(gloss.KLDivLoss(from_logits=False, axis=1 - axis, **kwargs), *args)
+    lp = _log_softmax(pred.astype(np.float64), 1 - axis)
+    np.testing.assert_allclose(out, _finish(label * (np.log(label + 1e-12) - lp), weight, sample, axis,
+                                            'sum'), rtol=1e-5, atol=1e-6)
+
+    pos, neg = _x(4, 5), _x(4, 5)
+    out, _ = run(gloss.TripletLoss(margin=0.3, **kwargs), pred, pos, neg)
+    other = tuple(i for i in range(2) if i != axis)
+    tri = np.maximum(((pos - pred) ** 2 - (neg - pred) ** 2).sum(axis=other) + 0.3, 0)
+    np.testing.assert_allclose(out, tri * (weight if weight is not None else 1), rtol=1e-5, atol=1e-5)
+
+    target = RNG.poisson(2.0, (4, 5)).astype(np.float32)
+    rate = RNG.uniform(0.5, 3.0, (4, 5)).astype(np.float32)
+    for from_logits, full in itertools.product([True, False], [False, True]):
+        p = pred if from_logits else rate
+        elem = np.exp(p) - target * p if from_logits else p - target * np.log(p + 1e-8)
+        if full:  # Stirling's term for targets above 1; finite for a target of 0
+            t = np.maximum(target, 1)
+            elem = elem + np.where(target > 1, t * np.log(t) - t + 0.5 * np.log(2 * np.pi * t), 0)
+        e = elem * (sample if sample is not None else 1) * (weight if weight is not None else 1)
+        args = [p, target] + ([sample] if sample is not None else [])
+        out, _ = run(gloss.PoissonNLLLoss(from_logits=from_logits, compute_full=full, **kwargs), *args)
+        assert out.shape == (1,) and np.isfinite(out).all()
+        np.testing.assert_allclose(out, [e.mean()], rtol=1e-5, atol=1e-6)
+
+    a, b, lab = _x(4, 5), _x(4, 5), _signs(4)
+    cos = (a * b).sum(1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))
+    elem = np.where(lab == 1, 1 - cos, np.maximum(0, cos - 0.2))[:, None]
+    sw = None if sample is None else sample.reshape(4, 1) if axis == 0 else None
+    args = [a, b, lab] + ([sw] if sw is not None else [])
+    out, _ = run(gloss.CosineEmbeddingLoss(margin=0.2, weight=weight), *args)
+    expected = elem * (sw if sw is not None else 1) * (weight if weight is not None else 1)
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)
+
+
+def _ctc_brute_force(logits, label, blank):
+    """-log P(label | logits) by summing every alignment (tiny sizes only)."""
+    T, C = logits.shape
+    logp = _log_softmax(logits.astype(np.float64), 1)
+    total = -np.inf
+    for path in itertools.product(range(C), repeat=T):
+        collapsed = [k for i, k in enumerate(path) if (i == 0 or k != path[i - 1])]
+        collapsed = [k for k in collapsed if k != blank]
+        if collapsed == list(label):
+            total = np.logaddexp(total, sum(logp[t, k] for t, k in enumerate(path)))
+    return -total
+
+
+def test_ctc_against_brute_force():
+    logits = _x(2, 6, 4)  # NTC: batch 2, 6 steps, 3 letters + blank (last)
+    labels = np.array([[0, 2, 2], [1, -1, -1]], np.float32)
+    out, grad = run(gloss.CTCLoss(), logits, labels)
+    expected = [_ctc_brute_force(logits[0], [0, 2, 2], 3), _ctc_brute_force(logits[1], [1], 3)]
+    np.testing.assert_allclose(out, expected, rtol=1e-5)
+    assert np.isfinite(grad).all()
+    # lengths: the second sequence only has 4 valid steps and its label 2 letters
+    out, _ = run(gloss.CTCLoss(layout='TNC'), logits.swapaxes(0, 1), np.array([[0, 2, 2], [1, 0, 0]], np.float32),
+                 np.array([6, 4], np.float32), np.array([3, 2], np.float32))
+    np.testing.assert_allclose(out, [expected[0], _ctc_brute_force(logits[1, :4], [1, 0], 3)], rtol=1e-5)
+
+
+# ---------------------------------------------------------------------------------------
+# Bad input and printing
+# ---------------------------------------------------------------------------------------
+
+def test_sparse_labels_out_of_range():
+    loss = gloss.SoftmaxCrossEntropyLoss()
+    with pytest.raises(MXNetError, match=r'labels must be class indices in \[0, 5\).*\[7\.0\]'):
+        loss(nd.array(_x(3, 5)), nd.array([1, 7, 0]))
+    with pytest.raises(MXNetError, match='class indices'):
+        loss(nd.array(_x(3, 5)), nd.array([1, -1, 0]))
+    with pytest.raises(MXNetError, match='class indices'):
+        loss(nd.array(_x(3, 5)), nd.array([1, 0.5, 0]))
+    assert loss(nd.array(_x(3, 5)), nd.array([1, 4, 0])).shape == (3,)
+
+
+def test_mismatched_batch_sizes():
+    with pytest.raises(MXNetError, match='label of shape \\(2,\\) does not match prediction of shape \\(3, 5\\)'):
+        gloss.SoftmaxCrossEntropyLoss()(nd.array(_x(3, 5)), nd.array([1, 2]))
+    with pytest.raises(MXNetError, match='L2Loss: label of shape \\(2, 5\\) does not fit the prediction'):
+        gloss.L2Loss()(nd.array(_x(3, 5)), nd.array(_x(2, 5)))
+    with pytest.raises(MXNetError, match='HingeLoss'):
+        gloss.HingeLoss()(nd.array(_x(3, 5)), nd.array(_x(3, 4)))
+    with pytest.raises(MXNetError, match='TripletLoss: negative'):
+        gloss.TripletLoss()(nd.array(_x(3, 5)), nd.array(_x(3, 5)), nd.array(_x(2, 5)))
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match='label_format can only be signed or binary'):
+        gloss.LogisticLoss(label_format='onehot')
+    with pytest.raises(MXNetError, match="Only 'NTC' and 'TNC'"):
+        gloss.CTCLoss(layout='NCT')
+    with pytest.raises(MXNetError, match="Only 'NT' and 'TN'"):
+        gloss.CTCLoss(label_layout='TT')
+    with pytest.raises(MXNetError, match='weight must be a number'):
+        gloss.L1Loss(weight='2')
+    with pytest.raises(MXNetError, match='batch_axis must be an integer'):
+        gloss.L1Loss(batch_axis=None)
+
+
+def test_repr_and_aliases():
+    assert repr(gloss.L2Loss()) == 'L2Loss(batch_axis=0, w=1.0)'
+    assert repr(gloss.SoftmaxCELoss(batch_axis=1)) == 'SoftmaxCrossEntropyLoss(batch_axis=1, w=None)'
+    assert gloss.SigmoidBCELoss is gloss.SigmoidBinaryCrossEntropyLoss
+    assert mx.gluon.loss.SoftmaxCrossEntropyLoss is gloss.SoftmaxCrossEntropyLoss
+
+
+def test_float64_inputs_keep_their_dtype():
+    pred = nd.array(_x(3, 4), dtype='float64')
+    out = gloss.L2Loss()(pred, nd.array(_x(3, 4), dtype='float64'))
+    assert out.dtype == np.float64

@@ -1,0 +1,677 @@
+"""Neural-network operators: implementations against plain references, modes, randomness, errors.
+
+Outputs and gradients against MXNet itself are in test_ops_nn_ref.py; this file checks
+what that cannot: the im2col and XLA convolutions agree (with their gradients) over
+layouts, groups, strides and dilations, BatchNorm's training and prediction modes
+through autograd, Dropout's statistics, RNN sequence lengths and projections, dtypes,
+and the errors users see.
+"""
+import itertools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax import lax
+
+import gluonjax as mx
+from gluonjax.base import MXNetError
+from gluonjax.ops import get_op, nn_conv, nn_rnn
+from gluonjax.ops.nn_util import Layout
+
+
+def nd(a, dtype='float32'):
+    return mx.nd.array(np.asarray(a), dtype=dtype)
+
+
+# ---------------------------------------------------------------------------------------------
+# FullyConnected
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize('dtype', ['float32', 'float64', 'float16'])
+def test_fully_connected_matches_numpy(rng, dtype):
+    x, w, b = rng.standard_normal((4, 2, 3)), rng.standard_normal((5, 6)), rng.standard_normal(5)
+    out = mx.nd.FullyConnected(nd(x, dtype), nd(w, dtype), nd(b, dtype), num_hidden=5)
+    assert out.dtype == np.dtype(dtype) and out.shape == (4, 5)
+    tol = 1e-2 if dtype == 'float16' else 1e-5
+    np.testing.assert_allclose(out.asnumpy(), x.reshape(4, 6) @ w.T + b, rtol=tol, atol=tol)
+
+
+def test_fully_connected_positional_params_and_no_bias(rng):
+    x, w = rng.standard_normal((3, 4)), rng.standard_normal((2, 4))
+    out = mx.nd.FullyConnected(nd(x), nd(w), None, 2, True)  # num_hidden, no_bias by position
+    np.testing.assert_allclose(out.asnumpy(), x @ w.T, rtol=1e-5)
+    op = get_op('FullyConnected')
+    assert op.input_names({'no_bias': True}) == ('data', 'weight')
+    assert op.input_names({'no_bias': False}) == ('data', 'weight', 'bias')
+    assert op.inputs(None) == ('data', 'weight', 'bias')
+
+
+def test_fully_connected_gradients(rng):
+    x, w, b = (nd(rng.standard_normal(s)) for s in [(3, 4), (2, 4), (2,)])
+    for a in (x, w, b):
+        a.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.FullyConnected(x, w, b, num_hidden=2, flatten=False)
+    y.backward(nd(np.ones((3, 2))))
+    np.testing.assert_allclose(x.grad.asnumpy(), np.ones((3, 2)) @ w.asnumpy(), rtol=1e-5)
+    np.testing.assert_allclose(w.grad.asnumpy(), np.ones((2, 3)) @ x.asnumpy(), rtol=1e-5)
+    np.testing.assert_allclose(b.grad.asnumpy(), [3, 3])
+
+
+def test_fully_connected_errors():
+    with pytest.raises(MXNetError, match=r'FullyConnected: .*weight, provided \[3,5\], inferred \[3,4\]'):
+        mx.nd.FullyConnected(mx.nd.ones((2, 4)), mx.nd.ones((3, 5)), mx.nd.ones(3), num_hidden=3)
+    with pytest.raises(MXNetError, match=r'FullyConnected: .*bias, provided \[4\], inferred \[3\]'):
+        mx.nd.FullyConnected(mx.nd.ones((2, 4)), mx.nd.ones((3, 4)), mx.nd.ones(4), num_hidden=3)
+    with pytest.raises(MXNetError, match="FullyConnected: required parameter 'num_hidden'"):
+        mx.nd.FullyConnected(mx.nd.ones((2, 4)), mx.nd.ones((3, 4)), no_bias=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Convolution: im2col and XLA implementations agree, forward and backward
+# ---------------------------------------------------------------------------------------------
+
+_CONV_CASES = [
+    # (data shape NC..., num_filter, kernel, stride, dilate, pad, groups)
+    ((2, 1, 9, 8), 4, (3, 3), (1, 1), (1, 1), (0, 0), 1),
+    ((2, 4, 7, 9), 6, (3, 2), (2, 1), (1, 2), (1, 2), 2),
+    ((1, 6, 6, 6), 6, (1, 1), (1, 1), (1, 1), (0, 0), 6),
+    ((2, 3, 11), 4, (4,), (3,), (2,), (2,), 1),
+    ((1, 2, 5, 4, 6), 4, (2, 3, 2), (1, 2, 1), (2, 1, 1), (1, 0, 1), 2),
+]
+
+
+def _conv_inputs(rng, shape, f, kernel, groups, dtype=np.float32):
+    x = jnp.asarray(rng.standard_normal(shape), dtype)
+    w = jnp.asarray(rng.standard_normal((f, shape[1] // groups) + kernel), dtype)
+    return x, w
+
+
+@pytest.mark.parametrize('shape,f,kernel,stride,dilate,pad,groups', _CONV_CASES)
+def test_conv_im2col_matches_lax_with_gradients(rng, shape, f, kernel, stride, dilate, pad, groups):
+    x, w = _conv_inputs(rng, shape, f, kernel, groups)
+    lay = Layout({3: 'NCW', 4: 'NCHW', 5: 'NCDHW'}[len(shape)])
+
+    @jax.jit
+    def run(x, w, head):
+        impls = [lambda x, w: nn_conv.conv_lax(x, w, stride, dilate, pad, groups, lay)]
+        impls += [lambda x, w, rows=rows: nn_conv.conv_im2col(x, w, stride, dilate, pad, groups, lay, rows=rows)
+                  for rows in (False, True)]
+        results = []
+        for fn in impls:
+            out, pullback = jax.vjp(fn, x, w)
+            results.append((out,) + pullback(head))
+        return results
+    n_out = lambda n, k, s, d, p: (n + 2 * p - d * (k - 1) - 1) // s + 1  # noqa: E731
+    out_shape = (shape[0], f) + tuple(map(n_out, shape[2:], kernel, stride, dilate, pad))
+    head = jnp.asarray(rng.standard_normal(out_shape), jnp.float32)
+    ref, *others = run(x, w, head)
+    assert ref[0].shape == out_shape
+    for got in others:
+        for a, b in zip(got, ref):  # output, gradient of data, gradient of weight
+            np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4)
+
+
+def test_conv_channel_last_layout_matches_channel_first(rng):
+    x, w = _conv_inputs(rng, (2, 4, 7, 6), 6, (3, 2), 2)
+    b = rng.standard_normal(6)
+    kw = dict(kernel=(3, 2), num_filter=6, num_group=2, stride=(2, 1), pad=(1, 1))
+    ref = mx.nd.Convolution(nd(x), nd(w), nd(b), **kw).asnumpy()
+    out = mx.nd.Convolution(nd(np.transpose(x, (0, 2, 3, 1))), nd(np.transpose(w, (0, 2, 3, 1))), nd(b),
+                            layout='NHWC', **kw).asnumpy()
+    np.testing.assert_allclose(np.transpose(out, (0, 3, 1, 2)), ref, rtol=1e-4, atol=1e-4)
+    # the channel-last patches directly (no transposes) agree too
+    lay = Layout('NHWC')
+    xl, wl = jnp.transpose(x, (0, 2, 3, 1)), jnp.transpose(w, (0, 2, 3, 1))
+    got = nn_conv.conv_im2col(xl, wl, (2, 1), (1, 1), (1, 1), 2, lay)
+    np.testing.assert_allclose(got, nn_conv.conv_lax(xl, wl, (2, 1), (1, 1), (1, 1), 2, lay), rtol=1e-4, atol=1e-4)
+
+
+def test_conv_float64_and_float16(rng):
+    x, w = _conv_inputs(rng, (1, 2, 6, 6), 3, (3, 3), 1, np.float64)
+    ref = lax.conv_general_dilated(x, w, (1, 1), 'VALID', dimension_numbers=('NCHW', 'OIHW', 'NCHW'))
+    out = mx.nd.Convolution(nd(x, 'float64'), nd(w, 'float64'), kernel=(3, 3), num_filter=3, no_bias=True)
+    assert out.dtype == np.float64
+    np.testing.assert_allclose(out.asnumpy(), ref, rtol=1e-12)
+    out16 = mx.nd.Convolution(nd(x, 'float16'), nd(w, 'float16'), kernel=(3, 3), num_filter=3, no_bias=True)
+    assert out16.dtype == np.float16
+    np.testing.assert_allclose(out16.asnumpy(), ref, rtol=2e-2, atol=2e-2)
+
+
+def test_conv_implementation_choice(monkeypatch):
+    choose = nn_conv._choose_impl
+    shaped = lambda *s: jax.ShapeDtypeStruct(s, jnp.float32)  # noqa: E731
+    x = shaped(64, 1, 28, 28)
+    if jax.default_backend() == 'cpu':
+        assert choose(x, (5, 5), (24, 24), 1, 1) == 'im2col'
+        assert choose(shaped(64, 20, 12, 12), (5, 5), (8, 8), 20, 1) == 'im2col_rows'
+        assert choose(shaped(8, 256, 8, 8), (3, 3), (8, 8), 256, 1) == 'lax'
+        assert choose(shaped(512, 32, 64, 64), (7, 7), (58, 58), 32, 1) == 'lax'  # patches too large
+    monkeypatch.setattr(nn_conv, 'CONV_IMPL', 'lax')
+    assert choose(x, (5, 5), (24, 24), 1, 1) == 'lax'
+
+
+def test_conv_errors():
+    x = mx.nd.ones((2, 3, 8, 8))
+    with pytest.raises(MXNetError, match=r'Convolution: .*weight, provided \[4,2,3,3\], inferred \[4,3,3,3\] '
+                                         r'from data \[2,3,8,8\]'):
+        mx.nd.Convolution(x, mx.nd.ones((4, 2, 3, 3)), kernel=(3, 3), num_filter=4, no_bias=True)
+    with pytest.raises(MXNetError, match=r'Convolution: input channels 3 \(data \[2,3,8,8\]\) are not divisible '
+                                         r'by num_group 2'):
+        mx.nd.Convolution(x, mx.nd.ones((4, 1, 3, 3)), kernel=(3, 3), num_filter=4, num_group=2, no_bias=True)
+    with pytest.raises(MXNetError, match=r'Convolution: data must be 4-D .* got 3-D'):
+        mx.nd.Convolution(mx.nd.ones((3, 8, 8)), mx.nd.ones((4, 3, 3, 3)), kernel=(3, 3), num_filter=4,
+                          no_bias=True)
+    with pytest.raises(MXNetError, match=r'Convolution: kernel \(9, 9\) .* larger than the padded input'):
+        mx.nd.Convolution(x, mx.nd.ones((4, 3, 9, 9)), kernel=(9, 9), num_filter=4, no_bias=True)
+    with pytest.raises(MXNetError, match=r'Convolution: stride \(1, 1, 1\) must have 2 values'):
+        mx.nd.Convolution(x, mx.nd.ones((4, 3, 3, 3)), kernel=(3, 3), stride=(1, 1, 1), num_filter=4,
+                          no_bias=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Deconvolution
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize('stride,dilate,pad,adj,groups', [
+    ((2, 2), (1, 1), (1, 0), (1, 0), 1), ((1, 2), (2, 2), (1, 1), (0, 1), 1), ((2, 1), (2, 1), (0, 0), (1, 0), 2)])
+def test_deconv_is_the_gradient_of_conv(rng, stride, dilate, pad, adj, groups):
+    """Deconvolution(y, w) equals the vjp of Convolution with weight w w.r.t. its data."""
+    c_in, f, kernel = 4, 2 * groups, (3, 2)
+    y = jnp.asarray(rng.standard_normal((2, c_in, 4, 5)), jnp.float32)
+    w = jnp.asarray(rng.standard_normal((c_in, f // groups) + kernel), jnp.float32)
+    out = mx.nd.Deconvolution(nd(y), nd(w), kernel=kernel, stride=stride, dilate=dilate, pad=pad, adj=adj,
+                              num_filter=f, num_group=groups).asnumpy()
+    expect_hw = tuple(s * (n - 1) + d * (k - 1) + 1 - 2 * p + a
+                      for n, k, s, d, p, a in zip((4, 5), kernel, stride, dilate, pad, adj))
+    assert out.shape == (2, f) + expect_hw
+    # Convolution from f channels to c_in channels has weight (c_in, f/groups, *kernel): w itself.
+    conv = lambda x: lax.conv_general_dilated(  # noqa: E731
+        x, w, stride, [(p, p) for p in pad], rhs_dilation=dilate, dimension_numbers=('NCHW', 'OIHW', 'NCHW'),
+        feature_group_count=groups)
+    _, pullback = jax.vjp(conv, jnp.zeros((2, f) + expect_hw, jnp.float32))
+    np.testing.assert_allclose(out, pullback(y)[0], rtol=1e-4, atol=1e-4)
+
+
+def test_deconv_target_shape_and_channel_last(rng):
+    y, w = rng.standard_normal((1, 2, 4, 4)), rng.standard_normal((2, 3, 3, 3))
+    for target in [(8, 8), (8, 9), (9, 9)]:
+        out = mx.nd.Deconvolution(nd(y), nd(w), kernel=(3, 3), stride=(2, 2), num_filter=3, target_shape=target)
+        assert out.shape == (1, 3) + target
+    ref = mx.nd.Deconvolution(nd(y), nd(w), kernel=(3, 3), stride=(2, 2), num_filter=3, pad=(1, 1)).asnumpy()
+    out = mx.nd.Deconvolution(nd(np.transpose(y, (0, 2, 3, 1))), nd(np.transpose(w, (0, 2, 3, 1))),
+                              kernel=(3, 3), stride=(2, 2), num_filter=3, pad=(1, 1), layout='NHWC').asnumpy()
+    np.testing.assert_allclose(np.transpose(out, (0, 3, 1, 2)), ref, rtol=1e-4, atol=1e-4)
+    with pytest.raises(MXNetError, match=r'Deconvolution: .*weight, provided \[3,3,3,3\], inferred \[2,3,3,3\]'):
+        mx.nd.Deconvolution(nd(y), nd(np.ones((3, 3, 3, 3))), kernel=(3, 3), num_filter=3)
+
+
+# ---------------------------------------------------------------------------------------------
+# Pooling
+# ---------------------------------------------------------------------------------------------
+
+def _np_pool(x, k, s, p, kind, full=False, include_pad=True):
+    """A direct numpy 2-D pooling (NCHW), windows clipped as MXNet clips them."""
+    n, c, h, w = x.shape
+    out_size = [(1 + int(np.ceil((d + 2 * pp - kk) / ss))) if full else 1 + (d + 2 * pp - kk) // ss
+                for d, kk, ss, pp in zip((h, w), k, s, p)]
+    out = np.zeros((n, c) + tuple(out_size))
+    for i, j in itertools.product(*map(range, out_size)):
+        h0, w0 = i * s[0] - p[0], j * s[1] - p[1]
+        win = x[:, :, max(h0, 0):min(h0 + k[0], h), max(w0, 0):min(w0 + k[1], w)]
+        if kind == 'max':
+            out[:, :, i, j] = win.max((2, 3))
+        elif kind == 'sum':
+            out[:, :, i, j] = win.sum((2, 3))
+        else:
+            if include_pad:
+                cnt = ((min(h0 + k[0], h + p[0]) - max(h0, -p[0])) * (min(w0 + k[1], w + p[1]) - max(w0, -p[1])))
+            else:
+                cnt = win.shape[2] * win.shape[3]
+            out[:, :, i, j] = win.sum((2, 3)) / cnt
+    return out
+
+
+@pytest.mark.parametrize('k,s,p,full', [((2, 2), (2, 2), (0, 0), False), ((3, 3), (2, 2), (1, 1), True),
+                                        ((3, 2), (1, 3), (1, 0), True), ((2, 3), (3, 2), (0, 1), False)])
+@pytest.mark.parametrize('kind', ['max', 'avg', 'sum'])
+def test_pooling_matches_numpy(rng, k, s, p, full, kind):
+    x = rng.standard_normal((2, 3, 7, 8))
+    out = mx.nd.Pooling(nd(x, 'float64'), kernel=k, stride=s, pad=p, pool_type=kind,
+                        pooling_convention='full' if full else 'valid')
+    np.testing.assert_allclose(out.asnumpy(), _np_pool(x, k, s, p, kind, full), rtol=1e-12)
+    if kind == 'avg':
+        out = mx.nd.Pooling(nd(x, 'float64'), kernel=k, stride=s, pad=p, pool_type='avg', count_include_pad=False,
+                            pooling_convention='full' if full else 'valid')
+        np.testing.assert_allclose(out.asnumpy(), _np_pool(x, k, s, p, 'avg', full, False), rtol=1e-12)
+
+
+def test_pooling_max_gradient_goes_to_the_maximum():
+    x = nd(np.array([[[[1., 5, 2, 0], [3, 4, 8, 1]]]]))
+    x.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.Pooling(x, kernel=(2, 2), stride=(2, 2))
+    y.backward()
+    np.testing.assert_array_equal(x.grad.asnumpy(), [[[[0, 1, 0, 0], [0, 0, 1, 0]]]])
+
+
+def test_pooling_layouts_global_and_same(rng):
+    x = rng.standard_normal((2, 3, 6, 5)).astype(np.float32)
+    ref = mx.nd.Pooling(nd(x), kernel=(2, 2), stride=(2, 1), pool_type='avg').asnumpy()
+    out = mx.nd.Pooling(nd(np.transpose(x, (0, 2, 3, 1))), kernel=(2, 2), stride=(2, 1), pool_type='avg',
+                        layout='NHWC').asnumpy()
+    np.testing.assert_allclose(np.transpose(out, (0, 3, 1, 2)), ref, rtol=1e-6)
+    g = mx.nd.Pooling(nd(x), kernel=(1, 1), global_pool=True, pool_type='avg')
+    assert g.shape == (2, 3, 1, 1)
+    np.testing.assert_allclose(g.asnumpy()[..., 0, 0], x.mean((2, 3)), rtol=1e-5)
+    assert mx.nd.Pooling(nd(x), kernel=(2, 2)).shape == (2, 3, 5, 4)  # default stride 1
+    x1 = np.arange(7.).reshape(1, 1, 7)
+    same = mx.nd.Pooling(nd(x1), kernel=(3,), stride=(2,), pooling_convention='same')
+    assert same.shape == (1, 1, 4)
+    np.testing.assert_allclose(same.asnumpy().ravel(), [1, 3, 5, 6])
+
+
+def test_pooling_errors():
+    with pytest.raises(MXNetError, match=r'Pooling: kernel \(5, 5\) exceeds data \[1,1,4,4\] padded by \(0, 0\)'):
+        mx.nd.Pooling(mx.nd.ones((1, 1, 4, 4)), kernel=(5, 5))
+    with pytest.raises(MXNetError, match="Pooling: pool_type must be one of"):
+        mx.nd.Pooling(mx.nd.ones((1, 1, 4, 4)), kernel=(2, 2), pool_type='median')
+    with pytest.raises(MXNetError, match="Pooling: pooling_convention 'same' supports only 1-D max pooling"):
+        mx.nd.Pooling(mx.nd.ones((1, 1, 4, 4)), kernel=(2, 2), pooling_convention='same')
+    with pytest.raises(MXNetError, match='Pooling: pool_type lp needs p_value'):
+        mx.nd.Pooling(mx.nd.ones((1, 1, 4, 4)), kernel=(2, 2), pool_type='lp')
+
+
+# ---------------------------------------------------------------------------------------------
+# BatchNorm: training and prediction modes, moving statistics
+# ---------------------------------------------------------------------------------------------
+
+def _bn_arrays(rng, c=3):
+    return (nd(rng.standard_normal((4, c, 2, 3)) * 2 + 1), nd(rng.standard_normal(c) + 1), nd(rng.standard_normal(c)),
+            nd(np.zeros(c)), nd(np.ones(c)))
+
+
+def test_batchnorm_training_uses_batch_stats_and_updates_moving_stats(rng):
+    x, g, b, mm, mv = _bn_arrays(rng)
+    xn = x.asnumpy()
+    mean, var = xn.mean((0, 2, 3)), xn.var((0, 2, 3))
+    with mx.autograd.record():
+        out = mx.nd.BatchNorm(x, g, b, mm, mv, fix_gamma=False, momentum=0.8)
+    expect = (xn - mean[:, None, None]) / np.sqrt(var[:, None, None] + 1e-3) * g.asnumpy()[:, None, None] \
+        + b.asnumpy()[:, None, None]
+    np.testing.assert_allclose(out.asnumpy(), expect, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(mm.asnumpy(), 0.2 * mean, rtol=1e-5)
+    np.testing.assert_allclose(mv.asnumpy(), 0.8 + 0.2 * var, rtol=1e-5)  # biased variance
+    # prediction mode (outside record) uses the moving statistics and leaves them alone
+    before = mm.asnumpy().copy()
+    out = mx.nd.BatchNorm(x, g, b, mm, mv, fix_gamma=False)
+    expect = (xn - before[:, None, None]) / np.sqrt(mv.asnumpy()[:, None, None] + 1e-3) \
+        * g.asnumpy()[:, None, None] + b.asnumpy()[:, None, None]
+    np.testing.assert_allclose(out.asnumpy(), expect, rtol=1e-4, atol=1e-5)
+    np.testing.assert_array_equal(mm.asnumpy(), before)
+
+
+@pytest.mark.parametrize('hybridize', [False, True])
+def test_batchnorm_moving_stats_change_only_in_recorded_training(rng, hybridize):
+    """As in MXNet (which updates them in backward): train_mode() alone normalises with the
+    batch statistics but leaves the moving ones; record(train_mode=False) uses and keeps them."""
+    from gluonjax.gluon import nn as gnn
+    net = gnn.BatchNorm(in_channels=3, center=False, scale=False)
+    net.initialize()
+    if hybridize:
+        net.hybridize()
+    x = nd(rng.standard_normal((4, 3, 2, 3)) * 2 + 1)
+    with mx.autograd.train_mode():
+        out = net(x)
+    np.testing.assert_allclose(out.asnumpy().mean((0, 2, 3)), 0, atol=1e-5)
+    np.testing.assert_array_equal(net.running_mean.data().asnumpy(), 0)
+    with mx.autograd.record(train_mode=False):
+        out = net(x)
+    np.testing.assert_allclose(out.asnumpy(), x.asnumpy() / np.sqrt(1 + 1e-5), rtol=1e-5)
+    np.testing.assert_array_equal(net.running_mean.data().asnumpy(), 0)
+    with mx.autograd.record():
+        net(x)
+    np.testing.assert_allclose(net.running_mean.data().asnumpy(), 0.1 * x.asnumpy().mean((0, 2, 3)), rtol=1e-5)
+
+
+def test_batchnorm_fix_gamma_and_outputs(rng):
+    x, g, b, mm, mv = _bn_arrays(rng)
+    g.attach_grad()
+    b.attach_grad()
+    with mx.autograd.record():
+        out = mx.nd.BatchNorm(x, g, b, mm, mv)  # fix_gamma=True by default
+    out.backward()
+    np.testing.assert_array_equal(g.grad.asnumpy(), 0)
+    np.testing.assert_allclose(b.grad.asnumpy(), [24, 24, 24])
+    np.testing.assert_allclose(out.asnumpy().std((0, 2, 3)), 1, atol=2e-3)  # gamma treated as 1
+    outs = mx.nd.BatchNorm(x, g, b, mm, mv, output_mean_var=True)
+    assert len(outs) == 3
+    np.testing.assert_allclose(outs[1].asnumpy(), mm.asnumpy())
+    np.testing.assert_allclose(outs[2].asnumpy(), 1 / np.sqrt(mv.asnumpy() + 1e-3), rtol=1e-6)
+
+
+def test_batchnorm_float16_data_float32_stats(rng):
+    x, g, b, mm, mv = _bn_arrays(rng)
+    with mx.autograd.record():
+        out = mx.nd.BatchNorm(x.astype('float16'), g, b, mm, mv, fix_gamma=False)
+    assert out.dtype == np.float16 and mm.dtype == np.float32
+    ref = mx.nd.BatchNorm(x, g, b, mx.nd.zeros(3), mx.nd.ones(3), fix_gamma=False, use_global_stats=False)
+    assert np.isfinite(out.asnumpy()).all() and ref.shape == out.shape
+
+
+def test_batchnorm_errors():
+    with pytest.raises(MXNetError, match=r'BatchNorm: shape inconsistent for gamma, provided \[4\], inferred \[3\] '
+                                         r'from data \[2,3,5\]'):
+        mx.nd.BatchNorm(mx.nd.ones((2, 3, 5)), mx.nd.ones(4), mx.nd.ones(3), mx.nd.ones(3), mx.nd.ones(3))
+    with pytest.raises(MXNetError, match='BatchNorm: axis 3 is out of range for 3-D data'):
+        mx.nd.BatchNorm(mx.nd.ones((2, 3, 5)), mx.nd.ones(3), mx.nd.ones(3), mx.nd.ones(3), mx.nd.ones(3), axis=3)
+
+
+def test_norm_gradients_match_jax_reference(rng):
+    """LayerNorm / GroupNorm / InstanceNorm gradients against jax.grad of a plain jnp formula."""
+    x = rng.standard_normal((2, 4, 3))
+    g2, b2 = rng.standard_normal(2), rng.standard_normal(2)
+
+    def ref(x):
+        xg = x.reshape(2, 2, 6)
+        xh = (xg - xg.mean(-1, keepdims=True)) / jnp.sqrt(xg.var(-1, keepdims=True) + 1e-5)
+        return jnp.sum(jnp.sin(xh * g2[None, :, None] + b2[None, :, None]))
+    xa = nd(x, 'float64')
+    xa.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.sin(mx.nd.GroupNorm(xa, nd(g2, 'float64'), nd(b2, 'float64'), num_groups=2)).sum()
+    y.backward()
+    value, grad = jax.jit(jax.value_and_grad(ref))(jnp.asarray(x))
+    np.testing.assert_allclose(y.asnumpy(), value, rtol=1e-10)
+    np.testing.assert_allclose(xa.grad.asnumpy(), grad, rtol=1e-8, atol=1e-10)
+
+
+def test_norm_errors():
+    with pytest.raises(MXNetError, match=r'GroupNorm: 4 channels of data \[2,4,3\] cannot be split into '
+                                         r'num_groups=3'):
+        mx.nd.GroupNorm(mx.nd.ones((2, 4, 3)), mx.nd.ones(3), mx.nd.ones(3), num_groups=3)
+    with pytest.raises(MXNetError, match=r'LayerNorm: shape inconsistent for gamma, provided \[3\], inferred \[4\]'):
+        mx.nd.LayerNorm(mx.nd.ones((2, 4)), mx.nd.ones(3), mx.nd.ones(4))
+    with pytest.raises(MXNetError, match="L2Normalization: mode 'channel' needs at least 3-D data"):
+        mx.nd.L2Normalization(mx.nd.ones((2, 4)), mode='channel')
+
+
+# ---------------------------------------------------------------------------------------------
+# Dropout and rrelu: randomness and modes
+# ---------------------------------------------------------------------------------------------
+
+def test_dropout_statistics_and_scaling():
+    mx.random.seed(7)
+    x = mx.nd.ones((200, 100))
+    with mx.autograd.record():
+        y = mx.nd.Dropout(x, p=0.3)
+    a = y.asnumpy()
+    assert set(np.unique(a)) <= {0.0, np.float32(1 / 0.7)}
+    assert abs((a == 0).mean() - 0.3) < 0.02
+    with mx.autograd.record():
+        y2 = mx.nd.Dropout(x, p=0.3)
+    assert (y2.asnumpy() != a).any()  # a new mask per call
+
+
+def test_dropout_identity_in_predict_mode_and_always_mode():
+    x = mx.nd.ones((4, 5))
+    np.testing.assert_array_equal(mx.nd.Dropout(x, p=0.5).asnumpy(), 1)
+    with mx.autograd.record(train_mode=False):
+        np.testing.assert_array_equal(mx.nd.Dropout(x, p=0.5).asnumpy(), 1)
+    a = mx.nd.Dropout(mx.nd.ones((50, 40)), p=0.5, mode='always').asnumpy()
+    assert 0.4 < (a == 0).mean() < 0.6
+    with mx.autograd.train_mode():
+        assert (mx.nd.Dropout(mx.nd.ones((50, 40)), p=0.5).asnumpy() == 0).any()
+
+
+def test_dropout_axes_share_the_mask_and_gradient_is_the_mask():
+    x = mx.nd.ones((3, 40, 5))
+    x.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.Dropout(x, p=0.5, axes=(0, 2))
+    y.backward()
+    a = y.asnumpy()
+    assert (a == a[:1, :, :1]).all()  # constant along the shared axes
+    assert 0 < (a[0, :, 0] == 0).sum() < 40
+    np.testing.assert_array_equal(x.grad.asnumpy(), a)
+
+
+def test_dropout_errors():
+    with pytest.raises(MXNetError, match="Dropout: mode must be 'training' or 'always'"):
+        mx.nd.Dropout(mx.nd.ones(3), mode='sometimes')
+
+
+def test_rrelu_training_draws_slopes_in_bounds():
+    x = nd(-np.ones((50, 20)))
+    with mx.autograd.record():
+        out, mask = mx.nd.LeakyReLU(x, act_type='rrelu', lower_bound=0.1, upper_bound=0.3)
+    slopes = -out.asnumpy()
+    assert slopes.min() >= 0.1 and slopes.max() <= 0.3 and slopes.std() > 0.03
+    np.testing.assert_allclose(mask.asnumpy(), slopes, rtol=1e-6)
+    out, _ = mx.nd.LeakyReLU(x, act_type='rrelu', lower_bound=0.1, upper_bound=0.3)
+    np.testing.assert_allclose(out.asnumpy(), -0.2, rtol=1e-6)
+
+
+# ---------------------------------------------------------------------------------------------
+# Activations, softmax, Embedding
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize('dtype', ['float16', 'float32', 'float64'])
+def test_softmax_family_dtypes(rng, dtype):
+    x = rng.standard_normal((3, 4))
+    e = np.exp(x - x.max(1, keepdims=True))
+    sm = e / e.sum(1, keepdims=True)
+    tol = 2e-3 if dtype == 'float16' else 1e-6
+    for op, ref in (('softmax', sm), ('log_softmax', np.log(sm))):
+        out = getattr(mx.nd, op)(nd(x, dtype))
+        assert out.dtype == np.dtype(dtype)
+        np.testing.assert_allclose(out.asnumpy(), ref, rtol=tol, atol=tol)
+    out = mx.nd.softmax(nd(x, dtype), dtype='float64')
+    assert out.dtype == np.float64
+    with pytest.raises(MXNetError, match='softmax: axis 2 is out of range for data'):
+        mx.nd.softmax(nd(x), axis=2)
+
+
+def test_softmax_length_errors():
+    with pytest.raises(MXNetError, match='softmax: length must be an integer array'):
+        mx.nd.softmax(mx.nd.ones((2, 3)), mx.nd.ones(2), use_length=True)
+    with pytest.raises(MXNetError, match=r'softmax: length \[3\] must have the shape of data \[2,3\] without'):
+        mx.nd.softmax(mx.nd.ones((2, 3)), mx.nd.ones(3, dtype='int32'), use_length=True)
+
+
+def test_embedding_indices_and_gradient():
+    w = nd(np.arange(12.).reshape(4, 3))
+    w.attach_grad()
+    idx = nd([[0, 3.9], [-2, 7]])
+    with mx.autograd.record():
+        y = mx.nd.Embedding(idx, w, input_dim=4, output_dim=3)
+    y.backward()
+    np.testing.assert_array_equal(y.asnumpy(), w.asnumpy()[[[0, 3], [0, 3]]])
+    np.testing.assert_array_equal(w.grad.asnumpy()[:, 0], [2, 0, 0, 2])
+    y = mx.nd.Embedding(nd([1, 2], 'int32'), w, input_dim=4, output_dim=3)
+    np.testing.assert_array_equal(y.asnumpy(), w.asnumpy()[[1, 2]])
+    with pytest.raises(MXNetError, match=r'Embedding: shape inconsistent for weight, provided \[4,3\], '
+                                         r'inferred \[5,3\]'):
+        mx.nd.Embedding(idx, w, input_dim=5, output_dim=3)
+
+
+def test_mxnet_gradient_quirks_are_reproduced(rng):
+    """selu, SoftmaxActivation('instance') on 3-D data and BatchNorm outside training: MXNet 1.9's
+    backward is not the derivative of its forward there; gluonjax reproduces MXNet's
+    (test_ops_nn_ref.py compares with MXNet itself). Written out here so the formulas are explicit."""
+    def grad_of(fn, x):
+        a = nd(x, 'float64')
+        a.attach_grad()
+        with mx.autograd.record(train_mode=False):
+            y = fn(a)
+        y.backward(nd(head, 'float64'))
+        return y.asnumpy(), a.grad.asnumpy()
+    x = rng.standard_normal((2, 3, 4))
+    head = rng.standard_normal((2, 3, 4))
+    lam, alpha = 1.0507009873554805, 1.6732632423543772
+    y, dx = grad_of(lambda a: mx.nd.LeakyReLU(a, act_type='selu'), x)
+    np.testing.assert_allclose(dx, head * np.where(x > 0, lam, lam * (y + alpha)), rtol=1e-10)
+    y, dx = grad_of(mx.nd.SoftmaxActivation, x)
+    np.testing.assert_allclose(y.sum(-1), 1, rtol=1e-10)
+    np.testing.assert_allclose(dx, y * (head - (head * y).sum(1, keepdims=True)), rtol=1e-10)
+    g, mv = rng.standard_normal(3), rng.random(3) + 0.5
+    bn = lambda a: mx.nd.BatchNorm(a, nd(g, 'float64'), mx.nd.zeros(3, dtype='float64'),  # noqa: E731
+                                   mx.nd.zeros(3, dtype='float64'), nd(mv, 'float64'), fix_gamma=False)
+    _, dx = grad_of(bn, x)
+    invstd = (1 / np.sqrt(mv + 1e-3))[:, None]
+    xhat = x * invstd
+    expect = invstd * g[:, None] * (head - head.mean((0, 2), keepdims=True)
+                                    - xhat * (head * xhat).mean((0, 2), keepdims=True))
+    np.testing.assert_allclose(dx, expect, rtol=1e-8, atol=1e-12)
+
+
+def test_activation_and_leaky_errors():
+    with pytest.raises(MXNetError, match="Activation: act_type must be one of"):
+        mx.nd.Activation(mx.nd.ones(3), act_type='swish')
+    with pytest.raises(MXNetError, match=r'LeakyReLU: prelu gamma \[3\] must have 1 value or one per channel of '
+                                         r'data \[2,4\]'):
+        mx.nd.LeakyReLU(mx.nd.ones((2, 4)), mx.nd.ones(3), act_type='prelu')
+
+
+# ---------------------------------------------------------------------------------------------
+# Output layers: MXNet's gradients whatever the head gradient
+# ---------------------------------------------------------------------------------------------
+
+def test_softmax_output_gradient_ignores_head_and_label_gets_none(rng):
+    x, lab = nd(rng.standard_normal((3, 4))), nd([0, 3, 1])
+    x.attach_grad()
+    lab.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.SoftmaxOutput(x, lab)
+    y.backward(nd(rng.standard_normal((3, 4)) * 10))
+    sm = y.asnumpy()
+    np.testing.assert_allclose(x.grad.asnumpy(), sm - np.eye(4)[[0, 3, 1]], rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(lab.grad.asnumpy(), 0)
+    # integer labels are accepted (no gradient can flow to them)
+    with mx.autograd.record():
+        y = mx.nd.Softmax(x, nd([0, 3, 1], 'int32'), grad_scale=2.0)  # the alias
+    y.backward()
+    np.testing.assert_allclose(x.grad.asnumpy(), 2 * (sm - np.eye(4)[[0, 3, 1]]), rtol=1e-5, atol=1e-6)
+
+
+def test_softmax_output_out_grad_multiplies_by_head(rng):
+    x, lab = nd(rng.standard_normal((2, 3))), nd([2, 0])
+    x.attach_grad()
+    head = rng.standard_normal((2, 3))
+    with mx.autograd.record():
+        y = mx.nd.SoftmaxOutput(x, lab, out_grad=True)
+    y.backward(nd(head))
+    np.testing.assert_allclose(x.grad.asnumpy(), (y.asnumpy() - np.eye(3)[[2, 0]]) * head, rtol=1e-5, atol=1e-6)
+
+
+def test_output_layer_errors():
+    with pytest.raises(MXNetError, match=r'SoftmaxOutput: shape inconsistent for label, provided \[3\], '
+                                         r'inferred \[2\] from data \[2,4\]'):
+        mx.nd.SoftmaxOutput(mx.nd.ones((2, 4)), mx.nd.ones(3))
+    with pytest.raises(MXNetError, match=r'LinearRegressionOutput: label \[4\] does not match data \[2,3\]'):
+        mx.nd.LinearRegressionOutput(mx.nd.ones((2, 3)), mx.nd.ones(4))
+    with pytest.raises(MXNetError, match="SoftmaxOutput: normalization must be 'null', 'batch' or 'valid'"):
+        mx.nd.SoftmaxOutput(mx.nd.ones((2, 4)), mx.nd.ones(2), normalization='mean')
+
+
+def test_output_layers_in_symbol_executor(rng):
+    """The custom gradients hold through a bound symbol (the Module-era path)."""
+    data, label = mx.sym.var('data'), mx.sym.var('label')
+    net = mx.sym.LinearRegressionOutput(data, label, grad_scale=2.0, name='lro')
+    x, y = rng.standard_normal((4, 2)), rng.standard_normal((4, 2))
+    ex = net.simple_bind(mx.cpu(), data=(4, 2), label=(4, 2))
+    ex.forward(is_train=True, data=nd(x), label=nd(y))
+    ex.backward()
+    np.testing.assert_allclose(ex.grad_dict['data'].asnumpy(), (x - y) * 2.0 / 2, rtol=1e-5)
+
+
+# ---------------------------------------------------------------------------------------------
+# RNN
+# ---------------------------------------------------------------------------------------------
+
+def _np_lstm(x, params, h, c, hidden, proj=None):
+    """One unidirectional LSTM layer in numpy with MXNet's flat layout (i, f, g, o gates)."""
+    ni, g4 = x.shape[2], 4 * hidden
+    rec = proj or hidden
+    pos = 0
+
+    def take(n, shape):
+        nonlocal pos
+        out = params[pos:pos + n].reshape(shape)
+        pos += n
+        return out
+    w_i = take(g4 * ni, (g4, ni))
+    w_h = take(g4 * rec, (g4, rec))
+    w_r = take(rec * hidden, (rec, hidden)) if proj else None
+    b_i, b_h = take(g4, (g4,)), take(g4, (g4,))
+    sig = lambda v: 1 / (1 + np.exp(-v))  # noqa: E731
+    outs = []
+    for t in range(x.shape[0]):
+        z = x[t] @ w_i.T + b_i + h @ w_h.T + b_h
+        i, f, gg, o = np.split(z, 4, axis=1)
+        c = sig(f) * c + sig(i) * np.tanh(gg)
+        h = sig(o) * np.tanh(c)
+        if proj:
+            h = h @ w_r.T
+        outs.append(h)
+    return np.stack(outs), h, c
+
+
+def test_rnn_lstm_projection_matches_numpy(rng):
+    t, n, ni, hidden, proj = 4, 2, 3, 5, 2
+    size = nn_rnn.rnn_param_size('lstm', ni, hidden, 1, projection_size=proj)
+    assert size == 4 * hidden * (ni + proj) + proj * hidden + 8 * hidden
+    x, p = rng.standard_normal((t, n, ni)), rng.standard_normal(size) * 0.5
+    h0, c0 = rng.standard_normal((1, n, proj)), rng.standard_normal((1, n, hidden))
+    out, hy, cy = mx.nd.RNN(nd(x, 'float64'), nd(p, 'float64'), nd(h0, 'float64'), nd(c0, 'float64'),
+                            state_size=hidden, num_layers=1, mode='lstm', projection_size=proj, state_outputs=True)
+    ref_out, ref_h, ref_c = _np_lstm(x, p, h0[0], c0[0], hidden, proj)
+    np.testing.assert_allclose(out.asnumpy(), ref_out, rtol=1e-10)
+    np.testing.assert_allclose(hy.asnumpy()[0], ref_h, rtol=1e-10)
+    np.testing.assert_allclose(cy.asnumpy()[0], ref_c, rtol=1e-10)
+
+
+@pytest.mark.parametrize('mode', ['lstm', 'gru'])
+def test_rnn_sequence_length_equals_truncated_runs(rng, mode):
+    """Each sequence behaves as if run alone up to its length; later outputs are 0."""
+    t, n, ni, hidden = 5, 3, 2, 3
+    size = nn_rnn.rnn_param_size(mode, ni, hidden, 1, bidirectional=True)
+    x, p = rng.standard_normal((t, n, ni)), rng.standard_normal(size) * 0.5
+    h0 = rng.standard_normal((2, n, hidden))
+    states = [nd(h0)] + ([nd(rng.standard_normal((2, n, hidden)))] if mode == 'lstm' else [])
+    lengths = [5, 2, 3]
+    kw = dict(state_size=hidden, num_layers=1, mode=mode, bidirectional=True, state_outputs=True)
+    out = mx.nd.RNN(nd(x), nd(p), *states, nd(lengths, 'int32'), use_sequence_length=True, **kw)
+    for b, length in enumerate(lengths):
+        single = mx.nd.RNN(nd(x[:length, b:b + 1]), nd(p), *[s[:, b:b + 1] for s in states], **kw)
+        np.testing.assert_allclose(out[0].asnumpy()[:length, b], single[0].asnumpy()[:, 0], rtol=1e-5, atol=1e-6)
+        np.testing.assert_array_equal(out[0].asnumpy()[length:, b], 0)
+        for got, want in zip(out[1:], single[1:]):
+            np.testing.assert_allclose(got.asnumpy()[:, b], want.asnumpy()[:, 0], rtol=1e-5, atol=1e-6)
+
+
+def test_rnn_dropout_only_in_training(rng):
+    size = nn_rnn.rnn_param_size('rnn_tanh', 3, 4, 2)
+    args = [nd(rng.standard_normal((3, 2, 3))), nd(rng.standard_normal(size)), mx.nd.zeros((2, 2, 4))]
+    kw = dict(state_size=4, num_layers=2, mode='rnn_tanh', p=0.5)
+    a, b = mx.nd.RNN(*args, **kw).asnumpy(), mx.nd.RNN(*args, **kw).asnumpy()
+    np.testing.assert_array_equal(a, b)
+    mx.random.seed(1)
+    with mx.autograd.record():
+        c = mx.nd.RNN(*args, **kw).asnumpy()
+    assert np.abs(c - a).max() > 1e-3
+
+
+def test_rnn_errors():
+    with pytest.raises(MXNetError, match=r'RNN: shape inconsistent for parameters, provided \[10\], inferred \[144\]'):
+        mx.nd.RNN(mx.nd.ones((5, 2, 3)), mx.nd.ones(10), mx.nd.zeros((1, 2, 4)), mx.nd.zeros((1, 2, 4)),
+                  state_size=4, num_layers=1, mode='lstm')
+    with pytest.raises(MXNetError, match=r'RNN: shape inconsistent for state, provided \[2,2,4\], inferred \[1,2,4\]'):
+        mx.nd.RNN(mx.nd.ones((5, 2, 3)), mx.nd.ones(108), mx.nd.zeros((2, 2, 4)), state_size=4, num_layers=1,
+                  mode='gru')
+
+
+def test_rnn_param_concat():
+    out = mx.nd._rnn_param_concat(mx.nd.ones(2), mx.nd.zeros(3), dim=0)
+    np.testing.assert_array_equal(out.asnumpy(), [1, 1, 0, 0, 0])
