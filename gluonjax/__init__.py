@@ -33,9 +33,7 @@ _LAZY = {
     'optimizer': 'gluonjax.optimizer', 'lr_scheduler': 'gluonjax.lr_scheduler',
     'metric': 'gluonjax.metric', 'io': 'gluonjax.io', 'test_utils': 'gluonjax.test_utils',
     'np': 'gluonjax.numpy', 'numpy': 'gluonjax.numpy', 'npx': 'gluonjax.numpy_extension',
-    'deploy': 'gluonjax.deploy', 'profiler': 'gluonjax.profiler', 'util': 'gluonjax.util',
-    'recordio': 'gluonjax.recordio', 'executor': 'gluonjax.executor', 'model': 'gluonjax.model',
-    'callback': 'gluonjax.callback', 'image': 'gluonjax.image', 'runtime': 'gluonjax.runtime',
+    'deploy': 'gluonjax.deploy', 'executor': 'gluonjax.symbol.executor',
     'name': 'gluonjax.name', 'attribute': 'gluonjax.symbol._attribute',
 }
 

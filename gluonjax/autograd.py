@@ -142,16 +142,39 @@ def record_node(fn, key, inputs, outputs, name=''):
 # Backward
 # ---------------------------------------------------------------------------------------
 
-def _topo_order(head_entries):
-    """Nodes reachable from the heads, consumers before producers (reverse topological order)."""
-    order, seen = [], set()
-    stack = [(e[0], False) for e in head_entries]
+def _graph(head_entries):
+    """The nodes reachable from the heads, producers first, and a hashable description of the graph.
+
+    Returns ``(nodes, structure, leaves, consts)``: ``structure`` names each node's function and
+    where each of its inputs comes from (a leaf, a constant or an earlier node's output), so
+    equal structures replay as the same compiled function; ``leaves`` are (Leaf, value) pairs
+    and ``consts`` the constant input values, in the order the structure refers to them.
+    One post-order walk does it all: a node is placed once all its producers are.
+    """
+    nodes, struct, leaves, consts = [], [], [], []
+    pos, leaf_pos, seen = {}, {}, set()
+    stack = [(e[0], False) for e in reversed(head_entries)]
     while stack:
         node, expanded = stack.pop()
-        if expanded:
-            order.append(node)
-            continue
         nid = id(node)
+        if expanded:
+            refs = []
+            for p, v in zip(node.parents, node.values):
+                if p is None:
+                    refs.append(('c', len(consts)))
+                    consts.append(v)
+                elif p.__class__ is tuple:
+                    refs.append(('n', pos[id(p[0])], p[1]))
+                else:
+                    at = leaf_pos.get(id(p))
+                    if at is None:
+                        at = leaf_pos[id(p)] = len(leaves)
+                        leaves.append((p, v))
+                    refs.append(('l', at))
+            pos[nid] = len(nodes)
+            nodes.append(node)
+            struct.append((node.key, tuple(refs)))
+            continue
         if nid in seen:
             continue
         seen.add(nid)
@@ -160,11 +183,11 @@ def _topo_order(head_entries):
                 'backward: the graph was already freed by an earlier backward(); pass '
                 'retain_graph=True to the first backward to run backward twice')
         stack.append((node, True))
-        for p in node.parents:
+        for p in reversed(node.parents):
             if p.__class__ is tuple and id(p[0]) not in seen:
                 stack.append((p[0], False))
-    order.reverse()
-    return order
+    heads = tuple(('n', pos[id(e[0])], e[1]) for e in head_entries)
+    return nodes, (tuple(struct), heads), leaves, consts
 
 
 _seen_structures = collections.OrderedDict()
@@ -172,32 +195,9 @@ _fused_cache = collections.OrderedDict()
 _FUSED_CACHE_SIZE = 64
 
 
-def _structure(nodes, heads, leaves, consts):
-    """A hashable description of the graph, and the leaf and constant lists it refers to."""
-    pos = {id(n): i for i, n in enumerate(reversed(nodes))}  # producers first, as replayed
-    leaf_pos, const_vals, struct = {}, [], []
-    for n in reversed(nodes):  # producers first
-        refs = []
-        for p, v in zip(n.parents, n.values):
-            if p is None:
-                refs.append(('c', len(const_vals)))
-                const_vals.append(v)
-            elif isinstance(p, Leaf):
-                if id(p) not in leaf_pos:
-                    leaf_pos[id(p)] = len(leaves)
-                    leaves.append((p, v))
-                refs.append(('l', leaf_pos[id(p)]))
-            else:
-                refs.append(('n', pos[id(p[0])], p[1]))
-        struct.append((n.key, tuple(refs)))
-    head_refs = tuple(('n', pos[id(e[0])], e[1]) for e in heads)
-    consts.extend(const_vals)
-    return (tuple(struct), head_refs)
-
-
 def _make_fused(nodes, structure):
     """One function replaying the recorded forward and returning the leaves' gradients."""
-    fns = [n.fn for n in reversed(nodes)]
+    fns = [n.fn for n in nodes]
     struct, head_refs = structure
 
     def replay(leaf_vals, const_vals, head_cts):
@@ -273,12 +273,11 @@ def _run_backward(heads, head_grads, retain_graph, create_graph, variables=None)
     cts = _head_gradients(heads, head_grads)
     leaf_heads = [(h, c) for h, c in zip(heads, cts) if isinstance(h._ag, Leaf)]
     node_heads = [(h._ag, c) for h, c in zip(heads, cts) if isinstance(h._ag, tuple)]
-    nodes = _topo_order([e for e, _ in node_heads])
-    result = {}
-    if nodes:
-        use_fused = not create_graph and all(n.backward_fn is None for n in nodes)
-        if use_fused:
-            result = _fused_backward(nodes, node_heads)
+    result, nodes = {}, []
+    if node_heads:
+        nodes, structure, leaves, consts = _graph([e for e, _ in node_heads])
+        if not create_graph and all(n.backward_fn is None for n in nodes):
+            result = _fused_backward(nodes, node_heads, structure, leaves, consts)
         else:
             result = _walk_backward(nodes, node_heads, create_graph)
     for h, c in leaf_heads:  # d head / d head
@@ -291,9 +290,7 @@ def _run_backward(heads, head_grads, retain_graph, create_graph, variables=None)
     return result
 
 
-def _fused_backward(nodes, node_heads):
-    leaves, consts = [], []
-    structure = _structure(nodes, [e for e, _ in node_heads], leaves, consts)
+def _fused_backward(nodes, node_heads, structure, leaves, consts):
     # Compile the whole graph only once its structure repeats (a training loop):
     # one-off graphs take the per-node walk, whose compiled pieces are shared.
     fused = _fused_cache.get(structure)
@@ -352,7 +349,7 @@ def _walk_backward(nodes, node_heads, create_graph):
     for (node, i), c in node_heads:
         accumulate((id(node), i), _wrap(c) if create_graph else c)
     leaf_grads = {}
-    for node in nodes:
+    for node in reversed(nodes):  # consumers first
         out_cts = [cts.pop((id(node), i), None) for i in range(node.n_out)]
         if all(c is None for c in out_cts):
             continue

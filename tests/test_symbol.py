@@ -441,10 +441,12 @@ SHAPE_CASES = {
     'Cast': ([(2, 3)], {'dtype': 'float16'}),
     'L2Normalization': ([(2, 3)], {}),
     'ROIPooling': ([(1, 2, 8, 8), (2, 5)], {'pooled_size': (2, 2), 'spatial_scale': 1.0}),
+    'SVMOutput': ([(2, 3), (2,)], {}),
+    'LRN': ([(1, 4, 3, 3)], {'nsize': 3}),
 }
 INT_INPUTS = {'Embedding': (0,), 'take': (1,), 'batch_take': (1,), 'CTCLoss': (1,), 'pick': (1,),
               'one_hot': (0,), 'gather_nd': (1,), 'scatter_nd': (1,), 'SoftmaxOutput': (1,),
-              'softmax_cross_entropy': (1,)}
+              'softmax_cross_entropy': (1,), 'SVMOutput': (1,)}
 
 
 def _generic_case(op):
@@ -457,7 +459,7 @@ def _generic_case(op):
         return None
     if op.variadic:
         return [(2, 3), (2, 3)], {}
-    names = op.inputs(None) if callable(op.inputs) else op.inputs
+    names = op.inputs(op.parse_attrs({})) if callable(op.inputs) else op.inputs
     return [(2, 3)] * len(names), {}
 
 
@@ -492,12 +494,12 @@ def _random_shapes(name, shapes, params):
         return [tuple(shapes[0]) + tuple(params.get('shape', ()))]
     if name.startswith('_random_'):
         return [tuple(params['shape'])]
+    if name == 'RNN':  # (sequence, batch, state_size x directions)
+        return [tuple(shapes[0][:2]) + (params['state_size'] * (2 if params.get('bidirectional') else 1),)]
     return [tuple(shapes[0])]  # Dropout
 
 
-@pytest.mark.parametrize('name', [
-    pytest.param(n, marks=pytest.mark.xfail(reason='shape case vs the nn helper\'s late operator signature disagree; open',
-                                            strict=False)) if n in ('RNN', 'SVMOutput', 'softmax') else n for n in _shape_cases()])
+@pytest.mark.parametrize('name', _shape_cases())
 def test_infer_shape_matches_nd_for_operator(name):
     """For every operator with a test case: infer_shape and the shape known while building equal the
     shapes mx.nd computes; operators with parameters (read back from MXNet's strings) also give
@@ -532,7 +534,6 @@ def test_infer_shape_matches_nd_for_operator(name):
         np.testing.assert_allclose(np.asarray(g), w.asnumpy(), rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.xfail(reason='LRN landed without a shape case; open', strict=False)
 def test_operator_table_is_covered_by_shape_cases():
     """Every operator of the table has an infer_shape case (generic or in SHAPE_CASES)."""
     missing = [n for n, op in sorted(mx.ops.canonical_ops().items()) if _case(n, op) is None]
@@ -576,3 +577,17 @@ def test_generated_functions_cover_the_table():
         mx.sym.exp(data=mx.nd.ones((2,)))
     with pytest.raises(MXNetError, match='too many'):
         mx.sym.exp(mx.sym.var('a'), mx.sym.var('b'))
+
+
+@pytest.mark.parametrize('proj, want_args, want_outs', [
+    (None, [(3, 2, 4), (1120,), (4, 2, 5), (4, 2, 5)], [(3, 2, 10), (4, 2, 5), (4, 2, 5)]),
+    (3, [(3, 2, 4), (860,), (4, 2, 3), (4, 2, 5)], [(3, 2, 6), (4, 2, 3), (4, 2, 5)]),
+])
+def test_rnn_infer_shape_with_projection_as_mxnet(proj, want_args, want_outs):
+    """Bidirectional 2-layer LSTM, with and without projection: MXNet 1.9.1's infer_shape figures."""
+    kw = dict(state_size=5, num_layers=2, mode='lstm', bidirectional=True, state_outputs=True)
+    if proj:
+        kw['projection_size'] = proj
+    s = mx.sym.RNN(*[mx.sym.var(n) for n in ('data', 'p', 's', 'c')], **kw)
+    args, outs, _ = s.infer_shape(data=(3, 2, 4))
+    assert args == want_args and outs == want_outs

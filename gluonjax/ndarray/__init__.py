@@ -8,8 +8,9 @@ from ._arith import (add, subtract, multiply, divide, true_divide, modulo, power
                      logical_or, logical_xor, hypot, negative)
 from ._io import save, load, load_frombuffer  # noqa: F401
 from . import _gen
+from ..ops._frontend import populate as _populate
 
-_gen.populate(globals())
+_populate(globals(), _gen.make_function)
 _gen.add_methods()
 
 from . import random  # noqa: E402,F401

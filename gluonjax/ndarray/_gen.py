@@ -1,9 +1,6 @@
 """Generating ``mx.nd.*`` functions and NDArray methods from the operator table."""
-import keyword
-
 from ..base import MXNetError
-from ..ops import all_ops
-from ..ops._frontend import split_call, function_doc
+from ..ops._frontend import split_call, function_doc, named
 from .ndarray import NDArray, invoke
 
 
@@ -30,17 +27,7 @@ def make_function(op, public_name):
                 raise MXNetError('%s: input %r must be an NDArray, got %s'
                                  % (op.name, names[i] if i < len(names) else i, type(x).__name__))
         return invoke(op.name, inputs, params, out=extras.get('out'), ctx=extras.get('ctx'))
-    fn.__name__ = public_name
-    fn.__qualname__ = public_name
-    fn.__doc__ = function_doc(op)
-    return fn
-
-
-def populate(namespace):
-    """Add a function for every operator name and alias not already defined in ``namespace``."""
-    for name, op in all_ops().items():
-        if name not in namespace and not keyword.iskeyword(name):
-            namespace[name] = make_function(op, name)
+    return named(fn, op, public_name)
 
 
 # NDArray methods that are operators applied to the array itself.

@@ -1,1 +1,5 @@
-"""mx.nd.contrib: operators of the table under the contrib namespace."""
+"""``mx.nd.contrib``: the table's ``_contrib_*`` operators under their short names."""
+from ..ops._frontend import populate as _populate
+from ._gen import make_function as _make_function
+
+_populate(globals(), _make_function, ('_contrib_',))

@@ -159,7 +159,7 @@ class NDArray:
             return other
         if isinstance(other, Context):
             # jax arrays are immutable, so sharing the buffer on the same device is a safe copy
-            return NDArray._from_jax(jax.device_put(self._data, other.jax_device), other)
+            return type(self)._from_jax(jax.device_put(self._data, other.jax_device), other)
         raise TypeError('copyto does not support type ' + str(type(other)))
 
     def as_in_context(self, context):
@@ -170,7 +170,7 @@ class NDArray:
     def as_in_ctx(self, ctx):
         if self.context == ctx:
             return self
-        out = NDArray._from_jax(jax.device_put(self._data, ctx.jax_device), ctx)
+        out = type(self)._from_jax(jax.device_put(self._data, ctx.jax_device), ctx)
         if _ag_state.recording and self._ag is not None:
             _record_copy(self, out)
         return out
@@ -190,18 +190,21 @@ class NDArray:
         return self
 
     def as_np_ndarray(self):
+        """The same data as an ``mx.np.ndarray`` (shares the value and the autograd history)."""
         from .. import numpy as _np_front
-        return _np_front.ndarray._from_jax(self._data, self._ctx)
+        out = _np_front.ndarray._from_jax(self._data, self._ctx)
+        out._ag = self._ag
+        return out
 
     # ---- autograd ----------------------------------------------------------------------
     def attach_grad(self, grad_req='write', stype=None):
         if grad_req not in ('write', 'add', 'null'):
             raise MXNetError("attach_grad: grad_req must be 'write', 'add' or 'null', not %r" % (grad_req,))
-        g = NDArray._from_jax(_zeros_like(self._data), self._ctx)
+        g = type(self)._from_jax(_zeros_like(self._data), self._ctx)
         self._ag = autograd.Leaf(g, grad_req)
 
     def detach(self):
-        return NDArray._from_jax(self._data, self._ctx)
+        return type(self)._from_jax(self._data, self._ctx)
 
     def backward(self, out_grad=None, retain_graph=False, train_mode=True):
         autograd.backward([self], None if out_grad is None else [out_grad], retain_graph, train_mode)
@@ -325,7 +328,8 @@ def invoke(op_name, inputs, kwargs, out=None, ctx=None):
         from .. import random as _random
         args.append(_random.next_key(ctx))
     outs = kernel(*args)
-    results = [NDArray._from_jax(o, ctx) for o in outs]
+    cls = type(inputs[0]) if inputs else NDArray  # mx.np arrays stay mx.np arrays
+    results = [cls._from_jax(o, ctx) for o in outs]
     if kernel.op.updates_aux and len(outs) > kernel.n_out:
         if _ag_state.recording:  # MXNet updates running statistics in backward: only recorded passes count
             _write_aux(kernel, inputs, outs[kernel.n_out:])
@@ -342,15 +346,14 @@ def invoke(op_name, inputs, kwargs, out=None, ctx=None):
 
 
 def _record(kernel, inputs, results, n_extra, extra, n_out=None, values=None):
-    parents = tuple(x._ag for x in inputs)
-    for p in parents:
-        if p is not None:
-            break
-    else:
+    parents = tuple([x._ag for x in inputs])
+    if parents.count(None) == len(parents):
         return
     # Scalars and PRNG keys are recorded as constant inputs of the node.
-    values = tuple(values) if values is not None else tuple(x._data for x in inputs) + tuple(extra)
-    node = autograd.Node(kernel.fn, kernel.key, parents + (None,) * n_extra, values,
+    values = tuple(values) if values is not None else tuple([x._data for x in inputs]) + tuple(extra)
+    if n_extra:
+        parents += (None,) * n_extra
+    node = autograd.Node(kernel.fn, kernel.key, parents, values,
                          len(results) if n_out is None else n_out, name=kernel.op.name)
     for i, r in enumerate(results):
         r._ag = (node, i)
@@ -401,15 +404,17 @@ def apply_fn(fn, key, inputs, name='', device=None):
         raise operator_error(name or str(key[0]), ['arg%d' % i for i in range(len(inputs))],
                              [x._data for x in inputs], err) from None
     ctx = device if device is not None else (_ctx_of(inputs) if inputs else current_context())
-    results = [NDArray._from_jax(o, ctx) for o in outs]
+    cls = type(inputs[0]) if inputs else NDArray  # mx.np arrays stay mx.np arrays
+    results = [cls._from_jax(o, ctx) for o in outs]
     if _ag_state.recording:
         autograd.record_node(jitted, key, inputs, results, name)
     return results
 
 
 def waitall():
-    """Wait for all pending computation (jax dispatches asynchronously)."""
+    """Wait for all pending computation (jax dispatches asynchronously): every live array is ready."""
     jax.effects_barrier()
+    jax.block_until_ready(jax.live_arrays())
 
 
 # ---------------------------------------------------------------------------------------

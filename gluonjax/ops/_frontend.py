@@ -5,6 +5,8 @@ positionally in the operator's declared order or by keyword; ``out=`` and
 ``name=`` are accepted everywhere. This module maps a call onto
 (inputs, parameters) once, for every front end.
 """
+import keyword
+
 from ..base import MXNetError
 from ._registry import get_op
 
@@ -69,6 +71,25 @@ def function_doc(op):
     for p in op.params:
         lines.append('%s : %s%s' % (p.name, p.kind, '' if p.required else ', default %r' % (p.default,)))
     return '\n'.join(lines)
+
+
+def named(fn, op, public_name):
+    """``fn`` as the front-end function ``public_name`` of ``op``: its name and generated docstring."""
+    fn.__name__ = fn.__qualname__ = public_name
+    fn.__doc__ = function_doc(op)
+    return fn
+
+
+def populate(namespace, make_function, prefixes=('',)):
+    """Add ``make_function(op, short)`` to the dict ``namespace`` for every operator named
+    ``<prefix><short>`` (aliases included) whose short name is free and not a keyword:
+    ``mx.nd.sum`` with prefix '', ``mx.sym.linalg.gemm2`` for ``_linalg_gemm2``."""
+    from . import all_ops
+    for name, op in all_ops().items():
+        for prefix in prefixes:
+            short = name[len(prefix):]
+            if name.startswith(prefix) and short and short not in namespace and not keyword.iskeyword(short):
+                namespace[short] = make_function(op, short)
 
 
 def lookup(name):

@@ -11,8 +11,9 @@ from ._name import NameManager, Prefix  # noqa: F401
 from ._attribute import AttrScope  # noqa: F401
 from .executor import Executor  # noqa: F401
 from . import _gen
+from ..ops._frontend import populate as _populate
 
-_gen.populate(globals())
+_populate(globals(), _gen.make_function)
 
 from . import symbol as _symbol_module  # noqa: E402
 

@@ -221,15 +221,13 @@ def _rnn(a, s):
     d = s.get('data')
     if d is None:
         return {}
-    gates = {'rnn_relu': 1, 'rnn_tanh': 1, 'lstm': 4, 'gru': 3}[a['mode']]
-    h, layers = a['state_size'], a['num_layers']
+    from ..ops.nn_rnn import rnn_param_size
+    h, layers, proj = a['state_size'], a['num_layers'], a.get('projection_size')
     dirs = 2 if a.get('bidirectional') else 1
-    size, n_in = 0, d[2]
-    for layer in range(layers):
-        size += dirs * (gates * h * (n_in + h) + 2 * gates * h)
-        n_in = h * dirs
-    state = (layers * dirs, d[1], h)
-    return {'parameters': (size,), 'state': state, 'state_cell': state}
+    size = rnn_param_size(a['mode'], d[2], h, layers, a.get('bidirectional', False), proj)
+    # with a projection the hidden state has the projected size, the cell keeps state_size
+    return {'parameters': (size,), 'state': (layers * dirs, d[1], proj or h),
+            'state_cell': (layers * dirs, d[1], h)}
 
 
 # Ops whose inputs all have one shape: a known input gives the others.

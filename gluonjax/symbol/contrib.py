@@ -1,6 +1,5 @@
 """``mx.sym.contrib``: the table's ``_contrib_*`` operators under their short names."""
-import sys as _sys
+from ..ops._frontend import populate as _populate
+from ._gen import make_function as _make_function
 
-from ._gen import populate_namespace as _populate
-
-_populate(_sys.modules[__name__], ('_contrib_',))
+_populate(globals(), _make_function, ('_contrib_',))

@@ -4,13 +4,13 @@ Numbers as parameters give ``_random_<dist>`` nodes with a ``shape``; symbols
 give ``_sample_<dist>`` nodes drawing per element of the parameter arrays.
 """
 import numbers
-import sys as _sys
 
 import numpy as np
 
 from ..base import MXNetError
 from ..ops import get_op
-from ._gen import populate_namespace as _populate
+from ..ops._frontend import populate as _populate
+from ._gen import make_function as _make_function
 from .symbol import Symbol, create
 
 
@@ -73,4 +73,4 @@ def shuffle(data, **kwargs):
     return create(get_op('_shuffle'), [data], kwargs, name=name, attr=attr, hint='_shuffle')
 
 
-_populate(_sys.modules[__name__], ('_random_', '_sample_'))
+_populate(globals(), _make_function, ('_random_', '_sample_'))

@@ -1,6 +1,5 @@
 """``mx.sym.sparse``: the table's ``_sparse_*`` operators under their short names."""
-import sys as _sys
+from ..ops._frontend import populate as _populate
+from ._gen import make_function as _make_function
 
-from ._gen import populate_namespace as _populate
-
-_populate(_sys.modules[__name__], ('_sparse_',))
+_populate(globals(), _make_function, ('_sparse_',))
