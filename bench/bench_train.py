@@ -33,7 +33,7 @@ BATCH = 64
 LR = 0.1
 
 
-def seed_lenet(hybrid):
+def seed_lenet(hybrid, ctx=None):
     """The seed's network: Sequential, or HybridSequential for the compiled run."""
     net = gluon.nn.HybridSequential() if hybrid else gluon.nn.Sequential()
     with net.name_scope():
@@ -44,7 +44,7 @@ def seed_lenet(hybrid):
                 gluon.nn.Flatten(),
                 gluon.nn.Dense(500, activation='relu'),
                 gluon.nn.Dense(10))
-    net.initialize(mx.init.Xavier(magnitude=2.24))
+    net.initialize(mx.init.Xavier(magnitude=2.24), ctx=ctx)
     if hybrid:
         net.hybridize()
     return net

@@ -51,15 +51,8 @@ def _run_layer(key, hybrid):
     return y.asnumpy(), [s.asnumpy() for s in new_states], grads, x.grad.asnumpy()
 
 
-@pytest.mark.parametrize('fused', [True, False])
 @pytest.mark.parametrize('key', sorted(LAYERS))
-def test_rnn_layers_match_mxnet_eager_and_hybridized(key, fused, monkeypatch):
-    from gluonjax.gluon.rnn import rnn_layer
-    from gluonjax.ops import find_op
-    if fused and find_op('RNN') is None:
-        pytest.skip('the fused RNN operator is not in the table')
-    if not fused:  # the stack of cells the layer falls back to
-        monkeypatch.setattr(rnn_layer, 'find_op', lambda name: None if name == 'RNN' else find_op(name))
+def test_rnn_layers_match_mxnet_eager_and_hybridized(key):
     ref = data()
     y, states, grads, dx = _run_layer(key, False)
     np.testing.assert_allclose(y, ref[key + ':y'].asnumpy(), rtol=1e-4, atol=1e-5)

@@ -403,3 +403,51 @@ def test_training_loop_learns(hybridize):
             trainer.step(x.shape[0])
     accuracy = (net(nd.array(data)).asnumpy().argmax(1) == labels).mean()
     assert accuracy > 0.95
+
+
+def _seed_lenet():
+    net = gluon.nn.HybridSequential()
+    net.add(gluon.nn.Conv2D(channels=20, kernel_size=5, activation='relu'),
+            gluon.nn.MaxPool2D(pool_size=2, strides=2),
+            gluon.nn.Conv2D(channels=50, kernel_size=5, activation='relu'),
+            gluon.nn.MaxPool2D(pool_size=2, strides=2),
+            gluon.nn.Flatten(), gluon.nn.Dense(500, activation='relu'), gluon.nn.Dense(10))
+    return net
+
+
+def _lenet_run(ctxs, kvstore, update_on_kvstore=None, steps=3):
+    """The seed's loop on ``ctxs``: split_and_load, record, backward per device, trainer.step."""
+    mx.random.seed(3)
+    net = _seed_lenet()
+    net.initialize(mx.init.Xavier(magnitude=2.24), ctx=ctxs)
+    net.hybridize()
+    loss = gluon.loss.SoftmaxCrossEntropyLoss()
+    trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1, 'momentum': 0.9},
+                            kvstore=kvstore, update_on_kvstore=update_on_kvstore)
+    rng = np.random.default_rng(5)
+    for _ in range(steps):
+        data = nd.array(rng.uniform(0, 1, (16, 1, 28, 28)))
+        label = nd.array(rng.integers(0, 10, 16))
+        xs = gluon.utils.split_and_load(data, ctxs)
+        ys = gluon.utils.split_and_load(label, ctxs)
+        with autograd.record():
+            losses = [loss(net(x), y) for x, y in zip(xs, ys)]
+        for l in losses:
+            l.backward()
+        trainer.step(data.shape[0])
+    return net
+
+
+@pytest.mark.parametrize('kvstore, update_on_kvstore', [('device', None), ('local', True)])
+def test_data_parallel_lenet_on_four_devices_matches_one_device(kvstore, update_on_kvstore):
+    """Issue 6: the same global batch split over four CPU devices trains LeNet to the
+    single-device weights, and every device holds the same copy."""
+    ctxs = [mx.cpu(i) for i in range(4)]
+    multi = _lenet_run(ctxs, kvstore, update_on_kvstore)
+    single = _lenet_run([mx.cpu(0)], kvstore, update_on_kvstore)
+    for (name, p), q in zip(multi.collect_params().items(), single.collect_params().values()):
+        copies = [d.asnumpy() for d in p.list_data()]
+        assert [d.context for d in p.list_data()] == ctxs, name
+        for c in copies[1:]:
+            np.testing.assert_allclose(c, copies[0], rtol=1e-6, atol=1e-7, err_msg=name)
+        np.testing.assert_allclose(copies[0], q.data().asnumpy(), rtol=2e-4, atol=2e-5, err_msg=name)

@@ -4,31 +4,17 @@ Parameters are MXNet's: ``{l|r}{layer}_{i2h|h2h}_{weight|bias}`` (``r`` for the 
 direction), gates in MXNet's order, so weights saved by MXNet load. States are
 ``(num_layers * directions, batch, hidden)`` tensors, layer-major.
 
-When the operator table has the fused ``RNN`` operator the layer is one operator in the
-graph (as in MXNet, and what MXNet-exported files contain); otherwise the layer runs as a
-stack of cells sharing its Parameters (same numbers, a longer graph).
+The layer is one fused ``RNN`` operator in the graph, as in MXNet and in the files MXNet
+exports.
 """
-import contextlib
 import re
 
 from ... import ndarray
 from ...base import MXNetError
-from ...ops import find_op
-from ..block import HybridBlock, _BlockScope
+from ..block import HybridBlock
 from . import rnn_cell
 
 __all__ = ['RNN', 'LSTM', 'GRU']
-
-
-@contextlib.contextmanager
-def _outside_block_scopes():
-    """Create Blocks as if at top level (their given prefixes are used as they are)."""
-    old = getattr(_BlockScope._current, 'value', None)
-    _BlockScope._current.value = None
-    try:
-        yield
-    finally:
-        _BlockScope._current.value = old
 
 
 class _RNNLayer(HybridBlock):
@@ -74,7 +60,6 @@ class _RNNLayer(HybridBlock):
                     self._register_param('{}{}_h2r_weight'.format(j, i), (self._projection_size, nh),
                                          h2r_weight_initializer, dtype)
             ni = (self._projection_size or nh) * self._dir
-        object.__setattr__(self, '_unfused', None)
 
     def _register_param(self, name, shape, init, dtype):
         p = self.params.get(name, shape=shape, init=init, allow_deferred_init=True, dtype=dtype)
@@ -158,14 +143,8 @@ class _RNNLayer(HybridBlock):
                 if state.shape != info['shape']:
                     raise MXNetError('Invalid recurrent state shape. Expecting %s, got %s.'
                                      % (str(info['shape']), str(state.shape)))
-        if find_op('RNN') is not None and not self._use_sequence_length_unsupported():
-            out = self._forward_kernel(F, inputs, states, sequence_length, **kwargs)
-        else:
-            out = self._forward_unfused(F, inputs, states, sequence_length, **kwargs)
+        out = self._forward_kernel(F, inputs, states, sequence_length, **kwargs)
         return out[0] if self.skip_states else out
-
-    def _use_sequence_length_unsupported(self):
-        return False
 
     def _forward_kernel(self, F, inputs, states, sequence_length, **kwargs):
         """The layer as MXNet's fused RNN operator on the concatenated, flattened Parameters."""
@@ -175,10 +154,7 @@ class _RNNLayer(HybridBlock):
         params = [kwargs['{}{}_{}_{}'.format(d, layer, g, t)].reshape(-1)
                   for t in ['weight', 'bias'] for layer in range(self._num_layers)
                   for d in ['l', 'r'][:self._dir] for g in gates if g != 'h2r' or t != 'bias']
-        if find_op('_rnn_param_concat') is not None:
-            params = F._rnn_param_concat(*params, dim=0)
-        else:
-            params = F.concat(*params, dim=0)
+        params = F._rnn_param_concat(*params, dim=0)
         rnn_args = list(states) + ([sequence_length] if self._use_sequence_length else [])
         extra = {}
         if self._projection_size is not None:
@@ -201,60 +177,6 @@ class _RNNLayer(HybridBlock):
         if self._layout == 'NTC':
             outputs = F.swapaxes(outputs, dim1=0, dim2=1)
         return outputs, states
-
-    # ---- without the fused operator: a stack of cells sharing the Parameters --------------------
-    def _unfuse(self):
-        """A HybridSequentialRNNCell computing this layer with the same Parameters."""
-        if self._projection_size or self._lstm_state_clip_min or self._lstm_state_clip_max:
-            raise MXNetError('%s: projection and state clipping need the fused RNN operator'
-                             % self._describe())
-        make = {
-            'rnn_relu': lambda **kw: rnn_cell.RNNCell(self._hidden_size, activation='relu', **kw),
-            'rnn_tanh': lambda **kw: rnn_cell.RNNCell(self._hidden_size, activation='tanh', **kw),
-            'lstm': lambda **kw: rnn_cell.LSTMCell(self._hidden_size, **kw),
-            'gru': lambda **kw: rnn_cell.GRUCell(self._hidden_size, **kw)}[self._mode]
-        with _outside_block_scopes():
-            stack = rnn_cell.HybridSequentialRNNCell(prefix=self.prefix, params=self.params)
-            with stack.name_scope():
-                ni = self._input_size
-                for i in range(self._num_layers):
-                    kw = {'input_size': ni,
-                          'i2h_weight_initializer': self._i2h_weight_initializer,
-                          'h2h_weight_initializer': self._h2h_weight_initializer,
-                          'i2h_bias_initializer': self._i2h_bias_initializer,
-                          'h2h_bias_initializer': self._h2h_bias_initializer}
-                    if self._dir == 2:
-                        stack.add(rnn_cell.BidirectionalCell(make(prefix='l%d_' % i, **kw),
-                                                             make(prefix='r%d_' % i, **kw)))
-                    else:
-                        stack.add(make(prefix='l%d_' % i, **kw))
-                    if self._dropout > 0 and i != self._num_layers - 1:
-                        stack.add(rnn_cell.DropoutCell(self._dropout))
-                    ni = self._hidden_size * self._dir
-        return stack
-
-    def _forward_unfused(self, F, inputs, states, sequence_length, **kwargs):
-        if self._use_sequence_length:
-            raise MXNetError('%s: use_sequence_length needs the fused RNN operator' % self._describe())
-        if self._unfused is None:
-            object.__setattr__(self, '_unfused', self._unfuse())
-        stack = self._unfused
-        n_states = len(states)
-        n_dir, n_layers = self._dir, self._num_layers
-        # fused states (L*D, N, H) -> the stack's order: per layer, per direction, each state kind
-        per_cell = []
-        for layer in range(n_layers):
-            for d in range(n_dir):
-                index = layer * n_dir + d
-                per_cell.extend(F.squeeze(F.slice_axis(s, axis=0, begin=index, end=index + 1), axis=0)
-                                for s in states)
-        length = inputs.shape[self._layout.find('T')]
-        outputs, new = stack.unroll(length, inputs, begin_state=per_cell, layout=self._layout,
-                                    merge_outputs=True)
-        # and back: new[k] is state kind (k % n_states) of cell (k // n_states)
-        stacked = [F.stack(*[new[c * n_states + kind] for c in range(n_layers * n_dir)], axis=0)
-                   for kind in range(n_states)]
-        return outputs, stacked
 
 
 class RNN(_RNNLayer):
