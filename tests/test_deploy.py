@@ -39,6 +39,22 @@ def test_export_and_load_with_symbolic_batch(tmp_path):
         model(_x((2, 4)))
 
 
+def test_convolutional_net_exports_with_a_symbolic_batch(tmp_path):
+    """A conv net exported from a batch of 1 runs on other batch sizes (the CPU im2col path
+    needs a concrete batch, so a symbolic one takes XLA's convolution)."""
+    net = mx.gluon.nn.HybridSequential()
+    net.add(mx.gluon.nn.Conv2D(4, kernel_size=3, activation='relu'), mx.gluon.nn.MaxPool2D(2),
+            mx.gluon.nn.Flatten(), mx.gluon.nn.Dense(3))
+    net.initialize(mx.init.Xavier())
+    path = str(tmp_path / 'conv')
+    mx.deploy.export_stablehlo(net, path, _x((1, 1, 8, 8)))
+    model = mx.deploy.load(path)
+    assert model.meta['batch_polymorphic']
+    for batch in (1, 5):
+        x = _x((batch, 1, 8, 8), batch)
+        np.testing.assert_allclose(model(x).asnumpy(), net(x).asnumpy(), rtol=1e-5, atol=1e-6)
+
+
 def test_several_inputs_and_outputs(tmp_path):
     net = TwoHeads()
     net.initialize(mx.init.Uniform(1.0))

@@ -97,7 +97,13 @@ def operator_error(op_name, input_names, arrays, err):
     for name, a in zip(list(input_names) + ['arg%d' % i for i in range(len(arrays))], arrays):
         shape = getattr(a, 'shape', None)
         parts.append('%s%s' % (name, shape_str(shape) if shape is not None else '=%r' % (a,)))
-    msg = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+    lines = [ln.strip() for ln in str(err).strip().splitlines() if ln.strip()]
+    if len(lines) > 1 and 'callback' in lines[0].lower():
+        # a check inside a host callback: jax wraps its traceback; the exception is the last line
+        lines = [lines[-1].split(': ', 1)[-1]]
+    msg = lines[0] if lines else type(err).__name__
+    if msg.startswith(op_name + ': '):
+        msg = msg[len(op_name) + 2:]
     return MXNetError('%s: %s (inputs: %s)' % (op_name, msg, ', '.join(parts)))
 
 

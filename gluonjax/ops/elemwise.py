@@ -98,7 +98,12 @@ def _true_div(a, b):
     return a / b
 
 
-_mod = jnp.mod  # the result takes the divisor's sign, as in MXNet
+def _mod(a, b):
+    """a mod b with the divisor's sign, as in MXNet. Where b is 0 MXNet gives 0 (not nan),
+    still with gradient 1 for a: a - stop_gradient(a) is that value."""
+    zero = b == 0
+    out = jnp.mod(a, jnp.where(zero, jnp.ones_like(b), b))
+    return jnp.where(zero, (a - lax.stop_gradient(a)).astype(out.dtype), out)
 
 
 _binary('broadcast_add', jnp.add, aliases=('broadcast_plus',), elemwise=('elemwise_add', ('_plus', '_add', '_Plus')))

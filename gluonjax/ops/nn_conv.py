@@ -177,6 +177,8 @@ def _choose_impl(x, kernel, out, channels, groups):
     if jax.default_backend() != 'cpu':
         return 'lax'
     cg = channels // groups
+    if not isinstance(x.shape[0], int):  # a symbolic batch (jax.export): the patch size is unknown
+        return 'lax'
     if cg >= 96 or x.shape[0] * channels * math.prod(kernel) * math.prod(out) > IM2COL_MAX_ELEMENTS:
         return 'lax'
     return 'im2col' if cg < 4 else 'im2col_rows'

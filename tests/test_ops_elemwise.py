@@ -1,0 +1,262 @@
+"""Elementwise and reduction operators of the table against numpy, over several shapes and dtypes,
+with gradients against central finite differences (float64 inputs).
+
+MXNet-specific values (mod by zero, comparison dtypes) are MXNet 1.9.1's, noted where used.
+"""
+import numpy as np
+import pytest
+
+from gluonjax import autograd, nd
+from gluonjax.base import MXNetError
+
+SHAPES = [(5,), (2, 3, 4)]
+
+
+def finite_difference(f, x, eps=1e-6):
+    """d sum(f(x) * w) / dx by central differences, for a fixed random weighting w."""
+    w = np.random.default_rng(9).uniform(0.5, 1.5, np.shape(f(x)))
+    grad = np.zeros_like(x)
+    flat, g = x.reshape(-1), grad.reshape(-1)
+    for i in range(flat.size):
+        old = flat[i]
+        flat[i] = old + eps
+        up = (f(x) * w).sum()
+        flat[i] = old - eps
+        down = (f(x) * w).sum()
+        flat[i] = old
+        g[i] = (up - down) / (2 * eps)
+    return grad, w
+
+
+def autograd_grads(fn, arrays, w):
+    for a in arrays:
+        a.attach_grad()
+    with autograd.record():
+        y = fn(*arrays)
+        loss = (y * nd.array(w, dtype=y.dtype)).sum()
+    loss.backward()
+    return [a.grad.asnumpy() for a in arrays]
+
+
+# name: (numpy reference, input range, differentiable)
+UNARY = {
+    'exp': (np.exp, (-2, 2), True), 'expm1': (np.expm1, (-2, 2), True), 'log': (np.log, (0.2, 3), True),
+    'log10': (np.log10, (0.2, 3), True), 'log2': (np.log2, (0.2, 3), True), 'log1p': (np.log1p, (0, 3), True),
+    'sqrt': (np.sqrt, (0.2, 3), True), 'rsqrt': (lambda x: 1 / np.sqrt(x), (0.2, 3), True),
+    'cbrt': (np.cbrt, (0.2, 3), True), 'rcbrt': (lambda x: 1 / np.cbrt(x), (0.2, 3), True),
+    'square': (np.square, (-2, 2), True), 'reciprocal': (lambda x: 1 / x, (0.5, 2), True),
+    'abs': (np.abs, (-2, 2), True), 'sign': (np.sign, (-2, 2), False), 'negative': (np.negative, (-2, 2), True),
+    'sin': (np.sin, (-2, 2), True), 'cos': (np.cos, (-2, 2), True), 'tan': (np.tan, (-1, 1), True),
+    'arcsin': (np.arcsin, (-0.9, 0.9), True), 'arccos': (np.arccos, (-0.9, 0.9), True),
+    'arctan': (np.arctan, (-2, 2), True), 'sinh': (np.sinh, (-2, 2), True), 'cosh': (np.cosh, (-2, 2), True),
+    'tanh': (np.tanh, (-2, 2), True), 'arcsinh': (np.arcsinh, (-2, 2), True),
+    'arccosh': (np.arccosh, (1.2, 3), True), 'arctanh': (np.arctanh, (-0.9, 0.9), True),
+    'degrees': (np.degrees, (-2, 2), True), 'radians': (np.radians, (-90, 90), True),
+    'sigmoid': (lambda x: 1 / (1 + np.exp(-x)), (-3, 3), True),
+    'softsign': (lambda x: x / (1 + np.abs(x)), (-3, 3), True),
+    'relu': (lambda x: np.maximum(x, 0), (-2, 2), True),
+    'round': (np.round, (-3, 3), False), 'rint': (np.rint, (-3, 3), False), 'ceil': (np.ceil, (-3, 3), False),
+    'floor': (np.floor, (-3, 3), False), 'trunc': (np.trunc, (-3, 3), False), 'fix': (np.fix, (-3, 3), False),
+}
+
+
+def _input(shape, lo, hi, dtype, seed=0):
+    x = np.random.default_rng(seed).uniform(lo, hi, shape)
+    if np.issubdtype(np.dtype(dtype), np.integer):
+        x = np.round(x)
+    return x.astype(dtype)
+
+
+@pytest.mark.parametrize('dtype', ['float32', 'float64'])
+@pytest.mark.parametrize('name', sorted(UNARY))
+def test_unary_matches_numpy(name, dtype):
+    ref, (lo, hi), _ = UNARY[name]
+    for shape in SHAPES:
+        x = _input(shape, lo, hi, dtype)
+        if name in ('round', 'rint'):  # keep off .5, where rounding rules differ by library
+            x = np.where(np.abs(x - np.trunc(x)) == 0.5, x + 0.1, x).astype(dtype)
+        got = getattr(nd, name)(nd.array(x, dtype=dtype))
+        assert got.dtype == np.dtype(dtype) and got.shape == shape, name
+        np.testing.assert_allclose(got.asnumpy(), ref(x), rtol=1e-5 if dtype == 'float32' else 1e-12,
+                                   atol=1e-6 if dtype == 'float32' else 1e-12, err_msg=name)
+
+
+@pytest.mark.parametrize('name', sorted(n for n, (_, _, d) in UNARY.items() if d))
+def test_unary_gradient_matches_finite_differences(name):
+    ref, (lo, hi), _ = UNARY[name]
+    x = _input((2, 3), lo, hi, 'float64', seed=1)
+    if name in ('abs', 'relu'):  # away from the kink at 0
+        x = np.where(np.abs(x) < 0.1, 0.5, x)
+    want, w = finite_difference(ref, x.copy())
+    got, = autograd_grads(getattr(nd, name), [nd.array(x, dtype='float64')], w)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-7, err_msg=name)
+
+
+@pytest.mark.parametrize('name', ['round', 'floor', 'ceil', 'sign', 'trunc'])
+def test_piecewise_constant_unary_have_zero_gradient(name):
+    got, = autograd_grads(getattr(nd, name), [nd.array([[-1.3, 0.7, 2.2]])], np.ones((1, 3)))
+    np.testing.assert_array_equal(got, np.zeros((1, 3), np.float32))
+
+
+BINARY = {
+    'broadcast_add': (np.add, (-2, 2), True), 'broadcast_sub': (np.subtract, (-2, 2), True),
+    'broadcast_mul': (np.multiply, (-2, 2), True), 'broadcast_div': (np.divide, (0.5, 2), True),
+    'broadcast_mod': (np.mod, (0.5, 4), True), 'broadcast_power': (np.power, (0.5, 2), True),
+    'broadcast_maximum': (np.maximum, (-2, 2), True), 'broadcast_minimum': (np.minimum, (-2, 2), True),
+    'broadcast_hypot': (np.hypot, (0.5, 2), True), 'arctan2': (np.arctan2, (0.5, 2), True),
+    'broadcast_equal': (np.equal, (-2, 2), False), 'broadcast_not_equal': (np.not_equal, (-2, 2), False),
+    'broadcast_greater': (np.greater, (-2, 2), False),
+    'broadcast_greater_equal': (np.greater_equal, (-2, 2), False),
+    'broadcast_lesser': (np.less, (-2, 2), False), 'broadcast_lesser_equal': (np.less_equal, (-2, 2), False),
+    'broadcast_logical_and': (np.logical_and, (-1, 1), False),
+    'broadcast_logical_or': (np.logical_or, (-1, 1), False),
+    'broadcast_logical_xor': (np.logical_xor, (-1, 1), False),
+}
+BROADCAST_PAIRS = [((2, 3), (2, 3)), ((2, 1, 4), (3, 1)), ((1,), (2, 3)), ((4, 1), (1, 5))]
+INT_SAFE = {'broadcast_add', 'broadcast_sub', 'broadcast_mul', 'broadcast_maximum', 'broadcast_minimum',
+            'broadcast_equal', 'broadcast_not_equal', 'broadcast_greater', 'broadcast_greater_equal',
+            'broadcast_lesser', 'broadcast_lesser_equal', 'broadcast_logical_and', 'broadcast_logical_or',
+            'broadcast_logical_xor', 'broadcast_mod'}
+
+
+@pytest.mark.parametrize('dtype', ['float32', 'float64', 'int32'])
+@pytest.mark.parametrize('name', sorted(BINARY))
+def test_binary_broadcast_matches_numpy(name, dtype):
+    if dtype == 'int32' and name not in INT_SAFE:
+        pytest.skip('float-only operator')
+    ref, (lo, hi), _ = BINARY[name]
+    for i, (sa, sb) in enumerate(BROADCAST_PAIRS):
+        a, b = _input(sa, lo, hi, dtype, seed=i), _input(sb, lo, hi, dtype, seed=i + 10)
+        if name == 'broadcast_equal':  # make some entries equal
+            b = np.broadcast_to(a[..., :1] if a.ndim == len(sb) else b, sb).copy() if sa == sb else b
+        got = getattr(nd, name)(nd.array(a, dtype=dtype), nd.array(b, dtype=dtype))
+        want = ref(a, b)
+        # MXNet: comparisons and logical operators give 0/1 in the input dtype
+        assert got.dtype == np.dtype(dtype) and got.shape == want.shape, (name, sa, sb)
+        np.testing.assert_allclose(got.asnumpy(), want.astype(dtype), rtol=1e-6, atol=1e-6,
+                                   err_msg='%s %s %s' % (name, sa, sb))
+
+
+@pytest.mark.parametrize('name', sorted(n for n, (_, _, d) in BINARY.items() if d))
+def test_binary_gradient_matches_finite_differences_with_broadcast(name):
+    ref, (lo, hi), _ = BINARY[name]
+    a, b = _input((2, 1, 3), lo, hi, 'float64', seed=3), _input((4, 1), lo, hi, 'float64', seed=4)
+    if name in ('broadcast_maximum', 'broadcast_minimum'):
+        b = b + 0.05  # no ties
+    want_a, w = finite_difference(lambda v: ref(v, b), a.copy())
+    want_b, _ = finite_difference(lambda v: ref(a, v), b.copy())
+    got_a, got_b = autograd_grads(getattr(nd, name), [nd.array(a, dtype='float64'),
+                                                     nd.array(b, dtype='float64')], w)
+    np.testing.assert_allclose(got_a, want_a, rtol=1e-5, atol=1e-7, err_msg=name)
+    if name != 'broadcast_mod':  # MXNet's mod gradient for the divisor is -floor(a/b), as numpy's
+        np.testing.assert_allclose(got_b, want_b, rtol=1e-5, atol=1e-7, err_msg=name)
+
+
+def test_mod_by_zero_is_zero_as_in_mxnet():
+    """MXNet 1.9.1: [-5.5, 5.5, -3, 2] % [3, -3, 2, 0] -> [0.5, -0.5, 1, 0]; int32 5 % 0 -> 0;
+    the gradient for a stays 1 where b is 0."""
+    a = nd.array([-5.5, 5.5, -3, 2])
+    np.testing.assert_array_equal((a % nd.array([3, -3, 2, 0])).asnumpy(), [0.5, -0.5, 1, 0])
+    np.testing.assert_array_equal((nd.array([-5, 5, 0], dtype='int32') % nd.array([3, 0, 0], dtype='int32'))
+                                  .asnumpy(), [1, 0, 0])
+    np.testing.assert_array_equal((a % 0).asnumpy(), [0, 0, 0, 0])
+    got, = autograd_grads(lambda x: x % nd.array([3, 0]), [nd.array([-5.5, 5.5])], np.ones(2))
+    np.testing.assert_array_equal(got, [1, 1])
+
+
+SCALAR_CASES = [
+    (lambda x: x + 2.5, lambda x: x + 2.5), (lambda x: 2.5 - x, lambda x: 2.5 - x),
+    (lambda x: x * -1.5, lambda x: x * -1.5), (lambda x: x / 4, lambda x: x / 4),
+    (lambda x: 3 / x, lambda x: 3 / x), (lambda x: x % 0.7, lambda x: np.mod(x, 0.7)),
+    (lambda x: 5 % x, lambda x: np.mod(5, x)), (lambda x: x ** 3, lambda x: x ** 3),
+    (lambda x: 2 ** x, lambda x: 2.0 ** x), (lambda x: nd.maximum(x, 1.2), lambda x: np.maximum(x, 1.2)),
+    (lambda x: nd.minimum(x, 1.2), lambda x: np.minimum(x, 1.2)),
+    (lambda x: x > 1.1, lambda x: (x > 1.1).astype(float)), (lambda x: x <= 1.1, lambda x: (x <= 1.1).astype(float)),
+    (lambda x: x == 1.1, lambda x: (x == 1.1).astype(float)), (lambda x: x != 1.1, lambda x: (x != 1.1).astype(float)),
+]
+
+
+@pytest.mark.parametrize('case', range(len(SCALAR_CASES)))
+def test_scalar_operators_match_numpy_and_keep_dtype(case):
+    fn, ref = SCALAR_CASES[case]
+    x = np.array([[0.6, 1.1, 1.7], [2.2, 2.6, 3.3]])  # away from the jumps of mod
+    for dtype in ('float32', 'float64'):
+        got = fn(nd.array(x, dtype=dtype))
+        assert got.dtype == np.dtype(dtype)
+        np.testing.assert_allclose(got.asnumpy(), ref(x.astype(dtype)), rtol=1e-6)
+    if case < 11:  # the differentiable ones
+        want, w = finite_difference(ref, x.copy())
+        got, = autograd_grads(fn, [nd.array(x, dtype='float64')], w)
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-7)
+
+
+REDUCE = {'sum': np.sum, 'mean': np.mean, 'max': np.max, 'min': np.min, 'prod': np.prod,
+          'nansum': np.nansum, 'nanprod': np.nanprod}
+AXES = [None, 0, -1, (0, 2)]
+
+
+@pytest.mark.parametrize('dtype', ['float32', 'float64'])
+@pytest.mark.parametrize('name', sorted(REDUCE))
+def test_reductions_match_numpy(name, dtype):
+    x = _input((2, 3, 4), 0.5, 1.5, dtype)
+    for axis in AXES:
+        for keepdims in (False, True):
+            got = getattr(nd, name)(nd.array(x, dtype=dtype), axis=axis, keepdims=keepdims)
+            want = np.asarray(REDUCE[name](x, axis=axis, keepdims=keepdims))
+            if want.ndim == 0:  # MXNet: a full reduction gives shape (1,)
+                want = want.reshape(1)
+            assert got.dtype == np.dtype(dtype) and got.shape == want.shape, (name, axis, keepdims)
+            np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-5, err_msg='%s %s' % (name, axis))
+        # exclude=True reduces every axis but the given ones
+        if axis is not None:
+            keep = {a % 3 for a in np.atleast_1d(axis)}
+            other = tuple(a for a in range(3) if a not in keep)
+            got = getattr(nd, name)(nd.array(x, dtype=dtype), axis=axis, exclude=True)
+            np.testing.assert_allclose(got.asnumpy(), REDUCE[name](x, axis=other), rtol=1e-5)
+
+
+@pytest.mark.parametrize('name', ['sum', 'mean', 'max', 'min', 'prod'])
+@pytest.mark.parametrize('axis', [None, 1, (0, 2)])
+def test_reduction_gradients_match_finite_differences(name, axis):
+    x = _input((2, 3, 4), 0.5, 1.5, 'float64', seed=5)
+    ref = REDUCE[name]
+    want, w = finite_difference(lambda v: np.asarray(ref(v, axis=axis)).reshape(np.shape(ref(x, axis=axis)) or (1,)),
+                                x.copy())
+    got, = autograd_grads(lambda a: getattr(nd, name)(a, axis=axis), [nd.array(x, dtype='float64')], w)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize('ord_, axis', [(2, None), (2, 1), (1, 1), (2, (0, 2))])
+def test_norm_values_and_gradient(ord_, axis):
+    x = _input((2, 3, 4), -1.5, 1.5, 'float64', seed=6)
+    x = np.where(np.abs(x) < 0.1, 0.3, x)
+
+    def ref(v):
+        r = np.linalg.norm(v.reshape(-1)) if axis is None and ord_ == 2 else (
+            np.sqrt((v ** 2).sum(axis=axis)) if ord_ == 2 else np.abs(v).sum(axis=axis))
+        return np.asarray(r).reshape(-1) if np.ndim(r) == 0 else r
+    got = nd.norm(nd.array(x, dtype='float64'), ord=ord_, axis=axis)
+    np.testing.assert_allclose(got.asnumpy(), ref(x), rtol=1e-10)
+    want, w = finite_difference(ref, x.copy())
+    g, = autograd_grads(lambda a: nd.norm(a, ord=ord_, axis=axis), [nd.array(x, dtype='float64')], w)
+    np.testing.assert_allclose(g, want, rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize('name', ['argmax', 'argmin'])
+def test_arg_reductions_give_float_indices(name):
+    x = _input((2, 3, 4), -1, 1, 'float32', seed=7)
+    for axis in (0, 1, 2):
+        for keepdims in (False, True):
+            got = getattr(nd, name)(nd.array(x), axis=axis, keepdims=keepdims)
+            want = getattr(np, name)(x, axis=axis)
+            if keepdims:
+                want = np.expand_dims(want, axis)
+            assert got.dtype == np.float32  # MXNet returns indices as float32
+            np.testing.assert_array_equal(got.asnumpy(), want)
+
+
+def test_binary_shape_mismatch_names_operator_and_shapes():
+    with pytest.raises(MXNetError, match=r'broadcast_mul.*\[2,3\].*\[4\]'):
+        nd.broadcast_mul(nd.ones((2, 3)), nd.ones((4,)))
+    with pytest.raises(MXNetError, match=r'elemwise_add.*\[2,3\].*\[3,2\]'):
+        nd.elemwise_add(nd.ones((2, 3)), nd.ones((3, 2)))
