@@ -14,7 +14,6 @@ sys.path.insert(0, os.path.dirname(__file__))
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 
-import gluonjax as mx  # noqa: E402
 from gluonjax import autograd, nd  # noqa: E402
 from _timing import per_call_us, machine  # noqa: E402
 

@@ -22,8 +22,10 @@ from gluonjax import gluon, nd  # noqa: E402
 from _timing import per_call_us, machine  # noqa: E402
 
 
-def lenet():
-    net = gluon.nn.HybridSequential()
+def lenet(hybrid=True, ctx=None):
+    """The seed's LeNet, initialised as the seed does; a HybridSequential, hybridized, unless
+    ``hybrid`` is False (the seed's own Sequential)."""
+    net = gluon.nn.HybridSequential() if hybrid else gluon.nn.Sequential()
     with net.name_scope():
         net.add(gluon.nn.Conv2D(channels=20, kernel_size=5, activation='relu'),
                 gluon.nn.MaxPool2D(pool_size=2, strides=2),
@@ -32,6 +34,9 @@ def lenet():
                 gluon.nn.Flatten(),
                 gluon.nn.Dense(500, activation='relu'),
                 gluon.nn.Dense(10))
+    net.initialize(mx.init.Xavier(magnitude=2.24), ctx=ctx)
+    if hybrid:
+        net.hybridize()
     return net
 
 
@@ -53,8 +58,6 @@ def plain_lenet(params, x):
 def main():
     print('machine: %s' % machine())
     net = lenet()
-    net.initialize(mx.init.Xavier(magnitude=2.24))
-    net.hybridize()
     x = nd.array(np.random.RandomState(0).uniform(0, 1, (64, 1, 28, 28)))
     want = net(x).asnumpy()
     params = [p.data()._data for p in net.collect_params().values()]

@@ -145,8 +145,8 @@ def lenet_step(ctxs):
     record, backward per device, ``Trainer(kvstore='device').step`` (gradients summed by the
     KVStore's psum), then waiting for the weights."""
     from gluonjax import autograd, gluon
-    from bench_train import seed_lenet
-    net = seed_lenet(True, ctxs)
+    from bench_gluon import lenet
+    net = lenet(True, ctxs)
     loss = gluon.loss.SoftmaxCrossEntropyLoss()
     trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1}, kvstore='device')
     rng = np.random.default_rng(0)

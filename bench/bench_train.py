@@ -24,30 +24,12 @@ import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 import optax  # noqa: E402
 
-import gluonjax as mx  # noqa: E402
 from gluonjax import autograd, gluon, nd  # noqa: E402
 from _timing import per_call_us, machine  # noqa: E402
-from bench_gluon import plain_lenet  # noqa: E402
+from bench_gluon import lenet as seed_lenet, plain_lenet  # noqa: E402
 
 BATCH = 64
 LR = 0.1
-
-
-def seed_lenet(hybrid, ctx=None):
-    """The seed's network: Sequential, or HybridSequential for the compiled run."""
-    net = gluon.nn.HybridSequential() if hybrid else gluon.nn.Sequential()
-    with net.name_scope():
-        net.add(gluon.nn.Conv2D(channels=20, kernel_size=5, activation='relu'),
-                gluon.nn.MaxPool2D(pool_size=2, strides=2),
-                gluon.nn.Conv2D(channels=50, kernel_size=5, activation='relu'),
-                gluon.nn.MaxPool2D(pool_size=2, strides=2),
-                gluon.nn.Flatten(),
-                gluon.nn.Dense(500, activation='relu'),
-                gluon.nn.Dense(10))
-    net.initialize(mx.init.Xavier(magnitude=2.24), ctx=ctx)
-    if hybrid:
-        net.hybridize()
-    return net
 
 
 def gluon_step(net, data, label):

@@ -21,6 +21,7 @@ from . import ndarray  # noqa: E402
 from . import ndarray as nd  # noqa: E402
 from . import random  # noqa: E402
 from . import ops  # noqa: E402
+from ._alias import alias_as_mxnet  # noqa: E402,F401
 
 import importlib as _importlib  # noqa: E402
 

@@ -453,10 +453,9 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
     out = []
     for v in variables:
         entry = result.get(id(v._ag))
-        if entry is None:
-            out.append(_wrap(jnp.zeros_like(v._data)))
-        else:
-            out.append(_wrap(entry[2]))
+        g = jnp.zeros_like(v._data) if entry is None else entry[2]
+        # an mx.np variable gets an mx.np gradient
+        out.append(g if isinstance(g, NDArray) else type(v)._from_jax(g))
     return out
 
 

@@ -443,6 +443,18 @@ SHAPE_CASES = {
     'ROIPooling': ([(1, 2, 8, 8), (2, 5)], {'pooled_size': (2, 2), 'spatial_scale': 1.0}),
     'SVMOutput': ([(2, 3), (2,)], {}),
     'LRN': ([(1, 4, 3, 3)], {'nsize': 3}),
+    # mx.np's operators (registered when gluonjax.numpy is imported)
+    '_np_dot': ([(2, 3), (3, 4)], {}),
+    '_npi_matmul': ([(2, 2, 3), (3, 4)], {}),
+    '_npi_tensordot': ([(2, 3), (3, 4)], {'a_axes_summed': (1,), 'b_axes_summed': (0,)}),
+    '_np_reshape': ([(2, 3, 4)], {'newshape': (4, -1)}),
+    '_npi_clip': ([(2, 3)], {'a_min': 0.2, 'a_max': 0.6}),
+    '_npi_inv': ([(3, 3)], {}),
+    '_npi_det': ([(3, 3)], {}),
+    '_npi_slogdet': ([(3, 3)], {}),
+    '_npi_cholesky': ([(3, 3)], {}),
+    '_npi_eigh': ([(3, 3)], {}),
+    '_npi_solve': ([(3, 3), (3, 2)], {}),
 }
 INT_INPUTS = {'Embedding': (0,), 'take': (1,), 'batch_take': (1,), 'CTCLoss': (1,), 'pick': (1,),
               'one_hot': (0,), 'gather_nd': (1,), 'scatter_nd': (1,), 'SoftmaxOutput': (1,),

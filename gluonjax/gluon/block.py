@@ -25,6 +25,7 @@ from ..base import MXNetError
 from .parameter import (Parameter, ParameterDict, DeferredInitializationError, _load_file,
                         _strip_arg_aux, assign_checked, _trace_state)
 from .utils import _indent, HookHandle
+from ..numpy._state import to_np as _to_np  # npx.set_np(): Blocks return mx.np arrays
 
 __all__ = ['Block', 'HybridBlock', 'SymbolBlock']
 
@@ -395,7 +396,7 @@ class Block:
         """Run ``forward`` (with the hooks)."""
         for hook in self._forward_pre_hooks.values():
             hook(self, args)
-        out = self.forward(*args)
+        out = _to_np(self.forward(*args))
         for hook in self._forward_hooks.values():
             hook(self, args, out)
         return out
@@ -530,7 +531,10 @@ def _trace_error(block, err):
     """Annotate an error raised while tracing ``block`` with the Block's path (once)."""
     if getattr(err, '_gluon_block_path', False):
         return err
-    msg = 'while tracing %s for hybridize(): %s' % (block._describe(), err)
+    if getattr(block, '_implicitly_hybridized', False):
+        msg = 'in %s: %s' % (block._describe(), err)
+    else:
+        msg = 'while tracing %s for hybridize(): %s' % (block._describe(), err)
     new = MXNetError(msg)
     new._gluon_block_path = True
     return new
@@ -642,6 +646,7 @@ class HybridBlock(Block):
             out = self._call_gluon2(*args)
         else:
             out = self.forward(*args)
+        out = _to_np(out)
         for hook in self._forward_hooks.values():
             hook(self, args, out)
         return out
@@ -796,7 +801,7 @@ class HybridBlock(Block):
                 var = symbol.var(name)
             inputs.append(var)
             sym_inputs.append(var)
-        grouped = _regroup(inputs, self._in_format)
+        grouped = _to_np(_regroup(inputs, self._in_format))
         with _TraceScope(), self.name_scope():
             try:
                 if self._gluon2():

@@ -109,8 +109,9 @@ class Loss(HybridBlock):
         self._batch_axis = batch_axis
         # Built-in losses run as one compiled function even when the user does not
         # hybridize them: the same numbers as MXNet's eager loss, one dispatch instead of
-        # several. ``hybridize(False)`` turns it off.
+        # several. ``hybridize(False)`` turns it off. Errors then name the loss, not a trace.
         self.hybridize()
+        self._implicitly_hybridized = True
 
     def __repr__(self):
         return '{name}(batch_axis={axis}, w={w})'.format(name=type(self).__name__, axis=self._batch_axis,

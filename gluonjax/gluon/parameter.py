@@ -19,6 +19,7 @@ from .. import autograd, initializer
 from ..base import MXNetError, shape_str
 from ..context import Context, cpu, current_context
 from .utils import _brief_print_list, _indent, shape_is_known
+from ..numpy._state import to_np as _to_np  # npx.set_np(): Parameters give mx.np arrays
 
 __all__ = ['DeferredInitializationError', 'Parameter', 'Constant', 'ParameterDict']
 
@@ -213,25 +214,25 @@ class Parameter:
     def data(self, ctx=None):
         """This Parameter's array on ``ctx`` (the only one, or the current context's)."""
         if _tracing():
-            return self.var()
-        return self._check_and_get(self._data, ctx)
+            return _to_np(self.var())
+        return _to_np(self._check_and_get(self._data, ctx))
 
     def list_data(self):
         """The arrays on every context, in the order of initialisation."""
-        return self._check_and_get(self._data, list)
+        return _to_np(self._check_and_get(self._data, list))
 
     def grad(self, ctx=None):
         """The gradient buffer on ``ctx``."""
         if self._data is not None and self._grad is None:
             raise MXNetError("Cannot get gradient array for Parameter '%s' because grad_req='null'"
                              % self.name)
-        return self._check_and_get(self._grad, ctx)
+        return _to_np(self._check_and_get(self._grad, ctx))
 
     def list_grad(self):
         if self._data is not None and self._grad is None:
             raise MXNetError("Cannot get gradient array for Parameter '%s' because grad_req='null'"
                              % self.name)
-        return self._check_and_get(self._grad, list)
+        return _to_np(self._check_and_get(self._grad, list))
 
     def list_ctx(self):
         """The contexts this Parameter lives on (or will, once deferred initialisation ends)."""

@@ -50,7 +50,9 @@ def _plan(x, key):
                 plan.append(('dslice', max(stop - start, 0)))
                 dyn.append(np.int64(start if stop > start else 0))
             else:
-                plan.append(('slice', start, stop, step))
+                # slice.indices gives stop=-1 for a reversed slice running to the start; as a
+                # Python slice bound -1 would mean the last element
+                plan.append(('slice', start, stop if stop >= 0 else None, step))
         elif isinstance(k, NDArray):
             plan.append(('array',))
             dyn.append(k._data)

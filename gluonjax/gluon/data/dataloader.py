@@ -23,6 +23,7 @@ from ...ndarray.ndarray import NDArray, apply_fn, array as _nd_array
 from . import sampler as _sampler
 from .dataset import NoHostBatch, OnDevice, component_batcher
 from .sampler import DataError, check_count, check_last_batch
+from ...numpy._state import to_np as _to_np
 
 __all__ = ['DataLoader']
 
@@ -184,13 +185,13 @@ class DataLoader:
         batcher = self._fast_batcher()
         if batcher is not None:
             try:
-                return _host_to_nd(batcher(indices), self._output_ctx(), default_ctx)
+                return _to_np(_host_to_nd(batcher(indices), self._output_ctx(), default_ctx))
             except NoHostBatch:
                 pass
         ret = self._batchify_fn([self._dataset[i] for i in indices])
         if self._pin_memory:
             ret = _as_in_context(ret, cpu_pinned(self._pin_device_id))
-        return ret
+        return _to_np(ret)  # npx.set_np(): batches are mx.np arrays
 
     # ---- iteration ---------------------------------------------------------------------
     def __iter__(self):

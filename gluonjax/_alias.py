@@ -1,0 +1,90 @@
+"""``import mxnet`` resolving to gluonjax, opt-in, without a package named ``mxnet`` on disk.
+
+:func:`alias_as_mxnet` puts a finder at the front of ``sys.meta_path``: ``mxnet`` is
+``gluonjax``, and ``mxnet.<path>`` is ``gluonjax.<path>`` (with ``mxnet.np``, ``mxnet.kv``
+& co. mapped as ``gluonjax`` maps its lazy attributes). The modules are the same objects,
+so ``mxnet.nd.NDArray is gluonjax.nd.NDArray``. A real MXNet installed next to gluonjax is
+untouched until the alias is installed, and not importable in that process afterwards.
+"""
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
+
+__all__ = ['alias_as_mxnet', 'remove_mxnet_alias']
+
+_ALIAS = 'mxnet'
+
+
+def _target(fullname):
+    """The gluonjax module standing for ``fullname`` (``mxnet.gluon.nn`` -> ``gluonjax.gluon.nn``)."""
+    if fullname == _ALIAS:
+        return 'gluonjax'
+    rest = fullname[len(_ALIAS) + 1:]
+    head, _, tail = rest.partition('.')
+    import gluonjax
+    mapped = gluonjax._LAZY.get(head)
+    if mapped is not None:
+        return mapped + ('.' + tail if tail else '')
+    return 'gluonjax.' + rest
+
+
+class _AliasLoader(importlib.abc.Loader):
+    def __init__(self, target):
+        self.target = target
+
+    def create_module(self, spec):
+        return importlib.import_module(self.target)
+
+    def exec_module(self, module):
+        """Nothing to run: the gluonjax module is already imported."""
+
+
+class MXNetAliasFinder(importlib.abc.MetaPathFinder):
+    """Finds ``mxnet`` and ``mxnet.*`` as the gluonjax modules of the same path."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != _ALIAS and not fullname.startswith(_ALIAS + '.'):
+            return None
+        name = _target(fullname)
+        try:
+            found = sys.modules.get(name) or importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            found = None
+        if found is None:
+            return None  # an ordinary "No module named 'mxnet.xyz'"
+        module = sys.modules.get(name)
+        is_pkg = hasattr(module, '__path__') if module is not None else found.submodule_search_locations is not None
+        return importlib.machinery.ModuleSpec(fullname, _AliasLoader(name), is_package=is_pkg)
+
+
+def _installed():
+    return next((f for f in sys.meta_path if isinstance(f, MXNetAliasFinder)), None)
+
+
+def alias_as_mxnet():
+    """Make ``import mxnet`` (and ``from mxnet import np, npx, gluon, autograd, init, nd``,
+    ``from mxnet.gluon import nn``...) import gluonjax, in this process.
+
+    Call it before the first ``import mxnet``. Returns the gluonjax module.
+    """
+    import gluonjax
+    existing = sys.modules.get(_ALIAS)
+    if existing is not None and existing is not gluonjax:
+        raise ImportError('alias_as_mxnet: a real mxnet (%s) is already imported in this process; call '
+                          'alias_as_mxnet() before anything imports mxnet'
+                          % getattr(existing, '__file__', existing))
+    if _installed() is None:
+        sys.meta_path.insert(0, MXNetAliasFinder())
+    sys.modules[_ALIAS] = gluonjax
+    return gluonjax
+
+
+def remove_mxnet_alias():
+    """Undo :func:`alias_as_mxnet` (the ``mxnet.*`` names leave ``sys.modules``)."""
+    finder = _installed()
+    if finder is not None:
+        sys.meta_path.remove(finder)
+    for name in [n for n in sys.modules if n == _ALIAS or n.startswith(_ALIAS + '.')]:
+        del sys.modules[name]

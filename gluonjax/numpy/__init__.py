@@ -1,0 +1,62 @@
+"""``mx.np``: MXNet's NumPy-style front end.
+
+``mx.np.ndarray`` is an NDArray with NumPy's semantics (0-d results, bool comparisons,
+boolean-mask indexing, ``array([1., 2.])`` printing), float32 by default as in MXNet.
+Functions run operators of the same table as ``mx.nd`` (see :mod:`._core`), so they are
+recorded by autograd, run on any context and work on Symbols inside hybridized blocks.
+
+Example::
+
+    from gluonjax import np, npx, autograd
+    npx.set_np()
+    x = np.arange(6).reshape(2, 3)
+    x.attach_grad()
+    with autograd.record():
+        y = (x * x).sum()
+    y.backward()          # x.grad == 2 * x
+"""
+import numpy as _onp
+
+import sys as _sys
+
+from .multiarray import (ndarray, array, asarray, zeros, ones, full, empty, arange, linspace, eye,  # noqa: F401
+                         identity, zeros_like, ones_like, full_like, empty_like, add, subtract, multiply, divide, true_divide, floor_divide, mod,  # noqa: F401
+                         remainder, power, maximum, minimum, fmax, fmin, hypot, arctan2, equal, not_equal,
+                         greater, greater_equal, less, less_equal, logical_and, logical_or, logical_xor,
+                         clip, where, nonzero, around, round_, sum, prod, mean, amax, amin, max, min, std, var,
+                         argmax, argmin, any, all, cumsum, reshape, ravel, transpose, swapaxes, moveaxis,
+                         expand_dims, squeeze, broadcast_to, tile, repeat, flip, concatenate, stack, vstack,
+                         hstack, split, copy, dot, matmul, tensordot, inner, outer, vdot, sort, argsort, take,
+                         shape, size, ndim, _unary_functions)
+from . import random  # noqa: F401
+from . import linalg  # noqa: F401
+from ._state import is_np_array  # noqa: F401
+
+globals().update(_unary_functions)
+round = around  # noqa: A001
+
+# dtypes are numpy's own, as in MXNet (np.float32 is numpy.float32)
+float16, float32, float64 = _onp.float16, _onp.float32, _onp.float64
+int8, int16, int32, int64, uint8 = _onp.int8, _onp.int16, _onp.int32, _onp.int64, _onp.uint8
+bool_ = _onp.bool_
+bool = _onp.bool_  # noqa: A001 (MXNet's name)
+dtype = _onp.dtype
+finfo, iinfo = _onp.finfo, _onp.iinfo
+pi, e, euler_gamma = _onp.pi, _onp.e, _onp.euler_gamma
+inf, nan, PINF, NINF, PZERO, NZERO = _onp.inf, _onp.nan, _onp.inf, -_onp.inf, 0.0, -0.0
+newaxis = None
+
+
+def _attach_to_front_ends():
+    """``F.np`` / ``F.npx`` in ``hybrid_forward`` (F is mx.nd or mx.sym): the same functions,
+    which run eagerly on arrays and build graph nodes on Symbols."""
+    from .. import ndarray as _nd
+    from .. import numpy_extension as _npx
+    from .. import symbol as _sym
+    for front in (_nd, _sym):
+        front.np, front.npx = _sys.modules[__name__], _npx
+
+
+from .. import numpy_extension  # noqa: E402,F401  (imported here: npx uses this package's names)
+
+_attach_to_front_ends()

@@ -1,0 +1,70 @@
+"""How ``mx.np`` and ``mx.npx`` functions run an operator of the table.
+
+One entry point, :func:`apply_op`: on ``mx.np`` / ``mx.nd`` arrays the operator runs
+eagerly through :func:`gluonjax.ndarray.ndarray.invoke` (compiled kernels, autograd,
+contexts, exactly as ``mx.nd``) and the results come back as ``mx.np.ndarray``; on
+Symbols (a HybridBlock being traced by ``hybridize()``) the same operator becomes a
+graph node. So every ``np``/``npx`` function also works inside hybridized code.
+"""
+import numbers
+import sys
+
+import numpy as onp
+
+from ..base import MXNetError
+from ..ndarray.ndarray import NDArray, invoke
+
+_NP_CLASS = []  # mx.np.ndarray, set by multiarray (which imports this module)
+
+
+def np_class():
+    return _NP_CLASS[0]
+
+
+def is_symbol(x):
+    """Whether ``x`` is a Symbol (without importing the symbol package when it is not loaded)."""
+    mod = sys.modules.get('gluonjax.symbol.symbol')
+    return mod is not None and isinstance(x, mod.Symbol)
+
+
+def is_scalar(x):
+    return isinstance(x, (numbers.Number, onp.generic)) and not isinstance(x, NDArray)
+
+
+def as_np(result):
+    """Make operator results ``mx.np.ndarray``\\ s, or NumPy-style Symbols while tracing.
+
+    The class changes in place: results are fresh handles, so nothing is copied and the
+    autograd history stays with them."""
+    if isinstance(result, (list, tuple)):
+        for r in result:
+            as_np(r)
+        return result
+    if type(result) is NDArray:
+        result.__class__ = _NP_CLASS[0]
+    elif is_symbol(result):
+        from ._symbol import as_np_symbol
+        as_np_symbol(result)
+    return result
+
+
+def to_array(x, name, what='x'):
+    """An operator input: NDArrays as they are, numpy arrays and nested lists copied to the device."""
+    if isinstance(x, NDArray) or is_symbol(x):
+        return x
+    if isinstance(x, (onp.ndarray, list, tuple)) or is_scalar(x):
+        from .multiarray import array
+        return array(x, dtype=x.dtype if isinstance(x, onp.ndarray) else None)
+    raise TypeError('%s: %s must be an mx.np.ndarray, got %s' % (name, what, type(x).__name__))
+
+
+def apply_op(op_name, inputs, params=None, out=None, ctx=None, hint=None):
+    """Run table operator ``op_name`` on ``inputs`` (np/nd arrays, or Symbols while tracing)."""
+    params = params or {}
+    if any(is_symbol(x) for x in inputs):
+        if out is not None:
+            raise MXNetError('%s: out= is not supported inside a hybridized block' % op_name)
+        from ..symbol.symbol import _apply
+        return as_np(_apply(op_name, list(inputs), params, hint=hint))
+    res = invoke(op_name, list(inputs), params, out=out, ctx=ctx)
+    return as_np(res)

@@ -1,0 +1,804 @@
+"""``mx.np.ndarray`` and the NumPy-style functions of ``mx.np``.
+
+``ndarray`` is an :class:`~gluonjax.ndarray.NDArray` (same handle, same kernels, same
+autograd and contexts) with NumPy's semantics where MXNet's ``np`` differs from ``nd``:
+full reductions and integer indexing give 0-d arrays, comparisons give ``bool``, integer
+true division gives float32, indexing takes boolean masks, ``dtype`` is a ``numpy.dtype``,
+and arrays print as ``array([1., 2.])``. Arrays and functions default to float32, as MXNet.
+
+Functions call table operators through :func:`._core.apply_op`; operators with NumPy-only
+semantics live in :mod:`gluonjax.ops.numpy_ops`.
+"""
+import builtins as _builtins
+import numbers
+import re
+
+import jax
+import numpy as onp
+
+from ..base import MXNetError
+from ..context import Context, current_context
+from ..ndarray.ndarray import NDArray, apply_fn
+from ..ndarray import _indexing
+from ._core import apply_op, as_np, is_scalar, is_symbol, to_array, _NP_CLASS
+
+__all__ = ['ndarray', 'array', 'asarray', 'zeros', 'ones', 'full', 'empty', 'arange', 'linspace', 'eye',
+           'identity', 'zeros_like', 'ones_like', 'full_like', 'empty_like']
+
+_DEFAULT_DTYPE = onp.dtype(onp.float32)
+
+
+def _dtype_name(dtype, default=_DEFAULT_DTYPE):
+    return (onp.dtype(dtype) if dtype is not None else default).name
+
+
+def _shape(shape):
+    if isinstance(shape, (numbers.Integral, onp.integer)):
+        return (int(shape),)
+    return tuple(int(s) for s in shape)
+
+
+def _scalar_value(x):
+    return x.item() if isinstance(x, onp.generic) else x
+
+
+class _NumpyMethods:
+    """NumPy's operators and methods, shared by ``mx.np.ndarray`` and the Symbols that stand for
+    them while a Block is traced under ``npx.set_np()`` (every method calls an ``mx.np``
+    function, and those accept both)."""
+    __slots__ = ()
+
+    @property
+    def T(self):
+        return transpose(self)
+
+    # ---- arithmetic --------------------------------------------------------------------
+    def __add__(self, other):
+        return add(self, other)
+
+    def __radd__(self, other):
+        return add(other, self)
+
+    def __sub__(self, other):
+        return subtract(self, other)
+
+    def __rsub__(self, other):
+        return subtract(other, self)
+
+    def __mul__(self, other):
+        return multiply(self, other)
+
+    def __rmul__(self, other):
+        return multiply(other, self)
+
+    def __truediv__(self, other):
+        return true_divide(self, other)
+
+    def __rtruediv__(self, other):
+        return true_divide(other, self)
+
+    def __floordiv__(self, other):
+        return floor_divide(self, other)
+
+    def __rfloordiv__(self, other):
+        return floor_divide(other, self)
+
+    def __mod__(self, other):
+        return mod(self, other)
+
+    def __rmod__(self, other):
+        return mod(other, self)
+
+    def __pow__(self, other):
+        return power(self, other)
+
+    def __rpow__(self, other):
+        return power(other, self)
+
+    def __matmul__(self, other):
+        return matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return matmul(other, self)
+
+    def __eq__(self, other):
+        return equal(self, other)
+
+    def __ne__(self, other):
+        return not_equal(self, other)
+
+    def __gt__(self, other):
+        return greater(self, other)
+
+    def __ge__(self, other):
+        return greater_equal(self, other)
+
+    def __lt__(self, other):
+        return less(self, other)
+
+    def __le__(self, other):
+        return less_equal(self, other)
+
+    def __neg__(self):
+        return negative(self)
+
+    def __abs__(self):
+        return absolute(self)
+
+    def __invert__(self):
+        if self.dtype != onp.bool_:
+            raise TypeError('~ is only supported on bool arrays by mx.np (got %s)' % self.dtype)
+        return logical_not(self)
+
+    # ---- methods with NumPy's signatures -----------------------------------------------------
+    def reshape(self, *shape, order='C', **kwargs):
+        if 'newshape' in kwargs or 'shape' in kwargs:
+            shape = kwargs.pop('newshape', kwargs.pop('shape', None))
+        elif len(shape) == 1 and isinstance(shape[0], (list, tuple)):
+            shape = shape[0]
+        if kwargs:
+            raise TypeError('reshape: unexpected keyword argument(s) %s' % ', '.join(kwargs))
+        return reshape(self, shape, order=order)
+
+    def transpose(self, *axes):
+        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (list, tuple))):
+            axes = axes[0]
+        return transpose(self, axes or None)
+
+    def flatten(self, order='C'):
+        return reshape(self, (-1,), order=order)
+
+    ravel = flatten
+
+    def squeeze(self, axis=None):
+        return squeeze(self, axis)
+
+    def swapaxes(self, axis1, axis2):
+        return swapaxes(self, axis1, axis2)
+
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False, initial=None):
+        return sum(self, axis, dtype, out, keepdims, initial)
+
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False):
+        return mean(self, axis, dtype, out, keepdims)
+
+    def max(self, axis=None, out=None, keepdims=False):
+        return amax(self, axis, out, keepdims)
+
+    def min(self, axis=None, out=None, keepdims=False):
+        return amin(self, axis, out, keepdims)
+
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False, initial=None):
+        return prod(self, axis, dtype, out, keepdims, initial)
+
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        return std(self, axis, dtype, out, ddof, keepdims)
+
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        return var(self, axis, dtype, out, ddof, keepdims)
+
+    def argmax(self, axis=None, out=None):
+        return argmax(self, axis, out)
+
+    def argmin(self, axis=None, out=None):
+        return argmin(self, axis, out)
+
+    def any(self, axis=None, out=None, keepdims=False):
+        return any(self, axis, out, keepdims)
+
+    def all(self, axis=None, out=None, keepdims=False):
+        return all(self, axis, out, keepdims)
+
+    def cumsum(self, axis=None, dtype=None, out=None):
+        return cumsum(self, axis, dtype, out)
+
+    def dot(self, b, out=None):
+        return dot(self, b, out=out)
+
+    def clip(self, min=None, max=None, out=None):  # noqa: A002 (NumPy's names)
+        return clip(self, min, max, out=out)
+
+    def repeat(self, repeats, axis=None):
+        return repeat(self, repeats, axis)
+
+    def take(self, indices, axis=None, mode='raise'):
+        return take(self, indices, axis, mode)
+
+    def sort(self, axis=-1):
+        return sort(self, axis)
+
+    def argsort(self, axis=-1):
+        return argsort(self, axis)
+
+    def round(self, decimals=0, out=None):
+        return around(self, decimals, out)
+
+    def copy(self, order='C'):
+        return apply_op('_copy', [self])
+
+    def astype(self, dtype, order='K', casting='unsafe', subok=True, copy=True):
+        dtype = onp.dtype(dtype)
+        if not copy and dtype == self.dtype:
+            return self
+        return apply_op('Cast', [self], {'dtype': dtype.name})
+
+
+class ndarray(_NumpyMethods, NDArray):
+    """An n-dimensional array with NumPy's semantics, on a device (``mx.np.ndarray``)."""
+    __slots__ = ()
+    __hash__ = NDArray.__hash__
+
+    @property
+    def dtype(self):
+        return self._data.dtype
+
+    # ---- conversion --------------------------------------------------------------------
+    def as_nd_ndarray(self):
+        """The same data as a legacy ``mx.nd.NDArray`` (shares the value and autograd history)."""
+        out = NDArray._from_jax(self._data, self._ctx)
+        out._ag = self._ag
+        return out
+
+    def as_np_ndarray(self):
+        return self
+
+    def item(self, *args):
+        return self.asnumpy().item(*args)
+
+    # ---- printing ----------------------------------------------------------------------
+    def __repr__(self):
+        text = onp.array_repr(self.asnumpy())
+        dtype = self._data.dtype
+        if dtype == _DEFAULT_DTYPE:  # float32 is the default: MXNet does not print it
+            text = re.sub(r',\s*dtype=float32\)$', ')', text)
+        elif 'dtype=' not in text and dtype != onp.bool_:
+            text = text[:-1] + ', dtype=%s)' % dtype.name
+        ctx = self.context
+        if ctx.device_type != 'cpu':
+            text = text[:-1] + ', ctx=%s)' % ctx
+        return text
+
+    def __str__(self):
+        return str(self.asnumpy())
+
+    # ---- indexing ----------------------------------------------------------------------
+    def __getitem__(self, key):
+        key = _normalize_key(self, key)
+        if key is Ellipsis or (isinstance(key, tuple) and not key):
+            return self
+        plan, dyn = _indexing._plan(self, key)
+        fn = _getitem_fn(plan)
+        inputs = [self] + [d if isinstance(d, NDArray) else NDArray._from_jax(d, self._ctx) for d in dyn]
+        return as_np(apply_fn(fn, ('np_getitem', plan), inputs, name='__getitem__')[0])
+
+    def __setitem__(self, key, value):
+        if is_scalar(value) or isinstance(value, NDArray):
+            pass
+        else:
+            value = onp.asarray(value)
+        _indexing.setitem(self, _normalize_key(self, key), value)
+
+    def tolist(self):
+        return self.asnumpy().tolist()
+
+    def nonzero(self):
+        return nonzero(self)
+
+
+_NP_CLASS.append(ndarray)
+
+
+def _normalize_key(x, key):
+    """An index with NumPy-only parts rewritten for the shared indexing plan: boolean masks
+    become integer index arrays (computed on the host), ``range``\\ s become lists."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    out = []
+    for k in key:
+        if isinstance(k, range):
+            k = onp.arange(k.start, k.stop, k.step)
+        elif isinstance(k, list) and k and _builtins.any(isinstance(e, (NDArray, list, range)) for e in k):
+            k = onp.asarray([e.asnumpy() if isinstance(e, NDArray) else e for e in k])
+        if isinstance(k, NDArray) and k._data.dtype == onp.bool_:
+            out.extend(onp.nonzero(k.asnumpy()))
+            continue
+        if isinstance(k, (onp.ndarray, list)) and onp.asarray(k).dtype == onp.bool_:
+            out.extend(onp.nonzero(onp.asarray(k)))
+            continue
+        out.append(k)
+    return tuple(out) if len(out) != 1 else out[0]
+
+
+_getitem_fns = {}
+
+
+def _getitem_fn(plan):
+    fn = _getitem_fns.get(plan)
+    if fn is None:
+        base = _indexing._index_fn(plan)
+
+        def fn(x, *dyn):
+            return (base(x, *dyn),)
+        _getitem_fns[plan] = fn
+    return fn
+
+
+# ---------------------------------------------------------------------------------------
+# Creating arrays
+# ---------------------------------------------------------------------------------------
+
+def _ctx(ctx):
+    if ctx is None:
+        return current_context()
+    return ctx if isinstance(ctx, Context) else Context(ctx)
+
+
+def array(object, dtype=None, ctx=None, copy=True):  # noqa: A002 (NumPy's name)
+    """An array from a nested list, a numpy array, a scalar or another array.
+
+    As in MXNet, Python lists and scalars give float32 unless ``dtype`` says otherwise;
+    numpy arrays and ``mx`` arrays keep their dtype.
+    """
+    ctx = _ctx(ctx)
+    if isinstance(object, NDArray):
+        data = object._data if dtype is None else object._data.astype(onp.dtype(dtype))
+        return ndarray._from_jax(jax.device_put(data, ctx.jax_device), ctx)
+    if dtype is None:
+        dtype = object.dtype if isinstance(object, (onp.ndarray, onp.generic)) else _DEFAULT_DTYPE
+    try:
+        host = onp.asarray(object, dtype=dtype)
+    except (TypeError, ValueError) as err:
+        raise MXNetError('array: cannot make an array from %s: %s' % (type(object).__name__, err)) from None
+    return ndarray._from_jax(jax.device_put(host, ctx.jax_device), ctx)
+
+
+def asarray(a, dtype=None, ctx=None):
+    """``a`` itself when it is already an ``mx.np.ndarray`` of that dtype, else ``array(a)``."""
+    if isinstance(a, ndarray) and (dtype is None or onp.dtype(dtype) == a.dtype) and ctx is None:
+        return a
+    return array(a, dtype, ctx)
+
+
+def zeros(shape, dtype=None, order='C', ctx=None):
+    """An array of zeros (float32 unless ``dtype`` says otherwise)."""
+    return apply_op('_zeros', [], {'shape': _shape(shape), 'dtype': _dtype_name(dtype)}, ctx=_ctx(ctx))
+
+
+def ones(shape, dtype=None, order='C', ctx=None):
+    """An array of ones (float32 unless ``dtype`` says otherwise)."""
+    return apply_op('_ones', [], {'shape': _shape(shape), 'dtype': _dtype_name(dtype)}, ctx=_ctx(ctx))
+
+
+def empty(shape, dtype=None, order='C', ctx=None):
+    """An array of the given shape (gluonjax fills it with zeros)."""
+    return zeros(shape, dtype, order, ctx)
+
+
+def full(shape, fill_value, dtype=None, order='C', ctx=None, out=None):
+    """An array filled with ``fill_value`` (an array value is broadcast to ``shape``)."""
+    if isinstance(fill_value, NDArray):
+        res = broadcast_to(fill_value.astype(dtype or fill_value.dtype), _shape(shape))
+    else:
+        res = apply_op('_full', [], {'shape': _shape(shape), 'dtype': _dtype_name(dtype),
+                                     'value': float(fill_value)}, ctx=_ctx(ctx))
+    if out is not None:
+        out[...] = res
+        return out
+    return res
+
+
+def arange(start, stop=None, step=1, dtype=None, ctx=None):
+    """Evenly spaced values in [start, stop) (float32 unless ``dtype`` says otherwise)."""
+    if stop is None:
+        start, stop = 0, start
+    return apply_op('_arange', [], {'start': float(start), 'stop': float(stop), 'step': float(step),
+                                    'dtype': _dtype_name(dtype)}, ctx=_ctx(ctx))
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, ctx=None):
+    """``num`` evenly spaced values from start to stop."""
+    if axis != 0:
+        raise MXNetError('linspace: only axis=0 is supported, got %r' % axis)
+    res = apply_op('_linspace', [], {'start': float(start), 'stop': float(stop), 'num': int(num),
+                                     'endpoint': bool(endpoint), 'dtype': _dtype_name(dtype)}, ctx=_ctx(ctx))
+    if retstep:
+        return res, (stop - start) / _builtins.max(num - 1 if endpoint else num, 1)
+    return res
+
+
+def eye(N, M=None, k=0, dtype=None, ctx=None, **kwargs):
+    """A 2-D array with ones on the k-th diagonal."""
+    return apply_op('_eye', [], {'N': int(N), 'M': int(M or 0), 'k': int(k), 'dtype': _dtype_name(dtype)},
+                    ctx=_ctx(ctx))
+
+
+def identity(n, dtype=None, ctx=None):
+    return eye(n, dtype=dtype, ctx=ctx)
+
+
+def _like(op_name, a, dtype):
+    res = apply_op(op_name, [to_array(a, op_name, 'a')])
+    return res if dtype is None else res.astype(dtype)
+
+
+def zeros_like(a, dtype=None, order='C', ctx=None, out=None):
+    return _like('zeros_like', a, dtype)
+
+
+def ones_like(a, dtype=None, order='C', ctx=None, out=None):
+    return _like('ones_like', a, dtype)
+
+
+def empty_like(prototype, dtype=None, order='C', subok=False, shape=None):
+    return _like('zeros_like', prototype, dtype)
+
+
+def full_like(a, fill_value, dtype=None, order='C', ctx=None, out=None):
+    a = to_array(a, 'full_like', 'a')
+    return full(a.shape, fill_value, dtype or a.dtype, ctx=ctx or a.context)
+
+
+# ---------------------------------------------------------------------------------------
+# Elementwise functions
+# ---------------------------------------------------------------------------------------
+
+def _unary(name, op_name):
+    def fn(x, out=None, **kwargs):
+        if is_scalar(x):  # numbers: numpy's own function
+            return getattr(onp, name)(x)
+        return apply_op(op_name, [to_array(x, name)], out=out)
+    fn.__name__ = name
+    fn.__doc__ = 'Elementwise %s (operator %r of the table).' % (name, op_name)
+    return fn
+
+
+_UNARY = {
+    'exp': 'exp', 'expm1': 'expm1', 'log': 'log', 'log10': 'log10', 'log2': 'log2', 'log1p': 'log1p',
+    'sqrt': 'sqrt', 'cbrt': 'cbrt', 'square': 'square', 'reciprocal': 'reciprocal', 'sin': 'sin',
+    'cos': 'cos', 'tan': 'tan', 'arcsin': 'arcsin', 'arccos': 'arccos', 'arctan': 'arctan', 'sinh': 'sinh',
+    'cosh': 'cosh', 'tanh': 'tanh', 'arcsinh': 'arcsinh', 'arccosh': 'arccosh', 'arctanh': 'arctanh',
+    'degrees': 'degrees', 'radians': 'radians', 'deg2rad': 'radians', 'rad2deg': 'degrees',
+    'absolute': 'abs', 'abs': 'abs', 'fabs': 'abs', 'sign': 'sign', 'negative': 'negative',
+    'rint': 'rint', 'ceil': 'ceil', 'floor': 'floor', 'trunc': 'trunc', 'fix': 'fix',
+    'logical_not': '_npi_logical_not',
+}
+_unary_functions = {name: _unary(name, op) for name, op in _UNARY.items()}
+globals().update(_unary_functions)  # exp, log, ... (exported by mx.np)
+negative, absolute, logical_not = (_unary_functions[n] for n in ('negative', 'absolute', 'logical_not'))
+
+
+def around(x, decimals=0, out=None):
+    """Round to the given number of decimals."""
+    if is_scalar(x):
+        return onp.around(x, decimals)
+    return apply_op('_npi_around', [to_array(x, 'around')], {'decimals': int(decimals)}, out=out)
+
+
+round_ = around
+round = around  # noqa: A001 (NumPy's name)
+
+
+def _binary(name, array_op, scalar_op, rscalar_op):
+    """A NumPy binary function: arrays broadcast (``array_op``), scalars use the scalar operators."""
+    def fn(x1, x2, out=None, **kwargs):
+        s1, s2 = is_scalar(x1), is_scalar(x2)
+        if s1 and s2:  # numbers: numpy's own function
+            return getattr(onp, name)(x1, x2)
+        if s2:
+            return apply_op(scalar_op, [to_array(x1, name, 'x1')], {'scalar': _scalar_value(x2)}, out=out)
+        if s1:
+            return apply_op(rscalar_op, [to_array(x2, name, 'x2')], {'scalar': _scalar_value(x1)}, out=out)
+        return apply_op(array_op, [to_array(x1, name, 'x1'), to_array(x2, name, 'x2')], out=out)
+    fn.__name__ = name
+    fn.__doc__ = 'Elementwise %s with broadcasting (operator %r of the table).' % (name, array_op)
+    return fn
+
+
+add = _binary('add', 'broadcast_add', '_plus_scalar', '_plus_scalar')
+subtract = _binary('subtract', 'broadcast_sub', '_minus_scalar', '_rminus_scalar')
+multiply = _binary('multiply', 'broadcast_mul', '_mul_scalar', '_mul_scalar')
+true_divide = _binary('true_divide', '_npi_true_divide', '_npi_true_divide_scalar', '_npi_rtrue_divide_scalar')
+divide = true_divide
+floor_divide = _binary('floor_divide', '_npi_floor_divide', '_npi_floor_divide_scalar',
+                       '_npi_rfloor_divide_scalar')
+mod = _binary('mod', 'broadcast_mod', '_mod_scalar', '_rmod_scalar')
+remainder = mod
+power = _binary('power', 'broadcast_power', '_power_scalar', '_rpower_scalar')
+maximum = _binary('maximum', 'broadcast_maximum', '_maximum_scalar', '_maximum_scalar')
+minimum = _binary('minimum', 'broadcast_minimum', '_minimum_scalar', '_minimum_scalar')
+fmax, fmin = maximum, minimum
+hypot = _binary('hypot', 'broadcast_hypot', '_hypot_scalar', '_hypot_scalar')
+
+
+def _comparison(name, reversed_name=None):
+    """A comparison or logical function: bool results; ``2 < x`` runs as ``x > 2``."""
+    return _binary(name, '_npi_' + name, '_npi_%s_scalar' % name, '_npi_%s_scalar' % (reversed_name or name))
+
+
+equal, not_equal = _comparison('equal'), _comparison('not_equal')
+greater, less = _comparison('greater', 'less'), _comparison('less', 'greater')
+greater_equal, less_equal = _comparison('greater_equal', 'less_equal'), _comparison('less_equal', 'greater_equal')
+logical_and, logical_or, logical_xor = _comparison('logical_and'), _comparison('logical_or'), _comparison('logical_xor')
+
+
+def arctan2(x1, x2, out=None):
+    return apply_op('arctan2', [to_array(x1, 'arctan2', 'x1'), to_array(x2, 'arctan2', 'x2')], out=out)
+
+
+def clip(a, a_min, a_max, out=None):
+    """Clip the values of ``a`` into [a_min, a_max]; either bound may be None."""
+    return apply_op('_npi_clip', [to_array(a, 'clip', 'a')],
+                    {'a_min': None if a_min is None else float(a_min),
+                     'a_max': None if a_max is None else float(a_max)}, out=out)
+
+
+def where(condition, x=None, y=None):
+    """Elements of x where condition holds, else of y (broadcast); with one argument, nonzero()."""
+    if x is None and y is None:
+        return nonzero(condition)
+    cond = to_array(condition, 'where', 'condition')
+    ref = next((v for v in (x, y) if isinstance(v, NDArray)), None)
+    dtype = ref.dtype if ref is not None else _DEFAULT_DTYPE
+    ctx = ref.context if ref is not None else cond.context
+    x = array(x, dtype=dtype, ctx=ctx) if is_scalar(x) else to_array(x, 'where', 'x')
+    y = array(y, dtype=dtype, ctx=ctx) if is_scalar(y) else to_array(y, 'where', 'y')
+    return apply_op('_npi_where', [cond, x, y])
+
+
+def nonzero(a):
+    """Indices of the non-zero elements, one int64 array per axis (computed on the host)."""
+    host = onp.nonzero(onp.asarray(a))
+    ctx = a.context if isinstance(a, NDArray) else None
+    return tuple(array(h, dtype='int64', ctx=ctx) for h in host)
+
+
+# ---------------------------------------------------------------------------------------
+# Reductions
+# ---------------------------------------------------------------------------------------
+
+def _axis(axis):
+    if axis is None or isinstance(axis, (numbers.Integral, onp.integer)):
+        return None if axis is None else int(axis)
+    return tuple(int(a) for a in axis)
+
+
+def _reduce(op_name, a, axis, dtype, out, keepdims, initial=None):
+    params = {'axis': _axis(axis), 'keepdims': bool(keepdims), 'dtype': None if dtype is None
+              else onp.dtype(dtype).name, 'initial': initial}
+    return apply_op(op_name, [to_array(a, op_name, 'a')], params, out=out)
+
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):  # noqa: A001
+    """Sum over the given axes (a 0-d array over all of them); integer sums keep their dtype."""
+    return _reduce('_np_sum', a, axis, dtype, out, keepdims, initial)
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):
+    return _reduce('_np_prod', a, axis, dtype, out, keepdims, initial)
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False):
+    """Mean over the given axes; integers give float32."""
+    return _reduce('_npi_mean', a, axis, dtype, out, keepdims)
+
+
+def amax(a, axis=None, out=None, keepdims=False):
+    return _reduce('_np_max', a, axis, None, out, keepdims)
+
+
+def amin(a, axis=None, out=None, keepdims=False):
+    return _reduce('_np_min', a, axis, None, out, keepdims)
+
+
+max = amax  # noqa: A001 (NumPy's name)
+min = amin  # noqa: A001
+
+
+def _moment(op_name, a, axis, dtype, out, ddof, keepdims):
+    params = {'axis': _axis(axis), 'keepdims': bool(keepdims), 'ddof': int(ddof),
+              'dtype': None if dtype is None else onp.dtype(dtype).name}
+    return apply_op(op_name, [to_array(a, op_name, 'a')], params, out=out)
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    return _moment('_npi_std', a, axis, dtype, out, ddof, keepdims)
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    return _moment('_npi_var', a, axis, dtype, out, ddof, keepdims)
+
+
+def argmax(a, axis=None, out=None):
+    """Indices (int64) of the maxima along ``axis`` (of the flattened array when None)."""
+    return apply_op('_npi_argmax', [to_array(a, 'argmax', 'a')], {'axis': axis}, out=out)
+
+
+def argmin(a, axis=None, out=None):
+    return apply_op('_npi_argmin', [to_array(a, 'argmin', 'a')], {'axis': axis}, out=out)
+
+
+def any(a, axis=None, out=None, keepdims=False):  # noqa: A001
+    return apply_op('_np_any', [to_array(a, 'any', 'a')], {'axis': _axis(axis), 'keepdims': keepdims}, out=out)
+
+
+def all(a, axis=None, out=None, keepdims=False):  # noqa: A001
+    return apply_op('_np_all', [to_array(a, 'all', 'a')], {'axis': _axis(axis), 'keepdims': keepdims}, out=out)
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    return apply_op('_np_cumsum', [to_array(a, 'cumsum', 'a')],
+                    {'axis': axis, 'dtype': None if dtype is None else onp.dtype(dtype).name}, out=out)
+
+
+# ---------------------------------------------------------------------------------------
+# Shapes
+# ---------------------------------------------------------------------------------------
+
+def reshape(a, newshape, order='C'):
+    """The same data in a new shape (one dimension may be -1)."""
+    if is_symbol(a):
+        return a.reshape(_shape(newshape))
+    return apply_op('_np_reshape', [to_array(a, 'reshape', 'a')], {'newshape': _shape(newshape), 'order': order})
+
+
+def ravel(x, order='C'):
+    return reshape(x, (-1,), order)
+
+
+def transpose(a, axes=None):
+    """Permute the axes (reverse them by default)."""
+    return apply_op('_np_transpose', [to_array(a, 'transpose', 'a')], {'axes': _axis(axes)})
+
+
+def swapaxes(a, axis1, axis2):
+    return apply_op('SwapAxis', [to_array(a, 'swapaxes', 'a')], {'dim1': int(axis1), 'dim2': int(axis2)})
+
+
+def moveaxis(a, source, destination):
+    a = to_array(a, 'moveaxis', 'a')
+    src = [s % a.ndim for s in ((source,) if isinstance(source, int) else source)]
+    dst = [d % a.ndim for d in ((destination,) if isinstance(destination, int) else destination)]
+    order = [i for i in range(a.ndim) if i not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return transpose(a, tuple(order))
+
+
+def expand_dims(a, axis):
+    return apply_op('expand_dims', [to_array(a, 'expand_dims', 'a')], {'axis': int(axis)})
+
+
+def squeeze(a, axis=None):
+    return apply_op('_np_squeeze', [to_array(a, 'squeeze', 'a')], {'axis': _axis(axis)})
+
+
+def broadcast_to(array, shape):  # noqa: A002 (NumPy's name)
+    """``array`` broadcast to ``shape`` (missing leading axes are added, as NumPy does)."""
+    array, shape = to_array(array, 'broadcast_to', 'array'), _shape(shape)
+    if len(array.shape) < len(shape):
+        array = reshape(array, (1,) * (len(shape) - len(array.shape)) + tuple(array.shape))
+    return apply_op('broadcast_to', [array], {'shape': shape})
+
+
+def tile(A, reps):
+    return apply_op('tile', [to_array(A, 'tile', 'A')], {'reps': _shape(reps)})
+
+
+def repeat(a, repeats, axis=None):
+    return apply_op('repeat', [to_array(a, 'repeat', 'a')], {'repeats': int(repeats), 'axis': axis})
+
+
+def flip(m, axis=None):
+    return apply_op('_npi_flip', [to_array(m, 'flip', 'm')], {'axis': _axis(axis)})
+
+
+def _seq(arrays, name):
+    return [to_array(a, name, 'arrays') for a in arrays]
+
+
+def concatenate(seq, axis=0, out=None):
+    """Join arrays along an existing axis (flattened first when axis is None)."""
+    seq = _seq(seq, 'concatenate')
+    return apply_op('_npi_concatenate', seq, {'axis': axis, 'num_args': len(seq)}, out=out)
+
+
+def stack(arrays, axis=0, out=None):
+    """Join arrays of one shape along a new axis."""
+    arrays = _seq(arrays, 'stack')
+    return apply_op('_npi_stack', arrays, {'axis': int(axis), 'num_args': len(arrays)}, out=out)
+
+
+def vstack(arrays, out=None):
+    arrays = [a.reshape((1, -1)) if a.ndim < 2 else a for a in _seq(arrays, 'vstack')]
+    return concatenate(arrays, axis=0, out=out)
+
+
+def hstack(arrays):
+    arrays = _seq(arrays, 'hstack')
+    return concatenate(arrays, axis=0 if arrays[0].ndim == 1 else 1)
+
+
+def split(ary, indices_or_sections, axis=0):
+    """Split into equal sections or at the given indices; a list of arrays."""
+    if isinstance(indices_or_sections, (numbers.Integral, onp.integer)):
+        params = {'sections': int(indices_or_sections), 'axis': int(axis)}
+    else:
+        params = {'indices': tuple(int(i) for i in indices_or_sections), 'axis': int(axis)}
+    res = apply_op('_npi_split', [to_array(ary, 'split', 'ary')], params)
+    return list(res) if isinstance(res, (list, tuple)) else [res]
+
+
+def copy(a):
+    return apply_op('_copy', [to_array(a, 'copy', 'a')])
+
+
+# ---------------------------------------------------------------------------------------
+# Products, sorting, selection
+# ---------------------------------------------------------------------------------------
+
+def dot(a, b, out=None):
+    """NumPy's dot (a 0-d array for two vectors)."""
+    if is_scalar(a) or is_scalar(b):
+        return multiply(a, b, out=out)
+    return apply_op('_np_dot', [to_array(a, 'dot', 'a'), to_array(b, 'dot', 'b')], out=out)
+
+
+def matmul(a, b, out=None):
+    return apply_op('_npi_matmul', [to_array(a, 'matmul', 'a'), to_array(b, 'matmul', 'b')], out=out)
+
+
+def tensordot(a, b, axes=2):
+    a, b = to_array(a, 'tensordot', 'a'), to_array(b, 'tensordot', 'b')
+    if isinstance(axes, (numbers.Integral, onp.integer)):
+        a_axes = tuple(range(a.ndim - int(axes), a.ndim))
+        b_axes = tuple(range(int(axes)))
+    else:
+        a_axes, b_axes = ([x] if isinstance(x, int) else list(x) for x in axes)
+    return apply_op('_npi_tensordot', [a, b], {'a_axes_summed': tuple(a_axes), 'b_axes_summed': tuple(b_axes)})
+
+
+def inner(a, b):
+    a, b = to_array(a, 'inner', 'a'), to_array(b, 'inner', 'b')
+    return tensordot(a, b, ([a.ndim - 1], [b.ndim - 1]))
+
+
+def outer(a, b):
+    return multiply(ravel(a).reshape((-1, 1)), ravel(b).reshape((1, -1)))
+
+
+def vdot(a, b):
+    return dot(ravel(a), ravel(b))
+
+
+def sort(a, axis=-1):
+    return apply_op('sort', [to_array(a, 'sort', 'a')], {'axis': axis})
+
+
+def argsort(a, axis=-1):
+    """Indices (int64) that sort ``a`` along ``axis``."""
+    return apply_op('argsort', [to_array(a, 'argsort', 'a')], {'axis': axis, 'dtype': 'int64'})
+
+
+def take(a, indices, axis=None, mode='raise', out=None):
+    """Elements of ``a`` at ``indices`` along ``axis`` (of the flattened array when None)."""
+    a = to_array(a, 'take', 'a')
+    if axis is None:
+        a, axis = ravel(a), 0
+    indices = to_array(indices, 'take', 'indices') if not is_scalar(indices) else array(indices, dtype='int64')
+    return apply_op('take', [a, indices], {'axis': int(axis), 'mode': 'clip' if mode == 'raise' else mode}, out=out)
+
+
+# ---------------------------------------------------------------------------------------
+# Host-side helpers
+# ---------------------------------------------------------------------------------------
+
+def shape(a):
+    return tuple(a.shape)
+
+
+def size(a):
+    return a.size
+
+
+def ndim(a):
+    return a.ndim

@@ -1,0 +1,156 @@
+"""``mx.np.random``: NumPy-style sampling over the table's random operators.
+
+``size=None`` gives one sample as a 0-d array, as NumPy; values are float32 unless
+``dtype`` says otherwise and follow ``mx.random.seed`` / ``npx.random.seed``.
+"""
+import numbers
+
+import numpy as onp
+
+from ..base import MXNetError
+from ..ndarray.ndarray import NDArray
+from ._core import apply_op, to_array
+from .multiarray import _ctx, _shape, array, reshape
+
+__all__ = ['uniform', 'normal', 'randn', 'rand', 'randint', 'exponential', 'gamma', 'poisson',
+           'choice', 'shuffle', 'permutation', 'multinomial', 'seed']
+
+
+def _size(size):
+    """(shape to sample, whether to return a 0-d array)."""
+    if size is None:
+        return (1,), True
+    shape = _shape(size)
+    return shape, shape == ()
+
+
+def _scalar_sample(scalar_op, array_op, params, size, dtype, ctx, out):
+    arrays = {k: v for k, v in params.items() if isinstance(v, NDArray)}
+    dtype = onp.dtype(dtype or 'float32').name
+    if arrays:
+        # array parameters: one draw per element, broadcast against each other and ``size``
+        from . import multiarray as _mnp
+        shape = _shape(size) if size is not None else None
+        values = [v if isinstance(v, NDArray) else _mnp.full((), v, dtype='float32') for v in params.values()]
+        target = onp.broadcast_shapes(*[v.shape for v in values]) if shape is None else shape
+        values = [_mnp.broadcast_to(v.astype('float32'), target) for v in values]
+        res = apply_op(array_op, values, {'dtype': dtype})
+    else:
+        shape, scalar = _size(size)
+        kw = {k: float(v) for k, v in params.items()}
+        kw.update(shape=shape, dtype=dtype)
+        res = apply_op(scalar_op, [], kw, ctx=_ctx(ctx))
+        if scalar:
+            res = reshape(res, ())
+    if out is not None:
+        out[...] = res
+        return out
+    return res
+
+
+def uniform(low=0.0, high=1.0, size=None, dtype=None, ctx=None, out=None):
+    """Samples of U[low, high)."""
+    return _scalar_sample('_random_uniform', '_sample_uniform', {'low': low, 'high': high}, size, dtype, ctx, out)
+
+
+def normal(loc=0.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
+    """Samples of N(loc, scale**2)."""
+    return _scalar_sample('_random_normal', '_sample_normal', {'loc': loc, 'scale': scale}, size, dtype, ctx, out)
+
+
+def exponential(scale=1.0, size=None, ctx=None, out=None):
+    if isinstance(scale, NDArray):
+        raise MXNetError('exponential: array scale is not supported by gluonjax; pass a number')
+    return _scalar_sample('_random_exponential', None, {'lam': 1.0 / scale}, size, None, ctx, out)
+
+
+def gamma(shape=1.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
+    return _scalar_sample('_random_gamma', '_sample_gamma', {'alpha': shape, 'beta': scale}, size, dtype, ctx, out)
+
+
+def poisson(lam=1.0, size=None, ctx=None, out=None):
+    return _scalar_sample('_random_poisson', '_sample_poisson', {'lam': lam}, size, 'float32', ctx, out)
+
+
+def rand(*size, **kwargs):
+    """Uniform [0, 1) samples of the given shape."""
+    return uniform(size=size or None, **kwargs)
+
+
+def randn(*size, **kwargs):
+    """Standard normal samples of the given shape."""
+    return normal(size=size or None, **kwargs)
+
+
+def randint(low, high=None, size=None, dtype=None, ctx=None, out=None):
+    """Integers uniform in [low, high) (int64 unless ``dtype`` says otherwise)."""
+    if high is None:
+        low, high = 0, low
+    if not isinstance(low, numbers.Integral) or not isinstance(high, numbers.Integral):
+        raise MXNetError('randint: low and high must be integers, got %r and %r' % (low, high))
+    shape, scalar = _size(size)
+    res = apply_op('_random_randint', [], {'low': int(low), 'high': int(high), 'shape': shape,
+                                           'dtype': onp.dtype(dtype or 'int64').name}, ctx=_ctx(ctx))
+    res = reshape(res, ()) if scalar else res
+    if out is not None:
+        out[...] = res
+        return out
+    return res
+
+
+def shuffle(x):
+    """Shuffle ``x`` along its first axis, in place."""
+    x[...] = apply_op('_shuffle', [to_array(x, 'shuffle')])
+
+
+def permutation(x, ctx=None):
+    """A shuffled copy of ``x``, or of ``arange(x)`` for an integer."""
+    if isinstance(x, numbers.Integral):
+        from .multiarray import arange
+        x = arange(x, dtype='int64', ctx=ctx)
+    return apply_op('_shuffle', [to_array(x, 'permutation')])
+
+
+def choice(a, size=None, replace=True, p=None, ctx=None, out=None):
+    """Samples of ``a`` (or of ``arange(a)``), uniform or with probabilities ``p``."""
+    n = int(a) if isinstance(a, numbers.Integral) else len(a)
+    shape, scalar = _size(size)
+    count = int(onp.prod(shape))
+    if p is None and replace:
+        idx = randint(0, n, shape, ctx=ctx)
+    else:
+        probs = onp.full(n, 1.0 / n) if p is None else onp.asarray(p, dtype=onp.float64)
+        if not replace and count > n:
+            raise MXNetError('choice: cannot take a larger sample than population when replace=False')
+        keys = uniform(size=(n,), dtype='float64', ctx=ctx).asnumpy()
+        if replace:  # inverse CDF on the host from device-drawn uniforms
+            u = uniform(size=shape, dtype='float64', ctx=ctx).asnumpy()
+            host = onp.minimum(onp.searchsorted(onp.cumsum(probs), u, side='right'), n - 1)
+        else:  # Efraimidis-Spirakis weighted sampling without replacement
+            host = onp.argsort(-onp.log(keys) / onp.maximum(probs, 1e-300))[:count].reshape(shape)
+        idx = array(host, dtype='int64', ctx=ctx)
+    if isinstance(a, numbers.Integral):
+        res = idx
+    else:
+        from .multiarray import take
+        res = take(to_array(a, 'choice', 'a'), idx)
+    res = reshape(res, ()) if scalar else res
+    if out is not None:
+        out[...] = res
+        return out
+    return res
+
+
+def multinomial(n, pvals, size=None):
+    """Counts of ``n`` draws over categories with probabilities ``pvals`` (int64)."""
+    pvals = onp.asarray(pvals, dtype=onp.float64)
+    shape, scalar = _size(size)
+    draws = choice(len(pvals), size=shape + (int(n),), p=pvals).asnumpy()
+    counts = onp.stack([(draws == k).sum(-1) for k in range(len(pvals))], -1).astype(onp.int64)
+    return array(counts[0] if scalar else counts, dtype='int64')
+
+
+def seed(seed, ctx='all'):  # noqa: A002 (MXNet's name)
+    """Seed the random number generators (``mx.random.seed``)."""
+    from .. import random as _random
+    _random.seed(seed, ctx=ctx)

@@ -1,0 +1,356 @@
+"""Operators of the NumPy front end (``mx.np``) whose semantics differ from their ``nd`` namesakes.
+
+They join the one operator table (under MXNet's own ``_np_*`` / ``_npi_*`` names), so
+eager calls, autograd, symbols and hybridized graphs treat them like any other
+operator. Where ``mx.np`` and ``mx.nd`` agree (``exp``, ``broadcast_add``, ``dot`` of
+matrices...) ``mx.np`` calls the existing operator instead; this file only holds
+what NumPy does differently:
+
+* reductions over every axis give 0-d arrays, not shape ``(1,)``;
+* comparisons and logical operators give ``bool`` arrays;
+* true division of integers gives float32 (MXNet's default float), not integers;
+* ``argmax``/``argmin``/``argsort`` give int64 indices, not floats;
+* ``dot``, ``reshape``, ``split``, ``clip``, ``flip``, ``where`` follow NumPy's rules.
+"""
+import math
+
+import jax
+import jax.numpy as jnp
+
+from ..base import MXNetError, shape_str
+from ._registry import P, register
+from .reduce import reduce_axes
+from .elemwise import _check_broadcast
+
+_DEFAULT_FLOAT = jnp.float32
+
+
+def _float_result(dtype):
+    """The dtype of a true division or a mean: the input's float type, else float32."""
+    return dtype if jnp.issubdtype(dtype, jnp.floating) else _DEFAULT_FLOAT
+
+
+# ---- reductions --------------------------------------------------------------------------
+
+_RED = [P('axis', 'axis', None, optional=True), P('dtype', 'dtype', None, optional=True),
+        P('keepdims', 'bool', False), P('initial', 'float', None, optional=True)]
+
+
+def _np_reducer(name, fn, result_dtype):
+    def op(a, *, axis, dtype, keepdims, initial):
+        axes = reduce_axes(name, a.shape, axis, False)
+        out = fn(a, axes, keepdims)
+        if initial is not None:
+            out = fn(jnp.stack([out, jnp.full(out.shape, initial, out.dtype)]), 0, False)
+        return out.astype(dtype or result_dtype(a.dtype))
+    op.__name__ = name
+    op.__doc__ = 'NumPy-style %s over the given axes (a 0-d array when every axis is reduced).' % name[4:]
+    register(name, inputs=('a',), params=_RED, category='reduce')(op)
+
+
+def _sum_dtype(dtype):
+    # MXNet keeps an integer sum in the input's type (NumPy would widen it); bools count as int64.
+    return jnp.int64 if dtype == jnp.bool_ else dtype
+
+
+_np_reducer('_np_sum', lambda x, ax, kd: jnp.sum(x, axis=ax, keepdims=kd, dtype=_sum_dtype(x.dtype)),
+            _sum_dtype)
+_np_reducer('_np_prod', lambda x, ax, kd: jnp.prod(x, axis=ax, keepdims=kd, dtype=_sum_dtype(x.dtype)),
+            _sum_dtype)
+_np_reducer('_np_max', lambda x, ax, kd: jnp.max(x, axis=ax, keepdims=kd), lambda d: d)
+_np_reducer('_np_min', lambda x, ax, kd: jnp.min(x, axis=ax, keepdims=kd), lambda d: d)
+_np_reducer('_npi_mean', lambda x, ax, kd: jnp.mean(x.astype(_float_result(x.dtype)), axis=ax, keepdims=kd),
+            _float_result)
+
+def _moment(name, fn):
+    def op(a, *, axis, dtype, ddof, keepdims):
+        axes = reduce_axes(name, a.shape, axis, False)
+        out = fn(a.astype(_float_result(a.dtype)), axis=axes, ddof=ddof, keepdims=keepdims)
+        return out.astype(dtype or _float_result(a.dtype))
+    op.__name__ = name
+    op.__doc__ = 'NumPy-style %s over the given axes.' % name[5:]
+    register(name, inputs=('a',), category='reduce',
+             params=[P('axis', 'axis', None, optional=True), P('dtype', 'dtype', None, optional=True),
+                     P('ddof', 'int', 0), P('keepdims', 'bool', False)])(op)
+
+_moment('_npi_std', jnp.std)
+_moment('_npi_var', jnp.var)
+
+def _logical_reducer(name, fn):
+    def op(data, *, axis, keepdims):
+        axes = reduce_axes(name, data.shape, axis, False)
+        return fn(data != 0, axis=axes, keepdims=keepdims)
+    op.__name__ = name
+    register(name, category='reduce',
+             params=[P('axis', 'axis', None, optional=True), P('keepdims', 'bool', False)])(op)
+
+_logical_reducer('_np_any', jnp.any)
+_logical_reducer('_np_all', jnp.all)
+
+def _np_arg(name, fn):
+    def op(data, *, axis, keepdims):
+        if axis is None:
+            out = fn(data.reshape(-1), axis=0)
+            out = out.reshape((1,) * data.ndim) if keepdims else out
+        else:
+            if not -data.ndim <= axis < max(data.ndim, 1):
+                raise MXNetError('%s: axis %d is out of range for an array of shape %s'
+                                 % (name, axis, shape_str(data.shape)))
+            out = fn(data, axis=axis, keepdims=keepdims)
+        return out.astype(jnp.int64)
+    op.__name__ = name
+    op.__doc__ = 'Indices (int64) of the %s values along an axis, or of the flattened array.' % name[8:]
+    register(name, category='reduce',
+             params=[P('axis', 'int', None, optional=True), P('keepdims', 'bool', False)])(op)
+
+_np_arg('_npi_argmax', jnp.argmax)
+_np_arg('_npi_argmin', jnp.argmin)
+
+@register('_np_cumsum', inputs=('a',), category='reduce',
+          params=[P('axis', 'int', None, optional=True), P('dtype', 'dtype', None, optional=True)])
+def np_cumsum(a, *, axis, dtype):
+    """Cumulative sum along an axis (of the flattened array when axis is None)."""
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    return jnp.cumsum(a, axis=axis, dtype=dtype or _sum_dtype(a.dtype))
+
+
+# ---- arithmetic, comparisons, logic --------------------------------------------------------
+
+def _true_divide(a, b):
+    dtype = _float_result(jnp.result_type(a, b))
+    return a.astype(dtype) / b.astype(dtype)
+
+
+def _register_binary(name, fn):
+    def op(lhs, rhs):
+        _check_broadcast(name, lhs, rhs)
+        return fn(lhs, rhs)
+    op.__name__ = name
+    register(name, inputs=('lhs', 'rhs'), category='elemwise')(op)
+
+
+def _register_scalar(name, fn):
+    def op(data, *, scalar, is_int=True):
+        # MXNet casts the scalar to the array's type (so int_array + 1.5 adds 1), except
+        # for true division, whose result is float anyway.
+        return fn(data, scalar)
+    op.__name__ = name
+    register(name, params=[P('scalar', 'float', 1.0), P('is_int', 'bool', True)], dynamic_params=('scalar',),
+             category='elemwise')(op)
+
+
+def _cast_scalar(fn):
+    return lambda x, s: fn(x, jax.lax.convert_element_type(s, x.dtype))
+
+
+_COMPARISONS = {'equal': jnp.equal, 'not_equal': jnp.not_equal, 'greater': jnp.greater,
+                'greater_equal': jnp.greater_equal, 'less': jnp.less, 'less_equal': jnp.less_equal,
+                'logical_and': lambda a, b: (a != 0) & (b != 0), 'logical_or': lambda a, b: (a != 0) | (b != 0),
+                'logical_xor': lambda a, b: (a != 0) ^ (b != 0)}
+
+_register_binary('_npi_true_divide', _true_divide)
+_register_scalar('_npi_true_divide_scalar', lambda x, s: x.astype(_float_result(x.dtype)) / s)
+_register_scalar('_npi_rtrue_divide_scalar', lambda x, s: s / x.astype(_float_result(x.dtype)))
+_register_binary('_npi_floor_divide', jnp.floor_divide)
+_register_scalar('_npi_floor_divide_scalar', _cast_scalar(jnp.floor_divide))
+_register_scalar('_npi_rfloor_divide_scalar', _cast_scalar(lambda x, s: jnp.floor_divide(s, x)))
+for _name, _fn in _COMPARISONS.items():
+    _register_binary('_npi_' + _name, _fn)
+    # the scalar keeps its value (1 < 1.5 holds for an integer array too)
+    _register_scalar('_npi_%s_scalar' % _name, _fn)
+
+@register('_npi_logical_not', inputs=('x',), category='elemwise')
+def np_logical_not(x):
+    """Elementwise NOT, as bool."""
+    return x == 0
+
+@register('_npi_around', inputs=('x',), params=[P('decimals', 'int', 0)], category='elemwise')
+def np_around(x, *, decimals):
+    """Round to the given number of decimals (halves to even, as NumPy)."""
+    return jnp.round(x, decimals)
+
+
+# ---- shapes ------------------------------------------------------------------------------
+
+def _np_reshape_shape(name, size, shape, newshape):
+    if list(newshape).count(-1) > 1:
+        raise MXNetError('%s: can only specify one unknown dimension, got %s' % (name, newshape))
+    known = 1
+    for d in newshape:
+        if d != -1:
+            if d < 0:
+                raise MXNetError('%s: invalid dimension %d in newshape %s' % (name, d, newshape))
+            known *= d
+    out = []
+    for d in newshape:
+        if d == -1:
+            if known == 0 or size % known:
+                raise MXNetError('%s: cannot reshape array of shape %s into shape %s'
+                                 % (name, shape_str(shape), shape_str(newshape)))
+            out.append(size // known)
+        else:
+            out.append(d)
+    if math.prod(out) != size:
+        raise MXNetError('%s: cannot reshape array of shape %s into shape %s'
+                         % (name, shape_str(shape), shape_str(newshape)))
+    return tuple(out)
+
+
+@register('_np_reshape', inputs=('a',), category='shape',
+          params=[P('newshape', 'shape'), P('order', 'str', 'C')])
+def np_reshape(a, *, newshape, order):
+    """NumPy's reshape: -1 infers one dimension; the size must not change."""
+    if order != 'C':
+        raise MXNetError("_np_reshape: only order='C' is supported, got %r" % order)
+    return a.reshape(_np_reshape_shape('_np_reshape', a.size, a.shape, newshape))
+
+@register('_np_transpose', inputs=('a',), params=[P('axes', 'axis', None, optional=True)], category='shape')
+def np_transpose(a, *, axes):
+    """Permute the axes (reverse them when axes is None)."""
+    if axes is not None:
+        axes = (axes,) if isinstance(axes, int) else axes
+        if sorted(x % max(a.ndim, 1) for x in axes) != list(range(a.ndim)):
+            raise MXNetError('_np_transpose: axes %s do not match an array of shape %s'
+                             % (axes, shape_str(a.shape)))
+    return jnp.transpose(a, axes)
+
+@register('_np_squeeze', inputs=('a',), params=[P('axis', 'axis', None, optional=True)], category='shape')
+def np_squeeze(a, *, axis):
+    """Remove axes of length one (all of them when axis is None); 0-d results are kept."""
+    if axis is not None:
+        for ax in ((axis,) if isinstance(axis, int) else axis):
+            if not -a.ndim <= ax < a.ndim or a.shape[ax] != 1:
+                raise MXNetError('_np_squeeze: cannot select an axis to squeeze out which has '
+                                 'size not equal to one (axis %d of shape %s)' % (ax, shape_str(a.shape)))
+    return jnp.squeeze(a, axis)
+
+@register('_npi_concatenate', variadic=True, category='shape',
+          params=[P('num_args', 'int', 1), P('axis', 'int', 0, optional=True)])
+def np_concatenate(*arrays, num_args, axis):
+    """Join arrays along an existing axis (of the flattened arrays when axis is None)."""
+    if axis is None:
+        arrays = [a.reshape(-1) for a in arrays]
+        axis = 0
+    nd = arrays[0].ndim
+    for a in arrays[1:]:
+        if a.ndim != nd or any(x != y for i, (x, y) in enumerate(zip(a.shape, arrays[0].shape))
+                               if i != axis % max(nd, 1)):
+            raise MXNetError('_npi_concatenate: all the input array dimensions except for the '
+                             'concatenation axis must match exactly, got %s'
+                             % ', '.join(shape_str(b.shape) for b in arrays))
+    return jnp.concatenate(arrays, axis=axis)
+
+@register('_npi_stack', variadic=True, category='shape',
+          params=[P('axis', 'int', 0), P('num_args', 'int', 1)])
+def np_stack(*arrays, axis, num_args):
+    """Join arrays of one shape along a new axis."""
+    if len({a.shape for a in arrays}) > 1:
+        raise MXNetError('_npi_stack: all input arrays must have the same shape, got %s'
+                         % ', '.join(shape_str(b.shape) for b in arrays))
+    return jnp.stack(arrays, axis=axis)
+
+def _split_outputs(attrs):
+    ind = attrs['indices']
+    return attrs['sections'] if attrs['sections'] > 0 else len(ind) + 1
+
+@register('_npi_split', inputs=('a',), category='shape', num_outputs=_split_outputs,
+          params=[P('indices', 'shape', ()), P('axis', 'int', 0), P('squeeze_axis', 'bool', False),
+                  P('sections', 'int', 0)])
+def np_split(a, *, indices, axis, squeeze_axis, sections):
+    """Split into equal sections, or at the given indices, along an axis."""
+    if sections > 0:
+        if a.shape[axis] % sections:
+            raise MXNetError('_npi_split: array split does not result in an equal division '
+                             '(axis %d of shape %s into %d)' % (axis, shape_str(a.shape), sections))
+        parts = jnp.split(a, sections, axis=axis)
+    else:
+        parts = jnp.split(a, list(indices), axis=axis)
+    return tuple(parts)
+
+@register('_npi_flip', params=[P('axis', 'axis', None, optional=True)], category='shape')
+def np_flip(data, *, axis):
+    """Reverse the order of elements along the given axes (every axis when None)."""
+    return jnp.flip(data, axis)
+
+@register('_npi_clip', inputs=('a',), category='elemwise',
+          params=[P('a_min', 'float', None, optional=True), P('a_max', 'float', None, optional=True)])
+def np_clip(a, *, a_min, a_max):
+    """Clip into [a_min, a_max]; either bound may be None."""
+    if a_min is None and a_max is None:
+        raise MXNetError('_npi_clip: a_min and a_max cannot both be None')
+    return jnp.clip(a, a_min, a_max).astype(a.dtype)
+
+@register('_npi_where', inputs=('condition', 'x', 'y'), category='elemwise')
+def np_where(condition, x, y):
+    """Elements of x where condition is true, else of y, all three broadcast together."""
+    try:
+        jnp.broadcast_shapes(condition.shape, x.shape, y.shape)
+    except ValueError:
+        raise MXNetError('_npi_where: operands could not be broadcast together with shapes %s %s %s'
+                         % (shape_str(condition.shape), shape_str(x.shape), shape_str(y.shape))) from None
+    return jnp.where(condition != 0, x, y)
+
+
+# ---- linear algebra ----------------------------------------------------------------------
+
+def _matmul_error(name, a, b):
+    return MXNetError('%s: shape mismatch %s x %s' % (name, shape_str(a.shape), shape_str(b.shape)))
+
+
+@register('_np_dot', inputs=('a', 'b'), category='linalg')
+def np_dot(a, b):
+    """NumPy's dot: sum over the last axis of a and the second-to-last of b (0-d for vectors)."""
+    if a.ndim and b.ndim and a.shape[-1] != b.shape[-2 if b.ndim > 1 else 0]:
+        raise _matmul_error('_np_dot', a, b)
+    return jnp.dot(a, b)
+
+@register('_npi_matmul', inputs=('a', 'b'), category='linalg')
+def np_matmul(a, b):
+    """Matrix product with NumPy's broadcasting of leading (batch) axes."""
+    if a.ndim == 0 or b.ndim == 0:
+        raise MXNetError('_npi_matmul: operands must not be scalars, got %s x %s'
+                         % (shape_str(a.shape), shape_str(b.shape)))
+    if a.shape[-1] != b.shape[-2 if b.ndim > 1 else 0]:
+        raise _matmul_error('_npi_matmul', a, b)
+    return jnp.matmul(a, b)
+
+@register('_npi_tensordot', inputs=('a', 'b'), category='linalg',
+          params=[P('a_axes_summed', 'shape'), P('b_axes_summed', 'shape')])
+def np_tensordot(a, b, *, a_axes_summed, b_axes_summed):
+    """Sum products over the given axes of a and b."""
+    if any(a.shape[i] != b.shape[j] for i, j in zip(a_axes_summed, b_axes_summed)):
+        raise _matmul_error('_npi_tensordot', a, b)
+    return jnp.tensordot(a, b, (a_axes_summed, b_axes_summed))
+
+@register('_npi_norm', inputs=('x',), category='linalg',
+          params=[P('ord', 'any', None), P('axis', 'axis', None, optional=True), P('keepdims', 'bool', False)])
+def np_norm(x, *, ord, axis, keepdims):
+    """NumPy's linalg.norm: vector or matrix norms (Frobenius / 2-norm by default)."""
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        x = x.astype(_DEFAULT_FLOAT)
+    if axis is None and ord is None:
+        return jnp.sqrt(jnp.sum(x * x)).reshape((1,) * x.ndim if keepdims else ())
+    return jnp.linalg.norm(x, ord=ord, axis=axis, keepdims=keepdims)
+
+def _float_linalg(name, fn, n_out=1, inputs=('A',)):
+    def op(*arrays):
+        for a in arrays:
+            if not jnp.issubdtype(a.dtype, jnp.floating):
+                raise MXNetError('%s: a floating point array is required, got %s' % (name, a.dtype))
+        A = arrays[0]
+        if A.ndim < 2 or A.shape[-1] != A.shape[-2]:
+            raise MXNetError('%s: the last two axes must form square matrices, got shape %s'
+                             % (name, shape_str(A.shape)))
+        out = fn(*arrays)
+        return tuple(out) if n_out > 1 else out
+    op.__name__ = name
+    register(name, inputs=inputs, num_outputs=n_out, category='linalg')(op)
+
+# (jnp.linalg is looked up when an operator runs: importing it costs ~70 ms)
+_float_linalg('_npi_inv', lambda a: jnp.linalg.inv(a))
+_float_linalg('_npi_det', lambda a: jnp.linalg.det(a))
+_float_linalg('_npi_slogdet', lambda a: jnp.linalg.slogdet(a), n_out=2)
+_float_linalg('_npi_cholesky', lambda a: jnp.linalg.cholesky(a))
+_float_linalg('_npi_eigh', lambda a: jnp.linalg.eigh(a), n_out=2)
+_float_linalg('_npi_solve', lambda a, b: jnp.linalg.solve(a, b), inputs=('A', 'B'))

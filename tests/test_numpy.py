@@ -1,0 +1,613 @@
+"""mx.np / mx.npx: operators against numpy on random inputs, gradients against jax.grad of
+the jnp equivalent, MXNet's printed forms and dtype rules, and Gluon under npx.set_np()
+(np and nd versions of the same models give the same numbers)."""
+import jax
+import jax.numpy as jnp
+import numpy as onp
+import pytest
+
+import gluonjax as mx
+from gluonjax import autograd, gluon, nd, np, npx
+from gluonjax.base import MXNetError
+from gluonjax.gluon import nn
+
+
+@pytest.fixture
+def np_mode():
+    npx.set_np()
+    yield
+    npx.reset_np()
+
+
+def _grad_of(fn, *arrays):
+    """Gradients of fn(*arrays).sum() recorded by gluonjax, as numpy arrays."""
+    xs = [np.array(a, dtype=a.dtype) for a in arrays]
+    for x in xs:
+        x.attach_grad()
+    with autograd.record():
+        y = fn(*xs)
+        total = y.sum()
+    total.backward()
+    return y, [x.grad.asnumpy() for x in xs]
+
+
+def _jax_grad(fn, *arrays):
+    return jax.grad(lambda *a: jnp.sum(fn(*a)), argnums=tuple(range(len(arrays))))(
+        *[jnp.asarray(a) for a in arrays])
+
+
+# ---- elementwise ------------------------------------------------------------------------
+
+UNARY = [
+    ('exp', onp.exp, jnp.exp, 'any'), ('log', onp.log, jnp.log, 'pos'), ('sqrt', onp.sqrt, jnp.sqrt, 'pos'),
+    ('tanh', onp.tanh, jnp.tanh, 'any'), ('sin', onp.sin, jnp.sin, 'any'), ('abs', onp.abs, jnp.abs, 'any'),
+    ('log1p', onp.log1p, jnp.log1p, 'pos'), ('reciprocal', onp.reciprocal, jnp.reciprocal, 'pos'),
+]
+
+
+@pytest.mark.parametrize('name,ref,jref,domain', UNARY, ids=[u[0] for u in UNARY])
+def test_unary_values_and_gradients(rng, name, ref, jref, domain):
+    a = rng.standard_normal((3, 4)).astype(onp.float32)
+    if domain == 'pos':
+        a = onp.abs(a) + 0.5
+    fn = getattr(np, name)
+    y, (g,) = _grad_of(fn, a)
+    assert isinstance(y, np.ndarray) and y.dtype == onp.float32
+    onp.testing.assert_allclose(y.asnumpy(), ref(a), rtol=1e-5, atol=1e-6)
+    onp.testing.assert_allclose(g, _jax_grad(jref, a)[0], rtol=1e-5, atol=1e-6)
+
+
+BINARY = [('add', onp.add, jnp.add), ('subtract', onp.subtract, jnp.subtract),
+          ('multiply', onp.multiply, jnp.multiply), ('true_divide', onp.true_divide, jnp.true_divide),
+          ('maximum', onp.maximum, jnp.maximum), ('power', onp.power, jnp.power)]
+
+
+@pytest.mark.parametrize('name,ref,jref', BINARY, ids=[b[0] for b in BINARY])
+def test_binary_broadcast_values_and_gradients(rng, name, ref, jref):
+    a = (rng.uniform(0.5, 2.0, (2, 3))).astype(onp.float32)
+    b = (rng.uniform(0.5, 2.0, (3,))).astype(onp.float32)
+    y, (ga, gb) = _grad_of(getattr(np, name), a, b)
+    assert y.shape == (2, 3)
+    onp.testing.assert_allclose(y.asnumpy(), ref(a, b), rtol=1e-5)
+    ja, jb = _jax_grad(jref, a, b)
+    onp.testing.assert_allclose(ga, ja, rtol=1e-5, atol=1e-6)
+    onp.testing.assert_allclose(gb, jb, rtol=1e-5, atol=1e-6)
+
+
+def test_operators_and_scalars_follow_mxnet_dtype_rules():
+    i = np.array([1, 2, 3], dtype='int32')
+    assert (i / 2).dtype == onp.float32 and (i / 2).tolist() == [0.5, 1.0, 1.5]
+    assert (2 / i).dtype == onp.float32
+    # MXNet casts a scalar to the array's type: int32 + 1.5 adds 1 (and stays int32)
+    assert (i + 1.5).dtype == onp.int32 and (i + 1.5).tolist() == [2, 3, 4]
+    assert (i ** 2).tolist() == [1, 4, 9] and (i ** 2).dtype == onp.int32
+    f = np.array([1., 2., 3.])
+    assert (i + f).dtype == onp.float32
+    assert (f.astype('float64') + f).dtype == onp.float64
+    assert (10 - f).tolist() == [9., 8., 7.] and (1 / f).asnumpy()[1] == 0.5
+    assert (f // 2).tolist() == [0., 1., 1.] and (f % 2).tolist() == [1., 0., 1.]
+    assert (-f).tolist() == [-1., -2., -3.] and abs(-f).tolist() == [1., 2., 3.]
+    cmp = f > 1.5
+    assert cmp.dtype == onp.bool_ and cmp.tolist() == [False, True, True]
+    assert (i < 1.5).tolist() == [True, False, False]  # the scalar keeps its value in comparisons
+    assert (f == np.array([1., 5., 3.])).tolist() == [True, False, True]
+    assert (2 >= f).tolist() == [True, True, False]
+    assert (~cmp).tolist() == [True, False, False]
+    assert np.logical_and(f > 1, f < 3).tolist() == [False, True, False]
+
+
+def test_in_place_operators_and_out():
+    x = np.ones((2, 2))
+    y = x
+    x += 1
+    x *= np.array([1., 2.])
+    assert y is x and x.tolist() == [[2., 4.], [2., 4.]]
+    out = np.zeros((2, 2))
+    res = np.add(x, 1, out=out)
+    assert res is out and out.tolist() == [[3., 5.], [3., 5.]]
+
+
+def test_broadcast_error_names_operator_and_shapes():
+    with pytest.raises(MXNetError, match=r'broadcast_add.*\[2,3\].*\[4\]'):
+        np.ones((2, 3)) + np.ones((4,))
+    with pytest.raises(MXNetError, match=r'_np_dot: shape mismatch \[2,3\] x \[2,3\]'):
+        np.dot(np.ones((2, 3)), np.ones((2, 3)))
+    with pytest.raises(MXNetError, match='cannot reshape array of shape'):
+        np.ones((2, 3)).reshape(4, -1)
+
+
+# ---- reductions -------------------------------------------------------------------------
+
+@pytest.mark.parametrize('name,ref', [('sum', onp.sum), ('mean', onp.mean), ('max', onp.max), ('min', onp.min),
+                                      ('prod', onp.prod), ('std', onp.std), ('var', onp.var)])
+@pytest.mark.parametrize('axis,keepdims', [(None, False), ((0, 2), True)])
+def test_reductions_against_numpy(rng, name, ref, axis, keepdims):
+    a = rng.uniform(0.5, 1.5, (2, 3, 4)).astype(onp.float32)
+    got = getattr(np, name)(np.array(a), axis=axis, keepdims=keepdims)
+    want = ref(a, axis=axis, keepdims=keepdims)
+    assert got.shape == want.shape  # a full reduction is 0-d, not (1,)
+    onp.testing.assert_allclose(got.asnumpy(), want, rtol=1e-5)
+    method = getattr(np.array(a), name)(axis=axis, keepdims=keepdims)
+    onp.testing.assert_allclose(method.asnumpy(), want, rtol=1e-5)
+
+
+@pytest.mark.parametrize('name,jref', [('mean', jnp.mean), ('max', jnp.max), ('std', jnp.std)])
+def test_reduction_gradients(rng, name, jref):
+    a = rng.uniform(0.5, 1.5, (3, 4)).astype(onp.float32)
+    _, (g,) = _grad_of(lambda x: getattr(np, name)(x, axis=1), a)
+    onp.testing.assert_allclose(g, _jax_grad(lambda x: jref(x, axis=1), a)[0], rtol=1e-5, atol=1e-6)
+
+
+def test_reduction_dtypes_and_arg_reductions():
+    i = np.array([[1, 5, 3], [4, 2, 6]], dtype='int32')
+    assert i.sum().dtype == onp.int32 and i.sum().item() == 21 and i.sum().shape == ()
+    assert i.mean().dtype == onp.float32 and i.mean().item() == 3.5
+    assert (i > 2).sum().dtype == onp.int64 and (i > 2).sum().item() == 4
+    am = i.argmax(axis=1)
+    assert am.dtype == onp.int64 and am.tolist() == [1, 2]
+    assert np.argmin(i).item() == 0 and np.argmax(i).shape == ()
+    assert np.cumsum(np.arange(4)).tolist() == [0., 1., 3., 6.]
+    assert np.any(i > 5).item() is True and np.all(i > 0, axis=0).tolist() == [True, True, True]
+    assert np.sum(i, axis=0, dtype='float32').dtype == onp.float32
+
+
+# ---- creation, dtypes, printing ------------------------------------------------------------
+
+def test_creation_defaults_are_float32_as_mxnet():
+    assert np.array([1, 2, 3]).dtype == onp.float32  # Python lists: float32, even integers
+    assert np.array([True, False]).tolist() == [1., 0.]
+    assert np.array(onp.array([1, 2], dtype=onp.int64)).dtype == onp.int64  # numpy arrays keep theirs
+    assert np.array(onp.array([1.5], dtype=onp.float64)).dtype == onp.float64
+    assert np.array(5).shape == () and np.array(5).item() == 5.0
+    assert np.zeros((2, 3)).dtype == onp.float32 and np.zeros(3, dtype=int).dtype == onp.int64
+    assert np.ones(2, dtype=np.float16).dtype == onp.float16
+    assert np.arange(5).tolist() == [0., 1., 2., 3., 4.] and np.arange(2, 5, dtype='int32').dtype == onp.int32
+    assert np.arange(1, 2, 0.25).tolist() == [1., 1.25, 1.5, 1.75]
+    onp.testing.assert_allclose(np.linspace(0, 1, 5).asnumpy(), onp.linspace(0, 1, 5))
+    assert np.eye(3, k=1).tolist() == onp.eye(3, k=1).tolist()
+    assert np.full((2,), 3).tolist() == [3., 3.] and np.full((2, 2), 7, dtype='int32').dtype == onp.int32
+    x = np.arange(6).reshape(2, 3)
+    assert np.zeros_like(x).shape == (2, 3) and np.ones_like(x, dtype='int32').dtype == onp.int32
+    assert np.full_like(x, 2.5).tolist() == [[2.5] * 3] * 2
+    assert np.float32 is onp.float32 and np.int64 is onp.int64 and np.pi == onp.pi and np.newaxis is None
+    assert x.dtype == np.float32 and isinstance(x.dtype, onp.dtype)
+    assert np.asarray(x) is x
+
+
+def test_printing_matches_mxnet():
+    # strings printed by MXNet 1.9.1's mx.np
+    assert repr(np.array([1, 2, 3])) == 'array([1., 2., 3.])'
+    assert repr(np.ones((2, 3))) == 'array([[1., 1., 1.],\n       [1., 1., 1.]])'
+    assert str(np.ones((2, 3))) == '[[1. 1. 1.]\n [1. 1. 1.]]'
+    assert repr(np.array([1, 2, 3], dtype='int32')) == 'array([1, 2, 3], dtype=int32)'
+    assert repr(np.array([1, 2], dtype='int64')) == 'array([1, 2], dtype=int64)'
+    assert repr(np.array([1.5, 2], dtype='float64')) == 'array([1.5, 2. ], dtype=float64)'
+    assert repr(np.array([1, 2, 3]).sum()) == 'array(6.)'
+    assert repr(np.array([1, 2, 3], dtype='int32').sum()) == 'array(6, dtype=int32)'
+    assert repr(np.array([[1., 2.], [3., 4.]]) > 2) == 'array([[False, False],\n       [ True,  True]])'
+    assert repr(np.zeros((0, 3))) == 'array([], shape=(0, 3))'
+    assert str(np.array(3.)) == '3.0'
+    assert repr(np.ones((2, 2), dtype='float16')) == 'array([[1., 1.],\n       [1., 1.]], dtype=float16)'
+    long = repr(np.ones((3, 30)))
+    assert long.startswith('array([[1., 1.,') and long.endswith('1.]])') and 'dtype' not in long
+
+
+def test_scalar_conversions_and_iteration():
+    x = np.array([[1., 2.], [3., 4.]])
+    assert float(x[1, 1]) == 4.0 and int(x[0, 1]) == 2 and x.sum().item() == 10.0
+    assert isinstance(x.sum().item(), float)
+    assert len(x) == 2 and [r.tolist() for r in x] == [[1., 2.], [3., 4.]]
+    assert x.size == 4 and x.ndim == 2 and x.shape == (2, 2)
+    assert onp.array_equal(onp.asarray(x), x.asnumpy())
+    with pytest.raises(TypeError):
+        len(np.array(1.))
+
+
+# ---- indexing ---------------------------------------------------------------------------
+
+def test_basic_indexing_gives_numpy_shapes(rng):
+    a = rng.standard_normal((3, 4, 5)).astype(onp.float32)
+    x = np.array(a)
+    for key in [1, -1, (1, 2), (1, 2, 3), slice(1, 3), (slice(None), 2), (Ellipsis, 1), (None, 1),
+                (slice(0, 3, 2), slice(None, None, -1)), (1, Ellipsis, None)]:
+        got = x[key]
+        assert isinstance(got, np.ndarray)
+        onp.testing.assert_array_equal(got.asnumpy(), a[key])
+    assert x[1, 2, 3].shape == ()
+    with pytest.raises(IndexError):
+        x[3]
+    # the shared indexing plan: reversed slices running to the start (mx.nd too)
+    assert nd.arange(5)[::-1].asnumpy().tolist() == [4., 3., 2., 1., 0.]
+
+
+def test_advanced_and_boolean_indexing(rng):
+    a = rng.standard_normal((4, 3)).astype(onp.float32)
+    x = np.array(a)
+    idx = np.array([2, 0], dtype='int32')
+    onp.testing.assert_array_equal(x[idx].asnumpy(), a[[2, 0]])
+    onp.testing.assert_array_equal(x[range(3), [0, 1, 2]].asnumpy(), a[range(3), [0, 1, 2]])
+    onp.testing.assert_array_equal(x[[0, 1], [1, 0]].asnumpy(), a[[0, 1], [1, 0]])
+    onp.testing.assert_array_equal(x[x > 0].asnumpy(), a[a > 0])
+    onp.testing.assert_array_equal(x[:, idx].asnumpy(), a[:, [2, 0]])
+    onp.testing.assert_array_equal(x[onp.array([True, False, True, False])].asnumpy(), a[[0, 2]])
+
+
+def test_setitem(rng):
+    x = np.zeros((3, 3))
+    x[1] = 5
+    x[:, 0] = np.array([1, 2, 3])
+    x[2, 2] = -1
+    want = onp.array([[1, 0, 0], [2, 5, 5], [3, 0, -1]], dtype=onp.float32)
+    onp.testing.assert_array_equal(x.asnumpy(), want)
+    x[x > 4] = 0
+    want[want > 4] = 0
+    onp.testing.assert_array_equal(x.asnumpy(), want)
+    x[:] = 7
+    assert x.sum().item() == 63
+
+
+def test_gradient_through_advanced_indexing():
+    # the d2l cross-entropy: -log(y_hat[range(n), y])
+    probs = onp.array([[0.1, 0.9], [0.8, 0.2], [0.3, 0.7]], dtype=onp.float32)
+    y = np.array([1, 0, 0], dtype='int32')
+    y_hat = np.array(probs)
+    y_hat.attach_grad()
+    with autograd.record():
+        loss = -np.log(y_hat[range(3), y]).sum()
+    loss.backward()
+    want = onp.zeros_like(probs)
+    want[[0, 1, 2], [1, 0, 0]] = -1 / probs[[0, 1, 2], [1, 0, 0]]
+    onp.testing.assert_allclose(y_hat.grad.asnumpy(), want, rtol=1e-5)
+
+
+# ---- shapes -----------------------------------------------------------------------------
+
+def test_shape_functions_against_numpy(rng):
+    a = rng.standard_normal((2, 3, 4)).astype(onp.float32)
+    x = np.array(a)
+    checks = [
+        (np.reshape(x, (4, -1)), a.reshape(4, -1)), (x.reshape(-1), a.reshape(-1)),
+        (x.reshape(6, 4), a.reshape(6, 4)), (x.T, a.T), (x.transpose(1, 0, 2), a.transpose(1, 0, 2)),
+        (np.swapaxes(x, 0, 2), onp.swapaxes(a, 0, 2)), (np.expand_dims(x, 1), onp.expand_dims(a, 1)),
+        (np.squeeze(x[:, :1]), onp.squeeze(a[:, :1])), (x.flatten(), a.flatten()),
+        (np.concatenate([x, x], axis=1), onp.concatenate([a, a], axis=1)),
+        (np.concatenate([x, x], axis=None), onp.concatenate([a, a], axis=None)),
+        (np.stack([x, x], axis=-1), onp.stack([a, a], axis=-1)), (np.flip(x, 1), onp.flip(a, 1)),
+        (np.flip(x), onp.flip(a)), (np.tile(x, (1, 2, 1)), onp.tile(a, (1, 2, 1))),
+        (np.repeat(x, 2, axis=0), onp.repeat(a, 2, axis=0)), (np.repeat(x, 2), onp.repeat(a, 2)),
+        (np.broadcast_to(x[:, :1], (2, 3, 4)), onp.broadcast_to(a[:, :1], (2, 3, 4))),
+        (np.broadcast_to(x[0, 0], (3, 4)), onp.broadcast_to(a[0, 0], (3, 4))),
+        (np.moveaxis(x, 0, -1), onp.moveaxis(a, 0, -1)), (np.clip(x, -0.5, 0.5), onp.clip(a, -0.5, 0.5)),
+        (x.clip(None, 0.1), a.clip(None, 0.1)), (np.where(x > 0, x, 0), onp.where(a > 0, a, 0)),
+        (np.where(x > 0, 1., -1.), onp.where(a > 0, 1., -1.)), (np.sort(x), onp.sort(a)),
+        (np.take(x, np.array([1, 0], dtype='int64'), axis=1), onp.take(a, [1, 0], axis=1)),
+        (np.vstack([x[0], x[1]]), onp.vstack([a[0], a[1]])), (np.hstack([x[0], x[1]]), onp.hstack([a[0], a[1]])),
+    ]
+    for got, want in checks:
+        assert got.shape == want.shape
+        onp.testing.assert_allclose(got.asnumpy(), want, rtol=1e-6)
+    parts = np.split(x, 3, axis=1)
+    assert len(parts) == 3 and all(p.shape == (2, 1, 4) for p in parts)
+    parts = np.split(x, [1, 3], axis=2)
+    assert [p.shape for p in parts] == [(2, 3, 1), (2, 3, 2), (2, 3, 1)]
+    assert np.argsort(np.array([3., 1., 2.])).tolist() == [1, 2, 0]
+    assert np.argsort(np.array([3., 1., 2.])).dtype == onp.int64
+    with pytest.raises(MXNetError, match='_npi_concatenate'):
+        np.concatenate([np.ones((2, 3)), np.ones((3, 2))], axis=0)
+
+
+def test_shape_function_gradients(rng):
+    a = rng.standard_normal((2, 3)).astype(onp.float32)
+    b = rng.standard_normal((2, 3)).astype(onp.float32)
+    fn = lambda x, y: np.concatenate([x * 2, y.T.reshape(2, 3)], axis=0).max(axis=0)  # noqa: E731
+    jfn = lambda x, y: jnp.concatenate([x * 2, y.T.reshape(2, 3)], axis=0).max(axis=0)  # noqa: E731
+    _, (ga, gb) = _grad_of(fn, a, b)
+    ja, jb = _jax_grad(jfn, a, b)
+    onp.testing.assert_allclose(ga, ja)
+    onp.testing.assert_allclose(gb, jb)
+
+
+# ---- linear algebra ----------------------------------------------------------------------
+
+def test_products_against_numpy(rng):
+    a = rng.standard_normal((2, 3, 4)).astype(onp.float32)
+    m = rng.standard_normal((4, 5)).astype(onp.float32)
+    v = rng.standard_normal(4).astype(onp.float32)
+    for got, want in [(np.dot(np.array(v), np.array(v)), onp.dot(v, v)),
+                      (np.dot(np.array(a), np.array(m)), onp.dot(a, m)),
+                      (np.array(a) @ np.array(m), a @ m), (np.matmul(np.array(a), np.array(v)), a @ v),
+                      (np.tensordot(np.array(a), np.array(m), axes=1), onp.tensordot(a, m, axes=1)),
+                      (np.outer(np.array(v), np.array(v)), onp.outer(v, v)),
+                      (np.inner(np.array(v), np.array(v)), onp.inner(v, v)),
+                      (np.array(a).dot(np.array(m)), a.dot(m))]:
+        assert got.shape == want.shape
+        onp.testing.assert_allclose(got.asnumpy(), want, rtol=1e-5, atol=1e-5)
+    _, (ga, gm) = _grad_of(np.matmul, a, m)
+    ja, jm = _jax_grad(jnp.matmul, a, m)
+    onp.testing.assert_allclose(ga, ja, rtol=1e-5)
+    onp.testing.assert_allclose(gm, jm, rtol=1e-5)
+
+
+def test_linalg_against_numpy(rng):
+    a = rng.standard_normal((3, 3)).astype(onp.float32)
+    spd = a @ a.T + 3 * onp.eye(3, dtype=onp.float32)
+    b = rng.standard_normal((3, 2)).astype(onp.float32)
+    x = np.array(spd)
+    onp.testing.assert_allclose(np.linalg.norm(np.array(a)).asnumpy(), onp.linalg.norm(a), rtol=1e-5)
+    onp.testing.assert_allclose(np.linalg.norm(np.array(a), axis=1).asnumpy(), onp.linalg.norm(a, axis=1),
+                                rtol=1e-5)
+    onp.testing.assert_allclose(np.linalg.norm(np.array(a), ord=1, axis=0).asnumpy(),
+                                onp.linalg.norm(a, ord=1, axis=0), rtol=1e-5)
+    onp.testing.assert_allclose(np.linalg.inv(x).asnumpy(), onp.linalg.inv(spd), rtol=1e-4, atol=1e-5)
+    onp.testing.assert_allclose(np.linalg.det(x).asnumpy(), onp.linalg.det(spd), rtol=1e-4)
+    onp.testing.assert_allclose(np.linalg.solve(x, np.array(b)).asnumpy(), onp.linalg.solve(spd, b),
+                                rtol=1e-4, atol=1e-5)
+    onp.testing.assert_allclose(np.linalg.cholesky(x).asnumpy(), onp.linalg.cholesky(spd), rtol=1e-4,
+                                atol=1e-5)
+    _, (g,) = _grad_of(lambda m: np.linalg.norm(m), a)
+    onp.testing.assert_allclose(g, a / onp.linalg.norm(a), rtol=1e-5)
+    with pytest.raises(MXNetError, match='square'):
+        np.linalg.inv(np.ones((2, 3)))
+
+
+# ---- random -----------------------------------------------------------------------------
+
+def test_random_shapes_dtypes_and_seed():
+    assert np.random.uniform().shape == ()
+    u = np.random.uniform(2, 3, size=(1000,))
+    assert u.dtype == onp.float32 and 2 <= u.asnumpy().min() and u.asnumpy().max() < 3
+    n = np.random.normal(1, 2, (2000,)).asnumpy()
+    assert abs(n.mean() - 1) < 0.2 and abs(n.std() - 2) < 0.2
+    r = np.random.randint(0, 5, (100,))
+    assert r.dtype == onp.int64 and set(r.tolist()) == set(range(5))
+    mu = np.random.normal(np.array([0., 100.]), 1.0, size=(50, 2)).asnumpy().mean(0)
+    assert abs(mu[0]) < 1 and abs(mu[1] - 100) < 1  # array parameters broadcast against size
+    c = np.random.choice(4, size=4, replace=False)
+    assert sorted(c.tolist()) == [0, 1, 2, 3]
+    npx.random.seed(42)
+    a = np.random.normal(size=(3,))
+    npx.seed(42)
+    b = np.random.normal(size=(3,))
+    onp.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
+
+
+# ---- npx -----------------------------------------------------------------------------------
+
+def _softmax(a, axis=-1):
+    e = onp.exp(a - a.max(axis, keepdims=True))
+    return e / e.sum(axis, keepdims=True)
+
+
+def test_npx_activations_against_numpy(rng):
+    a = rng.standard_normal((3, 4)).astype(onp.float32)
+    x = np.array(a)
+    onp.testing.assert_allclose(npx.relu(x).asnumpy(), onp.maximum(a, 0))
+    onp.testing.assert_allclose(npx.sigmoid(x).asnumpy(), 1 / (1 + onp.exp(-a)), rtol=1e-6)
+    onp.testing.assert_allclose(npx.softmax(x).asnumpy(), _softmax(a), rtol=1e-5)
+    onp.testing.assert_allclose(npx.softmax(x, axis=0).asnumpy(), _softmax(a, 0), rtol=1e-5)
+    onp.testing.assert_allclose(npx.log_softmax(x).asnumpy(), onp.log(_softmax(a)), rtol=1e-5, atol=1e-6)
+    onp.testing.assert_allclose(npx.activation(x, act_type='tanh').asnumpy(), onp.tanh(a), rtol=1e-6)
+    onp.testing.assert_allclose(npx.leaky_relu(x, slope=0.1).asnumpy(), onp.where(a > 0, a, 0.1 * a), rtol=1e-6)
+    _, (g,) = _grad_of(lambda t: npx.log_softmax(t) * np.arange(4), a)
+    want = _jax_grad(lambda t: jax.nn.log_softmax(t) * jnp.arange(4.), a)[0]
+    onp.testing.assert_allclose(g, want, rtol=1e-5, atol=1e-6)
+    assert isinstance(npx.relu(x), np.ndarray)
+
+
+def test_npx_indexing_and_sequence_ops():
+    y_hat = np.array([[0.1, 0.9, 0.0], [0.8, 0.2, 0.0]])
+    assert npx.pick(y_hat, np.array([1, 0])).tolist() == pytest.approx([0.9, 0.8])
+    assert npx.one_hot(np.array([0, 2]), 3).tolist() == [[1., 0., 0.], [0., 0., 1.]]
+    top = npx.topk(np.array([3., 1., 2.]), k=2)
+    assert top.tolist() == [0., 2.]
+    vals = npx.topk(np.array([3., 1., 2.]), k=2, ret_typ='value')
+    assert vals.tolist() == [3., 2.]
+    masked = npx.sequence_mask(np.ones((3, 2)), np.array([1., 2.]), use_sequence_length=True)
+    assert masked.tolist() == [[1., 1.], [0., 1.], [0., 0.]]
+    a = onp.arange(12, dtype=onp.float32).reshape(2, 2, 3)
+    b = onp.arange(12, dtype=onp.float32).reshape(2, 3, 2)
+    onp.testing.assert_allclose(npx.batch_dot(np.array(a), np.array(b)).asnumpy(), a @ b)
+
+
+def test_npx_layers_against_numpy(rng):
+    x = rng.standard_normal((2, 5)).astype(onp.float32)
+    w = rng.standard_normal((3, 5)).astype(onp.float32)
+    b = rng.standard_normal(3).astype(onp.float32)
+    fc = npx.fully_connected(np.array(x), np.array(w), np.array(b), num_hidden=3)
+    onp.testing.assert_allclose(fc.asnumpy(), x @ w.T + b, rtol=1e-5)
+    img = np.array(rng.standard_normal((1, 2, 5, 5)).astype(onp.float32))
+    k = np.array(rng.standard_normal((4, 2, 3, 3)).astype(onp.float32))
+    conv = npx.convolution(img, k, no_bias=True, kernel=(3, 3), num_filter=4)
+    assert conv.shape == (1, 4, 3, 3) and isinstance(conv, np.ndarray)
+    ref = sum(img.asnumpy()[0, c, 0:3, 0:3] * k.asnumpy()[1, c] for c in range(2)).sum()
+    assert conv[0, 1, 0, 0].item() == pytest.approx(ref, rel=1e-4)
+    pool = npx.pooling(img, kernel=(2, 2), stride=(2, 2), pool_type='max')
+    onp.testing.assert_allclose(pool.asnumpy(), img.asnumpy()[:, :, :4, :4].reshape(1, 2, 2, 2, 2, 2).max((3, 5)))
+    emb = npx.embedding(np.array([2, 0]), np.array(w), input_dim=3, output_dim=5)
+    onp.testing.assert_allclose(emb.asnumpy(), w[[2, 0]])
+    ln = npx.layer_norm(np.array(x), np.ones(5), np.zeros(5), axis=-1, eps=1e-5)
+    want = (x - x.mean(-1, keepdims=True)) / onp.sqrt(x.var(-1, keepdims=True) + 1e-5)
+    onp.testing.assert_allclose(ln.asnumpy(), want, rtol=1e-4, atol=1e-5)
+    bn = npx.batch_norm(np.array(x), np.ones(5), np.zeros(5), np.zeros(5), np.ones(5), fix_gamma=False,
+                        use_global_stats=True, eps=1e-5)
+    onp.testing.assert_allclose(bn.asnumpy(), x / onp.sqrt(1 + 1e-5), rtol=1e-5)
+    ones = np.ones((100, 100))
+    assert npx.dropout(ones, p=0.5).tolist() == ones.tolist()  # identity outside training
+    with autograd.train_mode():
+        kept = (npx.dropout(ones, p=0.5) > 0).mean().item()
+    assert 0.4 < kept < 0.6
+
+
+def test_npx_devices_and_modes():
+    assert npx.cpu() == mx.cpu() and npx.num_gpus() == mx.context.num_gpus()
+    npx.waitall()
+    assert not npx.is_np_array()
+    npx.set_np()
+    try:
+        assert npx.is_np_array() and npx.is_np_shape()
+    finally:
+        npx.reset_np()
+    assert not npx.is_np_array()
+
+    @npx.use_np
+    def inside():
+        return npx.is_np_array()
+    assert inside() and not npx.is_np_array()
+    with pytest.raises(ValueError):
+        npx.set_np(shape=False, array=True)
+
+
+def test_front_end_conversions_share_autograd():
+    x = np.array([1., 2.])
+    x.attach_grad()
+    with autograd.record():
+        legacy = x.as_nd_ndarray()
+        assert type(legacy) is nd.NDArray
+        back = nd.square(legacy).as_np_ndarray()
+        assert isinstance(back, np.ndarray)
+        y = back.sum()
+    y.backward()
+    assert x.grad.tolist() == [2., 4.] and isinstance(x.grad, np.ndarray)
+    assert x.as_np_ndarray() is x
+
+
+def test_np_functions_accept_symbols():
+    data = mx.sym.var('data')
+    out = np.sum(npx.relu(data) * 2, axis=1)
+    res = out.eval(data=nd.array([[-1., 2.], [3., 4.]]))[0]
+    assert res.asnumpy().tolist() == [4., 14.]
+
+
+# ---- Gluon under npx.set_np() ----------------------------------------------------------------
+
+def test_gluon_takes_and_returns_np_arrays(np_mode):
+    net = nn.HybridSequential()
+    net.add(nn.Dense(4, activation='relu'), nn.Dense(2))
+    net.initialize()
+    x = np.random.uniform(size=(3, 5))
+    eager = net(x)
+    assert isinstance(eager, np.ndarray)
+    assert isinstance(net[0].weight.data(), np.ndarray)
+    net.hybridize()
+    compiled = net(x)
+    assert isinstance(compiled, np.ndarray)
+    onp.testing.assert_allclose(eager.asnumpy(), compiled.asnumpy(), rtol=1e-6)
+    loss = gluon.loss.SoftmaxCrossEntropyLoss()
+    trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1})
+    with autograd.record():
+        lv = loss(net(x), np.array([0, 1, 1]))
+    lv.backward()
+    trainer.step(3)
+    assert isinstance(lv, np.ndarray) and lv.shape == (3,)
+    assert isinstance(net[0].weight.grad(), np.ndarray)
+    ds = gluon.data.ArrayDataset(onp.ones((4, 2), dtype=onp.float32), onp.arange(4, dtype=onp.int32))
+    for xb, yb in gluon.data.DataLoader(ds, batch_size=2):
+        assert isinstance(xb, np.ndarray) and isinstance(yb, np.ndarray) and yb.dtype == onp.int32
+    metric = mx.metric.Accuracy()
+    metric.update(np.array([1, 0]), np.array([[0.1, 0.9], [0.8, 0.2]]))
+    assert metric.get() == ('accuracy', 1.0)
+
+
+def test_hybridized_numpy_style_blocks_match_eager(np_mode):
+    class Net(nn.HybridBlock):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.hidden = nn.Dense(4)
+            self.scale = self.params.get('scale', shape=(1, 4), init=mx.init.Constant(0.5))
+
+        def forward(self, x):
+            h = npx.relu(self.hidden(x))
+            # broadcasting arithmetic and 0-d reductions inside a traced block, as in MXNet's np
+            return np.tanh(h) * self.scale.data() + h.sum(axis=1, keepdims=True) - x.mean()
+
+    class Legacy(nn.HybridBlock):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.dense = nn.Dense(3)
+
+        def hybrid_forward(self, F, x):
+            h = self.dense(x)
+            return F.npx.relu(F.np.dot(h, h.T)) + 1
+
+    x = np.random.uniform(size=(3, 5))
+    for net in (Net(), Legacy()):
+        net.initialize()
+        eager = net(x)
+        net.hybridize()
+        compiled = net(x)
+        assert isinstance(compiled, np.ndarray)
+        onp.testing.assert_allclose(eager.asnumpy(), compiled.asnumpy(), rtol=1e-5, atol=1e-6)
+
+
+def _mlp_params(rng):
+    return [rng.normal(0, 0.3, s).astype(onp.float32) for s in [(5, 8), (8,), (8, 3), (3,)]]
+
+
+def test_nd_and_np_from_scratch_models_agree(rng):
+    xs = rng.standard_normal((6, 5)).astype(onp.float32)
+    labels = onp.array([0, 1, 2, 0, 1, 2])
+    host = _mlp_params(rng)
+
+    def run(front, array_fn, relu, dot, log_softmax, pick):
+        params = [array_fn(p) for p in host]
+        for p in params:
+            p.attach_grad()
+        X, y = array_fn(xs), array_fn(labels.astype(onp.float32))
+        with autograd.record():
+            W1, b1, W2, b2 = params
+            out = dot(relu(dot(X, W1) + b1), W2) + b2
+            loss = -pick(log_softmax(out), y).mean()
+        loss.backward()
+        return float(loss.asnumpy().reshape(-1)[0]), [p.grad.asnumpy() for p in params]
+
+    nd_loss, nd_grads = run('nd', nd.array, nd.relu, nd.dot, nd.log_softmax, nd.pick)
+    np_loss, np_grads = run('np', np.array, npx.relu, np.dot, npx.log_softmax, npx.pick)
+    assert np_loss == pytest.approx(nd_loss, rel=1e-6)
+    for a, b in zip(nd_grads, np_grads):
+        onp.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-7)
+
+
+def test_nd_and_np_gluon_models_agree(rng):
+    xs = rng.standard_normal((4, 1, 4, 4)).astype(onp.float32)
+    labels = onp.array([0, 1, 2, 1], dtype=onp.float32)
+
+    def build():
+        net = nn.HybridSequential()
+        net.add(nn.Dense(6, activation='relu'), nn.Dense(3))
+        net.initialize(mx.init.Xavier())
+        return net
+
+    def step(net, arr):
+        with autograd.record():
+            loss = gluon.loss.SoftmaxCrossEntropyLoss()(net(arr(xs)), arr(labels))
+        loss.backward()
+        return loss, net[0].weight.grad()
+
+    legacy = build()
+    nd_loss, nd_grad = step(legacy, nd.array)
+    assert type(nd_loss) is nd.NDArray
+    npx.set_np()
+    try:
+        modern = build()
+        modern(np.array(xs))
+        for p_old, p_new in zip(legacy.collect_params().values(), modern.collect_params().values()):
+            p_new.set_data(p_old.data().asnumpy())
+        results = [step(modern, np.array)]
+        modern.hybridize()
+        results.append(step(modern, np.array))
+    finally:
+        npx.reset_np()
+    for loss, grad in results:
+        assert isinstance(loss, np.ndarray) and isinstance(grad, np.ndarray)
+        onp.testing.assert_allclose(loss.asnumpy(), nd_loss.asnumpy(), rtol=1e-5)
+        onp.testing.assert_allclose(grad.asnumpy(), nd_grad.asnumpy(), rtol=1e-4, atol=1e-6)
+
+
+def test_autograd_grad_of_np_variables_gives_np_arrays():
+    x = np.array([1., 2., 3.])
+    x.attach_grad()
+    with autograd.record():
+        y = (x * x).sum()
+    g, = autograd.grad(y, [x])
+    assert isinstance(g, np.ndarray)
+    onp.testing.assert_allclose(g.asnumpy(), [2., 4., 6.])
