@@ -19,7 +19,7 @@ import jax.numpy as jnp
 
 from ..base import MXNetError, shape_str
 from ._registry import P, register
-from .reduce import reduce_axes
+from .reduce import arg_indices, reduce_axes
 from .elemwise import _check_broadcast
 
 _DEFAULT_FLOAT = jnp.float32
@@ -62,6 +62,7 @@ _np_reducer('_np_min', lambda x, ax, kd: jnp.min(x, axis=ax, keepdims=kd), lambd
 _np_reducer('_npi_mean', lambda x, ax, kd: jnp.mean(x.astype(_float_result(x.dtype)), axis=ax, keepdims=kd),
             _float_result)
 
+
 def _moment(name, fn):
     def op(a, *, axis, dtype, ddof, keepdims):
         axes = reduce_axes(name, a.shape, axis, False)
@@ -76,6 +77,7 @@ def _moment(name, fn):
 _moment('_npi_std', jnp.std)
 _moment('_npi_var', jnp.var)
 
+
 def _logical_reducer(name, fn):
     def op(data, *, axis, keepdims):
         axes = reduce_axes(name, data.shape, axis, False)
@@ -87,17 +89,10 @@ def _logical_reducer(name, fn):
 _logical_reducer('_np_any', jnp.any)
 _logical_reducer('_np_all', jnp.all)
 
+
 def _np_arg(name, fn):
     def op(data, *, axis, keepdims):
-        if axis is None:
-            out = fn(data.reshape(-1), axis=0)
-            out = out.reshape((1,) * data.ndim) if keepdims else out
-        else:
-            if not -data.ndim <= axis < max(data.ndim, 1):
-                raise MXNetError('%s: axis %d is out of range for an array of shape %s'
-                                 % (name, axis, shape_str(data.shape)))
-            out = fn(data, axis=axis, keepdims=keepdims)
-        return out.astype(jnp.int64)
+        return arg_indices(name, fn, data, axis, keepdims).astype(jnp.int64)
     op.__name__ = name
     op.__doc__ = 'Indices (int64) of the %s values along an axis, or of the flattened array.' % name[8:]
     register(name, category='reduce',
@@ -105,6 +100,7 @@ def _np_arg(name, fn):
 
 _np_arg('_npi_argmax', jnp.argmax)
 _np_arg('_npi_argmin', jnp.argmin)
+
 
 @register('_np_cumsum', inputs=('a',), category='reduce',
           params=[P('axis', 'int', None, optional=True), P('dtype', 'dtype', None, optional=True)])
@@ -160,10 +156,12 @@ for _name, _fn in _COMPARISONS.items():
     # the scalar keeps its value (1 < 1.5 holds for an integer array too)
     _register_scalar('_npi_%s_scalar' % _name, _fn)
 
+
 @register('_npi_logical_not', inputs=('x',), category='elemwise')
 def np_logical_not(x):
     """Elementwise NOT, as bool."""
     return x == 0
+
 
 @register('_npi_around', inputs=('x',), params=[P('decimals', 'int', 0)], category='elemwise')
 def np_around(x, *, decimals):
@@ -205,6 +203,7 @@ def np_reshape(a, *, newshape, order):
         raise MXNetError("_np_reshape: only order='C' is supported, got %r" % order)
     return a.reshape(_np_reshape_shape('_np_reshape', a.size, a.shape, newshape))
 
+
 @register('_np_transpose', inputs=('a',), params=[P('axes', 'axis', None, optional=True)], category='shape')
 def np_transpose(a, *, axes):
     """Permute the axes (reverse them when axes is None)."""
@@ -215,6 +214,7 @@ def np_transpose(a, *, axes):
                              % (axes, shape_str(a.shape)))
     return jnp.transpose(a, axes)
 
+
 @register('_np_squeeze', inputs=('a',), params=[P('axis', 'axis', None, optional=True)], category='shape')
 def np_squeeze(a, *, axis):
     """Remove axes of length one (all of them when axis is None); 0-d results are kept."""
@@ -224,6 +224,7 @@ def np_squeeze(a, *, axis):
                 raise MXNetError('_np_squeeze: cannot select an axis to squeeze out which has '
                                  'size not equal to one (axis %d of shape %s)' % (ax, shape_str(a.shape)))
     return jnp.squeeze(a, axis)
+
 
 @register('_npi_concatenate', variadic=True, category='shape',
           params=[P('num_args', 'int', 1), P('axis', 'int', 0, optional=True)])
@@ -241,6 +242,7 @@ def np_concatenate(*arrays, num_args, axis):
                              % ', '.join(shape_str(b.shape) for b in arrays))
     return jnp.concatenate(arrays, axis=axis)
 
+
 @register('_npi_stack', variadic=True, category='shape',
           params=[P('axis', 'int', 0), P('num_args', 'int', 1)])
 def np_stack(*arrays, axis, num_args):
@@ -250,9 +252,11 @@ def np_stack(*arrays, axis, num_args):
                          % ', '.join(shape_str(b.shape) for b in arrays))
     return jnp.stack(arrays, axis=axis)
 
+
 def _split_outputs(attrs):
     ind = attrs['indices']
     return attrs['sections'] if attrs['sections'] > 0 else len(ind) + 1
+
 
 @register('_npi_split', inputs=('a',), category='shape', num_outputs=_split_outputs,
           params=[P('indices', 'shape', ()), P('axis', 'int', 0), P('squeeze_axis', 'bool', False),
@@ -268,10 +272,12 @@ def np_split(a, *, indices, axis, squeeze_axis, sections):
         parts = jnp.split(a, list(indices), axis=axis)
     return tuple(parts)
 
+
 @register('_npi_flip', params=[P('axis', 'axis', None, optional=True)], category='shape')
 def np_flip(data, *, axis):
     """Reverse the order of elements along the given axes (every axis when None)."""
     return jnp.flip(data, axis)
+
 
 @register('_npi_clip', inputs=('a',), category='elemwise',
           params=[P('a_min', 'float', None, optional=True), P('a_max', 'float', None, optional=True)])
@@ -280,6 +286,7 @@ def np_clip(a, *, a_min, a_max):
     if a_min is None and a_max is None:
         raise MXNetError('_npi_clip: a_min and a_max cannot both be None')
     return jnp.clip(a, a_min, a_max).astype(a.dtype)
+
 
 @register('_npi_where', inputs=('condition', 'x', 'y'), category='elemwise')
 def np_where(condition, x, y):
@@ -305,6 +312,7 @@ def np_dot(a, b):
         raise _matmul_error('_np_dot', a, b)
     return jnp.dot(a, b)
 
+
 @register('_npi_matmul', inputs=('a', 'b'), category='linalg')
 def np_matmul(a, b):
     """Matrix product with NumPy's broadcasting of leading (batch) axes."""
@@ -315,6 +323,7 @@ def np_matmul(a, b):
         raise _matmul_error('_npi_matmul', a, b)
     return jnp.matmul(a, b)
 
+
 @register('_npi_tensordot', inputs=('a', 'b'), category='linalg',
           params=[P('a_axes_summed', 'shape'), P('b_axes_summed', 'shape')])
 def np_tensordot(a, b, *, a_axes_summed, b_axes_summed):
@@ -322,6 +331,7 @@ def np_tensordot(a, b, *, a_axes_summed, b_axes_summed):
     if any(a.shape[i] != b.shape[j] for i, j in zip(a_axes_summed, b_axes_summed)):
         raise _matmul_error('_npi_tensordot', a, b)
     return jnp.tensordot(a, b, (a_axes_summed, b_axes_summed))
+
 
 @register('_npi_norm', inputs=('x',), category='linalg',
           params=[P('ord', 'any', None), P('axis', 'axis', None, optional=True), P('keepdims', 'bool', False)])
@@ -332,6 +342,7 @@ def np_norm(x, *, ord, axis, keepdims):
     if axis is None and ord is None:
         return jnp.sqrt(jnp.sum(x * x)).reshape((1,) * x.ndim if keepdims else ())
     return jnp.linalg.norm(x, ord=ord, axis=axis, keepdims=keepdims)
+
 
 def _float_linalg(name, fn, n_out=1, inputs=('A',)):
     def op(*arrays):

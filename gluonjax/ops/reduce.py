@@ -80,16 +80,20 @@ def norm(data, *, ord, axis, out_dtype, keepdims):
     return _finish(out.astype(out_dtype or data.dtype), keepdims)
 
 
+def arg_indices(name, fn, data, axis, keepdims):
+    """Integer indices of ``fn`` (argmax or argmin) along ``axis``, or over the flattened array."""
+    if axis is None:
+        out = fn(data.reshape(-1), axis=0)
+        return out.reshape((1,) * data.ndim) if keepdims else out
+    if not -data.ndim <= axis < max(data.ndim, 1):
+        raise MXNetError('%s: axis %d is out of range for an array of shape %s'
+                         % (name, axis, shape_str(data.shape)))
+    return fn(data, axis=axis, keepdims=keepdims)
+
+
 def _arg(name, fn):
     def op(data, *, axis, keepdims):
-        if axis is None:
-            out = fn(data.reshape(-1), axis=0)
-            out = out.reshape((1,) * data.ndim) if keepdims else out
-        else:
-            if not -data.ndim <= axis < data.ndim:
-                raise MXNetError('%s: axis %d is out of range for an array of shape %s'
-                                 % (name, axis, shape_str(data.shape)))
-            out = fn(data, axis=axis, keepdims=keepdims)
+        out = arg_indices(name, fn, data, axis, keepdims)
         # MXNet returns indices as floats of the input's dtype.
         return _finish(out.astype(data.dtype if jnp.issubdtype(data.dtype, jnp.floating) else jnp.float32),
                        keepdims)
