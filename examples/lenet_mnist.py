@@ -104,7 +104,7 @@ def main(argv=None):
     print('LeNet on MNIST: %d training images, %d test images, batch %d, %s, %s'
           % (len(mnist['train_label']), len(mnist['test_label']), batch_size, ctx,
              'hybridized' if args.hybridize else 'imperative'))
-    test_accuracy = 0.0
+    test_accuracy, best = 0.0, (0.0, -1)
     for e in range(args.epochs):
         train_data.reset()
         moving_loss = 0.
@@ -126,6 +126,9 @@ def main(argv=None):
         print("Epoch %d. Loss: %e, Train_acc %.4f, Test_acc %.4f" % (e, moving_loss, train_accuracy, test_accuracy))
         print('  time: %.1fs training (%.1f ms/step), %.1fs total' % (
             train_time, 1000 * train_time / steps, time.time() - start))
+        best = max(best, (test_accuracy, e))
+    if args.epochs:
+        print('best test accuracy %.4f (epoch %d); last %.4f' % (best[0], best[1], test_accuracy))
     if not args.no_picture:
         draw(net if args.hybridize else build_net(True), args.out)
     return test_accuracy
