@@ -611,3 +611,60 @@ def test_autograd_grad_of_np_variables_gives_np_arrays():
     g, = autograd.grad(y, [x])
     assert isinstance(g, np.ndarray)
     onp.testing.assert_allclose(g.asnumpy(), [2., 4., 6.])
+
+
+@pytest.mark.parametrize('subscripts, shapes', [('ij,jk->ik', [(2, 3), (3, 4)]), ('ii', [(3, 3)]),
+                                                ('bij,bjk->bik', [(2, 2, 3), (2, 3, 2)]), ('i,i', [(4,), (4,)])])
+def test_einsum_matches_numpy_with_gradients(subscripts, shapes):
+    rng = onp.random.default_rng(0)
+    xs = [rng.standard_normal(s) for s in shapes]
+    arrays = [np.array(x, dtype='float64') for x in xs]
+    for a in arrays:
+        a.attach_grad()
+    with autograd.record():
+        y = np.einsum(subscripts, *arrays)
+        loss = (y * y).sum()
+    loss.backward()
+    onp.testing.assert_allclose(y.asnumpy(), onp.einsum(subscripts, *xs), rtol=1e-12)
+    ref = jax.grad(lambda *v: (jnp.einsum(subscripts, *v) ** 2).sum(), argnums=tuple(range(len(xs))))(*xs)
+    for a, g in zip(arrays, ref):
+        onp.testing.assert_allclose(a.grad.asnumpy(), g, rtol=1e-10)
+    with pytest.raises(MXNetError, match='_npi_einsum'):
+        np.einsum('ij,jk->ik', np.ones((2, 3)), np.ones((2, 3)))
+
+
+@pytest.mark.parametrize('shape', [(2, 3), (4, 2), (2, 3, 3)])
+def test_svd_reconstructs_and_matches_numpy_singular_values(shape):
+    """MXNet 1.9.1 gives the same factors up to the sign of each singular vector pair (and
+    accepts only rows <= columns); the product and the singular values are what is defined."""
+    a = onp.random.default_rng(1).standard_normal(shape).astype(onp.float32)
+    ut, l, v = np.linalg.svd(np.array(a))
+    assert ut.shape == shape[:-1] + (min(shape[-2:]),) and v.shape == shape[:-2] + (min(shape[-2:]), shape[-1])
+    onp.testing.assert_allclose(l.asnumpy(), onp.linalg.svd(a, compute_uv=False), rtol=1e-5)
+    back = onp.matmul(ut.asnumpy() * l.asnumpy()[..., None, :], v.asnumpy())
+    onp.testing.assert_allclose(back, a, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize('mode', ['constant', 'edge', 'reflect', 'symmetric', 'maximum', 'minimum', 'mean'])
+def test_pad_matches_numpy(mode):
+    x = onp.arange(12, dtype=onp.float32).reshape(3, 4)
+    for width in (1, (2, 1), ((1, 0), (0, 2))):
+        kw = {'constant_values': 7} if mode == 'constant' else {}
+        got = np.pad(np.array(x), width, mode=mode, **kw)
+        onp.testing.assert_array_equal(got.asnumpy(), onp.pad(x, width, mode=mode, **kw), err_msg=str(width))
+    with pytest.raises(MXNetError, match="_npi_pad: mode must be one of"):
+        np.pad(np.array(x), 1, mode='wrapping')
+
+
+def test_unique_as_mxnet():
+    """MXNet 1.9.1: unique([3, 1, 3, 2], all returns) -> ([1, 2, 3], [1, 3, 0], [2, 0, 2, 1], [1, 1, 2])."""
+    values, index, inverse, counts = np.unique(np.array([3., 1., 3., 2.]), return_index=True,
+                                               return_inverse=True, return_counts=True)
+    assert values.dtype == onp.float32 and index.dtype == inverse.dtype == counts.dtype == onp.int64
+    onp.testing.assert_array_equal(values.asnumpy(), [1, 2, 3])
+    onp.testing.assert_array_equal(index.asnumpy(), [1, 3, 0])
+    onp.testing.assert_array_equal(inverse.asnumpy(), [2, 0, 2, 1])
+    onp.testing.assert_array_equal(counts.asnumpy(), [1, 1, 2])
+    only = np.unique(np.array([3, 1, 3, 2], dtype='int32'))
+    assert isinstance(only, np.ndarray) and only.dtype == onp.int32
+    onp.testing.assert_array_equal(only.asnumpy(), [1, 2, 3])

@@ -447,6 +447,8 @@ SHAPE_CASES = {
     '_np_dot': ([(2, 3), (3, 4)], {}),
     '_npi_matmul': ([(2, 2, 3), (3, 4)], {}),
     '_npi_tensordot': ([(2, 3), (3, 4)], {'a_axes_summed': (1,), 'b_axes_summed': (0,)}),
+    '_npi_einsum': ([(2, 3), (3, 4)], {'subscripts': 'ij,jk->ik', 'num_args': 2}),
+    '_npi_pad': ([(2, 3)], {'pad_width': ((1, 0), (2, 1)), 'mode': 'edge'}),
     '_np_reshape': ([(2, 3, 4)], {'newshape': (4, -1)}),
     '_npi_clip': ([(2, 3)], {'a_min': 0.2, 'a_max': 0.6}),
     '_npi_inv': ([(3, 3)], {}),

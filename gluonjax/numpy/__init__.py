@@ -26,7 +26,7 @@ from .multiarray import (ndarray, array, asarray, zeros, ones, full, empty, aran
                          clip, where, nonzero, around, round_, sum, prod, mean, amax, amin, max, min, std, var,
                          argmax, argmin, any, all, cumsum, reshape, ravel, transpose, swapaxes, moveaxis,
                          expand_dims, squeeze, broadcast_to, tile, repeat, flip, concatenate, stack, vstack,
-                         hstack, split, copy, dot, matmul, tensordot, inner, outer, vdot, sort, argsort, take,
+                         hstack, split, copy, dot, matmul, tensordot, einsum, pad, unique, inner, outer, vdot, sort, argsort, take,
                          shape, size, ndim, _unary_functions)
 from . import random  # noqa: F401
 from . import linalg  # noqa: F401

@@ -3,7 +3,7 @@ import numbers
 
 from ._core import apply_op, to_array
 
-__all__ = ['norm', 'inv', 'det', 'slogdet', 'cholesky', 'solve', 'eigh']
+__all__ = ['norm', 'inv', 'det', 'slogdet', 'cholesky', 'solve', 'eigh', 'svd']
 
 
 def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 (NumPy's names)
@@ -42,3 +42,9 @@ def solve(a, b):
 def eigh(a, UPLO='L'):
     """Eigenvalues (ascending) and eigenvectors of symmetric matrices."""
     return tuple(apply_op('_npi_eigh', [to_array(a, 'eigh', 'a')]))
+
+
+def svd(a):
+    """(ut, l, v) with a = ut @ diag(l) @ v over the last two axes, as MXNet's np.linalg.svd
+    (reduced matrices; MXNet accepts only rows <= columns, any shape works here)."""
+    return tuple(apply_op('_npi_svd', [to_array(a, 'svd', 'a')]))

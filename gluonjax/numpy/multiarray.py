@@ -757,6 +757,45 @@ def tensordot(a, b, axes=2):
     return apply_op('_npi_tensordot', [a, b], {'a_axes_summed': tuple(a_axes), 'b_axes_summed': tuple(b_axes)})
 
 
+def einsum(subscripts, *operands, out=None, optimize=False):
+    """Einstein summation, e.g. ``einsum('ij,jk->ik', a, b)``."""
+    arrays = [to_array(x, 'einsum', 'operand %d' % i) for i, x in enumerate(operands)]
+    return apply_op('_npi_einsum', arrays, {'subscripts': subscripts, 'optimize': int(bool(optimize)),
+                                            'num_args': len(arrays)}, out=out)
+
+
+def pad(array, pad_width, mode='constant', **kwargs):  # noqa: A002 (NumPy's names)
+    """NumPy's pad; ``pad_width`` an int, one (before, after) pair, or one pair per axis."""
+    a = to_array(array, 'pad', 'array')
+    width = onp.broadcast_to(onp.asarray(pad_width, dtype=onp.int64), (a.ndim, 2))
+    params = {'pad_width': tuple(tuple(int(v) for v in row) for row in width), 'mode': mode}
+    unknown = set(kwargs) - {'constant_values', 'reflect_type'}
+    if unknown:
+        raise TypeError('pad: unexpected keyword argument(s) %s' % ', '.join(sorted(unknown)))
+    params.update(kwargs)
+    return apply_op('_npi_pad', [a], params)
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None):
+    """The sorted unique values (and, when asked, first indices, inverse and counts as int64).
+
+    The result's size depends on the values, so it is computed on the host, as MXNet does."""
+    a = to_array(ar, 'unique', 'ar')
+    res = onp.unique(a.asnumpy(), return_index=return_index, return_inverse=return_inverse,
+                     return_counts=return_counts, axis=axis)
+    if not isinstance(res, tuple):
+        return _np_array(res, a.dtype, a.context)
+    if return_inverse and axis is None:  # numpy 2 keeps the input's shape; MXNet's inverse is flat
+        res = res[:2 if return_index else 1] + (res[2 if return_index else 1].reshape(-1),) \
+            + res[3 if return_index else 2:]
+    return (_np_array(res[0], a.dtype, a.context),) + tuple(
+        _np_array(r, onp.int64, a.context) for r in res[1:])
+
+
+def _np_array(host, dtype, ctx):
+    return array(host.astype(dtype), dtype=dtype, ctx=ctx)
+
+
 def inner(a, b):
     a, b = to_array(a, 'inner', 'a'), to_array(b, 'inner', 'b')
     return tensordot(a, b, ([a.ndim - 1], [b.ndim - 1]))

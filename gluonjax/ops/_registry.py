@@ -70,6 +70,13 @@ def _parse_shape(v):
     return tuple(int(x) for x in v)
 
 
+def _parse_shapes(v):
+    """A tuple of int tuples, MXNet's Tuple<Tuple<int>> ('((1, 0), (2, 1))')."""
+    if isinstance(v, str):
+        v = _literal(v)
+    return tuple(_parse_shape(x) for x in v or ())
+
+
 def _parse_opt_ints(v):
     """A tuple whose entries are ints or None (slice's begin/end/step: '(None, 2)')."""
     if isinstance(v, str):
@@ -139,6 +146,7 @@ KINDS = {
     'bool': _parse_bool,
     'str': _parse_str,
     'shape': _parse_shape,
+    'shapes': _parse_shapes,
     'optints': _parse_opt_ints,
     'axis': _parse_axis,
     'dtype': _parse_dtype,

@@ -365,3 +365,44 @@ _float_linalg('_npi_slogdet', lambda a: jnp.linalg.slogdet(a), n_out=2)
 _float_linalg('_npi_cholesky', lambda a: jnp.linalg.cholesky(a))
 _float_linalg('_npi_eigh', lambda a: jnp.linalg.eigh(a), n_out=2)
 _float_linalg('_npi_solve', lambda a, b: jnp.linalg.solve(a, b), inputs=('A', 'B'))
+
+
+@register('_npi_svd', inputs=('A',), num_outputs=3, category='linalg')
+def np_svd(A):
+    """(ut, l, v) with A = ut @ diag(l) @ v over the last two axes (reduced matrices)."""
+    if not jnp.issubdtype(A.dtype, jnp.floating) or A.ndim < 2:
+        raise MXNetError('_npi_svd: a floating point array of at least 2 axes is required, got %s %s'
+                         % (A.dtype, shape_str(A.shape)))
+    ut, l, v = jnp.linalg.svd(A, full_matrices=False)
+    return ut, l, v
+
+
+@register('_npi_einsum', variadic=True, category='linalg',
+          params=[P('num_args', 'int', 1), P('subscripts', 'str', ''), P('optimize', 'int', 0)])
+def np_einsum(*operands, num_args, subscripts, optimize):
+    """Einstein summation over the operands as ``subscripts`` says."""
+    try:
+        return jnp.einsum(subscripts, *operands, optimize='greedy' if optimize else False)
+    except ValueError as err:
+        raise MXNetError('_npi_einsum: %s (subscripts %r, operands %s)'
+                         % (err, subscripts, ', '.join(shape_str(a.shape) for a in operands))) from None
+
+
+_PAD_MODES = ('constant', 'edge', 'reflect', 'symmetric', 'maximum', 'minimum', 'mean')
+
+
+@register('_npi_pad', inputs=('data',), category='shape',
+          params=[P('pad_width', 'shapes'), P('mode', 'str', 'constant'), P('constant_values', 'float', 0.0),
+                  P('reflect_type', 'str', 'even')])
+def np_pad(data, *, pad_width, mode, constant_values, reflect_type):
+    """NumPy's pad: ``pad_width`` is ((before, after),) per axis."""
+    if mode not in _PAD_MODES:
+        raise MXNetError('_npi_pad: mode must be one of %s, got %r' % (', '.join(_PAD_MODES), mode))
+    if len(pad_width) != data.ndim:
+        raise MXNetError('_npi_pad: pad_width has %d (before, after) pairs for an array of shape %s'
+                         % (len(pad_width), shape_str(data.shape)))
+    if mode == 'constant':
+        return jnp.pad(data, pad_width, mode='constant', constant_values=constant_values)
+    if mode in ('reflect', 'symmetric'):
+        return jnp.pad(data, pad_width, mode=mode, reflect_type=reflect_type)
+    return jnp.pad(data, pad_width, mode=mode)
