@@ -46,16 +46,18 @@ def evaluate_accuracy(data_iterator, net, ctx):
 
 
 class Progress:
-    """A one-line progress bar on stderr."""
+    """A one-line progress bar on stderr (redrawn on a terminal; one line per epoch in a log)."""
 
     def __init__(self, total, width=30):
         self.total, self.width, self.start = total, width, time.time()
 
     def update(self, done, loss):
-        if not sys.stderr.isatty() and done not in (1, self.total):
+        tty = sys.stderr.isatty()
+        if not tty and done != self.total:
             return
         filled = int(self.width * done / self.total)
-        sys.stderr.write('\r[%s%s] %d/%d  loss %.4f  %.1fs' % (
+        sys.stdout.flush()  # keep the order of the epoch lines (stdout) and the bar (stderr) in a log
+        sys.stderr.write(('\r' if tty else '') + '[%s%s] %d/%d  loss %.4f  %.1fs' % (
             '#' * filled, '.' * (self.width - filled), done, self.total, loss, time.time() - self.start))
         if done == self.total:
             sys.stderr.write('\n')
@@ -123,7 +125,8 @@ def main(argv=None):
         train_time = time.time() - start
         test_accuracy = evaluate_accuracy(test_data, net, ctx)
         train_accuracy = evaluate_accuracy(train_data, net, ctx)
-        print("Epoch %d. Loss: %e, Train_acc %.4f, Test_acc %.4f" % (e, moving_loss, train_accuracy, test_accuracy))
+        print("Epoch %d. Loss: %e, Train_acc %.4f, Test_acc %.4f" % (e, moving_loss, train_accuracy, test_accuracy),
+              flush=True)
         print('  time: %.1fs training (%.1f ms/step), %.1fs total' % (
             train_time, 1000 * train_time / steps, time.time() - start))
         best = max(best, (test_accuracy, e))
