@@ -16,7 +16,6 @@ The model (see docs/DESIGN.md):
   backward computation itself when asked, so higher-order gradients work.
 """
 import collections
-import contextlib
 import threading
 
 import jax

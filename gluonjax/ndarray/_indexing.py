@@ -73,7 +73,7 @@ def _index_fn(plan):
     """A function (x, *dynamic) -> x[index] for one plan."""
     def fn(x, *dyn):
         it = iter(dyn)
-        idx, axis, out_axes = [], 0, []
+        idx, axis = [], 0
         # Contiguous slices first, with lax.dynamic_slice, so traced starts keep static sizes.
         starts, sizes = [], []
         for p in plan:
