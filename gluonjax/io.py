@@ -121,7 +121,24 @@ class DataIter:
         """The number of padding samples in the current batch."""
 
 
-class ResizeIter(DataIter):
+class _WrappingIter(DataIter):
+    """An iterator over other iterators' batches: the accessors read ``current_batch``."""
+    current_batch = None
+
+    def getdata(self):
+        return self.current_batch.data
+
+    def getlabel(self):
+        return self.current_batch.label
+
+    def getindex(self):
+        return self.current_batch.index
+
+    def getpad(self):
+        return self.current_batch.pad
+
+
+class ResizeIter(_WrappingIter):
     """Make ``data_iter`` yield ``size`` batches per epoch, restarting it when it runs out."""
 
     def __init__(self, data_iter, size, reset_internal=True):
@@ -153,20 +170,9 @@ class ResizeIter(DataIter):
         self.cur += 1
         return True
 
-    def getdata(self):
-        return self.current_batch.data
-
-    def getlabel(self):
-        return self.current_batch.label
-
-    def getindex(self):
-        return self.current_batch.index
-
-    def getpad(self):
-        return self.current_batch.pad
 
 
-class PrefetchingIter(DataIter):
+class PrefetchingIter(_WrappingIter):
     """Read the next batches of one or several iterators in background threads.
 
     With several iterators, a batch joins their data and labels (renamed by
@@ -267,18 +273,6 @@ class PrefetchingIter(DataIter):
         if self.iter_next():
             return self.current_batch
         raise StopIteration
-
-    def getdata(self):
-        return self.current_batch.data
-
-    def getlabel(self):
-        return self.current_batch.label
-
-    def getindex(self):
-        return self.current_batch.index
-
-    def getpad(self):
-        return self.current_batch.pad
 
 
 # ---------------------------------------------------------------------------------------

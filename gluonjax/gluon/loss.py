@@ -378,14 +378,18 @@ class HingeLoss(Loss):
         super().__init__(weight, batch_axis, **kwargs)
         self._margin = margin
 
+    _squared = False
+
     def hybrid_forward(self, F, pred, label, sample_weight=None):
-        label = _reshape_like(F, label, pred, 'HingeLoss')
+        label = _reshape_like(F, label, pred, type(self).__name__)
         loss = F.relu(self._margin - pred * label)
+        if self._squared:
+            loss = F.square(loss)
         loss = _apply_weighting(F, loss, self._weight, sample_weight)
         return self._batch_mean(F, loss)
 
 
-class SquaredHingeLoss(Loss):
+class SquaredHingeLoss(HingeLoss):
     r"""Squared hinge: :math:`L = \sum_i \max(0, {margin} - {pred}_i \cdot {label}_i)^2`.
 
     Parameters
@@ -395,15 +399,7 @@ class SquaredHingeLoss(Loss):
     Inputs: ``pred``, ``label`` (-1 or 1), ``sample_weight`` (optional). Output: ``(batch_size,)``.
     """
 
-    def __init__(self, margin=1, weight=None, batch_axis=0, **kwargs):
-        super().__init__(weight, batch_axis, **kwargs)
-        self._margin = margin
-
-    def hybrid_forward(self, F, pred, label, sample_weight=None):
-        label = _reshape_like(F, label, pred, 'SquaredHingeLoss')
-        loss = F.square(F.relu(self._margin - pred * label))
-        loss = _apply_weighting(F, loss, self._weight, sample_weight)
-        return self._batch_mean(F, loss)
+    _squared = True
 
 
 class LogisticLoss(Loss):

@@ -23,7 +23,36 @@ def _kwargs_repr(kwargs):
     return ', '.join('='.join([k, repr(v)]) for k, v in kwargs.items())
 
 
-class Sequential(Block):
+class _Stack:
+    """What Sequential and HybridSequential share: adding, indexing, slicing, length, repr."""
+
+    def add(self, *blocks):
+        """Add Blocks at the end."""
+        for block in blocks:
+            self.register_child(block)
+
+    def _run_children(self, x):
+        for block in self._children.values():
+            x = block(x)
+        return x
+
+    def __repr__(self):
+        return _children_repr(self)
+
+    def __getitem__(self, key):
+        layers = list(self._children.values())[key]
+        if isinstance(layers, list):  # a slice: a new stack of the same kind holding those layers
+            net = type(self)(prefix=self._prefix)
+            with net.name_scope():
+                net.add(*layers)
+            return net
+        return layers
+
+    def __len__(self):
+        return len(self._children)
+
+
+class Sequential(_Stack, Block):
     """Stacks Blocks: the output of each is the input of the next.
 
     Example::
@@ -36,30 +65,8 @@ class Sequential(Block):
     def __init__(self, prefix=None, params=None):
         super().__init__(prefix=prefix, params=params)
 
-    def add(self, *blocks):
-        """Add Blocks at the end."""
-        for block in blocks:
-            self.register_child(block)
-
     def forward(self, x):
-        for block in self._children.values():
-            x = block(x)
-        return x
-
-    def __repr__(self):
-        return _children_repr(self)
-
-    def __getitem__(self, key):
-        layers = list(self._children.values())[key]
-        if isinstance(layers, list):
-            net = type(self)(prefix=self._prefix)
-            with net.name_scope():
-                net.add(*layers)
-            return net
-        return layers
-
-    def __len__(self):
-        return len(self._children)
+        return self._run_children(x)
 
     def hybridize(self, active=True, **kwargs):
         """Hybridize the children; a warning suggests HybridSequential when all can be."""
@@ -69,7 +76,7 @@ class Sequential(Block):
         super().hybridize(active, **kwargs)
 
 
-class HybridSequential(HybridBlock):
+class HybridSequential(_Stack, HybridBlock):
     """Stacks HybridBlocks; hybridized, the whole stack is one compiled graph.
 
     Example::
@@ -83,30 +90,8 @@ class HybridSequential(HybridBlock):
     def __init__(self, prefix=None, params=None):
         super().__init__(prefix=prefix, params=params)
 
-    def add(self, *blocks):
-        """Add Blocks at the end."""
-        for block in blocks:
-            self.register_child(block)
-
     def hybrid_forward(self, F, x):
-        for block in self._children.values():
-            x = block(x)
-        return x
-
-    def __repr__(self):
-        return _children_repr(self)
-
-    def __getitem__(self, key):
-        layers = list(self._children.values())[key]
-        if isinstance(layers, list):
-            net = type(self)(prefix=self._prefix)
-            with net.name_scope():
-                net.add(*layers)
-            return net
-        return layers
-
-    def __len__(self):
-        return len(self._children)
+        return self._run_children(x)
 
 
 class Dense(HybridBlock):
@@ -197,6 +182,26 @@ class Dropout(HybridBlock):
                                                         axes=self._axes)
 
 
+def _scale_shift(block, size, scale, center, gamma_initializer, beta_initializer, mark_differentiable=False):
+    """A normalisation layer's ``gamma`` (scale) and ``beta`` (shift) Parameters of ``size``
+    values, trained only when ``scale`` / ``center`` ask for them."""
+    extra_g = {'differentiable': scale} if mark_differentiable else {}
+    extra_b = {'differentiable': center} if mark_differentiable else {}
+    block.gamma = block.params.get('gamma', grad_req='write' if scale else 'null', shape=(size,),
+                                   init=gamma_initializer, allow_deferred_init=True, **extra_g)
+    block.beta = block.params.get('beta', grad_req='write' if center else 'null', shape=(size,),
+                                  init=beta_initializer, allow_deferred_init=True, **extra_b)
+
+
+class _AxisNorm(HybridBlock):
+    """InstanceNorm and LayerNorm: gamma and beta have the size of ``self._axis``."""
+
+    def _infer_param_shapes(self, x, *args):
+        channels = int(x.shape[self._axis])
+        self.gamma.shape = (channels,)
+        self.beta.shape = (channels,)
+
+
 class _BatchNorm(HybridBlock):
     """Batch normalisation (Ioffe and Szegedy, 2014) with running statistics as auxiliary states."""
 
@@ -210,12 +215,8 @@ class _BatchNorm(HybridBlock):
         self.fuse_relu = fuse_relu
         if in_channels != 0:
             self.in_channels = in_channels
-        self.gamma = self.params.get('gamma', grad_req='write' if scale else 'null',
-                                     shape=(in_channels,), init=gamma_initializer,
-                                     allow_deferred_init=True, differentiable=scale)
-        self.beta = self.params.get('beta', grad_req='write' if center else 'null',
-                                    shape=(in_channels,), init=beta_initializer,
-                                    allow_deferred_init=True, differentiable=center)
+        _scale_shift(self, in_channels, scale, center, gamma_initializer, beta_initializer,
+                     mark_differentiable=True)
         self.running_mean = self.params.get('running_mean', grad_req='null', shape=(in_channels,),
                                             init=running_mean_initializer, allow_deferred_init=True,
                                             differentiable=False)
@@ -346,7 +347,7 @@ class Flatten(HybridBlock):
         return self.__class__.__name__
 
 
-class InstanceNorm(HybridBlock):
+class InstanceNorm(_AxisNorm):
     r"""Instance normalisation (Ulyanov et al., 2016): each sample and channel normalised alone.
 
     Parameters
@@ -366,17 +367,7 @@ class InstanceNorm(HybridBlock):
         self._kwargs = {'eps': epsilon, 'axis': axis, 'center': center, 'scale': scale}
         self._axis = axis
         self._epsilon = epsilon
-        self.gamma = self.params.get('gamma', grad_req='write' if scale else 'null',
-                                     shape=(in_channels,), init=gamma_initializer,
-                                     allow_deferred_init=True)
-        self.beta = self.params.get('beta', grad_req='write' if center else 'null',
-                                    shape=(in_channels,), init=beta_initializer,
-                                    allow_deferred_init=True)
-
-    def _infer_param_shapes(self, x, *args):
-        channels = int(x.shape[self._axis])
-        self.gamma.shape = (channels,)
-        self.beta.shape = (channels,)
+        _scale_shift(self, in_channels, scale, center, gamma_initializer, beta_initializer)
 
     def hybrid_forward(self, F, x, gamma, beta):
         if self._axis == 1:
@@ -389,7 +380,7 @@ class InstanceNorm(HybridBlock):
             name=self.__class__.__name__, content=_kwargs_repr(self._kwargs), ch=self.gamma.shape[0])
 
 
-class LayerNorm(HybridBlock):
+class LayerNorm(_AxisNorm):
     r"""Layer normalisation (Ba et al., 2016) over ``axis``.
 
     Parameters
@@ -409,17 +400,7 @@ class LayerNorm(HybridBlock):
         self._epsilon = epsilon
         self._center = center
         self._scale = scale
-        self.gamma = self.params.get('gamma', grad_req='write' if scale else 'null',
-                                     shape=(in_channels,), init=gamma_initializer,
-                                     allow_deferred_init=True)
-        self.beta = self.params.get('beta', grad_req='write' if center else 'null',
-                                    shape=(in_channels,), init=beta_initializer,
-                                    allow_deferred_init=True)
-
-    def _infer_param_shapes(self, x, *args):
-        channels = int(x.shape[self._axis])
-        self.gamma.shape = (channels,)
-        self.beta.shape = (channels,)
+        _scale_shift(self, in_channels, scale, center, gamma_initializer, beta_initializer)
 
     def hybrid_forward(self, F, data, gamma, beta):
         return F.LayerNorm(data, gamma=gamma, beta=beta, axis=self._axis, eps=self._epsilon)
@@ -449,12 +430,7 @@ class GroupNorm(HybridBlock):
         self._epsilon = epsilon
         self._center = center
         self._scale = scale
-        self.gamma = self.params.get('gamma', grad_req='write' if scale else 'null',
-                                     shape=(num_groups,), init=gamma_initializer,
-                                     allow_deferred_init=True)
-        self.beta = self.params.get('beta', grad_req='write' if center else 'null',
-                                    shape=(num_groups,), init=beta_initializer,
-                                    allow_deferred_init=True)
+        _scale_shift(self, num_groups, scale, center, gamma_initializer, beta_initializer)
 
     def hybrid_forward(self, F, data, gamma, beta):
         return F.GroupNorm(data, gamma=gamma, beta=beta, num_groups=self._num_groups, eps=self._epsilon)

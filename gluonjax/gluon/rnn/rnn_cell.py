@@ -405,11 +405,9 @@ def _seq_unroll(cell, length, inputs, begin_state, layout, merge_outputs, valid_
     return inputs, next_states
 
 
-class SequentialRNNCell(RecurrentCell):
-    """Stacks recurrent cells: the output of each is the input of the next."""
-
-    def __init__(self, prefix=None, params=None):
-        super().__init__(prefix=prefix, params=params)
+class _CellStack:
+    """What SequentialRNNCell and HybridSequentialRNNCell share: the output of each cell is
+    the input of the next, and their states are concatenated in order."""
 
     def __repr__(self):
         return _seq_repr(self)
@@ -438,36 +436,18 @@ class SequentialRNNCell(RecurrentCell):
         return len(self._children)
 
 
-class HybridSequentialRNNCell(HybridRecurrentCell):
-    """Stacks hybrid recurrent cells."""
+class SequentialRNNCell(_CellStack, RecurrentCell):
+    """Stacks recurrent cells: the output of each is the input of the next."""
 
     def __init__(self, prefix=None, params=None):
         super().__init__(prefix=prefix, params=params)
 
-    def __repr__(self):
-        return _seq_repr(self)
 
-    def add(self, cell):
-        self.register_child(cell)
+class HybridSequentialRNNCell(_CellStack, HybridRecurrentCell):
+    """Stacks hybrid recurrent cells."""
 
-    def state_info(self, batch_size=0):
-        return _cells_state_info(self._children.values(), batch_size)
-
-    def begin_state(self, **kwargs):
-        return _cells_begin_state(self._children.values(), **kwargs)
-
-    def __call__(self, inputs, states):
-        return _seq_step(self, inputs, states)
-
-    def unroll(self, length, inputs, begin_state=None, layout='NTC', merge_outputs=None,
-               valid_length=None):
-        return _seq_unroll(self, length, inputs, begin_state, layout, merge_outputs, valid_length)
-
-    def __getitem__(self, i):
-        return self._children[str(i)]
-
-    def __len__(self):
-        return len(self._children)
+    def __init__(self, prefix=None, params=None):
+        super().__init__(prefix=prefix, params=params)
 
     def hybrid_forward(self, F, inputs, states):
         return self.__call__(inputs, states)
