@@ -70,7 +70,9 @@ def draw(net, path):
     if sym is None:
         print('(the picture needs a HybridSequential; run with --hybridize to draw it)')
         return
-    graph = mx.viz.plot_network(sym, shape={'data': (1, 1, 28, 28)}, save_format='png', title=path)
+    # boxes that grow with their labels (MXNet's fixed-size boxes make `dot` warn on long names)
+    graph = mx.viz.plot_network(sym, shape={'data': (1, 1, 28, 28)}, save_format='png', title=path,
+                                node_attrs={'fixedsize': 'false'})
     out = graph.render(path, cleanup=True)
     print('network picture: %s' % out)
 
