@@ -785,9 +785,10 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
                      return_counts=return_counts, axis=axis)
     if not isinstance(res, tuple):
         return _np_array(res, a.dtype, a.context)
-    if return_inverse and axis is None:  # numpy 2 keeps the input's shape; MXNet's inverse is flat
-        res = res[:2 if return_index else 1] + (res[2 if return_index else 1].reshape(-1),) \
-            + res[3 if return_index else 2:]
+    res = list(res)
+    if return_inverse:  # numpy 2 gives the inverse the input's shape; MXNet's is flat
+        at = 1 + bool(return_index)
+        res[at] = res[at].reshape(-1)
     return (_np_array(res[0], a.dtype, a.context),) + tuple(
         _np_array(r, onp.int64, a.context) for r in res[1:])
 

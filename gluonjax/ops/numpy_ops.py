@@ -373,8 +373,7 @@ def np_svd(A):
     if not jnp.issubdtype(A.dtype, jnp.floating) or A.ndim < 2:
         raise MXNetError('_npi_svd: a floating point array of at least 2 axes is required, got %s %s'
                          % (A.dtype, shape_str(A.shape)))
-    ut, l, v = jnp.linalg.svd(A, full_matrices=False)
-    return ut, l, v
+    return tuple(jnp.linalg.svd(A, full_matrices=False))
 
 
 @register('_npi_einsum', variadic=True, category='linalg',

@@ -203,16 +203,17 @@ class _AxisNorm(HybridBlock):
 
 
 class _BatchNorm(HybridBlock):
-    """Batch normalisation (Ioffe and Szegedy, 2014) with running statistics as auxiliary states."""
+    """Batch normalisation (Ioffe and Szegedy, 2014) with running statistics as auxiliary states;
+    subclasses with ``fuse_relu`` apply a ReLU after it."""
+    fuse_relu = False
 
     def __init__(self, axis=1, momentum=0.9, epsilon=1e-5, center=True, scale=True,
-                 use_global_stats=False, fuse_relu=False, beta_initializer='zeros',
+                 use_global_stats=False, beta_initializer='zeros',
                  gamma_initializer='ones', running_mean_initializer='zeros',
                  running_variance_initializer='ones', in_channels=0, **kwargs):
         super().__init__(**kwargs)
         self._kwargs = {'axis': axis, 'eps': epsilon, 'momentum': momentum,
                         'fix_gamma': not scale, 'use_global_stats': use_global_stats}
-        self.fuse_relu = fuse_relu
         if in_channels != 0:
             self.in_channels = in_channels
         _scale_shift(self, in_channels, scale, center, gamma_initializer, beta_initializer,
@@ -270,31 +271,11 @@ class BatchNorm(_BatchNorm):
         - **out**: output tensor with the same shape as `data`.
     """
 
-    def __init__(self, axis=1, momentum=0.9, epsilon=1e-5, center=True, scale=True,
-                 use_global_stats=False, beta_initializer='zeros', gamma_initializer='ones',
-                 running_mean_initializer='zeros', running_variance_initializer='ones',
-                 in_channels=0, **kwargs):
-        super().__init__(axis=axis, momentum=momentum, epsilon=epsilon, center=center, scale=scale,
-                         use_global_stats=use_global_stats, fuse_relu=False,
-                         beta_initializer=beta_initializer, gamma_initializer=gamma_initializer,
-                         running_mean_initializer=running_mean_initializer,
-                         running_variance_initializer=running_variance_initializer,
-                         in_channels=in_channels, **kwargs)
-
 
 class BatchNormReLU(_BatchNorm):
     """BatchNorm followed by ReLU."""
 
-    def __init__(self, axis=1, momentum=0.9, epsilon=1e-5, center=True, scale=True,
-                 use_global_stats=False, beta_initializer='zeros', gamma_initializer='ones',
-                 running_mean_initializer='zeros', running_variance_initializer='ones',
-                 in_channels=0, **kwargs):
-        super().__init__(axis=axis, momentum=momentum, epsilon=epsilon, center=center, scale=scale,
-                         use_global_stats=use_global_stats, fuse_relu=True,
-                         beta_initializer=beta_initializer, gamma_initializer=gamma_initializer,
-                         running_mean_initializer=running_mean_initializer,
-                         running_variance_initializer=running_variance_initializer,
-                         in_channels=in_channels, **kwargs)
+    fuse_relu = True
 
 
 class Embedding(HybridBlock):
