@@ -1,0 +1,29 @@
+"""MXNet scripts run unmodified on gluonjax print exactly what MXNet 1.9.1 printed.
+
+The scripts and MXNet's output are in tests/compat/ (see its README). Each runs in its own
+process, as the user would run it, because MXNet's automatic names (dense0, ...) count per process.
+"""
+import difflib
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+COMPAT = pathlib.Path(__file__).resolve().parent / 'compat'
+SCRIPTS = sorted(p.stem for p in COMPAT.glob('*.py') if p.name != 'make_expected.py')
+
+
+@pytest.mark.parametrize('name', SCRIPTS)
+def test_script_prints_what_mxnet_printed(name):
+    expected = (COMPAT / 'expected' / (name + '.txt')).read_text()
+    env = dict(os.environ, XLA_FLAGS='--xla_force_host_platform_device_count=4',
+               JAX_PLATFORMS='cpu')
+    done = subprocess.run([sys.executable, '-m', 'gluonjax.run', name + '.py'], cwd=COMPAT,
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-4000:]
+    if done.stdout != expected:
+        diff = difflib.unified_diff(expected.splitlines(), done.stdout.splitlines(),
+                                    'mxnet-1.9.1', 'gluonjax', lineterm='', n=2)
+        pytest.fail('%s.py prints differently from MXNet 1.9.1:\n%s' % (name, '\n'.join(diff)))
