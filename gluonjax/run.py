@@ -12,6 +12,14 @@ import sys
 USAGE = 'usage: python -m gluonjax.run script.py [args...]\n       python -m gluonjax.run -m module [args...]'
 
 
+def _numpy_1x_printing():
+    """Print numpy scalars as numpy 1.x did (``3.5``, not ``np.float32(3.5)``): MXNet 1.9 runs
+    on numpy < 2, so scripts printing ``(loss.asscalar(), acc)`` show the plain numbers."""
+    import numpy as np
+    if int(np.__version__.split('.')[0]) >= 2:
+        np.set_printoptions(legacy='1.25')
+
+
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ('-h', '--help'):
@@ -19,6 +27,7 @@ def main(argv=None):
         return 2 if not argv else 0
     from ._alias import alias_as_mxnet
     alias_as_mxnet()
+    _numpy_1x_printing()
     if argv[0] == '-m':
         if len(argv) < 2:
             print(USAGE, file=sys.stderr)

@@ -116,15 +116,22 @@ def test_index_errors():
         x[3]
     with pytest.raises(IndexError, match='too many indices'):
         x[0, 0, 0]
-    with pytest.raises(MXNetError, match='cannot assign'):
+    with pytest.raises(ValueError, match='cannot assign'):
         x[0] = nd.ones((5,))
+    with pytest.raises(ValueError, match='cannot assign'):
+        x[:, 0] = nd.ones((x.shape[0], 1))
+    with pytest.raises(ValueError, match='does not support slicing'):
+        x['a']
 
 
 def test_numpy_interop():
     x = nd.array([[1, 2], [3, 4]])
     a = np.asarray(x)
     assert a.dtype == np.float32 and a.shape == (2, 2)
-    np.testing.assert_array_equal(x.asnumpy() + 1, (x + np.ones((2, 2))).asnumpy())
+    with pytest.raises(TypeError, match='not supported'):  # as in MXNet: NDArrays and scalars only
+        x + np.ones((2, 2))
+    with pytest.raises(TypeError, match='not supported'):
+        np.ones((2, 2)) * x
     s = nd.array([3.5]).asscalar()
     assert isinstance(s, np.float32) and s == 3.5
     with pytest.raises(ValueError):
@@ -254,8 +261,11 @@ def test_save_load_roundtrip(tmp_path):
     nd.save(f, [nd.ones((2,)), nd.zeros((1, 2))])
     lst = nd.load(f)
     assert isinstance(lst, list) and lst[1].shape == (1, 2)
-    with pytest.raises(MXNetError, match='NDArray'):
+    with pytest.raises(TypeError, match='NDArray'):  # TypeError, as MXNet raises
         nd.save(f, {'w': np.ones(2)})
+    with pytest.raises(MXNetError, match='does not exist') as err:
+        nd.load(str(tmp_path / 'missing'))
+    assert isinstance(err.value, FileNotFoundError) and type(err.value).__name__ == 'MXNetError'
 
 
 def test_waitall_and_wait_to_read():
@@ -269,3 +279,71 @@ def test_pickle_refused():
     import pickle
     with pytest.raises(TypeError, match='nd.save'):
         pickle.dumps(nd.ones((2,)))
+
+
+def test_basic_slices_and_reshape_share_memory():
+    """MXNet's x[i], x[i:j], contiguous tuple indices and reshape are views: writes go both ways."""
+    base = nd.zeros((2, 3))
+    row = base[1]
+    row[:] = 7
+    np.testing.assert_array_equal(base.asnumpy(), [[0, 0, 0], [7, 7, 7]])
+    top = base[0:1]
+    top += 1
+    np.testing.assert_array_equal(base.asnumpy(), [[1, 1, 1], [7, 7, 7]])
+    base[:] = 3
+    np.testing.assert_array_equal(row.asnumpy(), [3, 3, 3])
+    m = nd.arange(24).reshape((2, 3, 4))
+    inner = m[1, 1:3]           # contiguous: a view
+    strided = m[:, 1]           # not contiguous: a copy
+    inner[:] = -1
+    strided[:] = 100
+    expect = np.arange(24, dtype=np.float32).reshape((2, 3, 4))
+    expect[1, 1:3] = -1
+    np.testing.assert_array_equal(m.asnumpy(), expect)
+    flat = m.reshape((-1,))
+    flat[0] = 42
+    assert m[0, 0, 0].asscalar() == 42
+    m[1] = 0                    # seen through the reshape and the slice views
+    assert flat.asnumpy()[12:].sum() == 0 and inner.asnumpy().sum() == 0
+    z = nd.zeros((4,))
+    part = z[1:3]
+    nd.ones((2,)).copyto(part)
+    nd.elemwise_add(part, part, out=part)
+    np.testing.assert_array_equal(z.asnumpy(), [0, 2, 2, 0])
+    q = nd.arange(4)
+    q[::2][:] = 9               # stepped slices copy
+    np.testing.assert_array_equal(q.asnumpy(), [0, 1, 2, 3])
+
+
+def test_asscalar_and_reshape_errors_as_mxnet():
+    assert nd.array([[2.5]]).asscalar().shape == (1, 1)   # MXNet returns asnumpy()[()] beyond 1-D
+    assert nd.array(2.5).asscalar() == np.float32(2.5)
+    x = nd.arange(24).reshape((2, 3, 4))
+    with pytest.raises(ValueError, match='Cannot reshape array of size 24'):
+        x.reshape((6, 0))            # smaller: ValueError, as MXNet's method
+    with pytest.raises(MXNetError, match='Reshape'):
+        x.reshape((5, 5))            # larger: the operator's MXNetError
+
+
+def test_setitem_with_float_index_array():
+    b = nd.zeros((3, 2))
+    b[nd.array([2, 0])] = nd.array([[1, 2], [3, 4]])
+    np.testing.assert_array_equal(b.asnumpy(), [[3, 4], [0, 0], [1, 2]])
+
+
+def test_arange_computes_in_output_dtype():
+    np.testing.assert_array_equal(nd.arange(0, 1, 0.1).asnumpy(),
+                                  np.float32(0) + np.arange(10).astype(np.float32) * np.float32(0.1))
+    np.testing.assert_array_equal(nd.arange(3, repeat=2).asnumpy(), [0, 0, 1, 1, 2, 2])
+    np.testing.assert_array_equal(nd.arange(5, 2, -1).asnumpy(), [5, 4, 3])
+    for args in [(0,), (5, 2), (2, 5, -1), (0, 5, 0)]:
+        with pytest.raises(MXNetError, match='arange'):
+            nd.arange(*args)
+
+
+def test_copy_and_deepcopy_are_independent():
+    import copy
+    a = nd.ones((2,))
+    for b in (copy.copy(a), copy.deepcopy(a)):
+        b[:] = 5
+    np.testing.assert_array_equal(a.asnumpy(), [1, 1])

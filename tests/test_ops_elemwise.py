@@ -260,3 +260,28 @@ def test_binary_shape_mismatch_names_operator_and_shapes():
         nd.broadcast_mul(nd.ones((2, 3)), nd.ones((4,)))
     with pytest.raises(MXNetError, match=r'elemwise_add.*\[2,3\].*\[3,2\]'):
         nd.elemwise_add(nd.ones((2, 3)), nd.ones((3, 2)))
+
+
+def test_round_and_rint_follow_mxnet():
+    """round: halves away from zero (C round); rint: the floor on a tie (MXNet's kernel)."""
+    x = nd.array([0.5, 1.5, 2.5, -0.5, -1.5, 0.49999997, -2.7])
+    np.testing.assert_array_equal(nd.round(x).asnumpy(), [1, 2, 3, -1, -2, 0, -3])
+    np.testing.assert_array_equal(nd.rint(x).asnumpy(), [0, 1, 2, -1, -2, 0, -3])
+    np.testing.assert_array_equal(nd.round(nd.array([3, -3], dtype='int32')).asnumpy(), [3, -3])
+
+
+def test_nd_arithmetic_needs_equal_dtypes():
+    a, i = nd.ones((2,)), nd.ones((2,), dtype='int32')
+    with pytest.raises(MXNetError, match=r'broadcast_add: the inputs must have the same dtype.*float32.*int32'):
+        a + i
+    with pytest.raises(MXNetError, match='broadcast_mul: the inputs must have the same dtype'):
+        nd.multiply(a, i)
+    with pytest.raises(MXNetError, match='broadcast_greater'):
+        a > i
+
+
+def test_argmax_returns_input_dtype():
+    x = nd.array([[3, 1, 2], [6, 5, 9]], dtype='int32')
+    y = nd.argmax(x, axis=1)
+    assert y.dtype == np.int32 and y.asnumpy().tolist() == [0, 2]
+    assert nd.argmin(x.astype('float16'), axis=0).dtype == np.float16

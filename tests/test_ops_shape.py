@@ -768,3 +768,10 @@ def test_symbol_matches_ndarray(name, kwargs):
         check(s, e.asnumpy())
     shapes = sym.infer_shape(x=a.shape)[1]
     assert shapes == [e.shape for e in eager]
+
+
+def test_cast_to_narrow_integers_wraps():
+    """Floats to (u)int8/16 go through int32 and wrap, as MXNet's C++ casts do on x86."""
+    x = nd.array([300, -1, 2.7, -2.7])
+    np.testing.assert_array_equal(nd.cast(x, 'uint8').asnumpy(), [44, 255, 2, 254])
+    np.testing.assert_array_equal(x.astype('int8').asnumpy(), [44, -1, 2, -2])

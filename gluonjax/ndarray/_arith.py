@@ -3,7 +3,7 @@ import numbers
 
 import numpy as np
 
-from .ndarray import NDArray, invoke
+from .ndarray import NDArray, check_same_dtype, invoke
 
 
 def _scalar(x):
@@ -13,6 +13,7 @@ def _scalar(x):
 def _dispatch(array_op, scalar_op, rscalar_op, pyop):
     def fn(lhs, rhs, out=None):
         if isinstance(lhs, NDArray) and isinstance(rhs, NDArray):
+            check_same_dtype(array_op, lhs, rhs)
             return invoke(array_op, [lhs, rhs], {}, out=out)
         if isinstance(lhs, NDArray) and _scalar(rhs):
             return invoke(scalar_op, [lhs], {'scalar': rhs}, out=out)

@@ -13,7 +13,7 @@ import numpy as np
 from jax import lax
 
 from ..base import MXNetError, shape_str
-from .ndarray import NDArray, apply_fn, array
+from .ndarray import NDArray, PassThrough, after_write, apply_fn, array, make_view
 from .. import autograd
 from ..autograd import _state as _ag_state
 
@@ -63,10 +63,15 @@ def _plan(x, key):
             plan.append(('array',))
             dyn.append(a.astype(np.int64))
         else:
-            raise IndexError('NDArray does not support index of type %s' % type(k).__name__)
+            raise ValueError('NDArray does not support slicing with key %r of type %s' % (k, type(k)))
         axis += 1
     plan.extend([('all',)] * (len(shape) - axis))
     return tuple(plan), dyn
+
+
+def _int_index(a):
+    """An index array as integers (MXNet's index arrays are usually float32)."""
+    return a if jnp.issubdtype(a.dtype, jnp.integer) else a.astype(jnp.int64)
 
 
 def _index_fn(plan):
@@ -97,8 +102,7 @@ def _index_fn(plan):
             if kind == 'int':
                 idx.append(next(it))
             elif kind == 'array':
-                a = next(it)
-                idx.append(a.astype(jnp.int64) if not jnp.issubdtype(a.dtype, jnp.integer) else a)
+                idx.append(_int_index(next(it)))
             elif kind == 'slice':
                 idx.append(slice(p[1], p[2], p[3]))
             else:
@@ -129,6 +133,10 @@ def _cached(kind, plan):
     return fn
 
 
+class _AssignError(ValueError, PassThrough):
+    """A value that does not broadcast to the assigned region (ValueError, as in MXNet)."""
+
+
 def _set(x, v, plan, dyn):
     """x with x[index] = v, v broadcast to the indexed region and cast to x's dtype."""
     it = iter(dyn)
@@ -137,9 +145,10 @@ def _set(x, v, plan, dyn):
         kind = p[0]
         if kind == 'new':
             idx.append(None)
-        elif kind in ('int', 'array'):
-            a = next(it)
-            idx.append(a)
+        elif kind == 'int':
+            idx.append(next(it))
+        elif kind == 'array':
+            idx.append(_int_index(next(it)))
         elif kind == 'dslice':
             s = next(it)
             idx.append(s + jnp.arange(p[1]))
@@ -151,10 +160,14 @@ def _set(x, v, plan, dyn):
     region = jnp.zeros(x.shape, x.dtype)[idx].shape
     v = jnp.asarray(v, x.dtype)
     if v.shape != region:
+        shape = v.shape
+        while len(shape) > len(region) and shape[0] == 1:  # leading axes of size 1 may be dropped
+            shape = shape[1:]
         try:
-            v = jnp.broadcast_to(v.reshape(v.shape[-len(region):] if v.ndim > len(region) else v.shape), region)
+            v = jnp.broadcast_to(v.reshape(shape), region)
         except ValueError:
-            raise MXNetError('__setitem__: cannot assign a value of shape %s to a region of shape %s'
+            # ValueError, as MXNet's (numpy's) broadcasting of the assigned value raises
+            raise _AssignError('__setitem__: cannot assign a value of shape %s to a region of shape %s'
                              % (shape_str(v.shape), shape_str(region))) from None
     return x.at[idx].set(v)
 
@@ -183,7 +196,42 @@ def getitem(x, key):
             return x
         plan, dyn = _plan(x, key)
     fn = _cached('get', plan)
-    return apply_fn(fn, ('getitem', plan), [x] + [_wrap_dyn(d, x) for d in dyn], name='__getitem__')[0]
+    out = apply_fn(fn, ('getitem', plan), [x] + [_wrap_dyn(d, x) for d in dyn], name='__getitem__')[0]
+    region = _flat_region(x.shape, plan, dyn)
+    if region is not None:
+        make_view(x, out, *region)
+    return out
+
+
+def _flat_region(shape, plan, dyn):
+    """(begin, end) in the flattened array when a basic index selects one contiguous block
+    (MXNet then returns a view sharing memory), else None."""
+    starts, lengths = [], []
+    it = iter(dyn)
+    for p in plan:
+        kind = p[0]
+        if kind == 'new':
+            continue
+        d = shape[len(starts)]
+        if kind == 'int':
+            starts.append(int(next(it)))
+            lengths.append(1)
+        elif kind == 'dslice':
+            starts.append(int(next(it)))
+            lengths.append(p[1])
+        elif kind == 'all':
+            starts.append(0)
+            lengths.append(d)
+        else:  # stepped slices and index arrays copy
+            return None
+    first = next((i for i, n in enumerate(lengths) if n != 1), len(lengths))
+    if any(lengths[j] != shape[j] for j in range(first + 1, len(shape))):
+        return None
+    strides = [1] * len(shape)
+    for i in range(len(shape) - 2, -1, -1):
+        strides[i] = strides[i + 1] * shape[i + 1]
+    begin = sum(s * st for s, st in zip(starts, strides))
+    return begin, begin + int(np.prod(lengths, dtype=np.int64))
 
 
 def _wrap_dyn(d, x):
@@ -203,7 +251,11 @@ def setitem(x, key, value):
         plan, dyn = _plan(x, key)
     fn = _cached('set', plan)
     inputs = [x, v] + [_wrap_dyn(d, x) for d in dyn]
-    out = apply_fn(fn, ('setitem', plan), inputs, name='__setitem__')[0]
+    try:
+        out = apply_fn(fn, ('setitem', plan), inputs, name='__setitem__')[0]
+    except _AssignError as err:
+        raise ValueError(str(err)) from None
     x._data = out._data
+    after_write(x)
     if _ag_state.recording and out._ag is not None:
         x._ag = out._ag

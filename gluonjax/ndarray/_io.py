@@ -1,7 +1,6 @@
 """``mx.nd.save`` / ``mx.nd.load`` in MXNet's binary format (see _serialization.py)."""
 import numpy as np
 
-from ..base import MXNetError
 from .ndarray import NDArray, array
 
 
@@ -13,15 +12,15 @@ def save(fname, data):
     if isinstance(data, dict):
         for k, v in data.items():
             if not isinstance(k, str) or not isinstance(v, NDArray):
-                raise MXNetError('nd.save: a dict must map str to NDArray, got %r -> %s' % (k, type(v).__name__))
+                raise TypeError('nd.save: a dict must map str to NDArray, got %r -> %s' % (k, type(v).__name__))
         host = {k: v.asnumpy() for k, v in data.items()}
     elif isinstance(data, (list, tuple)):
         for i, v in enumerate(data):
             if not isinstance(v, NDArray):
-                raise MXNetError('nd.save: element %d is %s, not an NDArray' % (i, type(v).__name__))
+                raise TypeError('nd.save: element %d is %s, not an NDArray' % (i, type(v).__name__))
         host = [v.asnumpy() for v in data]
     else:
-        raise MXNetError('nd.save: data must be an NDArray, a list or a dict of NDArrays, not %s'
+        raise TypeError('nd.save: data must be an NDArray, a list or a dict of NDArrays, not %s'
                          % type(data).__name__)
     save_arrays(fname, host)
 

@@ -84,6 +84,10 @@ class NDArrayFileNotFoundError(MXNetError, FileNotFoundError):
     """``load_arrays`` on a path that does not exist (both an MXNetError and a FileNotFoundError)."""
 
 
+# Its type prints as MXNet's does (``type(e).__name__ == 'MXNetError'``), as user code reports it.
+NDArrayFileNotFoundError.__name__ = NDArrayFileNotFoundError.__qualname__ = 'MXNetError'
+
+
 def _bfloat16():
     try:
         import ml_dtypes

@@ -7,6 +7,7 @@ table (``gluonjax.ops``) and are recorded on the autograd tape when needed.
 """
 import numbers
 import operator
+import weakref
 
 import jax
 import jax.numpy as jnp
@@ -31,18 +32,22 @@ def _to_dtype(dtype):
 
 class NDArray:
     """An n-dimensional array on a device, with MXNet's semantics."""
-    __slots__ = ('_data', '_ctx', '_ag', '__weakref__')
+    # _view: (base, begin, end) when this array shares base's flat elements [begin, end), as
+    # MXNet's basic slices and reshapes do; _views: weak references to the views of this array.
+    __slots__ = ('_data', '_ctx', '_ag', '_view', '_views', '__weakref__')
     __array_priority__ = 1000.0
 
     def __init__(self, data, ctx=None):
         self._data = data
         self._ctx = ctx
         self._ag = None
+        self._view = self._views = None
 
     @classmethod
     def _from_jax(cls, data, ctx=None):
         obj = cls.__new__(cls)
         obj._data, obj._ctx, obj._ag = data, ctx, None
+        obj._view = obj._views = None
         return obj
 
     # ---- properties --------------------------------------------------------------------
@@ -102,27 +107,36 @@ class NDArray:
         return a.astype(dtype) if dtype is not None else a
 
     def asscalar(self):
+        """The single element as a numpy scalar; as in MXNet, an array of more than one
+        dimension (shape (1, 1)) comes back as that numpy array."""
         if self.size != 1:
             raise ValueError('The current array is not a scalar')
-        return self.asnumpy().reshape(()).item() if False else self.asnumpy().reshape(-1)[0]
+        host = self.asnumpy()
+        return host[0] if host.ndim == 1 else host[()]
+
+    def _element(self):
+        """The single element as a numpy scalar, whatever the number of dimensions."""
+        if self.size != 1:
+            raise ValueError('The current array is not a scalar')
+        return self.asnumpy().reshape(-1)[0]
 
     def item(self):
-        return self.asscalar().item()
+        return self._element().item()
 
     def __float__(self):
-        return float(self.asscalar())
+        return float(self._element())
 
     def __int__(self):
-        return int(self.asscalar())
+        return int(self._element())
 
     def __index__(self):
         if not np.issubdtype(self._data.dtype, np.integer):
             raise TypeError('only integer arrays can be used as an index')
-        return int(self.asscalar())
+        return int(self._element())
 
     def __bool__(self):
         if self.size == 1:
-            return bool(self.asscalar())
+            return bool(self._element())
         if self.size == 0:
             return False
         raise ValueError('The truth value of an NDArray with multiple elements is ambiguous.')
@@ -156,6 +170,7 @@ class NDArray:
                 raise MXNetError('copyto: shape mismatch, source %s vs destination %s'
                                  % (shape_str(self.shape), shape_str(other.shape)))
             other._data = jax.device_put(self._data.astype(other._data.dtype), other.context.jax_device)
+            after_write(other)
             return other
         if isinstance(other, Context):
             # jax arrays are immutable, so sharing the buffer on the same device is a safe copy
@@ -241,13 +256,27 @@ class NDArray:
     def __getstate__(self):
         raise TypeError('NDArray cannot be pickled by gluonjax: save it with mx.nd.save')
 
+    def __copy__(self):
+        """copy.copy and copy.deepcopy give an independent array, as in MXNet (no pickling needed)."""
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
     # reshape follows MXNet: reshape(shape), reshape(*shape), reshape(shape, reverse=True)
     def reshape(self, *shape, **kwargs):
         if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
             shape = shape[0]
         if 'shape' in kwargs:
             shape = kwargs.pop('shape')
-        return invoke('Reshape', [self], dict(kwargs, shape=tuple(shape)))
+        from ..ops.shape import reshape_shape
+        target = reshape_shape(self.shape, shape, kwargs.get('reverse', False), check_size=False)
+        if np.prod(target) < self.size:
+            # MXNet's method makes a smaller view, then raises ValueError (a larger one: MXNetError)
+            raise ValueError('Cannot reshape array of size %d into shape %s' % (self.size, tuple(shape)))
+        out = invoke('Reshape', [self], dict(kwargs, shape=tuple(shape)))
+        make_view(self, out, 0, self.size)  # MXNet's reshape shares memory with the array
+        return out
 
     def reshape_like(self, other):
         return invoke('reshape_like', [self, other], {})
@@ -276,6 +305,55 @@ class NDArray:
 
     def tolist(self):
         return self.asnumpy().tolist()
+
+
+# ---------------------------------------------------------------------------------------
+# Views: arrays sharing memory, as MXNet's basic slices (x[1], x[2:4]) and reshapes do
+# ---------------------------------------------------------------------------------------
+
+def make_view(base, out, begin, end):
+    """Make ``out`` (just computed from ``base``) a view of base's flat elements [begin, end):
+    a write to either is seen by the other, as MXNet arrays sharing memory."""
+    if end <= begin:
+        return
+    out._view = (base, begin, end)
+    refs = base._views
+    if refs is None:
+        base._views = [weakref.ref(out)]
+    else:
+        refs[:] = [r for r in refs if r() is not None]
+        refs.append(weakref.ref(out))
+
+
+def after_write(arr):
+    """Propagate a write to ``arr`` (setitem, ``+=``, ``out=``, copyto) to the arrays sharing its memory."""
+    if arr._view is None and arr._views is None:
+        return
+    node = arr
+    while node._view is not None:
+        base, begin, end = node._view
+        flat = base._data.reshape(-1)
+        value = node._data.reshape(-1).astype(flat.dtype)
+        base._data = flat.at[begin:end].set(value).reshape(base._data.shape)
+        node = base
+    _refresh_views(node, arr)
+
+
+def _refresh_views(base, writer):
+    refs = base._views
+    if not refs:
+        return
+    live = []
+    for ref in refs:
+        view = ref()
+        if view is None:
+            continue
+        live.append(ref)
+        if view is not writer:
+            _, begin, end = view._view
+            view._data = base._data.reshape(-1)[begin:end].reshape(view._data.shape)
+        _refresh_views(view, writer)
+    base._views = live
 
 
 def _record_copy(src, out):
@@ -378,12 +456,18 @@ def _write_out(out, results):
         if data.dtype != o._data.dtype:
             data = data.astype(o._data.dtype)
         o._data = data
+        after_write(o)
         if _ag_state.recording:
             o._ag = r._ag
     return out
 
 
 _fn_cache = {}
+
+
+class PassThrough(Exception):
+    """Mixin for errors raised while tracing that must reach the user with their own type
+    (a ValueError of ``x[:] = v``, as MXNet raises), not wrapped into an MXNetError."""
 
 
 def apply_fn(fn, key, inputs, name='', device=None):
@@ -398,7 +482,7 @@ def apply_fn(fn, key, inputs, name='', device=None):
         jitted = _fn_cache[key] = jax.jit(fn, **kw)
     try:
         outs = jitted(*[x._data for x in inputs])
-    except MXNetError:
+    except (MXNetError, PassThrough):
         raise
     except Exception as err:
         raise operator_error(name or str(key[0]), ['arg%d' % i for i in range(len(inputs))],
@@ -444,16 +528,31 @@ def array(source_array, ctx=None, dtype=None):
     return NDArray._from_jax(jax.device_put(host, ctx.jax_device), ctx)
 
 
+def check_same_dtype(op_name, lhs, rhs):
+    """mx.nd arithmetic does not promote: MXNet rejects float32 + int32 (mx.np promotes, through
+    the same table operators, so the check lives here in the nd front end)."""
+    if lhs._data.dtype != rhs._data.dtype and type(lhs) is NDArray and type(rhs) is NDArray:
+        raise MXNetError('%s: the inputs must have the same dtype, got lhs %s and rhs %s (use astype to convert)'
+                         % (op_name, lhs._data.dtype, rhs._data.dtype))
+
+
+def _unsupported(other):
+    """MXNet takes NDArrays and scalars only: a numpy array raises TypeError (numpy must not take
+    over the operation); other types are left to Python."""
+    if isinstance(other, np.ndarray):
+        raise TypeError('type %s not supported' % str(type(other)))
+    return NotImplemented
+
+
 def _binary(op_array, op_scalar, reverse_scalar=None):
     """An arithmetic dunder method: array-array uses the broadcast operator, array-scalar the scalar one."""
     def method(self, other):
         if isinstance(other, NDArray):
+            check_same_dtype(op_array, self, other)
             return invoke(op_array, [self, other], {})
         if isinstance(other, numbers.Number) or isinstance(other, np.generic):
             return invoke(op_scalar, [self], {'scalar': other})
-        if isinstance(other, np.ndarray):
-            return invoke(op_array, [self, array(other, self.context, self._data.dtype)], {})
-        return NotImplemented
+        return _unsupported(other)
     return method
 
 
@@ -461,9 +560,7 @@ def _rbinary(op_array, op_scalar):
     def method(self, other):
         if isinstance(other, numbers.Number) or isinstance(other, np.generic):
             return invoke(op_scalar, [self], {'scalar': other})
-        if isinstance(other, np.ndarray):
-            return invoke(op_array, [array(other, self.context, self._data.dtype), self], {})
-        return NotImplemented
+        return _unsupported(other)
     return method
 
 
@@ -476,6 +573,7 @@ def _inplace(method):
         if data.dtype != self._data.dtype:
             data = data.astype(self._data.dtype)
         self._data = data
+        after_write(self)
         if _ag_state.recording and result._ag is not None:
             self._ag = result._ag
         return self

@@ -36,12 +36,16 @@ def _empty(*, shape, ctx, dtype):
 
 
 def arange_length(start, stop, step, repeat):
+    """(length, start, stop) of MXNet's arange; an empty or endless range is an error, as in MXNet."""
     if stop is None:
         start, stop = 0.0, start
     if step == 0:
         raise MXNetError('arange: step must not be 0')
+    if (step > 0 and not start < stop) or (step < 0 and not start > stop):
+        raise MXNetError('arange: invalid range (start, stop, step) = (%g, %g, %g): it holds no element'
+                         % (start, stop, step))
     n = int(math.ceil((stop - start) / step))
-    return max(n, 0) * repeat, start, stop
+    return n * repeat, start, stop
 
 
 @register('_arange', inputs=(), aliases=('arange',), creation=True,
@@ -49,9 +53,11 @@ def arange_length(start, stop, step, repeat):
                   P('repeat', 'int', 1), P('infer_range', 'bool', False)] + _DT)
 def _arange(*, start, stop, step, repeat, infer_range, ctx, dtype):
     n, start, stop = arange_length(start, stop, step, repeat)
-    # Computed in float64 on the host side of tracing so that float32 results match numpy exactly.
-    values = np.repeat(start + step * np.arange(n // max(repeat, 1), dtype=np.float64), repeat)
-    return jnp.asarray(values.astype(dtype))
+    # start + i * step computed in the output dtype, as MXNet's kernel does (0.1 * 9 is 0.90000004
+    # in float32), on the host while tracing.
+    dt = np.dtype(dtype)
+    values = dt.type(start) + np.arange(n // max(repeat, 1)).astype(dt) * dt.type(step)
+    return jnp.asarray(np.repeat(values.astype(dt), repeat))
 
 
 @register('_eye', inputs=(), aliases=('eye',), creation=True,

@@ -37,9 +37,25 @@ for _name, _fn in {
 }.items():
     _unary(_name, _float_only(_fn))
 
+def _round_half_away(x):
+    """Round to the nearest integer, halves away from zero (C's round, as MXNet; numpy rounds to even)."""
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        return x
+    t = jnp.trunc(x)
+    return jnp.where(jnp.abs(x - t) >= 0.5, t + jnp.sign(x), t)
+
+
+def _rint_half_down(x):
+    """MXNet's rint: the nearer of floor and ceil, the floor on a tie (2.5 -> 2, -0.5 -> -1)."""
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        return x
+    lo, hi = jnp.floor(x), jnp.ceil(x)
+    return jnp.where(x - lo <= hi - x, lo, hi)
+
+
 for _name, _fn in {
     'abs': jnp.abs, 'sign': jnp.sign, 'square': jnp.square, 'negative': jnp.negative,
-    'round': jnp.round, 'rint': jnp.rint, 'ceil': jnp.ceil, 'floor': jnp.floor, 'trunc': jnp.trunc,
+    'round': _round_half_away, 'rint': _rint_half_down, 'ceil': jnp.ceil, 'floor': jnp.floor, 'trunc': jnp.trunc,
     'fix': jnp.trunc, 'relu': lambda x: jnp.maximum(x, 0).astype(x.dtype),
     'logical_not': lambda x: (x == 0).astype(x.dtype),
 }.items():

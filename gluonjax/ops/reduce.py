@@ -94,11 +94,10 @@ def arg_indices(name, fn, data, axis, keepdims):
 def _arg(name, fn):
     def op(data, *, axis, keepdims):
         out = arg_indices(name, fn, data, axis, keepdims)
-        # MXNet returns indices as floats of the input's dtype.
-        return _finish(out.astype(data.dtype if jnp.issubdtype(data.dtype, jnp.floating) else jnp.float32),
-                       keepdims)
+        # MXNet returns the indices in the input's dtype (float32 for float32 data, int32 for int32).
+        return _finish(out.astype(data.dtype), keepdims)
     op.__name__ = name
-    op.__doc__ = 'Indices of the %s values along an axis (as floats, as in MXNet).' % name[3:]
+    op.__doc__ = 'Indices of the %s values along an axis (in the input dtype, as in MXNet).' % name[3:]
     register(name, params=[P('axis', 'int', None, optional=True), P('keepdims', 'bool', False)],
              category='reduce')(op)
 

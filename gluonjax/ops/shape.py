@@ -29,7 +29,7 @@ def _tuple_str(t):
 
 # ---- Reshape -------------------------------------------------------------------------
 
-def reshape_shape(dshape, codes, reverse=False, name='Reshape'):
+def reshape_shape(dshape, codes, reverse=False, name='Reshape', check_size=True):
     """The output shape of MXNet's Reshape for input shape ``dshape`` and shape ``codes``.
 
     Codes: ``d > 0`` a new dimension; ``0`` copy the input dimension; ``-1`` infer
@@ -95,7 +95,7 @@ def reshape_shape(dshape, codes, reverse=False, name='Reshape'):
         if rest == 0 or size % rest:
             fail('the size %d is not a multiple of %d' % (size, rest))
         out[infer] = size // rest
-    if math.prod(out) != size:
+    if check_size and math.prod(out) != size:
         fail('the sizes differ (%d vs %d)' % (size, math.prod(out)))
     return tuple(out[::-1] if reverse else out)
 
@@ -168,8 +168,16 @@ def size_array(data):
 
 @register('Cast', aliases=('cast',), params=[P('dtype', 'dtype')], category='shape')
 def cast(data, *, dtype):
-    """The input converted to ``dtype`` (floats to integers truncate toward zero)."""
-    return data.astype(dtype)
+    """The input converted to ``dtype`` (floats to integers truncate toward zero).
+
+    Floats to integers narrower than 32 bits go through int32 and wrap around (300 -> 44 as
+    uint8), as MXNet's C++ casts do on x86; XLA would saturate.
+    """
+    target = np.dtype(dtype)
+    if (jnp.issubdtype(data.dtype, jnp.floating) and jnp.issubdtype(target, jnp.integer)
+            and target.itemsize < 4):
+        data = data.astype(jnp.int32)
+    return data.astype(target)
 
 
 # ---- axes ----------------------------------------------------------------------------

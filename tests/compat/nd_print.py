@@ -1,0 +1,75 @@
+import numpy as np
+import mxnet as mx
+
+nd = mx.nd
+# printing of common dtypes
+print(nd.array([[1, 2, 3], [4, 5, 6]]))
+print(nd.array([1.5, -2.25, 3.0], dtype='float64'))
+print(nd.array([1.5, -2.25, 3.0], dtype='float16'))
+print(nd.array([1, -2, 3], dtype='int32'))
+print(nd.array([1, -2, 3], dtype='int64'))
+print(nd.array([1, 2, 255], dtype='uint8'))
+print(nd.array([1, 0, 1], dtype='int8'))
+print(nd.array(5))
+print(nd.array([]))
+try:
+    print(nd.arange(0))
+except Exception as e:
+    print(type(e).__name__)
+print(nd.ones((3,))[3:])
+print(nd.ones((2, 3))[1, 2])
+print(nd.arange(2000))
+print(nd.arange(24).reshape((2, 3, 4)))
+print(nd.arange(10000).reshape((100, 100)))
+print(nd.array([1e-8, 1.0, 1e8]))
+print(nd.array([1e-3, 123456.789]))
+print(nd.array([np.nan, np.inf, -np.inf, 0.0]))
+print(nd.array([0.1, 0.2, 0.3]) * 3)
+a = nd.array([[1, 2], [3, 4]])
+print(repr(a))
+print(str(a))
+print([a])
+print(a.dtype, a.shape, a.size, a.ndim, a.context, a.stype)
+print(repr(a.context), str(a.context), a.context.device_type, a.context.device_id)
+print(mx.cpu(), mx.cpu(1), repr(mx.cpu(0)), mx.current_context())
+print(a.T)
+print(len(a))
+for row in a:
+    print(row)
+# asnumpy / asscalar
+print(a.asnumpy().dtype, type(a.asnumpy()))
+print(nd.array([3.5]).asscalar(), type(nd.array([3.5]).asscalar()))
+print(nd.array([3], dtype='int32').asscalar(), type(nd.array([3], dtype='int32').asscalar()))
+print(nd.array([7], dtype='int64').asscalar())
+print(nd.array([[2.5]]).asscalar())
+print(nd.array(2.5).asscalar(), type(nd.array(2.5).asscalar()))
+try:
+    a.asscalar()
+except Exception as e:
+    print(type(e).__name__)
+print(bool(nd.array([1])), bool(nd.array([0])))
+try:
+    bool(a)
+except Exception as e:
+    print(type(e).__name__)
+print(a.grad)
+x = nd.ones((2,))
+x.attach_grad()
+print(x.grad)
+print(a.astype('int32'))
+print(a.astype(np.float16).dtype)
+print(nd.array(np.array([1, 2], dtype=np.int64)).dtype)
+print(nd.array(np.array([1, 2], dtype=np.float64)).dtype)
+print(nd.array([True, False]).dtype)
+print(nd.array(a, dtype='int32'))
+c = a.copy()
+c[:] = 0
+print(a, c)
+print(a.copyto(mx.cpu()))
+b = nd.zeros((2, 2))
+a.copyto(b)
+print(b)
+print(a.as_in_context(mx.cpu()) is a)
+a.wait_to_read()
+nd.waitall()
+print(nd.array([[1, 2], [3, 4]]).asnumpy().tolist())
