@@ -110,11 +110,12 @@ def create(init, *args, **kwargs):
             return create(name, **params)
         klass = _REGISTRY.get(text.lower())
         if klass is None:
-            raise MXNetError('unknown initializer %r; registered: %s' % (init, ', '.join(sorted(_REGISTRY))))
+            raise AssertionError('unknown initializer %r; registered: %s'
+                                 % (init, ', '.join(sorted(_REGISTRY))))
         return klass(*args, **kwargs)
     if callable(init):  # Mixed, Load and plain functions act as initializers too
         return _CallableInit(init)
-    raise MXNetError('cannot make an initializer from %r' % (init,))
+    raise AssertionError('cannot make an initializer from %r' % (init,))
 
 
 # ---------------------------------------------------------------------------------------

@@ -26,10 +26,6 @@ __all__ = ['EvalMetric', 'CompositeEvalMetric', 'Accuracy', 'TopKAccuracy', 'F1'
            'Caffe', 'CustomMetric', 'create', 'register', 'alias', 'np', 'check_label_shapes']
 
 
-class MetricError(MXNetError, ValueError):
-    """Bad input to a metric (an MXNetError that is also the ValueError MXNet raises)."""
-
-
 def _host(x):
     """A numpy copy of an NDArray (numpy arrays and numbers pass through as arrays)."""
     if isinstance(x, NDArray):
@@ -49,7 +45,7 @@ def check_label_shapes(labels, preds, wrap=False, shape=False):
     else:
         label_shape, pred_shape = _shape(labels), _shape(preds)
     if label_shape != pred_shape:
-        raise MetricError('Shape of labels {} does not match shape of predictions {}'.format(label_shape, pred_shape))
+        raise ValueError('Shape of labels {} does not match shape of predictions {}'.format(label_shape, pred_shape))
     if wrap:
         if isinstance(labels, (NDArray, numpy.ndarray)):
             labels = [labels]
@@ -68,7 +64,7 @@ _REGISTRY = {}
 def register(klass):
     """Register a metric class under its lower-case name (for ``create``)."""
     if not (isinstance(klass, type) and issubclass(klass, EvalMetric)):
-        raise MetricError('register: can only register subclasses of EvalMetric, got %r' % (klass,))
+        raise AssertionError('register: can only register subclasses of EvalMetric, got %r' % (klass,))
     name = klass.__name__.lower()
     if name in _REGISTRY and _REGISTRY[name] is not klass:
         warnings.warn('New metric %s.%s is overriding existing metric %s.%s'
@@ -94,12 +90,12 @@ def _create_one(*args, **kwargs):
         name = kwargs.pop('metric')
     if isinstance(name, EvalMetric):
         if args or kwargs:
-            raise MetricError('metric is already an instance. Additional arguments are invalid')
+            raise AssertionError('metric is already an instance. Additional arguments are invalid')
         return name
     if isinstance(name, dict):
         return _create_one(**name)
     if not isinstance(name, string_types):
-        raise MetricError('metric must be a name, an EvalMetric, a list or a function, got %r' % (name,))
+        raise AssertionError('metric must be a name, an EvalMetric, a list or a function, got %r' % (name,))
     if name.startswith('['):
         name, kwargs = json.loads(name)
         return _create_one(name, **kwargs)
@@ -107,8 +103,8 @@ def _create_one(*args, **kwargs):
         return _create_one(**json.loads(name))
     key = name.lower()
     if key not in _REGISTRY:
-        raise MetricError('%s is not registered. Please register with metric.register first (known metrics: %s)'
-                          % (name, ', '.join(sorted(_REGISTRY))))
+        raise AssertionError('%s is not registered. Please register with metric.register first (known metrics: %s)'
+                             % (name, ', '.join(sorted(_REGISTRY))))
     return _REGISTRY[key](*args, **kwargs)
 
 
@@ -370,8 +366,8 @@ class Accuracy(_DeviceSums, EvalMetric):
             if pred_shape != label_shape:
                 ndim = len(pred_shape)
                 if not -ndim <= self.axis < ndim:
-                    raise MetricError('Accuracy: axis %d is out of range for predictions of shape %s'
-                                      % (self.axis, pred_shape))
+                    raise MXNetError('Accuracy: axis %d is out of range for predictions of shape %s'
+                                     % (self.axis, pred_shape))
                 argmax_axis = self.axis % ndim
                 pred_shape = pred_shape[:argmax_axis] + pred_shape[argmax_axis + 1:]
             n_pred, n_label = int(numpy.prod(pred_shape)), int(numpy.prod(label_shape))
@@ -403,15 +399,15 @@ class TopKAccuracy(EvalMetric):
                          has_global_stats=True)
         self.top_k = top_k
         if not self.top_k > 1:
-            raise MetricError('TopKAccuracy: please use Accuracy if top_k is no more than 1 (got top_k=%r)' % top_k)
+            raise AssertionError('TopKAccuracy: please use Accuracy if top_k is no more than 1 (got top_k=%r)' % top_k)
         self.name += '_%d' % self.top_k
 
     def update(self, labels, preds):
         labels, preds = check_label_shapes(labels, preds, True)
         for label, pred in zip(labels, preds):
             if len(_shape(pred)) > 2:
-                raise MetricError('TopKAccuracy: predictions should be no more than 2 dims, got shape %s'
-                                  % (_shape(pred),))
+                raise AssertionError('TopKAccuracy: predictions should be no more than 2 dims, got shape %s'
+                                     % (_shape(pred),))
             pred = _host(pred).astype('float32')
             label = _host(label).astype('int32')
             check_label_shapes(label, pred)
@@ -443,10 +439,10 @@ class _BinaryClassificationMetrics:
         label = _host(label).astype('int32')
         check_label_shapes(label, pred)
         if pred.ndim != 2:
-            raise MetricError('%s: predictions must have shape (batch, 2), got %s' % (owner, pred.shape))
+            raise ValueError('%s: predictions must have shape (batch, 2), got %s' % (owner, pred.shape))
         pred_label = numpy.argmax(pred, axis=1)
         if len(numpy.unique(label)) > 2:
-            raise MetricError('%s currently only supports binary classification.' % owner)
+            raise ValueError('%s currently only supports binary classification.' % owner)
         pred_true, label_true = pred_label == 1, label.ravel() == 1
         counts = {'true_positives': int((pred_true & label_true).sum()),
                   'false_positives': int((pred_true & ~label_true).sum()),
@@ -524,7 +520,7 @@ class _BinaryMetric(EvalMetric):
 
     def __init__(self, name, output_names, label_names, average):
         if average not in ('macro', 'micro'):
-            raise MetricError("%s: average must be 'macro' or 'micro', got %r" % (type(self).__name__, average))
+            raise ValueError("%s: average must be 'macro' or 'micro', got %r" % (type(self).__name__, average))
         self.average = average
         self.metrics = _BinaryClassificationMetrics()
         EvalMetric.__init__(self, name=name, output_names=output_names, label_names=label_names,
@@ -582,6 +578,15 @@ class MCC(_BinaryMetric):
     def _score(self, use_global):
         return self.metrics.matthewscc(use_global)
 
+    # MXNet's MCC counts instances in floats (num_inst prints as 2.0), unlike F1
+    def reset(self):
+        super().reset()
+        self.num_inst = self.global_num_inst = 0.
+
+    def reset_local(self):
+        super().reset_local()
+        self.num_inst = 0.
+
 
 @register
 class Perplexity(EvalMetric):
@@ -598,15 +603,15 @@ class Perplexity(EvalMetric):
 
     def update(self, labels, preds):
         if len(labels) != len(preds):
-            raise MetricError('Perplexity: %d labels but %d predictions' % (len(labels), len(preds)))
+            raise AssertionError('Perplexity: %d labels but %d predictions' % (len(labels), len(preds)))
         loss, num = 0., 0
         for label, pred in zip(labels, preds):
             pred = _host(pred)
             label = _host(label).reshape(-1)
             classes = pred.shape[self.axis]
             if label.size * classes != pred.size:
-                raise MetricError('Perplexity: shape mismatch: labels %s vs. predictions %s'
-                                  % (_shape(label), pred.shape))
+                raise AssertionError('Perplexity: shape mismatch: labels %s vs. predictions %s'
+                                     % (_shape(label), pred.shape))
             probs = numpy.moveaxis(pred, self.axis, -1).reshape(-1, classes)
             index = numpy.clip(label.astype(numpy.int64), 0, classes - 1)  # MXNet's pick clips
             picked = probs[numpy.arange(label.size), index]
@@ -653,8 +658,8 @@ class _Regression(EvalMetric):
             try:
                 diff = label - pred
             except ValueError:
-                raise MetricError('%s: labels of shape %s and predictions of shape %s do not match'
-                                  % (type(self).__name__, label.shape, pred.shape)) from None
+                raise ValueError('%s: labels of shape %s and predictions of shape %s do not match'
+                                 % (type(self).__name__, label.shape, pred.shape)) from None
             value = float(self._batch_value(diff))
             self.sum_metric += value
             self.global_sum_metric += value
@@ -710,13 +715,13 @@ class _LogLoss(EvalMetric):
         for label, pred in zip(labels, preds):
             label, pred = _host(label).ravel(), _host(pred)
             if pred.ndim != 2 or label.shape[0] != pred.shape[0]:
-                raise MetricError('%s: expected predictions of shape (batch, classes) and one label per sample, '
-                                  'got labels %s and predictions %s' % (type(self).__name__, label.shape, pred.shape))
+                raise AssertionError('%s: expected predictions of shape (batch, classes) and one label per sample, '
+                                     'got labels %s and predictions %s' % (type(self).__name__, label.shape, pred.shape))
             index = label.astype(numpy.int64)
             bad = (index < 0) | (index >= pred.shape[1])
             if bad.any():
-                raise MetricError('%s: label %s is out of range for predictions with %d classes'
-                                  % (type(self).__name__, label[bad][0], pred.shape[1]))
+                raise IndexError('%s: label %s is out of range for predictions with %d classes'
+                                 % (type(self).__name__, label[bad][0], pred.shape[1]))
             prob = pred[numpy.arange(label.shape[0]), index]
             value = float((-numpy.log(prob + self.eps)).sum())
             self.sum_metric += value
@@ -751,7 +756,7 @@ class PearsonCorrelation(EvalMetric):
 
     def __init__(self, name='pearsonr', output_names=None, label_names=None, average='macro'):
         if average not in ('macro', 'micro'):
-            raise MetricError("PearsonCorrelation: average must be 'macro' or 'micro', got %r" % (average,))
+            raise ValueError("PearsonCorrelation: average must be 'macro' or 'micro', got %r" % (average,))
         self.average = average
         super().__init__(name, output_names=output_names, label_names=label_names, has_global_stats=True)
 

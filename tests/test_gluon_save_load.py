@@ -97,7 +97,7 @@ def test_parameter_dict_save_load(tmp_path):
     src2.collect_params().save(g)
     dst_net.collect_params().load(g)
     assert (dst_net.scale.data().asnumpy() == 1).all()
-    with pytest.raises(MXNetError, match='restore_prefix'):
+    with pytest.raises(AssertionError, match='restore_prefix'):
         dst_net.collect_params().load(g, restore_prefix='zzz_')
 
 
@@ -106,7 +106,7 @@ def test_missing_and_extra_names_are_reported_and_nothing_changes(tmp_path):
     before = values(net)
     f = str(tmp_path / 'partial.params')
     nd.save(f, {'scale': nd.ones((2, 3)), 'child.offset': nd.ones((3,))})
-    with pytest.raises(MXNetError) as info:
+    with pytest.raises(AssertionError) as info:
         net.load_parameters(f)
     msg = str(info.value)
     assert "'child.stat'" in msg and 'missing' in msg and net.name in msg and 'allow_missing' in msg
@@ -121,7 +121,7 @@ def test_missing_and_extra_names_are_reported_and_nothing_changes(tmp_path):
     arrays = {'scale': nd.ones((2, 3)), 'child.offset': nd.ones((3,)), 'child.stat': nd.ones((3,)),
               'child.unknown': nd.ones((1,))}
     nd.save(g, arrays)
-    with pytest.raises(MXNetError, match="'child.unknown'.*not present.*ignore_extra"):
+    with pytest.raises(ValueError, match="'child.unknown'.*not present.*ignore_extra"):
         net.load_parameters(g)
     same_values(before, values(net))
     net.load_parameters(g, ignore_extra=True)
@@ -133,7 +133,7 @@ def test_wrong_shape_names_the_parameter_and_both_shapes(tmp_path):
     before = values(net)
     f = str(tmp_path / 'shape.params')
     nd.save(f, {'scale': nd.ones((2, 3)), 'child.offset': nd.ones((4,)), 'child.stat': nd.ones((3,))})
-    with pytest.raises(MXNetError) as info:
+    with pytest.raises(AssertionError) as info:
         net.load_parameters(f)
     msg = str(info.value)
     assert 'child0_offset' in msg and '(3,)' in msg and '(4,)' in msg
@@ -145,7 +145,7 @@ def test_dtype_mismatch_and_cast_dtype(tmp_path):
     f = str(tmp_path / 'f64.params')
     nd.save(f, {'scale': nd.ones((2, 3), dtype='float64'), 'child.offset': nd.ones((3,)),
                 'child.stat': nd.ones((3,))})
-    with pytest.raises(MXNetError, match='dtype incompatible.*cast_dtype'):
+    with pytest.raises(AssertionError, match='dtype incompatible.*cast_dtype'):
         net.load_parameters(f)
     net.load_parameters(f, cast_dtype=True)
     assert net.scale.data().dtype == np.float32 and (net.scale.data().asnumpy() == 1).all()

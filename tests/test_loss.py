@@ -290,3 +290,17 @@ def test_float64_inputs_keep_their_dtype():
     pred = nd.array(_x(3, 4), dtype='float64')
     out = gloss.L2Loss()(pred, nd.array(_x(3, 4), dtype='float64'))
     assert out.dtype == np.float64
+
+
+def test_sdml_loss_formula_and_shapes():
+    """SDMLLoss: KL between softmax(-squared distances) rows and the smoothed identity."""
+    x1, x2 = _x(4, 3), _x(4, 3)
+    for smoothing, hybridize in ((0.3, True), (0.1, False)):
+        out, _ = run(gloss.SDMLLoss(smoothing_parameter=smoothing), x1, x2, hybridize=hybridize)
+        dist = ((x1[:, None, :].astype(np.float64) - x2[None, :, :]) ** 2).sum(-1)
+        logp = _log_softmax(-dist, 1)
+        labels = np.where(np.eye(4) > 0, 1 - smoothing, smoothing / 3)
+        expected = (labels * (np.log(labels + 1e-12) - logp)).sum(1)
+        np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)
+    with pytest.raises(MXNetError, match='SDMLLoss: x1 and x2 must have the same shape'):
+        gloss.SDMLLoss()(mx.nd.ones((4, 3)), mx.nd.ones((3, 3)))

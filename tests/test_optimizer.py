@@ -132,6 +132,22 @@ def np_step(name, kw, w, g, st, lr, wd, t, shared):
         st['n'] = n + gg * gg
         z = st['z']
         return (np.sign(z) * l1 - z) / ((beta + np.sqrt(st['n'])) / lr + wd) * (np.abs(z) > l1)
+    if name == 'ftml':
+        b1, b2, eps = kw.get('beta1', .6), kw.get('beta2', .999), kw.get('epsilon', 1e-8)
+        gg = _clip(r * g + wd * w, c)
+        st['v'] = b2 * st.get('v', 0) + (1 - b2) * gg * gg
+        d_t = (1 - b1 ** t) / lr * (np.sqrt(st['v'] / (1 - b2 ** t)) + eps)
+        st['z'] = b1 * st.get('z', 0) + (1 - b1) * gg - (d_t - b1 * st.get('d', 0)) * w
+        st['d'] = d_t
+        return -st['z'] / d_t
+    if name == 'dcasgd':
+        gg = _clip(r * g, c)
+        step = -lr * (gg + wd * w + kw.get('lamda', .04) * gg * gg * (w - st.get('prev', w)))
+        st['prev'] = w
+        if kw.get('momentum'):
+            st['m'] = kw['momentum'] * st.get('m', 0) + step
+            return w + st['m']
+        return w + step
     if name == 'signum':
         mu, gg = kw.get('momentum', .9), _clip(r * g, c)
         if mu:
@@ -164,6 +180,10 @@ FORMULA_CASES = [
     ('signum', dict(learning_rate=0.05, momentum=0.0, wd=0.05)),
     ('lars', dict(learning_rate=0.1, momentum=0.9, wd=0.05, eta=0.02, eps=1e-3)),
     ('lars', dict(learning_rate=0.1, wd=0.05, eta=0.02, clip_gradient=0.4)),
+    ('ftml', dict(learning_rate=0.05, beta1=0.5, wd=0.05, clip_gradient=0.8)),
+    ('ftml', dict(learning_rate=0.02, rescale_grad=0.5)),
+    ('dcasgd', dict(learning_rate=0.1, lamda=0.5, wd=0.05, clip_gradient=0.8)),
+    ('dcasgd', dict(learning_rate=0.1, momentum=0.9, rescale_grad=0.5)),
 ]
 
 

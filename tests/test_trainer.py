@@ -9,7 +9,6 @@ import pytest
 import gluonjax as mx
 from gluonjax import autograd, gluon, lr_scheduler, nd
 from gluonjax.base import MXNetError
-from gluonjax.gluon.trainer import StaleGradientError
 
 REF = os.path.join(os.path.dirname(__file__), 'data', 'mxnet_ref', 'optim')
 DATA = np.load(os.path.join(REF, 'trainer.npz'))
@@ -101,15 +100,15 @@ def test_one_compiled_call_per_step(monkeypatch):
 def test_stale_gradient_error_names_the_parameter():
     ps = params()
     trainer = gluon.Trainer(ps, 'sgd')
-    with pytest.raises(StaleGradientError, match=r'Gradient of Parameter `fc_weight` on context cpu\(0\) has '
-                                                 r'not been updated by backward since last `step`'):
+    with pytest.raises(UserWarning, match=r'Gradient of Parameter `fc_weight` on context cpu\(0\) has '
+                                          r'not been updated by backward since last `step`'):
         trainer.step(1)  # no backward at all yet
     backward(ps[:1], [np.ones((3, 4))])
     with pytest.raises(UserWarning, match='Parameter `fc_bias` on context cpu'):  # MXNet raises UserWarning
         trainer.step(1)
     backward(ps, [np.ones((3, 4)), np.ones(4)])
     trainer.step(1)
-    with pytest.raises(MXNetError, match='fc_weight'):  # the step used the gradients up
+    with pytest.raises(UserWarning, match='fc_weight'):  # the step used the gradients up
         trainer.step(1)
 
 
@@ -132,7 +131,7 @@ def test_zero_grad_does_not_make_a_gradient_fresh():
     trainer.step(1)
     for p in ps:
         p.zero_grad()
-    with pytest.raises(StaleGradientError):
+    with pytest.raises(UserWarning):
         trainer.step(1)
 
 
@@ -196,7 +195,7 @@ def test_optimizer_instance_and_dict_of_params():
     trainer = gluon.Trainer({'b': ps[1], 'a': ps[0]}, o)
     assert trainer.optimizer is o
     assert o.param_dict[0] is ps[0] and o.param_dict[1] is ps[1]  # sorted by key, as MXNet
-    with pytest.raises(MXNetError, match='optimizer_params must be None'):
+    with pytest.raises(AssertionError, match='optimizer_params must be None'):
         gluon.Trainer(ps, o, {'learning_rate': 0.1})
 
 
@@ -227,7 +226,7 @@ def test_bad_inputs():
 
 def test_uninitialized_parameter():
     p = gluon.Parameter('w', shape=(2,))
-    with pytest.raises(MXNetError, match='has not been initialized'):
+    with pytest.raises(RuntimeError, match='has not been initialized'):
         gluon.Trainer([p], 'sgd')
 
 

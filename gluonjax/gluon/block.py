@@ -118,7 +118,7 @@ def _flatten(args, inout_str):
     if args is None:
         return [None], -1
     if not isinstance(args, (list, tuple)):
-        raise MXNetError('When hybridized, the %s of HybridBlock must be (nested) list of Symbol '
+        raise ValueError('When hybridized, the %s of HybridBlock must be (nested) list of Symbol '
                          'or NDArray, but got %s of type %s' % (inout_str, str(args), type(args)))
     flat, fmts = [], []
     for item in args:
@@ -193,7 +193,7 @@ class Block:
             self.register_child(value, name)
         elif isinstance(value, Parameter):
             if name in self._reg_params and self._reg_params[name] is not value:
-                raise MXNetError("Overriding Parameter attribute %s is not allowed. If you want to "
+                raise AssertionError("Overriding Parameter attribute %s is not allowed. If you want to "
                                  "share parameters between blocks, please set 'params' at Block "
                                  "construction instead." % name)
             self._reg_params[name] = value
@@ -319,11 +319,13 @@ class Block:
             return
         if any('.' in k for k in loaded):
             resolved, known = _resolve_structural(structural, loaded)
+            extra_error = ValueError  # MXNet's types: structural names, else ParameterDict.load's
         else:
             resolved, known = _resolve_prefixed(self.collect_params(), self.prefix, loaded)
+            extra_error = AssertionError
         assign_checked(resolved, known, loaded, "file '%s'" % filename,
                        'Block %s' % self._describe(), allow_missing, ignore_extra, ctx,
-                       cast_dtype, dtype_source)
+                       cast_dtype, dtype_source, extra_error=extra_error)
 
     def load_params(self, filename, ctx=None, allow_missing=False, ignore_extra=False):
         """[Deprecated] Use load_parameters."""
@@ -425,7 +427,7 @@ class Block:
 
         def register(block):
             if isinstance(block, HybridBlock) and block._active:
-                raise MXNetError('"{}" must not be hybridized to print summary.'.format(block.name))
+                raise AssertionError('"{}" must not be hybridized to print summary.'.format(block.name))
 
             def hook(block, _, outputs):
                 key = '%s-%i' % (block.__class__.__name__, len(summary))
@@ -540,6 +542,27 @@ def _trace_error(block, err):
     return new
 
 
+def _print_infer_shape_failure(inputs):
+    """What MXNet's Symbol.infer_shape prints on stdout when it fails: the graph's inputs
+    (``data``, or ``data0``, ``data1``, ... for several) and their shapes."""
+    arrays = [a for a in _flatten(list(inputs), 'input')[0] if a is not None]
+    names = ['data'] if len(arrays) == 1 else ['data%d' % i for i in range(len(arrays))]
+    print('infer_shape error. Arguments:')
+    for name, a in zip(names, arrays):
+        print('  %s: %s' % (name, tuple(a.shape)))
+
+
+def _deferred_error(block, err):
+    """The ValueError MXNet raises when a Block with deferred Parameters fails on its first
+    input (its shape inference fails there), annotated with the Block's path (once)."""
+    if getattr(err, '_gluon_block_path', False) and isinstance(err, ValueError):
+        return err
+    new = ValueError('Deferred initialization failed because shape cannot be inferred. %s'
+                     % _trace_error(block, err))
+    new._gluon_block_path = True
+    return new
+
+
 class HybridBlock(Block):
     """A Block that can also run as a compiled graph (``hybridize()``).
 
@@ -586,7 +609,7 @@ class HybridBlock(Block):
 
     def register_child(self, block, name=None):
         if not isinstance(block, HybridBlock):
-            raise MXNetError(
+            raise ValueError(
                 'Children of HybridBlock must also be HybridBlock, but %s has type %s. If you are '
                 'using Sequential, please try HybridSequential instead.' % (str(block), str(type(block))))
         super().register_child(block, name)
@@ -677,7 +700,7 @@ class HybridBlock(Block):
         Symbol = _symbol_type()
         has_sym = any(Symbol and isinstance(a, Symbol) for a in flat)
         if has_nd and has_sym:
-            raise MXNetError('In HybridBlock, we do not support mixed NDArrays and Symbols types for '
+            raise ValueError('In HybridBlock, we do not support mixed NDArrays and Symbols types for '
                              'the input. Please check the type of the args.')
         if has_nd:
             first = next(a for a in flat if isinstance(a, NDArray))
@@ -685,13 +708,14 @@ class HybridBlock(Block):
                 return self._call_cached_op(x, *args)
             return self._eager_forward(x, *args, ctx=first.context)
         if not has_sym:
-            raise MXNetError('In HybridBlock, there must be one NDArray or one Symbol in the input. '
+            raise ValueError('In HybridBlock, there must be one NDArray or one Symbol in the input. '
                              'Please check the type of the args.')
         return self._symbolic_forward(x, *args)
 
     def _eager_forward(self, x, *args, ctx=None):
         ctx = ctx or x.context
         with ctx:
+            from .. import ndarray
             try:
                 params = {k: v.data(ctx) for k, v in self._reg_params.items()}
             except DeferredInitializationError:
@@ -699,23 +723,28 @@ class HybridBlock(Block):
                 for v in self._reg_params.values():
                     v._finish_deferred_init()
                 params = {k: v.data(ctx) for k, v in self._reg_params.items()}
-            from .. import ndarray
+                try:  # MXNet infers every shape first: a shape error here is its ValueError
+                    return self.hybrid_forward(ndarray, x, *args, **params)
+                except MXNetError as err:
+                    _print_infer_shape_failure([x] + list(args))
+                    raise _deferred_error(self, err) from None
             return self.hybrid_forward(ndarray, x, *args, **params)
 
     def _symbolic_forward(self, x, *args):
         symbol = _symbol_module()
-        if any(not _shape_known(p.shape) for p in self._reg_params.values()):
-            if _input_shapes_known([x] + list(args)):
-                try:
-                    self._infer_param_shapes(x, *args)
-                except Exception as err:
-                    raise _trace_error(self, err) from err
+        deferred = any(not _shape_known(p.shape) for p in self._reg_params.values())
+        wrap = _deferred_error if deferred else _trace_error
+        if deferred and _input_shapes_known([x] + list(args)):
+            try:
+                self._infer_param_shapes(x, *args)
+            except Exception as err:
+                raise wrap(self, err) from err
         with _TraceScope(), self.name_scope():
             params = {k: v.var() for k, v in self._reg_params.items()}
             try:
                 return self.hybrid_forward(symbol, x, *args, **params)
             except Exception as err:
-                raise _trace_error(self, err) from err
+                raise wrap(self, err) from err
 
     def hybrid_forward(self, F, x, *args, **kwargs):
         """Override to compute the output with ``F`` (mx.nd or mx.sym)."""
@@ -765,7 +794,8 @@ class HybridBlock(Block):
             else:
                 self._infer_param_shapes(*args)
         except Exception as err:
-            raise MXNetError('Deferred initialization failed because shape cannot be inferred. %s'
+            _print_infer_shape_failure(args)
+            raise ValueError('Deferred initialization failed because shape cannot be inferred. %s'
                              % err) from None
 
     def infer_shape(self, *args):
@@ -787,7 +817,7 @@ class HybridBlock(Block):
         flat, self._in_format = _flatten(list(args), 'input')
         real = [a for a in flat if a is not None]
         if not real:
-            raise MXNetError('All args are None and we do not support such a case. Received args=%s'
+            raise ValueError('All args are None and we do not support such a case. Received args=%s'
                              % (args,))
         inputs, sym_inputs = [], []
         for a in flat:
@@ -852,7 +882,7 @@ class HybridBlock(Block):
         real = [a for a in flat if a is not None]
         ctxs = set(a.context for a in real)
         if len(ctxs) > 1:
-            raise MXNetError('Find multiple contexts in the input, After hybridized, the HybridBlock '
+            raise ValueError('Find multiple contexts in the input, After hybridized, the HybridBlock '
                              'only supports one input context. You can print the ele.ctx in the '
                              'input arguments to inspect their contexts. Find all contexts = %s'
                              % ctxs)
@@ -868,7 +898,7 @@ class HybridBlock(Block):
         ``data``, with several ``data0``, ``data1``, ...
         """
         if not self._cached_graph:
-            raise MXNetError('Please first call block.hybridize() and then run forward with this '
+            raise RuntimeError('Please first call block.hybridize() and then run forward with this '
                              'block at least once before calling export.')
         inputs, sym = self._cached_graph
         _write_symbol_json(sym, [s.name for s in inputs], '%s-symbol.json' % path)
@@ -1020,7 +1050,7 @@ class SymbolBlock(HybridBlock):
         input_names = set()
         for s in syms:
             if len(s.get_internals().list_outputs()) != 1:
-                raise MXNetError('Input symbols must be variable, but %s is an output of operators'
+                raise AssertionError('Input symbols must be variable, but %s is an output of operators'
                                  % str(s))
             input_names.add(s.name)
         out = symbol.Group(out) if len(out) > 1 else out[0]
@@ -1043,11 +1073,11 @@ class SymbolBlock(HybridBlock):
                 return self._call_cached_op(x, *args)
         Symbol = _symbol_type()
         if not isinstance(x, Symbol):
-            raise MXNetError('HybridBlock requires the first argument to forward be either Symbol '
+            raise AssertionError('HybridBlock requires the first argument to forward be either Symbol '
                              'or NDArray, but got %s' % type(x))
         flat, fmt = _flatten([x] + list(args), 'input')
         if _freeze_fmt(fmt) != _freeze_fmt(self._in_format):
-            raise MXNetError('SymbolBlock: invalid input format %s, expected %s' % (fmt, self._in_format))
+            raise AssertionError('SymbolBlock: invalid input format %s, expected %s' % (fmt, self._in_format))
         sym_inputs, out = self._cached_graph
         ret = copy.copy(out)
         ret._compose(**{k.name: v for k, v in zip(sym_inputs, flat)})

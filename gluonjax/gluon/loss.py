@@ -23,7 +23,7 @@ from .block import HybridBlock
 __all__ = ['Loss', 'L2Loss', 'L1Loss', 'SigmoidBinaryCrossEntropyLoss', 'SigmoidBCELoss',
            'SoftmaxCrossEntropyLoss', 'SoftmaxCELoss', 'KLDivLoss', 'CTCLoss', 'HuberLoss',
            'HingeLoss', 'SquaredHingeLoss', 'LogisticLoss', 'TripletLoss', 'PoissonNLLLoss',
-           'CosineEmbeddingLoss']
+           'CosineEmbeddingLoss', 'SDMLLoss']
 
 
 def _is_nd(F):
@@ -515,3 +515,39 @@ class CosineEmbeddingLoss(Loss):
         y_norm = F.norm(y, axis=axis).reshape((-1, 1))
         x_dot_y = F.sum(x * y, axis=axis).reshape((-1, 1))
         return x_dot_y / F.maximum(x_norm * y_norm, 1e-12)
+
+
+class SDMLLoss(Loss):
+    r"""Smoothed Deep Metric Learning loss over a batch of aligned pairs.
+
+    Row ``i`` of ``x1`` should be closest to row ``i`` of ``x2``: the negative squared
+    Euclidean distances between every pair of rows, softmaxed along each row, are compared
+    (KL divergence) with the identity matrix smoothed by ``smoothing_parameter`` (the
+    off-diagonal entries share that mass).
+
+    Parameters
+    ----------
+    smoothing_parameter : float, default 0.3
+        Probability mass moved from the diagonal to the other entries of each row.
+
+    Inputs: ``x1``, ``x2`` of the same shape ``(batch_size, dim)``. Output: ``(batch_size,)``.
+    """
+
+    def __init__(self, smoothing_parameter=0.3, weight=1., batch_axis=0, **kwargs):
+        super().__init__(weight, batch_axis, **kwargs)
+        self.kl_loss = KLDivLoss(from_logits=True)
+        self.smoothing_parameter = smoothing_parameter
+
+    def hybrid_forward(self, F, x1, x2):
+        s1, s2 = _shape(x1), _shape(x2)
+        if s1 is None or s2 is None or len(s1) != 2 or s1 != s2:
+            raise MXNetError('SDMLLoss: x1 and x2 must have the same shape (batch_size, dim), '
+                             'got %s and %s' % (s1, s2))
+        batch_size = s1[0]
+        diffs = F.broadcast_sub(F.expand_dims(x1, axis=1), F.expand_dims(x2, axis=0))
+        distances = F.sum(F.square(diffs), axis=2)
+        log_probabilities = _log_softmax(F, -distances, 1)
+        gold = F.eye(batch_size)
+        smoothing = self.smoothing_parameter
+        labels = gold * (1 - smoothing) + (1 - gold) * (smoothing / (batch_size - 1))
+        return self.kl_loss(log_probabilities, labels)

@@ -122,7 +122,7 @@ class Parameter:
         self.init = init
         for kind, value in (('stype', stype), ('grad_stype', grad_stype)):
             if value not in ('default', 'row_sparse', 'csr'):
-                raise MXNetError("%s for Parameter '%s' must be one of 'default', 'row_sparse', "
+                raise AssertionError("%s for Parameter '%s' must be one of 'default', 'row_sparse', "
                                  "or 'csr', but got '%s'" % (kind, name, value))
         # Sparse storage is stored dense: gradients are the same numbers, only denser.
         self._stype = stype
@@ -140,7 +140,7 @@ class Parameter:
     @grad_req.setter
     def grad_req(self, req):
         if req not in ('write', 'add', 'null'):
-            raise MXNetError("grad_req must be one of 'write', 'add', or 'null', but got '%s'" % req)
+            raise AssertionError("grad_req must be one of 'write', 'add', or 'null', but got '%s'" % req)
         if not self._differentiable:
             req = 'null'
         if self._grad_req == req:
@@ -173,7 +173,7 @@ class Parameter:
             return
         if len(self._shape) != len(new_shape) or not all(
                 j in (0, i) for i, j in zip(new_shape, self._shape)):
-            raise MXNetError("Parameter '%s': expected shape %s is incompatible with given shape %s"
+            raise AssertionError("Parameter '%s': expected shape %s is incompatible with given shape %s"
                              % (self.name, str(new_shape), str(self._shape)))
         self._shape = new_shape
 
@@ -197,7 +197,7 @@ class Parameter:
             idx = self._ctx_map.get(ctx)
             if idx is not None:
                 return arr_list[idx]
-            raise MXNetError("Parameter '%s' was not initialized on context %s. It was only "
+            raise RuntimeError("Parameter '%s' was not initialized on context %s. It was only "
                              "initialized on %s." % (self.name, str(ctx), str(self._ctx_list)))
         if self._deferred_init:
             raise DeferredInitializationError(
@@ -206,7 +206,7 @@ class Parameter:
                 "Please pass one batch of data through the network before accessing Parameters. "
                 "You can also avoid deferred initialization by specifying in_units, "
                 "num_features, etc., for network layers." % self.name)
-        raise MXNetError(
+        raise RuntimeError(
             "Parameter '%s' has not been initialized. Note that you should initialize "
             "parameters and create Trainer with Block.collect_params() instead of Block.params "
             "because the later does not include Parameters of nested child Blocks" % self.name)
@@ -224,13 +224,13 @@ class Parameter:
     def grad(self, ctx=None):
         """The gradient buffer on ``ctx``."""
         if self._data is not None and self._grad is None:
-            raise MXNetError("Cannot get gradient array for Parameter '%s' because grad_req='null'"
+            raise RuntimeError("Cannot get gradient array for Parameter '%s' because grad_req='null'"
                              % self.name)
         return _to_np(self._check_and_get(self._grad, ctx))
 
     def list_grad(self):
         if self._data is not None and self._grad is None:
-            raise MXNetError("Cannot get gradient array for Parameter '%s' because grad_req='null'"
+            raise RuntimeError("Cannot get gradient array for Parameter '%s' because grad_req='null'"
                              % self.name)
         return _to_np(self._check_and_get(self._grad, list))
 
@@ -239,7 +239,7 @@ class Parameter:
         if self._data is None:
             if self._deferred_init:
                 return self._deferred_init[1]
-            raise MXNetError("Parameter '%s' has not been initialized" % self.name)
+            raise RuntimeError("Parameter '%s' has not been initialized" % self.name)
         return self._ctx_list
 
     def row_sparse_data(self, row_id):
@@ -280,7 +280,7 @@ class Parameter:
             if self._allow_deferred_init:
                 self._deferred_init = (init, ctx, default_init, None)
                 return
-            raise MXNetError("Cannot initialize Parameter '%s' because it has invalid shape: %s."
+            raise ValueError("Cannot initialize Parameter '%s' because it has invalid shape: %s."
                              % (self.name, str(self.shape)))
         self._deferred_init = (init, ctx, default_init, None)
         self._finish_deferred_init()
@@ -291,7 +291,7 @@ class Parameter:
             return
         init, ctx, default_init, data = self._deferred_init
         if not shape_is_known(self.shape):
-            raise MXNetError("Cannot initialize Parameter '%s' because it has invalid shape: %s. "
+            raise AssertionError("Cannot initialize Parameter '%s' because it has invalid shape: %s. "
                              "Please specify in_units, in_channels, etc for `Block`s."
                              % (self.name, str(self.shape)))
         self._deferred_init = ()
@@ -342,7 +342,7 @@ class Parameter:
             init, _, default_init, data = self._deferred_init
             self._deferred_init = (init, ctx, default_init, data)
         else:
-            raise MXNetError("Cannot reset context for Parameter '%s' because it has not been "
+            raise ValueError("Cannot reset context for Parameter '%s' because it has not been "
                              "initialized." % self.name)
 
     def set_data(self, data):
@@ -352,13 +352,13 @@ class Parameter:
         self.shape = shape
         if self._data is None:
             if not self._deferred_init:
-                raise MXNetError("Parameter '%s' has not been initialized" % self.name)
+                raise AssertionError("Parameter '%s' has not been initialized" % self.name)
             self._deferred_init = self._deferred_init[:3] + (data,)
             return
         value = data._data if isinstance(data, NDArray) else jnp.asarray(np.asarray(data))
         for arr in self._data:
             if arr.shape != shape:
-                raise MXNetError("Parameter '%s': cannot set data of shape %s into shape %s"
+                raise AssertionError("Parameter '%s': cannot set data of shape %s into shape %s"
                                  % (self.name, shape_str(shape), shape_str(arr.shape)))
             arr._data = jax.device_put(value.astype(arr._data.dtype), arr.context.jax_device)
 
@@ -375,7 +375,7 @@ class Parameter:
         key = (self.shape, _dtype_name(self.dtype), self.lr_mult, self.wd_mult)
         if self._var is None or self._var_key != key:
             kwargs = {'shape': self.shape, 'dtype': self.dtype, 'lr_mult': self.lr_mult,
-                      'wd_mult': self.wd_mult}
+                      'wd_mult': self.wd_mult, 'stype': self._stype}  # MXNet writes __storage_type__
             if self.init is not None:
                 kwargs['init'] = self.init
             self._var = symbol.var(self.name, **kwargs)
@@ -413,10 +413,10 @@ class Parameter:
     def _load_init(self, data, ctx, cast_dtype=False, dtype_source='current'):
         """(Re)initialise from loaded ``data``; the caller has checked it with _check_loadable."""
         if cast_dtype and dtype_source not in ('current', 'saved'):
-            raise MXNetError("dtype_source must be 'current' or 'saved', not %r" % (dtype_source,))
+            raise AssertionError("dtype_source must be 'current' or 'saved', not %r" % (dtype_source,))
         message = self._check_loadable(data, cast_dtype, dtype_source)
         if message:
-            raise MXNetError(message)
+            raise AssertionError(message)
         if self.shape:
             self._shape = tuple(d for d in data.shape)
         else:
@@ -559,7 +559,7 @@ class ParameterDict:
             elif k == 'dtype' and np.dtype(v) == np.dtype(existing):
                 continue
             if v is not None and v != existing:
-                raise MXNetError("Cannot retrieve Parameter '%s' because desired attribute does not "
+                raise AssertionError("Cannot retrieve Parameter '%s' because desired attribute does not "
                                  "match with stored for attribute '%s': desired '%s' vs stored '%s'."
                                  % (name, k, str(v), str(existing)))
         return param
@@ -577,10 +577,10 @@ class ParameterDict:
             self._params[name] = param
         elif value is not None:
             if not isinstance(param, Constant):
-                raise MXNetError("Parameter '{}' already exists but it is not a constant.".format(name))
+                raise AssertionError("Parameter '{}' already exists but it is not a constant.".format(name))
             value = value.asnumpy() if hasattr(value, 'asnumpy') else np.asarray(value)
             if param.shape != value.shape or not (param.value.asnumpy() == value).all():
-                raise MXNetError("Constant '{}' already exists but it's value doesn't match new "
+                raise AssertionError("Constant '{}' already exists but it's value doesn't match new "
                                  "value".format(name))
         return param
 
@@ -588,7 +588,7 @@ class ParameterDict:
         """Add every Parameter of ``other`` (same names must mean the same Parameter)."""
         for k, v in other.items():
             if k in self._params and self._params[k] is not v:
-                raise MXNetError("Cannot update self with other because they have different "
+                raise AssertionError("Cannot update self with other because they have different "
                                  "Parameters with the same name '%s'" % k)
         for k, v in other.items():
             self._params[k] = v
@@ -627,7 +627,7 @@ class ParameterDict:
         arg_dict = {}
         for param in self.values():
             if not param.name.startswith(strip_prefix):
-                raise MXNetError(
+                raise ValueError(
                     "Prefix '%s' is to be striped before saving, but Parameter's name '%s' does not "
                     "start with '%s'. This may be due to your Block shares parameters from other "
                     "Blocks or you forgot to use 'with name_scope()' when creating child blocks."
@@ -641,7 +641,7 @@ class ParameterDict:
         if restore_prefix:
             for name in self.keys():
                 if not name.startswith(restore_prefix):
-                    raise MXNetError("restore_prefix is '%s' but Parameters name '%s' does not start "
+                    raise AssertionError("restore_prefix is '%s' but Parameters name '%s' does not start "
                                      "with '%s'." % (restore_prefix, name, restore_prefix))
         loaded = _load_file(filename, 'ParameterDict.load')
         self.load_dict(loaded, ctx, allow_missing, ignore_extra, restore_prefix, filename,
@@ -685,23 +685,25 @@ def _load_file(filename, who):
 
 
 def assign_checked(resolved, known, loaded, source, owner, allow_missing, ignore_extra, ctx,
-                   cast_dtype=False, dtype_source='current'):
+                   cast_dtype=False, dtype_source='current', extra_error=AssertionError):
     """Check, then load: ``resolved`` lists (name, Parameter, key in ``loaded`` or None).
 
     ``known`` holds the keys of ``loaded`` that name a Parameter; the rest are extra.
     Missing Parameters, extra arrays, and shape or dtype mismatches are all found before any
-    Parameter changes, so a failed load leaves the Block as it was.
+    Parameter changes, so a failed load leaves the Block as it was. The exception types are
+    MXNet's: AssertionError for missing Parameters and mismatches, ``extra_error`` for extra
+    arrays (ValueError in Block.load_parameters, AssertionError in ParameterDict.load).
     """
     missing = [name for name, _, key in resolved if key is None]
     if missing and not allow_missing:
-        raise MXNetError(
+        raise AssertionError(
             "%s: Parameter%s %s %s missing in %s, which contains parameters: %s. Set "
             "allow_missing=True to ignore missing parameters."
             % (owner, 's' if len(missing) > 1 else '', _brief_print_list(missing),
                'are' if len(missing) > 1 else 'is', source, _brief_print_list(sorted(loaded))))
     extra = [k for k in loaded if k not in known]
     if extra and not ignore_extra:
-        raise MXNetError(
+        raise extra_error(
             "%s: Parameter%s %s loaded from %s %s not present in the Block, which contains "
             "parameters %s. Set ignore_extra=True to ignore."
             % (owner, 's' if len(extra) > 1 else '', _brief_print_list(extra), source,
@@ -712,7 +714,7 @@ def assign_checked(resolved, known, loaded, source, owner, allow_missing, ignore
             continue
         message = param._check_loadable(loaded[key], cast_dtype, dtype_source)
         if message:
-            raise MXNetError('%s: %s (in %s)' % (owner, message, source))
+            raise AssertionError('%s: %s (in %s)' % (owner, message, source))
         todo.append((param, loaded[key]))
     for param, value in todo:
         param._load_init(value, ctx, cast_dtype=cast_dtype, dtype_source=dtype_source)

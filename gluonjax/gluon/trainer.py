@@ -27,14 +27,7 @@ from .. import optimizer as opt
 from ..base import MXNetError
 from .parameter import Parameter, ParameterDict
 
-__all__ = ['Trainer', 'StaleGradientError']
-
-
-class StaleGradientError(MXNetError, UserWarning):
-    """A Parameter's gradient was not written by backward since the last step.
-
-    MXNet raises this as a ``UserWarning``; it is both that and an ``MXNetError`` here.
-    """
+__all__ = ['Trainer']
 
 
 def _kvstore_package():
@@ -130,8 +123,8 @@ class Trainer:
         param_dict = {i: param for i, param in enumerate(self._params)}
         if isinstance(optimizer, opt.Optimizer):
             if optimizer_params:
-                raise MXNetError('optimizer_params must be None if optimizer is an instance of '
-                                 'Optimizer instead of str')
+                raise AssertionError('optimizer_params must be None if optimizer is an instance of '
+                                     'Optimizer instead of str')
             self._optimizer = optimizer
             # not copied: changing a Parameter's lr_mult or wd_mult later takes effect
             self._optimizer.param_dict = param_dict
@@ -318,7 +311,7 @@ class Trainer:
             if not ignore_stale_grad:
                 for data in datas:
                     if not getattr(data._ag, 'fresh', False):
-                        raise StaleGradientError(
+                        raise UserWarning(  # MXNet's type for a stale gradient
                             'Gradient of Parameter `%s` on context %s has not been updated by backward '
                             'since last `step`. This could mean a bug in your model that made it only '
                             'use a subset of the Parameters (Blocks) for this iteration. If you are '

@@ -19,7 +19,8 @@ def split_data(data, num_slice, batch_axis=0, even_split=True):
     """Split an NDArray into ``num_slice`` slices along ``batch_axis``.
 
     With ``even_split=False`` the first slices get one element more when the size does
-    not divide evenly, as in MXNet.
+    not divide evenly, as in MXNet (slices past the end are empty when ``num_slice`` is
+    larger than the size).
     """
     size = data.shape[batch_axis]
     if even_split and size % num_slice != 0:
@@ -27,9 +28,6 @@ def split_data(data, num_slice, batch_axis=0, even_split=True):
             "data with shape %s cannot be evenly split into %d slices along axis %d. "
             "Use a batch size that's multiple of %d or set even_split=False to allow "
             "uneven partitioning of data." % (str(data.shape), num_slice, batch_axis, num_slice))
-    if num_slice > size:
-        raise ValueError('split_data: cannot split %d elements along axis %d into %d slices'
-                         % (size, batch_axis, num_slice))
     each, extra = divmod(size, num_slice)
     bounds = np.cumsum([0] + [each + 1] * extra + [each] * (num_slice - extra))
     slices = []
@@ -58,8 +56,8 @@ def _sum_squares(arrays):
 def clip_global_norm(arrays, max_norm, check_isfinite=True):
     """Scale the arrays in place so that the 2-norm of all of them together is at most ``max_norm``.
 
-    Returns the total norm before clipping (a float, or an NDArray when
-    ``check_isfinite`` is False, as in MXNet).
+    Returns the total norm before clipping: a numpy scalar of the arrays' dtype, or a
+    1-element NDArray when ``check_isfinite`` is False, as in MXNet.
     """
     from ..ndarray import NDArray
     if not arrays:
@@ -73,8 +71,9 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
     scale = jnp.minimum(max_norm / (total + 1e-8), 1.0)
     for arr in arrays:
         arr._data = arr._data * jax.device_put(scale, next(iter(arr._data.devices()))).astype(arr._data.dtype)
+    total = total.astype(arrays[0]._data.dtype)
     if check_isfinite:
-        return float(total)
+        return np.asarray(total)[()]
     return NDArray._from_jax(jnp.reshape(total, (1,)), ctx)
 
 

@@ -6,14 +6,14 @@
 
 Each optimizer's update runs as an optax transformation, compiled once for all the
 weights given together (see ``optimizer.py``). Modules: ``optimizer`` (base class,
-registry, Updater, state files), ``sgd`` (SGD, NAG, Signum, LARS), ``adam`` (Adam,
-AdamW, Adamax, Nadam, LAMB), ``adaptive`` (RMSProp, AdaGrad, AdaDelta, Ftrl).
+registry, Updater, state files), ``sgd`` (SGD, NAG, Signum, LARS, DCASGD), ``adam`` (Adam,
+AdamW, Adamax, Nadam, LAMB), ``adaptive`` (RMSProp, AdaGrad, AdaDelta, Ftrl, FTML).
 """
 from .optimizer import Optimizer, Updater, create, register, get_updater, mxnet_transform  # noqa: F401
-from .sgd import SGD, ccSGD, NAG, Signum, LARS  # noqa: F401
+from .sgd import SGD, ccSGD, NAG, Signum, LARS, DCASGD  # noqa: F401
 from .adam import Adam, AdamW, Adamax, Nadam, LAMB  # noqa: F401
-from .adaptive import RMSProp, AdaGrad, AdaDelta, Ftrl  # noqa: F401
+from .adaptive import RMSProp, AdaGrad, AdaDelta, Ftrl, FTML  # noqa: F401
 
 __all__ = ['Optimizer', 'Updater', 'create', 'register', 'get_updater', 'mxnet_transform', 'SGD', 'ccSGD', 'NAG',
            'Signum', 'LARS', 'Adam', 'AdamW', 'Adamax', 'Nadam', 'LAMB', 'RMSProp', 'AdaGrad',
-           'AdaDelta', 'Ftrl']
+           'AdaDelta', 'Ftrl', 'FTML', 'DCASGD']

@@ -1,10 +1,10 @@
-"""Per-coordinate adaptive optimizers: RMSProp, AdaGrad, AdaDelta and Ftrl (MXNet's formulas)."""
+"""Per-coordinate adaptive optimizers: RMSProp, AdaGrad, AdaDelta, Ftrl and FTML (MXNet's formulas)."""
 import jax.numpy as jnp
 
 from .optimizer import Optimizer, register
 from .sgd import _checked, rescaled, zeros_state
 
-__all__ = ['RMSProp', 'AdaGrad', 'AdaDelta', 'Ftrl']
+__all__ = ['RMSProp', 'AdaGrad', 'AdaDelta', 'Ftrl', 'FTML']
 
 
 @register
@@ -191,3 +191,52 @@ class Ftrl(Optimizer):
         n = n + jnp.square(g)
         new_w = (jnp.sign(z) * lamda1 - z) / ((beta + jnp.sqrt(n)) / lr + wd) * (jnp.abs(z) > lamda1)
         return new_w, (z, n)
+
+
+@register
+class FTML(Optimizer):
+    """Follow the moving leader (Zheng & Kwok, 2017), as MXNet 1.9's ``ftml_update``.
+
+    With ``g = clip(rescale_grad * grad + wd * weight)`` and ``t`` the update count::
+
+        v = beta2 * v + (1 - beta2) * g**2
+        d_t = (1 - beta1**t) / lr * (sqrt(v / (1 - beta2**t)) + epsilon)
+        z = beta1 * z + (1 - beta1) * g - (d_t - beta1 * d) * weight
+        d = d_t
+        weight = -z / d_t
+
+    Parameters
+    ----------
+    beta1 : float, default 0.6
+    beta2 : float, default 0.999
+    epsilon : float, default 1e-8
+    """
+
+    def __init__(self, beta1=0.6, beta2=0.999, epsilon=1e-8, **kwargs):
+        super().__init__(**kwargs)
+        self.beta1 = _checked(self, 'beta1', beta1)
+        self.beta2 = _checked(self, 'beta2', beta2)
+        self.epsilon = _checked(self, 'epsilon', epsilon)
+
+    def create_state(self, index, weight):
+        return (zeros_state(weight), zeros_state(weight), zeros_state(weight))  # d, v, z
+
+    def _config(self):
+        return (self._clip(), self.beta1, self.beta2, self.epsilon)
+
+    def _leaf_hyper(self, index, lr, wd):
+        t = self._index_update_count[index]
+        return (lr, wd, 1. - self.beta1 ** t, 1. - self.beta2 ** t)
+
+    @staticmethod
+    def rule(cfg, w, g, inner, h):
+        clip, beta1, beta2, eps = cfg
+        r, lr, wd, corr1, corr2 = h[0], h[1], h[2], h[3], h[4]
+        g = r * g + wd * w
+        if clip is not None:
+            g = jnp.clip(g, -clip, clip)
+        d, v, z = inner
+        v = beta2 * v + (1 - beta2) * jnp.square(g)
+        d_t = corr1 / lr * (jnp.sqrt(v / corr2) + eps)
+        z = beta1 * z + (1 - beta1) * g - (d_t - beta1 * d) * w
+        return -z / d_t, (d_t, v, z)

@@ -1,4 +1,4 @@
-"""SGD-family optimizers: SGD, NAG, Signum and LARS, with MXNet 1.9's kernel formulas.
+"""SGD-family optimizers: SGD, NAG, Signum, LARS and DCASGD, with MXNet 1.9's kernel formulas.
 
 Notation of the rules (``h`` holds the per-weight scalars): ``r`` = rescale_grad,
 ``clip(x)`` = elementwise clipping to ``[-clip_gradient, clip_gradient]`` when
@@ -10,7 +10,7 @@ import jax.numpy as jnp
 
 from .optimizer import Optimizer, register
 
-__all__ = ['SGD', 'ccSGD', 'NAG', 'Signum', 'LARS']
+__all__ = ['SGD', 'ccSGD', 'NAG', 'Signum', 'LARS', 'DCASGD']
 
 
 def zeros_state(weight, dtype=None):
@@ -257,6 +257,53 @@ class LARS(Optimizer):
 
     def _config(self):
         return (self._clip(), self.eta, self.eps)
+
+
+@register
+class DCASGD(Optimizer):
+    """Delay-compensated asynchronous SGD (Zheng et al., 2016), as MXNet 1.9's Python.
+
+    With ``g = clip(rescale_grad * grad)`` and ``previous`` the weight before the last update::
+
+        step = -lr * (g + wd * weight + lamda * g * g * (weight - previous))
+        state = momentum * state + step          (state = step without momentum)
+        previous = weight
+        weight = weight + state
+
+    Parameters
+    ----------
+    momentum : float, default 0
+    lamda : float, default 0.04
+        Strength of the delay compensation.
+    """
+    _clip_if_not_none = True
+
+    def __init__(self, momentum=0.0, lamda=0.04, **kwargs):
+        super().__init__(**kwargs)
+        self.momentum = _checked(self, 'momentum', momentum)
+        self.lamda = _checked(self, 'lamda', lamda)
+        self.weight_previous = {}
+
+    def create_state(self, index, weight):
+        mom = zeros_state(weight) if self.momentum != 0.0 else None
+        previous = zeros_state(weight)
+        previous[:] = weight  # its own buffer: states are donated to the compiled update
+        return (mom, previous)
+
+    def _leaf_hyper(self, index, lr, wd):
+        return (lr, wd, self.momentum, self.lamda)
+
+    @staticmethod
+    def rule(cfg, w, g, inner, h):
+        (clip,) = cfg
+        r, lr, wd, momentum, lamda = h[0], h[1], h[2], h[3], h[4]
+        g = rescaled(g, r, clip)
+        previous = inner[-1]
+        step = -lr * (g + wd * w + lamda * g * g * (w - previous))
+        if len(inner) == 2:
+            mom = momentum * inner[0] + step
+            return w + mom, (mom, w)
+        return w + step, (w,)
 
 
 def _checked(opt, name, value):

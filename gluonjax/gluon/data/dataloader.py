@@ -22,7 +22,7 @@ from ...context import Context, current_context, cpu_pinned
 from ...ndarray.ndarray import NDArray, apply_fn, array as _nd_array
 from . import sampler as _sampler
 from .dataset import NoHostBatch, OnDevice, component_batcher
-from .sampler import DataError, check_count, check_last_batch
+from .sampler import check_count, check_last_batch
 from ...numpy._state import to_np as _to_np
 
 __all__ = ['DataLoader']
@@ -125,33 +125,30 @@ class DataLoader:
         self._pin_device_id = pin_device_id
         self._thread_pool = thread_pool
         if not isinstance(timeout, numbers.Real) or timeout <= 0:
-            raise DataError('DataLoader: timeout must be positive, given %r' % (timeout,))
+            raise AssertionError('DataLoader: timeout must be positive, given %r' % (timeout,))
         self._timeout = timeout
         try:
             length = len(dataset)
         except TypeError:
-            raise DataError('DataLoader: dataset must have a length (a Dataset, a numpy array, an NDArray or '
+            raise TypeError('DataLoader: dataset must have a length (a Dataset, a numpy array, an NDArray or '
                             'a list), got %s' % type(dataset).__name__) from None
-        if length == 0:
-            raise DataError('DataLoader: the dataset is empty (length 0); there is nothing to load. Check '
-                            'the data source or the filter that produced it.')
 
         if batch_sampler is None:
             if batch_size is None:
-                raise DataError('DataLoader: batch_size must be specified unless batch_sampler is specified')
+                raise ValueError('DataLoader: batch_size must be specified unless batch_sampler is specified')
             batch_size = check_count(batch_size, 'DataLoader: batch_size', allow_zero=False)
             if sampler is None:
                 sampler = (_sampler.RandomSampler if shuffle else _sampler.SequentialSampler)(length)
             elif shuffle:
-                raise DataError('DataLoader: shuffle must not be specified if sampler is specified')
+                raise ValueError('DataLoader: shuffle must not be specified if sampler is specified')
             last_batch = check_last_batch('keep' if last_batch is None else last_batch, 'DataLoader')
             batch_sampler = _sampler.BatchSampler(sampler, batch_size, last_batch)
         elif batch_size is not None or shuffle or sampler is not None or last_batch is not None:
-            raise DataError('DataLoader: batch_size, shuffle, sampler and last_batch must not be specified '
+            raise ValueError('DataLoader: batch_size, shuffle, sampler and last_batch must not be specified '
                             'if batch_sampler is specified.')
         self._batch_sampler = batch_sampler
         if isinstance(num_workers, bool) or not isinstance(num_workers, numbers.Integral):
-            raise DataError('DataLoader: num_workers must be an integer, got %r' % (num_workers,))
+            raise ValueError('DataLoader: num_workers must be an integer, got %r' % (num_workers,))
         self._num_workers = max(0, int(num_workers))  # MXNet treats a negative count as 0
         self._prefetch = max(0, int(prefetch) if prefetch is not None else 2 * self._num_workers)
         self._pool = None

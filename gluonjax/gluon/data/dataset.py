@@ -18,7 +18,6 @@ import numpy as np
 from ...base import MXNetError
 from ...context import current_context
 from ...ndarray.ndarray import NDArray, array as _nd_array
-from .sampler import DataError
 
 __all__ = ['Dataset', 'SimpleDataset', 'ArrayDataset', 'RecordFileDataset']
 
@@ -123,9 +122,9 @@ class Dataset:
     def shard(self, num_shards, index):
         """The ``index``-th of ``num_shards`` contiguous parts of this dataset (sizes differ by at most one)."""
         if num_shards <= 0:
-            raise DataError('shard: number of shards must be greater than 0, got %d' % num_shards)
+            raise AssertionError('shard: number of shards must be greater than 0, got %d' % num_shards)
         if not 0 <= index < num_shards:
-            raise DataError('shard: index %d is out of bounds for %d shards' % (index, num_shards))
+            raise AssertionError('shard: index %d is out of bounds for %d shards' % (index, num_shards))
         length = len(self)
         shard_len, rest = divmod(length, num_shards)
         start = shard_len * index + min(index, rest)
@@ -278,12 +277,12 @@ class ArrayDataset(Dataset):
 
     def __init__(self, *args):
         if not args:
-            raise DataError('ArrayDataset: needs at least 1 array')
+            raise AssertionError('ArrayDataset: needs at least 1 array')
         self._length = len(args[0])
         self._data = []
         for i, data in enumerate(args):
             if len(data) != self._length:
-                raise DataError('ArrayDataset: all arrays must have the same length; array[0] has length %d '
+                raise AssertionError('ArrayDataset: all arrays must have the same length; array[0] has length %d '
                                 'while array[%d] has %d.' % (self._length, i, len(data)))
             if isinstance(data, NDArray) and data.ndim == 1:
                 data = data.asnumpy()

@@ -7,31 +7,26 @@ import numbers
 
 import numpy as np
 
-from ...base import MXNetError
 
 __all__ = ['Sampler', 'SequentialSampler', 'RandomSampler', 'FilterSampler', 'BatchSampler']
 
 _LAST_BATCH = ('keep', 'discard', 'rollover')
 
 
-class DataError(MXNetError, ValueError):
-    """A bad argument of a dataset, sampler or loader (an MXNetError that is also a ValueError)."""
-
-
 def check_count(value, what, allow_zero=True):
-    """``value`` as an int, or a DataError saying what was expected."""
+    """``value`` as an int, or a ValueError saying what was expected."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise DataError('%s must be an integer, got %r (%s)' % (what, value, type(value).__name__))
+        raise ValueError('%s must be an integer, got %r (%s)' % (what, value, type(value).__name__))
     value = int(value)
     if value < 0 or (value == 0 and not allow_zero):
-        raise DataError('%s must be %s, got %d' % (what, 'non-negative' if allow_zero else 'positive', value))
+        raise ValueError('%s must be %s, got %d' % (what, 'non-negative' if allow_zero else 'positive', value))
     return value
 
 
 def check_last_batch(last_batch, owner):
     if last_batch not in _LAST_BATCH:
-        raise DataError("%s: last_batch must be one of 'keep', 'discard', or 'rollover', but got %r"
-                        % (owner, last_batch))
+        raise ValueError("%s: last_batch must be one of 'keep', 'discard', or 'rollover', but got %r"
+                         % (owner, last_batch))
     return last_batch
 
 

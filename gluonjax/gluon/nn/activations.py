@@ -1,6 +1,5 @@
 """Activation layers: Activation, LeakyReLU, PReLU, ELU, SELU, Swish, GELU."""
 from ... import initializer
-from ...base import MXNetError
 from ..block import HybridBlock
 
 __all__ = ['Activation', 'LeakyReLU', 'PReLU', 'ELU', 'SELU', 'Swish', 'GELU']
@@ -40,7 +39,7 @@ class LeakyReLU(HybridBlock):
 
     def __init__(self, alpha, **kwargs):
         if alpha < 0:
-            raise MXNetError('Slope coefficient for LeakyReLU must be no less than 0.')
+            raise AssertionError('Slope coefficient for LeakyReLU must be no less than 0.')
         super().__init__(**kwargs)
         self._alpha = alpha
 

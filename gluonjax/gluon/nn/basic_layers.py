@@ -3,7 +3,6 @@ import warnings
 
 import numpy as np
 
-from ...base import MXNetError
 from ..block import Block, HybridBlock
 from ..utils import _indent
 from .activations import Activation
@@ -435,12 +434,12 @@ class Lambda(Block):
         if isinstance(function, str):
             from ... import ndarray
             if not hasattr(ndarray, function):
-                raise MXNetError('Function name %s is not found in ndarray.' % function)
+                raise AssertionError('Function name %s is not found in ndarray.' % function)
             self._func_impl = getattr(ndarray, function)
         elif callable(function):
             self._func_impl = function
         else:
-            raise MXNetError('Unrecognized function in lambda: {} of type {}'
+            raise ValueError('Unrecognized function in lambda: {} of type {}'
                              .format(function, type(function)))
 
     def forward(self, *args):
@@ -465,7 +464,7 @@ class HybridLambda(HybridBlock):
         if isinstance(function, str):
             from ... import ndarray, symbol
             if not (hasattr(ndarray, function) and hasattr(symbol, function)):
-                raise MXNetError('Function name %s is not found in symbol/ndarray.' % function)
+                raise AssertionError('Function name %s is not found in symbol/ndarray.' % function)
             name = function
             self._func = lambda F, *args: getattr(F, name)(*args)
             self._func_name = function
@@ -473,7 +472,7 @@ class HybridLambda(HybridBlock):
             self._func = function
             self._func_name = function.__name__
         else:
-            raise MXNetError('Unrecognized function in lambda: {} of type {}'
+            raise ValueError('Unrecognized function in lambda: {} of type {}'
                              .format(function, type(function)))
 
     def hybrid_forward(self, F, x, *args):

@@ -14,14 +14,14 @@ def _tuple(value, n, what):
         return (int(value),) * n
     value = tuple(int(v) for v in value)
     if len(value) != n:
-        raise MXNetError('%s must be a number or a list of %d ints, got %s' % (what, n, value))
+        raise AssertionError('%s must be a number or a list of %d ints, got %s' % (what, n, value))
     return value
 
 
 def _check_layout(layout, allowed, what):
     if layout not in allowed:
-        raise MXNetError("Only supports %s layout for %s, got %r"
-                         % (' and '.join("'%s'" % a for a in allowed), what, layout))
+        raise AssertionError("Only supports %s layout for %s, got %r"
+                             % (' and '.join("'%s'" % a for a in allowed), what, layout))
 
 
 class _Conv(HybridBlock):
@@ -392,7 +392,7 @@ class ReflectionPad2D(HybridBlock):
         if isinstance(padding, numeric_types):
             padding = (0, 0, 0, 0, padding, padding, padding, padding)
         if len(padding) != 8:
-            raise MXNetError('ReflectionPad2D: padding must be a number or 8 ints, got %s' % (padding,))
+            raise AssertionError('ReflectionPad2D: padding must be a number or 8 ints, got %s' % (padding,))
         self._padding = tuple(padding)
 
     def hybrid_forward(self, F, x):

@@ -5,7 +5,7 @@ Parameter names and gate order are MXNet's, so MXNet weights load: ``i2h_weight`
 ``h2h_bias``; LSTM gates are [input, forget, cell, output], GRU gates [reset, update, new].
 """
 from ... import ndarray
-from ...base import MXNetError, numeric_types
+from ...base import numeric_types
 from ..block import Block, HybridBlock
 from ..nn import LeakyReLU
 from ..utils import _indent
@@ -62,7 +62,7 @@ def _batch_of(x, axis):
 def _format_sequence(length, inputs, layout, merge, in_layout=None):
     """(inputs as a list of steps or one merged tensor, time axis, F, batch size)."""
     if inputs is None:
-        raise MXNetError('unroll(inputs=None) is not supported: create the input variables and pass them')
+        raise AssertionError('unroll(inputs=None) is not supported: create the input variables and pass them')
     axis = layout.find('T')
     batch_axis = layout.find('N')
     in_axis = in_layout.find('T') if in_layout is not None else axis
@@ -72,21 +72,21 @@ def _format_sequence(length, inputs, layout, merge, in_layout=None):
         batch_size = _batch_of(inputs, batch_axis)
         if merge is False:
             if len(inputs.list_outputs()) != 1:
-                raise MXNetError("unroll doesn't allow grouped symbol as input. Please convert to list "
-                                 "with list(inputs) first or let unroll handle splitting.")
+                raise AssertionError("unroll doesn't allow grouped symbol as input. Please convert to list "
+                                     "with list(inputs) first or let unroll handle splitting.")
             inputs = list(F.split(inputs, axis=in_axis, num_outputs=length, squeeze_axis=1))
     elif isinstance(inputs, ndarray.NDArray):
         F = ndarray
         batch_size = inputs.shape[batch_axis]
         if merge is False:
             if length is not None and length != inputs.shape[in_axis]:
-                raise MXNetError('unroll: length %d differs from the %d steps of the input'
-                                 % (length, inputs.shape[in_axis]))
+                raise AssertionError('unroll: length %d differs from the %d steps of the input'
+                                     % (length, inputs.shape[in_axis]))
             inputs = _as_list(ndarray.split(inputs, axis=in_axis, num_outputs=inputs.shape[in_axis],
                                             squeeze_axis=1))
     else:
         if length is not None and len(inputs) != length:
-            raise MXNetError('unroll: length %d differs from the %d inputs given' % (length, len(inputs)))
+            raise AssertionError('unroll: length %d differs from the %d inputs given' % (length, len(inputs)))
         if _is_symbol(inputs[0]):
             F = _symbol()
             batch_size = _batch_of(inputs[0], 0)
@@ -144,8 +144,8 @@ class RecurrentCell(Block):
     def begin_state(self, batch_size=0, func=ndarray.zeros, **kwargs):
         """Initial states made by ``func`` (zeros by default)."""
         if self._modified:
-            raise MXNetError('After applying modifier cells (e.g. ZoneoutCell) the base cell cannot '
-                             'be called directly. Call the modifier cell instead.')
+            raise AssertionError('After applying modifier cells (e.g. ZoneoutCell) the base cell cannot '
+                                 'be called directly. Call the modifier cell instead.')
         states = []
         for info in self.state_info(batch_size):
             self._init_counter += 1
@@ -378,7 +378,7 @@ def _seq_step(cell, inputs, states):
     p = 0
     for child in cell._children.values():
         if isinstance(child, BidirectionalCell):
-            raise MXNetError('BidirectionalCell cannot be stepped; use unroll')
+            raise NotImplementedError('BidirectionalCell cannot be stepped; use unroll')
         n = len(child.state_info())
         state = states[p:p + n]
         p += n
@@ -459,7 +459,7 @@ class DropoutCell(HybridRecurrentCell):
     def __init__(self, rate, axes=(), prefix=None, params=None):
         super().__init__(prefix, params)
         if not isinstance(rate, numeric_types):
-            raise MXNetError('rate must be a number')
+            raise AssertionError('rate must be a number')
         self._rate = rate
         self._axes = axes
 
@@ -493,8 +493,8 @@ class ModifierCell(HybridRecurrentCell):
 
     def __init__(self, base_cell):
         if base_cell._modified:
-            raise MXNetError('Cell %s is already modified. One cell cannot be modified twice'
-                             % base_cell.name)
+            raise AssertionError('Cell %s is already modified. One cell cannot be modified twice'
+                                 % base_cell.name)
         base_cell._modified = True
         super().__init__(prefix=base_cell.prefix + self._alias(), params=None)
         self.base_cell = base_cell
@@ -524,8 +524,8 @@ class ZoneoutCell(ModifierCell):
 
     def __init__(self, base_cell, zoneout_outputs=0., zoneout_states=0.):
         if isinstance(base_cell, BidirectionalCell):
-            raise MXNetError("BidirectionalCell doesn't support zoneout since it doesn't support step. "
-                             "Please add ZoneoutCell to the cells underneath instead.")
+            raise AssertionError("BidirectionalCell doesn't support zoneout since it doesn't support step. "
+                                 "Please add ZoneoutCell to the cells underneath instead.")
         super().__init__(base_cell)
         self.zoneout_outputs = zoneout_outputs
         self.zoneout_states = zoneout_states

@@ -10,7 +10,6 @@ exports.
 import re
 
 from ... import ndarray
-from ...base import MXNetError
 from ..block import HybridBlock
 from . import rnn_cell
 
@@ -27,7 +26,7 @@ class _RNNLayer(HybridBlock):
                  use_sequence_length=False, **kwargs):
         super().__init__(**kwargs)
         if layout not in ('TNC', 'NTC'):
-            raise MXNetError("Invalid layout %s; must be one of ['TNC' or 'NTC']" % layout)
+            raise AssertionError("Invalid layout %s; must be one of ['TNC' or 'NTC']" % layout)
         self._hidden_size = hidden_size
         self._projection_size = projection_size if projection_size else None
         self._num_layers = num_layers
@@ -141,7 +140,7 @@ class _RNNLayer(HybridBlock):
             batch_size = inputs.shape[self._layout.find('N')]
             for state, info in zip(states, self.state_info(batch_size)):
                 if state.shape != info['shape']:
-                    raise MXNetError('Invalid recurrent state shape. Expecting %s, got %s.'
+                    raise ValueError('Invalid recurrent state shape. Expecting %s, got %s.'
                                      % (str(info['shape']), str(state.shape)))
         out = self._forward_kernel(F, inputs, states, sequence_length, **kwargs)
         return out[0] if self.skip_states else out

@@ -63,6 +63,9 @@ class _Transform:
     def _compute(self, xp, x, batched):
         raise NotImplementedError
 
+    #: whether MXNet 1.9 makes this transform a HybridBlock (only changes Compose's repr)
+    _mx_hybrid = False
+
     def hybridize(self, active=True, **kwargs):
         """Accepted for compatibility with MXNet's HybridBlock transforms; does nothing."""
 
@@ -126,8 +129,33 @@ class Compose(_Transform):
         return self._transforms[i]
 
     def __repr__(self):
-        lines = ['  (%d): %s' % (i, repr(t).replace('\n', '\n  ')) for i, t in enumerate(self._transforms)]
-        return 'Compose(\n%s\n)' % '\n'.join(lines)
+        # MXNet's Compose gathers each run of two or more HybridBlock transforms into a
+        # HybridSequential child; the printed form shows that grouping
+        children, run = [], []
+        for t in self._transforms + [None]:
+            if t is not None and _is_hybrid(t):
+                run.append(t)
+                continue
+            if len(run) == 1:
+                children.append(repr(run[0]))
+            elif run:
+                children.append('HybridSequential(\n%s\n)' % _indexed_lines(run))
+            run = []
+            if t is not None:
+                children.append(repr(t))
+        return 'Compose(\n%s\n)' % _indexed_lines(children, reprs=True)
+
+
+def _is_hybrid(t):
+    """Whether MXNet makes ``t`` a HybridBlock (its transforms of that kind say so)."""
+    from ...block import HybridBlock
+    return getattr(t, '_mx_hybrid', False) or isinstance(t, HybridBlock)
+
+
+def _indexed_lines(items, reprs=False):
+    """``  (i): item`` lines, nested reprs indented as in a Block's repr."""
+    return '\n'.join('  (%d): %s' % (i, (t if reprs else repr(t)).replace('\n', '\n  '))
+                     for i, t in enumerate(items))
 
 
 class RandomApply(_Transform):
@@ -149,6 +177,7 @@ class RandomApply(_Transform):
 
 class Cast(_BatchableTransform):
     """Cast the input to ``dtype`` (default float32)."""
+    _mx_hybrid = True
 
     def __init__(self, dtype='float32'):
         self._dtype = np.dtype(dtype)
@@ -173,6 +202,7 @@ def _image_shape_error(shape):
 class ToTensor(_BatchableTransform):
     """Convert an image H x W x C (or a batch N x H x W x C) with values in [0, 255] to a float32
     tensor C x H x W (N x C x H x W) with values in [0, 1]."""
+    _mx_hybrid = True
 
     def _check(self, shape, dtype):
         if len(shape) not in (3, 4):
@@ -192,6 +222,7 @@ class Normalize(_BatchableTransform):
 
     ``mean`` and ``std`` are numbers (the same for every channel) or one value per channel.
     """
+    _mx_hybrid = True
 
     def __init__(self, mean=0.0, std=1.0):
         self._mean = mean
@@ -338,6 +369,7 @@ class Resize(_BatchableTransform):
     ``interpolation``: 0 nearest, 1 bilinear (default; OpenCV's pixel-centre convention,
     integer images rounded to nearest), 2 cubic, 3 area, 4 lanczos.
     """
+    _mx_hybrid = True
 
     def __init__(self, size, keep_ratio=False, interpolation=1):
         _check_interp(interpolation, 'Resize')
@@ -372,6 +404,7 @@ def _crop(xp, x, y0, x0, h, w):
 
 class CropResize(_BatchableTransform):
     """Crop the region at ``(x, y)`` of ``width`` x ``height``, then resize it to ``size`` when given."""
+    _mx_hybrid = True
 
     def __init__(self, x, y, width, height, size=None, interpolation=None):
         self._x, self._y, self._width, self._height = int(x), int(y), int(width), int(height)
@@ -454,6 +487,7 @@ class RandomResizedCrop(_Transform):
 
 class _RandomFlip(_BatchableTransform):
     """Flip each image along one axis with probability 0.5."""
+    _mx_hybrid = True
     _axis_from_end = None  # -2: width (left-right), -3: height (top-bottom)
 
     def _check(self, shape, dtype):
@@ -486,6 +520,7 @@ class RandomFlipTopBottom(_RandomFlip):
 
 class _RandomColor(_Transform):
     """Base of the colour jitters: ``_apply(xp, x, alpha)`` with ``alpha`` drawn on the host."""
+    _mx_hybrid = True
 
     def __init__(self, amount):
         self._amount = float(amount)
@@ -531,6 +566,7 @@ class RandomSaturation(_RandomColor):
 
 class RandomColorJitter(_Transform):
     """Random brightness, contrast and saturation changes in a random order (hue is not supported)."""
+    _mx_hybrid = True
 
     def __init__(self, brightness=0, contrast=0, saturation=0, hue=0):
         if hue:
