@@ -74,7 +74,7 @@ def test_layer_without_states_returns_output_only():
     assert isinstance(out, nd.NDArray) and out.shape == (4, 2, 3)
     states = layer.begin_state(batch_size=2)
     assert [s.shape for s in states] == [(1, 2, 3), (1, 2, 3)]
-    with pytest.raises(mx.base.MXNetError, match='Invalid recurrent state shape'):
+    with pytest.raises(ValueError, match='Invalid recurrent state shape'):
         layer(nd.ones((4, 2, 2)), [nd.zeros((1, 3, 3)), nd.zeros((1, 3, 3))])
 
 
