@@ -39,7 +39,16 @@ _LAZY = {
 }
 
 
+# Names of classes loaded on first use: (module, attribute).
+_LAZY_ATTRS = {'AttrScope': ('gluonjax.symbol._attribute', 'AttrScope')}
+
+
 def __getattr__(name):
+    if name in _LAZY_ATTRS:
+        module, attr = _LAZY_ATTRS[name]
+        value = getattr(_importlib.import_module(module), attr)
+        globals()[name] = value
+        return value
     target = _LAZY.get(name)
     if target is None:
         raise AttributeError("module 'gluonjax' has no attribute %r" % name)
@@ -49,7 +58,7 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | set(_LAZY_ATTRS))
 
 
 # A worker started by `python -m kvstore.launch` joins its jax.distributed job now,

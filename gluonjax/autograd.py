@@ -427,6 +427,9 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):  # no
     """Compute the gradients of ``heads`` and write them to the variables' ``.grad``."""
     with _Scope(False, train_mode):
         result = _run_backward(heads, head_grads, retain_graph, False)
+    if all(leaf.req == 'null' for leaf, _, _ in result.values()):
+        raise MXNetError('backward: there are no inputs in the computational graph that require gradients '
+                         "(every variable reached has grad_req='null')")
     for leaf, value, g in result.values():
         _write_grad(leaf, value, g)
 

@@ -1,7 +1,8 @@
 """Errors and small helpers shared by every layer of gluonjax."""
 import numpy as np
 
-__all__ = ['MXNetError', 'NotSupportedError', 'string_types', 'numeric_types', 'integer_types']
+__all__ = ['MXNetError', 'NotSupportedError', 'NotImplementedForSymbol', 'string_types', 'numeric_types',
+           'integer_types']
 
 string_types = (str,)
 integer_types = (int, np.integer)
@@ -18,6 +19,24 @@ class MXNetError(RuntimeError):
 
 class NotSupportedError(MXNetError, NotImplementedError):
     """A feature of MXNet that gluonjax does not provide; the message says what to use instead."""
+
+
+class NotImplementedForSymbol(MXNetError):
+    """An NDArray-only operation applied to a Symbol (MXNet's ``mx.base.NotImplementedForSymbol``)."""
+
+    def __init__(self, function, alias, *args):
+        super().__init__()
+        self.function = function.__name__ if callable(function) else str(function)
+        self.alias = alias
+        self.args = tuple(str(type(a)) for a in args)
+
+    def __str__(self):
+        msg = 'Function {}'.format(self.function)
+        if self.alias:
+            msg += ' (namely operator "{}")'.format(self.alias)
+        if self.args:
+            msg += ' with arguments ({})'.format(', '.join(self.args))
+        return msg + ' is not implemented for Symbol and only available in NDArray.'
 
 
 def shape_str(shape):

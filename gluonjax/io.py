@@ -562,11 +562,17 @@ def _mnist_path(path, _idx):
 class CSVIter(NDArrayIter):
     """Rows of a CSV file as data (reshaped to ``data_shape``), with labels from ``label_csv``.
 
-    ``round_batch=True`` pads the last batch with rows from the beginning; False drops it.
+    The last batch of an epoch is always full size, as MXNet's C++ iterator makes it:
+    ``round_batch=True`` fills it with rows from the beginning (``batch.pad`` of them)
+    and the next epoch starts after those rows; ``round_batch=False`` leaves the
+    previous batch's rows in the unfilled places (``batch.pad`` says how many).
     """
 
     def __init__(self, data_csv, data_shape, label_csv=None, label_shape=(1,), batch_size=1,
                  round_batch=True, dtype='float32', data_name='data', label_name='softmax_label', **kwargs):
+        self._round = bool(round_batch)
+        self._overflow = 0      # rows wrapped into the last batch: where the next epoch starts
+        self._prev_idx = None   # the previous batch's rows (what an unfilled place still holds)
         data = self._read(data_csv, data_shape, dtype)
         label = None
         if label_csv is not None:
@@ -577,6 +583,34 @@ class CSVIter(NDArrayIter):
             label = label.reshape(-1)
         super().__init__(_nd_array(data, dtype=data.dtype), _nd_array(label, dtype=label.dtype), batch_size, False,
                          'pad' if round_batch else 'discard', data_name, label_name)
+
+    def reset(self):
+        start, self._overflow = (self._overflow, 0) if self._round else (0, 0)
+        self.cursor = start - self.batch_size
+
+    def next(self):
+        if not self.iter_next():
+            raise StopIteration
+        idx = self._batch_indices()
+        self._prev_idx = idx
+        return DataBatch(data=self._batch(self._data, idx), label=self._batch(self._label, idx),
+                         pad=self.getpad(), index=None)
+
+    def _batch_indices(self):
+        c, bs, n = self.cursor, self.batch_size, self.num_data
+        if c >= n:
+            raise DataIterError('CSVIter: no batch left; call reset()')
+        missing = c + bs - n
+        if missing <= 0:
+            return self._order[c:c + bs]
+        if self._round:
+            self._overflow = missing % n
+            return np.concatenate([self._order[c:], np.resize(self._order, missing)])
+        stale = self._prev_idx[bs - missing:] if self._prev_idx is not None else np.resize(self._order, missing)
+        return np.concatenate([self._order[c:], stale])
+
+    def getpad(self):
+        return max(0, self.cursor + self.batch_size - self.num_data)
 
     @staticmethod
     def _read(path, shape, dtype):

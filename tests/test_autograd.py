@@ -82,6 +82,11 @@ def test_grad_req_add_and_null():
     z = _var([1., 2.], 'null')
     with autograd.record():
         y = (z * 3).sum()
+    with pytest.raises(MXNetError, match='no inputs .* require gradients'):
+        y.backward()  # as MXNet: nothing reached needs a gradient
+    assert z.grad.asnumpy().sum() == 0
+    with autograd.record():
+        y = (z * 3 + x).sum()
     y.backward()
     assert z.grad.asnumpy().sum() == 0
 

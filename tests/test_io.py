@@ -213,3 +213,24 @@ def test_offline_helpers(tmp_path, monkeypatch):
     with tu.environment('GLUONJAX_TEST_VAR', '1'):
         assert os.environ['GLUONJAX_TEST_VAR'] == '1'
     assert 'GLUONJAX_TEST_VAR' not in os.environ
+
+
+def test_csviter_last_batch_as_mxnet_fills_it(tmp_path):
+    # 8 rows, batch 3. round_batch wraps to the start (pad = rows wrapped) and the next
+    # epoch starts after the wrapped rows; without it the unfilled places keep the
+    # previous batch's rows.
+    path = str(tmp_path / 'd.csv')
+    np.savetxt(path, np.arange(8, dtype=np.float32).reshape(8, 1), delimiter=',')
+    it = mx.io.CSVIter(data_csv=path, data_shape=(1,), batch_size=3)
+    epochs = []
+    for _ in range(3):
+        epochs.append([(b.data[0].asnumpy().ravel().tolist(), b.pad) for b in it])
+        it.reset()
+    assert epochs[0] == [([0, 1, 2], 0), ([3, 4, 5], 0), ([6, 7, 0], 1)]
+    assert epochs[1] == [([1, 2, 3], 0), ([4, 5, 6], 0), ([7, 0, 1], 2)]
+    assert epochs[2][0] == ([2, 3, 4], 0)
+    it = mx.io.CSVIter(data_csv=path, data_shape=(1,), batch_size=3, round_batch=False)
+    for _ in range(2):
+        assert [(b.data[0].asnumpy().ravel().tolist(), b.pad) for b in it] == \
+            [([0, 1, 2], 0), ([3, 4, 5], 0), ([6, 7, 5], 1)]
+        it.reset()

@@ -144,7 +144,9 @@ def test_attributes():
     y = mx.sym.exp(w, name='e')
     y._set_attr(foo='bar', ctx_group='dev2')
     assert y.attr('foo') == 'bar' and y.list_attr()['__ctx_group__'] == 'dev2'
-    assert y.list_attr(recursive=True)['w$__shape__'] == '(2, 3)'
+    with pytest.raises(DeprecationWarning, match='attr_dict'):
+        y.list_attr(recursive=True)
+    assert y.attr_dict()['w']['__shape__'] == '(2, 3)'
     with pytest.raises(ValueError, match='string'):
         y._set_attr(foo=1)
     with mx.sym.AttrScope(ctx_group='dev1'):
@@ -196,7 +198,7 @@ def test_copy_deepcopy_and_pickle_keep_the_graph():
 
 def test_bool_and_unsupported_operands():
     x = mx.sym.var('x')
-    with pytest.raises(NotImplementedError, match='__bool__'):
+    with pytest.raises(mx.base.NotImplementedForSymbol, match='__bool__ .namely operator "bool". is not implemented'):
         bool(x)
     with pytest.raises(TypeError):
         x + 'a'
@@ -605,3 +607,55 @@ def test_rnn_infer_shape_with_projection_as_mxnet(proj, want_args, want_outs):
     s = mx.sym.RNN(*[mx.sym.var(n) for n in ('data', 'p', 's', 'c')], **kw)
     args, outs, _ = s.infer_shape(data=(3, 2, 4))
     assert args == want_args and outs == want_outs
+
+
+def test_debug_str_as_mxnet_prints_it():
+    f = mx.sym.FullyConnected(mx.sym.var('d'), num_hidden=2, name='f')
+    assert f.debug_str() == ('Symbol Outputs:\n\toutput[0]=f(0)\nVariable:d\nVariable:f_weight\nVariable:f_bias\n'
+                             + '-' * 20 + '\nOp:FullyConnected, Name=f\nInputs:\n\targ[0]=d(0) version=0\n'
+                             '\targ[1]=f_weight(0) version=0\n\targ[2]=f_bias(0) version=0\nAttrs:\n\tnum_hidden=2\n')
+    assert mx.sym.var('v').debug_str() == 'Variable:v\n'
+
+
+def test_infer_errors_print_the_given_arguments(capsys):
+    s = mx.sym.var('x') + mx.sym.var('y')
+    with pytest.raises(MXNetError):
+        s.infer_shape(x=(2, 3), y=(3, 3))
+    assert capsys.readouterr().out == 'infer_shape error. Arguments:\n  x: (2, 3)\n  y: (3, 3)\n'
+    with pytest.raises(MXNetError):
+        s.infer_shape((2, 3), (4, 3))
+    assert capsys.readouterr().out == 'infer_shape error. Arguments:\n  #0: (2, 3)\n  #1: (4, 3)\n'
+
+
+def test_batchnorm_keeps_float32_parameters_for_half_data():
+    arg, out, aux = mx.sym.BatchNorm(mx.sym.var('data')).infer_type(data='float16')
+    assert arg == [np.float16, np.float32, np.float32] and out == [np.float16]
+    assert aux == [np.float32, np.float32]
+    arg, _, aux = mx.sym.BatchNorm(mx.sym.var('data')).infer_type(data='float64')
+    assert arg == [np.float64] * 3 and aux == [np.float64] * 2
+    arg, _, _ = mx.sym.LayerNorm(mx.sym.var('data')).infer_type(data='float16')
+    assert arg == [np.float16] * 3
+
+
+def test_var_shape_written_as_given_and_partial_shapes_reported():
+    assert mx.sym.var('q', shape=5).attr('__shape__') == '5'
+    assert mx.sym.var('q', shape=[2, 3]).attr('__shape__') == '[2, 3]'
+    assert mx.sym.var('q', shape=(2, 3)).infer_shape() == ([(2, 3)], [(2, 3)], [])
+    assert mx.sym.var('q', shape=(0, 3)).infer_shape_partial() == ([(0, 3)], [(0, 3)], [])
+
+
+def test_attributes_listed_in_mxnet_order():
+    # MXNet lists attributes in its C++ hash map's order; these orders were printed by MXNet 1.9.1.
+    from gluonjax.symbol._attr_order import mxnet_order, string_hash
+    assert string_hash('mood') == 0xc3181c573fd4e14a  # libstdc++ std::hash<std::string>
+    w = mx.sym.var('w', shape=(3, 4), dtype='float32', lr_mult=2.0, wd_mult=0.5, init='zeros', attr={'mood': 'g'})
+    assert list(w.list_attr()) == ['__init__', '__dtype__', '__wd_mult__', 'wd_mult', '__lr_mult__', 'lr_mult',
+                                   '__shape__', 'mood']
+    conv = mx.sym.Convolution(mx.sym.var('d'), no_bias=True, stride=(2, 2), pad=(1, 1), num_filter=8,
+                              kernel=(3, 3), name='c', attr={'__a__': '1', 'lr_mult': '2'})
+    assert list(conv.list_attr()) == ['num_filter', 'pad', 'stride', 'no_bias', 'kernel', '__lr_mult__', 'lr_mult',
+                                      '__a__']
+    assert list(conv.attr_dict()) == ['c_weight', 'c']
+    # past 11 keys the map grows to 23 buckets and is re-threaded
+    assert mxnet_order(tuple('a%d' % i for i in range(14))) == (
+        'a12', 'a11', 'a0', 'a2', 'a13', 'a3', 'a4', 'a5', 'a7', 'a8', 'a9', 'a1', 'a6', 'a10')

@@ -81,6 +81,18 @@ def var_shape(node):
     return shape
 
 
+def var_given_shape(node):
+    """A variable's ``__shape__`` as written, unknown (0) dimensions included; None when absent."""
+    try:
+        shape = _literal(node.attrs.get('__shape__', 'None'))
+    except ValueError:
+        return None
+    if shape is None:
+        return None
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    return shape if all(isinstance(d, int) for d in shape) else None
+
+
 def var_dtype(node):
     """A variable's dtype name from its ``__dtype__`` attribute (MXNet's type flag), else None."""
     try:
@@ -370,6 +382,10 @@ def _inconsistent(node, provided, inferred):
                      % (node.name, shape_str(provided), tuple(inferred)))
 
 
+# Operators whose parameters and statistics stay float32 for float16 data.
+_FLOAT32_PARAMS_FOR_HALF = ('BatchNorm', '_contrib_SyncBatchNorm')
+
+
 def _fill_dtypes(node, keys, ent_dtype):
     """Unknown input dtypes follow the first known input (MXNet's default type rule); an
     Embedding's weight takes its ``dtype`` parameter. True if any was new."""
@@ -378,6 +394,10 @@ def _fill_dtypes(node, keys, ent_dtype):
     own = {}
     if node.op.name == 'Embedding':
         own['weight'] = np.dtype(node.parsed().get('dtype') or 'float32').name
+    elif node.op.name in _FLOAT32_PARAMS_FOR_HALF:
+        data = ent_dtype.get(keys[0]) if keys else None
+        if data in ('float16', 'bfloat16'):  # MXNet keeps a half-precision BatchNorm's statistics in float32
+            own.update((n, 'float32') for n in names[1:])
     first = next((d for n, d in zip(names, known) if d is not None and n not in _INDEX_INPUTS and n not in own),
                  None) or _fallback_dtype(node, [])
     new = False
@@ -419,7 +439,14 @@ def infer_shape(symbol, args, kwargs, partial):
         if all(d > 0 for d in s):
             shapes[name] = s
     order, ent_shape, _ = _run(symbol, shapes, {})
+    for node in order:  # partly known shapes of variables (0 = unknown) are reported as given
+        if node.is_variable and node.name not in raw:
+            given_shape = var_given_shape(node)
+            if given_shape is not None:
+                raw[node.name] = given_shape
     arg_s, out_s, aux_s = _partition(symbol, order, ent_shape)
+    out_s = [raw.get(n.name) if s is None and n.is_variable else s
+             for s, (n, _i) in zip(out_s, symbol._outputs)]
     names = symbol.list_arguments() + symbol.list_auxiliary_states()
     unknown = [n for n, s in zip(names, arg_s + aux_s) if s is None] + [None for s in out_s if s is None]
     if unknown and not partial:

@@ -33,22 +33,22 @@ def _as_list(names, arrays, what, required=True):
     """Arrays in ``names`` order from a list or a dict (None where absent and not required)."""
     if arrays is None:
         if required and names:
-            raise MXNetError('bind: %s are required (%s)' % (what, ', '.join(names)))
+            raise ValueError('bind: %s are required (%s)' % (what, ', '.join(names)))
         return [None] * len(names)
     if isinstance(arrays, dict):
-        unknown = [k for k in arrays if k not in names]
-        if unknown and what == 'arguments':
-            raise MXNetError('bind: %s %s are not inputs of the symbol (it takes %s)'
-                             % (what, ', '.join(map(repr, unknown)), ', '.join(names)))
         out = [arrays.get(n) for n in names]
         if required:
             missing = [n for n, a in zip(names, out) if a is None]
             if missing:
-                raise MXNetError('bind: %s missing: %s' % (what, ', '.join(missing)))
+                raise ValueError('bind: key `%s` is missing in %s (the symbol takes %s)'
+                                 % (missing[0], what, ', '.join(names)))
         return out
+    if not isinstance(arrays, list):
+        raise TypeError('bind: %s must be a list of NDArrays or a dict of str to NDArray, not %s'
+                        % (what, type(arrays).__name__))
     arrays = list(arrays)
     if len(arrays) != len(names):
-        raise MXNetError('bind: %d %s given, the symbol has %d (%s)'
+        raise ValueError('bind: %d %s given, the symbol has %d (%s)'
                          % (len(arrays), what, len(names), ', '.join(names)))
     return arrays
 
@@ -73,13 +73,13 @@ class Executor:
                            zip(aux_names, _as_list(aux_names, aux_states, 'auxiliary states'))]
         grads = _as_list(arg_names, args_grad, 'gradient arrays', required=False)
         self._grad_req = self._reqs(arg_names, grad_req, grads)
-        self.grad_arrays = [g if self._grad_req[n] != 'null' else None for n, g in zip(arg_names, grads)]
+        self.grad_arrays = list(grads)  # kept as given, even where grad_req is 'null' (as MXNet)
         for n, g, a in zip(arg_names, self.grad_arrays, self.arg_arrays):
             if g is not None and g.shape != a.shape:
                 raise MXNetError('bind: gradient array of %r has shape %s, the argument %s'
                                  % (n, shape_str(g.shape), shape_str(a.shape)))
         self.arg_dict = dict(zip(arg_names, self.arg_arrays))
-        self.grad_dict = {n: g for n, g in zip(arg_names, self.grad_arrays) if g is not None}
+        self.grad_dict = dict(zip(arg_names, self.grad_arrays))  # None where grad_req is 'null'
         self.aux_dict = dict(zip(aux_names, self.aux_arrays))
         self._outputs = None
         self._last = None       # (args, aux, key, train) of the last forward
@@ -99,7 +99,7 @@ class Executor:
             reqs = dict(zip(names, grad_req))
         for n, r in reqs.items():
             if r not in ('write', 'add', 'null', 'inplace'):
-                raise MXNetError("bind: grad_req of %r must be 'write', 'add' or 'null', not %r" % (n, r))
+                raise ValueError("bind: grad_req of %r must be 'write', 'add' or 'null', not %r" % (n, r))
         # Without a gradient array there is nowhere to write: that argument's req is null.
         return {n: ('write' if r == 'inplace' else r) if g is not None else 'null'
                 for (n, r), g in zip(reqs.items(), grads)}
@@ -155,7 +155,7 @@ class Executor:
         """Run the graph; keyword arguments are copied into the argument arrays first."""
         for name, value in kwargs.items():
             if name not in self.arg_dict:
-                raise MXNetError('forward: unknown argument %r (the symbol takes %s)'
+                raise TypeError('forward: unknown argument %r (the symbol takes %s)'
                                  % (name, ', '.join(self._fn.arg_names)))
             target = self.arg_dict[name]
             target[:] = value
@@ -175,6 +175,8 @@ class Executor:
 
     def backward(self, out_grads=None, is_train=True):
         """Gradients of the outputs (head gradients ``out_grads``, default ones) into grad_arrays."""
+        if all(req == 'null' for req in self._grad_req.values()):
+            return  # nothing to compute, as in MXNet
         if self._last is None:
             raise MXNetError('backward: call forward(is_train=True) first')
         args, aux, key, train = self._last
@@ -237,14 +239,19 @@ class Executor:
 def simple_bind(symbol, ctx, grad_req='write', type_dict=None, shapes=None):
     """An Executor with zero-filled arrays of the shapes (and dtypes) inferred from ``shapes``."""
     ctx = _ctx(ctx)
-    arg_shapes, _, aux_shapes = symbol.infer_shape_partial(**(shapes or {}))
-    names = symbol.list_arguments()
-    aux_names = symbol.list_auxiliary_states()
-    unknown = [n for n, s in zip(names + aux_names, arg_shapes + aux_shapes) if not s or 0 in s]
-    if unknown:
-        raise MXNetError('simple_bind: cannot infer the shapes of %s from the given shapes %s; give them as '
-                         'keyword arguments' % (', '.join(unknown), shapes))
-    arg_types, _, aux_types = symbol.infer_type_partial(**(type_dict or {}))
+    shapes = shapes or {}
+    try:  # MXNet reports any inference failure as a RuntimeError listing the given shapes
+        arg_shapes, _, aux_shapes = symbol.infer_shape_partial(**shapes)
+        names = symbol.list_arguments()
+        aux_names = symbol.list_auxiliary_states()
+        unknown = [n for n, s in zip(names + aux_names, arg_shapes + aux_shapes) if not s or 0 in s]
+        if unknown:
+            raise MXNetError('simple_bind: cannot infer the shapes of %s from the given shapes; give them '
+                             'as keyword arguments' % ', '.join(unknown))
+        arg_types, _, aux_types = symbol.infer_type_partial(**(type_dict or {}))
+    except MXNetError as err:
+        given = ''.join('%s: %s\n' % kv for kv in shapes.items())
+        raise RuntimeError('simple_bind error. Arguments:\n%s%s' % (given, err)) from None
     nd = _nd()
 
     def dt(t):

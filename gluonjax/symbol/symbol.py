@@ -19,9 +19,10 @@ import tempfile
 
 import numpy as np
 
-from ..base import MXNetError, NotSupportedError
+from ..base import MXNetError, NotImplementedForSymbol, NotSupportedError
 from ..ops import find_op, get_op
 from . import _attribute, _infer, _name
+from ._attr_order import mxnet_order
 from ._infer import DTYPE_TO_FLAG
 
 __all__ = ['Symbol', 'var', 'Variable', 'Group', 'load', 'fromjson', 'load_json',
@@ -187,8 +188,7 @@ class Symbol:
         return Symbol([self._outputs[index]])
 
     def __bool__(self):
-        raise NotSupportedError('Function __bool__ (namely operator "bool") is not implemented for Symbol '
-                                'and only available in NDArray.')
+        raise NotImplementedForSymbol(self.__bool__, 'bool')
 
     def __copy__(self):
         return Symbol(copy_graph(self._outputs))
@@ -283,12 +283,10 @@ class Symbol:
         return self._outputs[0][0].attrs.get(hidden_key(key))
 
     def list_attr(self, recursive=False):
-        """Attributes of the node; ``recursive=True`` gives every node's as ``name$key``."""
+        """Attributes of the node (MXNet 1.x raises DeprecationWarning for ``recursive=True``)."""
         if recursive:
-            out = {}
-            for name, attrs in self.attr_dict().items():
-                out.update(('%s$%s' % (name, k), v) for k, v in attrs.items())
-            return out
+            raise DeprecationWarning('Symbol.list_attr with recursive=True has been deprecated. '
+                                     'Please use attr_dict instead.')
         if self.name is None:
             return {}
         return _with_plain_hidden(self._outputs[0][0].attrs)
@@ -407,7 +405,11 @@ class Symbol:
         Returns (None, None, None), after warning about the unknown arguments, when
         the given shapes do not determine every shape.
         """
-        return _infer.infer_shape(self, args, kwargs, partial=False)
+        try:
+            return _infer.infer_shape(self, args, kwargs, partial=False)
+        except MXNetError:
+            _print_infer_arguments('infer_shape', args, kwargs)
+            raise
 
     def infer_shape_partial(self, *args, **kwargs):
         """As infer_shape, with ``()`` for the shapes that cannot be inferred."""
@@ -415,7 +417,11 @@ class Symbol:
 
     def infer_type(self, *args, **kwargs):
         """(argument types, output types, auxiliary types) as numpy types from some input dtypes."""
-        return _infer.infer_type(self, args, kwargs, partial=False)
+        try:
+            return _infer.infer_type(self, args, kwargs, partial=False)
+        except MXNetError:
+            _print_infer_arguments('infer_type', args, kwargs)
+            raise
 
     def infer_type_partial(self, *args, **kwargs):
         """As infer_type, with None for the types that cannot be inferred."""
@@ -442,21 +448,27 @@ class Symbol:
             raise
 
     def debug_str(self):
-        """A readable listing of the graph's nodes."""
-        lines = []
+        """The graph as MXNet's ``Symbol::Print`` lists it: outputs, then every node in graph order."""
+        if len(self._outputs) == 1 and not self._outputs[0][0].inputs:
+            node = self._outputs[0][0]
+            if node.is_variable:
+                return 'Variable:%s\n' % node.name
+            return 'AtomicFunctor  Op:%s\n' % node.op.name
+        lines = ['Symbol Outputs:']
+        lines.extend('\toutput[%d]=%s(%d)' % (i, n.name, idx) for i, (n, idx) in enumerate(self._outputs))
         for node in self._topo():
             if node.is_variable:
                 lines.append('Variable:%s' % node.name)
                 continue
-            lines.append('-' * 40)
+            lines.append('-' * 20)
             lines.append('Op:%s, Name=%s' % (node.op.name, node.name))
             lines.append('Inputs:')
-            for j, (n, i, _v) in enumerate(node.inputs):
-                lines.append('\targ[%d]=%s(%d)' % (j, n.output_name(i), i))
+            for j, (n, i, v) in enumerate(node.inputs):
+                lines.append('\targ[%d]=%s(%d)%s' % (j, n.name, i, ' version=%d' % v if n.is_variable else ''))
             if node.attrs:
                 lines.append('Attrs:')
                 lines.extend('\t%s=%s' % kv for kv in sorted(node.attrs.items()))
-        return '\n'.join(lines)
+        return '\n'.join(lines) + '\n'
 
     # ---- execution ---------------------------------------------------------------------------
     def bind(self, ctx, args, args_grad=None, grad_req='write', aux_states=None, group2ctx=None,
@@ -487,13 +499,23 @@ class Symbol:
         return self
 
 
+def _print_infer_arguments(what, args, kwargs):
+    """MXNet's infer_shape/infer_type print the inputs they were given before re-raising an error."""
+    print('%s error. Arguments:' % what)
+    for i, arg in enumerate(args):
+        print('  #%d: %s' % (i, arg))
+    for key, value in kwargs.items():
+        print('  %s: %s' % (key, value))
+
+
 def _with_plain_hidden(attrs):
-    """Attributes as MXNet lists them: ``__lr_mult__`` also appears as ``lr_mult``."""
-    out = dict(attrs)
-    for key in HIDDEN_KEYS:
-        hk = '__%s__' % key
-        if hk in attrs:
-            out[key] = attrs[hk]
+    """Attributes as MXNet lists them: in its hash map's order (see ``_attr_order``), each
+    hidden key such as ``__lr_mult__`` followed by its plain form ``lr_mult``."""
+    out = {}
+    for key in mxnet_order(tuple(attrs)):
+        out[key] = attrs[key]
+        if key.startswith('__') and key.endswith('__') and key[2:-2] in HIDDEN_KEYS:
+            out[key[2:-2]] = attrs[key]
     return out
 
 
@@ -544,9 +566,12 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
     if not isinstance(name, str):
         raise TypeError('Expect a string for variable `name`')
     attrs = _user_attrs(attr)
-    if shape is not None:
-        shape = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape)
-        attrs['__shape__'] = str(shape)
+    if shape is not None:  # written as MXNet writes str(shape): 5, (2, 3) or [2, 3]
+        if isinstance(shape, (int, np.integer)):
+            attrs['__shape__'] = str(int(shape))
+        else:
+            attrs['__shape__'] = str(type(shape)(int(d) for d in shape) if isinstance(shape, list)
+                                     else tuple(int(d) for d in shape))
     if lr_mult is not None:
         attrs['__lr_mult__'] = str(lr_mult)
     if wd_mult is not None:
@@ -601,8 +626,7 @@ def create(op, inputs, params, name=None, attr=None, hint=None):
     node's attributes, as MXNet's composition makes them.
     """
     parsed = op.parse_attrs(params)  # validate now, naming the operator
-    attrs = op.format_attrs(params)
-    attrs.update(_user_attrs(attr))
+    attrs = _op_attrs(op, op.format_attrs(params), _user_attrs(attr))
     name = _name.current().get(name, hint or op.name.lower())
     if op.variadic:
         if any(x is None for x in inputs):
@@ -631,6 +655,18 @@ def create(op, inputs, params, name=None, attr=None, hint=None):
     _connect(node, entries, names)
     node.avals()  # known input shapes give output shapes now, and shape errors surface here
     return Symbol([(node, i) for i in range(op.n_visible_outputs(parsed))])
+
+
+def _op_attrs(op, formatted, user):
+    """An operator node's attributes in the order MXNet inserts them (which decides the order
+    ``list_attr`` shows): extra keywords, the scope's and user's attributes, then the
+    operator's parameters in their declared order."""
+    attrs = {k: v for k, v in formatted.items() if k not in op._param_map}
+    attrs.update(user)
+    for key in op._param_map:
+        if key in formatted and key not in user:
+            attrs[key] = formatted[key]
+    return attrs
 
 
 def _connect(node, entries, names):
