@@ -39,9 +39,10 @@ stats = collections.Counter()
 
 
 def device_of(x):
-    """The device of a single-device jax array (the quick way; ``x.device`` is slower)."""
+    """The device of a single-device jax array (the quick way: ``x.device`` is ten times slower,
+    and a push or pull asks this of every array it is given)."""
     try:
-        return x.sharding._device
+        return x._sharding._device
     except AttributeError:
         return x.device
 
@@ -69,7 +70,10 @@ def _psum_program(devices):
 
 @functools.lru_cache(maxsize=512)
 def _split_program(shapes):
-    """A flat array -> the arrays of ``shapes`` it holds, one after another (on its own device)."""
+    """A flat array -> the arrays of ``shapes`` it holds, one after another (on its own device).
+
+    (The psum and this split as one program over all the devices measured slower on 4 CPU devices.)
+    """
     sizes = [math.prod(s) for s in shapes]
 
     def split(flat):

@@ -41,7 +41,7 @@ class _Entry:
     value while ``source`` is still its data (an updater that changes the value in place
     gives it new data, which retires them). ``home`` is the stored value's device.
     """
-    __slots__ = ('value', 'home', 'copies', 'source', 'order')
+    __slots__ = ('value', 'home', 'copies', 'source', 'order', 'aval')
 
     def __init__(self, value, order):
         self.value = value
@@ -49,6 +49,7 @@ class _Entry:
         self.copies = None
         self.source = None
         self.order = order
+        self.aval = value._data.aval  # shape and dtype every value pushed or pulled must have
 
 
 def _is_array(x):
@@ -153,26 +154,31 @@ class KVStore(KVStoreBase):
 
     def _grouped(self, op, pairs, what='value'):
         """Merge the arrays given for the same key and order keys as MXNet does; check keys exist."""
-        groups = {}
+        store = self._store
+        groups = []
         for key, arrays in pairs:
-            entry = self._store.get(key)
+            entry = store.get(key)
             if entry is None:
                 raise MXNetError('%s: key %s has not been initialised; call init(%s, value) first'
                                  % (op, _key_str(key), _key_str(key)))
-            if key in groups:
-                groups[key][2].extend(arrays)
-            else:
-                groups[key] = (key, entry, list(arrays))
-        ordered = sorted(groups.values(), key=lambda g: g[1].order)
-        for key, entry, arrays in ordered:
-            stored = entry.value
-            shape, dtype = stored._data.shape, stored._data.dtype
+            groups.append((key, entry, arrays))
+        if len({key for key, _, _ in groups}) < len(groups):
+            merged = {}
+            for key, entry, arrays in groups:
+                merged.setdefault(key, (key, entry, []))[2].extend(arrays)
+            groups = list(merged.values())
+        orders = [entry.order for _, entry, _ in groups]
+        if any(a > b for a, b in zip(orders, orders[1:])):
+            groups.sort(key=lambda g: g[1].order)
+        for key, entry, arrays in groups:
+            aval = entry.aval
             for i, a in enumerate(arrays):
-                data = a._data
-                if data.shape != shape or data.dtype != dtype:
+                got = a._data.aval
+                # avals are interned, so `is` settles the common case without comparing shapes
+                if got is not aval and (got.shape != aval.shape or got.dtype != aval.dtype):
                     raise MXNetError('%s: key %s holds %s but %s %d of %d is %s'
-                                     % (op, _key_str(key), _desc(stored), what, i, len(arrays), _desc(a)))
-        return ordered
+                                     % (op, _key_str(key), _desc(entry.value), what, i, len(arrays), _desc(a)))
+        return groups
 
     # ---- init --------------------------------------------------------------------------
     def init(self, key, value):
