@@ -55,6 +55,12 @@ def _zeros_like(x):
     return jnp.zeros_like(x)
 
 
+def _fresh_zeros(x):
+    """Zeros like ``x`` on its device, made on the host: a net's first gradient buffers would
+    otherwise compile one program per parameter shape (seconds for a model-zoo net)."""
+    return jax.device_put(np.zeros(x.shape, x.dtype), x.sharding)
+
+
 def _as_ctx_list(ctx):
     if ctx is None:
         return [current_context()]
@@ -327,7 +333,7 @@ class Parameter:
             for arr in self._data or ():
                 arr._ag = None
             return
-        self._grad = [NDArray._from_jax(_zeros_like(d._data), d._ctx) for d in self._data]
+        self._grad = [NDArray._from_jax(_fresh_zeros(d._data), d._ctx) for d in self._data]
         for arr, g in zip(self._data, self._grad):
             arr._ag = autograd.Leaf(g, self.grad_req)
 

@@ -25,6 +25,9 @@ __all__ = ['CONV_IMPL', 'conv_lax', 'conv_im2col', 'conv_out_size', 'deconv_pads
 CONV_IMPL = None
 # im2col only when the patch matrix has at most this many elements (memory grows with kernel size).
 IM2COL_MAX_ELEMENTS = 1 << 25
+# ... and only for small images: on ImageNet-sized maps XLA's convolution runs faster and
+# compiles 2-4x faster (resnet18 at 224x224: first call 2.9 s against 8.5 s with im2col).
+IM2COL_MAX_POSITIONS = 1024
 
 
 def _bias_inputs(attrs):
@@ -179,7 +182,8 @@ def _choose_impl(x, kernel, out, channels, groups):
     cg = channels // groups
     if not isinstance(x.shape[0], int):  # a symbolic batch (jax.export): the patch size is unknown
         return 'lax'
-    if cg >= 96 or x.shape[0] * channels * math.prod(kernel) * math.prod(out) > IM2COL_MAX_ELEMENTS:
+    if (cg >= 96 or math.prod(out) > IM2COL_MAX_POSITIONS
+            or x.shape[0] * channels * math.prod(kernel) * math.prod(out) > IM2COL_MAX_ELEMENTS):
         return 'lax'
     return 'im2col' if cg < 4 else 'im2col_rows'
 
