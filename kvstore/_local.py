@@ -110,8 +110,9 @@ class KVStore(KVStoreBase):
         if isinstance(keys, (list, tuple)):
             if not isinstance(values, (list, tuple)) or len(values) != len(keys):
                 got = len(values) if isinstance(values, (list, tuple)) else 'one %s' % type(values).__name__
-                raise MXNetError('%s: %d keys %s but %s %ss were given; pass one %s (or one list of '
-                                 'per-device %ss) per key' % (op, len(keys), list(keys), got, what, what, what))
+                # AssertionError: the type MXNet raises for this, which scripts may catch
+                raise AssertionError('%s: %d keys %s but %s %ss were given; pass one %s (or one list of '
+                                     'per-device %ss) per key' % (op, len(keys), list(keys), got, what, what, what))
             pairs = [(self._key(op, k), self._arrays(op, k, v)) for k, v in zip(keys, values)]
         else:
             pairs = [(self._key(op, keys), self._arrays(op, keys, values))]
