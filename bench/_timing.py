@@ -3,8 +3,8 @@ import statistics
 import time
 
 
-def per_call_us(fn, number=2000, repeat=7, warmup=200):
-    """Median over ``repeat`` runs of the mean time of one call, in microseconds."""
+def runs_us(fn, number=2000, repeat=7, warmup=200):
+    """The mean time of one call in each of ``repeat`` runs of ``number`` calls, in microseconds."""
     for _ in range(warmup):
         fn()
     runs = []
@@ -13,7 +13,12 @@ def per_call_us(fn, number=2000, repeat=7, warmup=200):
         for _ in range(number):
             fn()
         runs.append((time.perf_counter() - t) / number * 1e6)
-    return statistics.median(runs)
+    return runs
+
+
+def per_call_us(fn, number=2000, repeat=7, warmup=200):
+    """Median over ``repeat`` runs of the mean time of one call, in microseconds."""
+    return statistics.median(runs_us(fn, number, repeat, warmup))
 
 
 def machine():

@@ -1,21 +1,18 @@
 """MXNet 1.9.1 reference for bench/bench_kvstore.py parts 1 and 2 (run with the reference interpreter:
 /tmp/mxref/bin/python bench/mxnet_ref/kvstore.py). Same work: push from cpu(0..3) and pull back onto
 them, waiting for the results; best and median of interleaved repeats, in microseconds."""
-import time
+import os
+import sys
 
 import mxnet as mx
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from _timing import runs_us  # noqa: E402
+
 
 def timed(fn, number, repeat=11, warmup=5):
-    for _ in range(warmup):
-        fn()
-    runs = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        for _ in range(number):
-            fn()
-        runs.append((time.perf_counter() - t) / number * 1e6)
-    return min(runs), sorted(runs)[len(runs) // 2]
+    runs = sorted(runs_us(fn, number, repeat, warmup))
+    return runs[0], runs[len(runs) // 2]
 
 
 def main():

@@ -69,14 +69,8 @@ def eval_node(node, in_avals, train=False):
 
 def var_shape(node):
     """A variable's shape from its ``__shape__`` attribute; None when absent or with unknown (0) dims."""
-    try:
-        shape = _literal(node.attrs.get('__shape__', 'None'))
-    except ValueError:
-        return None
-    if shape is None:
-        return None
-    shape = (shape,) if isinstance(shape, int) else tuple(shape)
-    if any(not isinstance(d, int) or d <= 0 for d in shape):
+    shape = var_given_shape(node)
+    if shape is None or any(d <= 0 for d in shape):
         return None
     return shape
 
