@@ -113,12 +113,15 @@ class Node:
     (equal keys mean equal functions), so compiled backward passes can be cached.
     ``parents[i]`` is the autograd entry of input ``i``: a Leaf, a (Node, index)
     pair, or None for a constant. ``values[i]`` is the input's value when recorded.
+    ``on_backward``, when set, is called (no arguments) each time a backward pass goes
+    through the node: MXNet updates BatchNorm's running statistics there, not in forward.
     """
-    __slots__ = ('fn', 'key', 'parents', 'values', 'n_out', 'backward_fn', 'name')
+    __slots__ = ('fn', 'key', 'parents', 'values', 'n_out', 'backward_fn', 'name', 'on_backward')
 
     def __init__(self, fn, key, parents, values, n_out, backward_fn=None, name=''):
         self.fn, self.key, self.parents, self.values = fn, key, parents, values
         self.n_out, self.backward_fn, self.name = n_out, backward_fn, name
+        self.on_backward = None
 
     def free(self):
         self.values = None
@@ -279,6 +282,9 @@ def _run_backward(heads, head_grads, retain_graph, create_graph, variables=None)
             result = _fused_backward(nodes, node_heads, structure, leaves, consts)
         else:
             result = _walk_backward(nodes, node_heads, create_graph)
+        for n in reversed(nodes):  # consumers first, the order of MXNet's backward operators
+            if n.on_backward is not None:
+                n.on_backward()
     for h, c in leaf_heads:  # d head / d head
         leaf = h._ag
         prev = result.get(id(leaf))

@@ -115,6 +115,7 @@ def test_batchnorm_against_numpy():
     mean0, var0 = layer.running_mean.data().asnumpy(), layer.running_var.data().asnumpy()
     with autograd.record():
         y = layer(nd.array(x))
+    y.backward()  # MXNet updates the running statistics in backward
     mean = x.mean(axis=(0, 2, 3))
     var = x.var(axis=(0, 2, 3))
     shape = (1, -1, 1, 1)

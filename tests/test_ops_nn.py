@@ -296,8 +296,11 @@ def test_batchnorm_training_uses_batch_stats_and_updates_moving_stats(rng):
     x, g, b, mm, mv = _bn_arrays(rng)
     xn = x.asnumpy()
     mean, var = xn.mean((0, 2, 3)), xn.var((0, 2, 3))
+    g.attach_grad()
     with mx.autograd.record():
         out = mx.nd.BatchNorm(x, g, b, mm, mv, fix_gamma=False, momentum=0.8)
+    np.testing.assert_array_equal(mm.asnumpy(), 0)  # MXNet updates them in backward
+    out.backward()
     expect = (xn - mean[:, None, None]) / np.sqrt(var[:, None, None] + 1e-3) * g.asnumpy()[:, None, None] \
         + b.asnumpy()[:, None, None]
     np.testing.assert_allclose(out.asnumpy(), expect, rtol=1e-4, atol=1e-5)
@@ -330,9 +333,34 @@ def test_batchnorm_moving_stats_change_only_in_recorded_training(rng, hybridize)
         out = net(x)
     np.testing.assert_allclose(out.asnumpy(), x.asnumpy() / np.sqrt(1 + 1e-5), rtol=1e-5)
     np.testing.assert_array_equal(net.running_mean.data().asnumpy(), 0)
+    x.attach_grad()
     with mx.autograd.record():
-        net(x)
+        out = net(x)
+    np.testing.assert_array_equal(net.running_mean.data().asnumpy(), 0)  # until backward
+    out.backward()
     np.testing.assert_allclose(net.running_mean.data().asnumpy(), 0.1 * x.asnumpy().mean((0, 2, 3)), rtol=1e-5)
+
+
+@pytest.mark.parametrize('hybridize', [False, True])
+def test_batchnorm_two_recorded_passes_update_in_backward_order(rng, hybridize):
+    """Two passes recorded before one backward (a GAN discriminator on real and fake data):
+    MXNet applies both updates when backward reaches each pass, the later pass first."""
+    from gluonjax.gluon import nn as gnn
+    net = gnn.BatchNorm(in_channels=3, momentum=0.5)
+    net.initialize()
+    if hybridize:
+        net.hybridize()
+    a, b = nd(rng.standard_normal((4, 3, 2)) + 1), nd(rng.standard_normal((4, 3, 2)) - 2)
+    with mx.autograd.record():
+        loss = net(a).sum() + (net(b) * 2).sum()
+    np.testing.assert_array_equal(net.running_mean.data().asnumpy(), 0)
+    loss.backward()
+    ma, mb = a.asnumpy().mean((0, 2)), b.asnumpy().mean((0, 2))
+    expect = (0 * 0.5 + mb * 0.5) * 0.5 + ma * 0.5
+    np.testing.assert_allclose(net.running_mean.data().asnumpy(), expect, rtol=1e-5, atol=1e-6)
+    va, vb = a.asnumpy().var((0, 2)), b.asnumpy().var((0, 2))
+    np.testing.assert_allclose(net.running_var.data().asnumpy(), (0.5 + vb * 0.5) * 0.5 + va * 0.5,
+                               rtol=1e-4)
 
 
 def test_batchnorm_fix_gamma_and_outputs(rng):

@@ -5,7 +5,8 @@ through ``gluonjax.symbol.graph.GraphFunction``; ``jax.jit`` compiles it. A call
 the parameters' current arrays (the list of array handles is cached per context and
 rebuilt only when some Parameter replaced its arrays), runs the compiled function, and
 wraps the outputs. In training mode the function also returns the new auxiliary states
-(BatchNorm's running statistics), which are written back into the Parameters.
+(BatchNorm's running statistics), which are written back into the Parameters when backward
+passes through the recorded call, as MXNet does.
 
 Under ``autograd.record()`` the call is one tape node whose function is the compiled
 function itself: backward is ``jax.vjp`` of the whole graph, compiled once.
@@ -121,12 +122,38 @@ class GraphRunner:
             raise self._error(err) from None
         n = self.n_out
         results = [NDArray._from_jax(o, ctx) for o in outs[:n]]
-        if train and self.aux_keys and _ag_state.recording:  # as MXNet: updated by recorded passes only
-            for pos, value in zip(self.aux_pos, outs[n:]):
-                arrays[pos]._data = value
         if _ag_state.recording:
             self._record(entry, args, arrays, vals, results, len(outs))
+            if train and self.aux_keys and results and results[0]._ag is not None:
+                # as MXNet: running statistics are written when backward passes the graph
+                results[0]._ag[0].on_backward = self._aux_writer(
+                    [arrays[pos] for pos in self.aux_pos], outs[n:])
         return results
+
+    def _aux_writer(self, aux_arrays, after):
+        """A function storing the new auxiliary states into their arrays (see ndarray._aux_writer)."""
+        before = [a._data for a in aux_arrays]
+        rules = self._aux_rules()
+
+        def write():
+            for key, arr, b, a in zip(self.aux_keys, aux_arrays, before, after):
+                op, attrs = rules.get(key, (None, None))
+                if arr._data is not b and op is not None and op.rebase_aux is not None:
+                    a = op.rebase_aux(attrs, (b,), (a,), (arr._data,))[0]
+                arr._data = a
+        return write
+
+    def _aux_rules(self):
+        """{aux name: (operator, attrs)} of the operators updating each auxiliary state."""
+        rules = getattr(self, '_rules', None)
+        if rules is None:
+            rules = self._rules = {}
+            for step in self.graph._steps:
+                if step.op is not None and step.op.updates_aux:
+                    attrs = step.kernel(True).attrs
+                    for pos in step.aux:
+                        rules[step.node.inputs[pos][0].name] = (step.op, attrs)
+        return rules
 
     def _record(self, entry, args, arrays, vals, results, n_out):
         parents = [args[i]._ag for i in self.data_index]

@@ -216,6 +216,11 @@ class OpDef:
     random: bool = False
     # The function returns updated auxiliary states after its outputs (BatchNorm in training).
     updates_aux: bool = False
+    # MXNet writes those states when backward passes through the node, not in forward (so
+    # recorded passes count only once backward runs, in backward order). A function
+    # (attrs, before, after, now) -> states to store then, where before/after are the states the
+    # forward read and computed and ``now`` the current ones, when another pass changed them since.
+    rebase_aux: Optional[Callable] = None
     # Parameters passed to the compiled function as traced values, not baked in
     # (the scalar of _mul_scalar), so that new values do not compile new kernels.
     dynamic_params: Tuple[str, ...] = ()

@@ -72,9 +72,20 @@ def _bn_visible(attrs):
     return 3 if attrs['output_mean_var'] else 1
 
 
+def _bn_rebase(attrs, before, after, now):
+    """Moving statistics when backward runs: ``after`` moved onto the current ``now``.
+
+    The update ``moving * momentum + batch * (1 - momentum)`` is affine in ``moving``, so the
+    update computed in forward from ``before`` becomes ``after + momentum * (now - before)``.
+    """
+    m = attrs['momentum']
+    return tuple((a + (n - b) * jnp.asarray(m, a.dtype)).astype(a.dtype) for b, a, n in zip(before, after, now))
+
+
 @register('BatchNorm', inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
           aux=('moving_mean', 'moving_var'), num_outputs=3, num_visible_outputs=_bn_visible,
-          output_names=('output', 'mean', 'var'), mode_dependent=True, updates_aux=True, category='norm',
+          output_names=('output', 'mean', 'var'), mode_dependent=True, updates_aux=True,
+          rebase_aux=_bn_rebase, category='norm',
           params=[P('eps', 'float', 1e-3), P('momentum', 'float', 0.9), P('fix_gamma', 'bool', True),
                   P('use_global_stats', 'bool', False), P('output_mean_var', 'bool', False),
                   P('axis', 'int', 1), P('cudnn_off', 'bool', False),
@@ -87,7 +98,9 @@ def batch_norm(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, fix
     In training (and without ``use_global_stats``) the batch mean and biased variance
     normalise the data and the moving statistics are updated as
     ``moving = moving * momentum + batch * (1 - momentum)`` (returned after the three
-    outputs, for the caller to store). Otherwise the moving statistics are used.
+    outputs, for the caller to store when backward runs, as MXNet does; the variance stored
+    is MXNet's, recovered from the inverse standard deviation). Otherwise the moving
+    statistics are used.
     ``fix_gamma`` treats gamma as 1 (its gradient is then 0). The outputs are
     (out, mean, inverse standard deviation 1/sqrt(var + eps)), as MXNet's CPU kernel gives;
     gradients flow back from ``out`` only. Outside training (without ``use_global_stats``)
@@ -120,7 +133,8 @@ def batch_norm(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, fix
         return outs
     m = jnp.asarray(momentum, ct)
     new_mean = moving_mean.astype(ct) * m + lax.stop_gradient(mean) * (1 - m)
-    new_var = moving_var.astype(ct) * m + lax.stop_gradient(var) * (1 - m)
+    saved_var = 1 / jnp.square(lax.stop_gradient(invstd)) - jnp.asarray(eps, ct)  # MXNet's INVSTD_TO_VARIANCE
+    new_var = moving_var.astype(ct) * m + saved_var * (1 - m)
     return outs + (new_mean.astype(stat_dtype), new_var.astype(moving_var.dtype))
 
 
