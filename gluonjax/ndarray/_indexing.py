@@ -139,6 +139,8 @@ class _AssignError(ValueError, PassThrough):
 
 def _set(x, v, plan, dyn):
     """x with x[index] = v, v broadcast to the indexed region and cast to x's dtype."""
+    if any(p[0] == 'array' for p in plan):
+        return _set_advanced(x, v, plan, dyn)
     it = iter(dyn)
     idx = []
     for p in plan:
@@ -158,7 +160,20 @@ def _set(x, v, plan, dyn):
             idx.append(slice(None))
     idx = _open_mesh(idx)
     region = jnp.zeros(x.shape, x.dtype)[idx].shape
-    v = jnp.asarray(v, x.dtype)
+    return x.at[idx].set(_fit_value(v, x.dtype, region))
+
+
+def _set_advanced(x, v, plan, dyn):
+    """x[index] = v for an index with arrays: the positions written are those that reading
+    x[index] selects (numpy's rules for combining arrays, slices and integers)."""
+    flat = _index_fn(plan)(jnp.arange(x.size).reshape(x.shape), *dyn)
+    v = _fit_value(v, x.dtype, flat.shape)
+    return x.reshape(-1).at[flat.reshape(-1)].set(v.reshape(-1)).reshape(x.shape)
+
+
+def _fit_value(v, dtype, region):
+    """The assigned value cast to ``dtype`` and broadcast to the region's shape."""
+    v = jnp.asarray(v, dtype)
     if v.shape != region:
         shape = v.shape
         while len(shape) > len(region) and shape[0] == 1:  # leading axes of size 1 may be dropped
@@ -169,7 +184,7 @@ def _set(x, v, plan, dyn):
             # ValueError, as MXNet's (numpy's) broadcasting of the assigned value raises
             raise _AssignError('__setitem__: cannot assign a value of shape %s to a region of shape %s'
                              % (shape_str(v.shape), shape_str(region))) from None
-    return x.at[idx].set(v)
+    return v
 
 
 def _open_mesh(idx):

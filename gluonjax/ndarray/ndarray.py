@@ -408,15 +408,18 @@ def invoke(op_name, inputs, kwargs, out=None, ctx=None):
     outs = kernel(*args)
     cls = type(inputs[0]) if inputs else NDArray  # mx.np arrays stay mx.np arrays
     results = [cls._from_jax(o, ctx) for o in outs]
+    new_aux = None
     if kernel.op.updates_aux and len(outs) > kernel.n_out:
-        if _ag_state.recording:  # MXNet updates running statistics in backward: only recorded passes count
-            _write_aux(kernel, inputs, outs[kernel.n_out:])
+        new_aux = outs[kernel.n_out:]
         results = results[:kernel.n_out]
     if _ag_state.recording and inputs:
-        # the node's function returns every output, updated auxiliary states included,
-        # and its recorded inputs are the values before _write_aux replaced them
+        # the node's function returns every output, updated auxiliary states included
         _record(kernel, inputs, results, len(args) - len(inputs), args[len(inputs):],
                 n_out=len(outs), values=args)
+        if new_aux is not None and results[0]._ag is not None:
+            # MXNet updates running statistics in backward: recorded passes count once backward runs
+            results[0]._ag[0].on_backward = _aux_writer(kernel.op, kernel.attrs,
+                                                        inputs[len(inputs) - len(kernel.op.aux):], new_aux)
     visible = results[:kernel.n_visible]
     if out is not None:
         return _write_out(out, visible)
@@ -437,11 +440,24 @@ def _record(kernel, inputs, results, n_extra, extra, n_out=None, values=None):
         r._ag = (node, i)
 
 
-def _write_aux(kernel, inputs, new_values):
-    """Store updated auxiliary states (BatchNorm's running statistics) into their arrays."""
-    aux_arrays = inputs[len(inputs) - len(kernel.op.aux):]
-    for arr, value in zip(aux_arrays, new_values):
-        arr._data = value
+def _aux_writer(op, attrs, arrays, after):
+    """A function storing the auxiliary states (BatchNorm's running statistics) a recorded
+    forward computed into ``arrays``, for autograd to call when backward passes the node.
+
+    Where another backward changed the arrays since this forward read them, ``op.rebase_aux``
+    applies this pass's update to their current values instead.
+    """
+    before = tuple(a._data for a in arrays)
+
+    def write():
+        now = tuple(a._data for a in arrays)
+        if all(n is b for n, b in zip(now, before)) or op.rebase_aux is None:
+            values = after
+        else:
+            values = op.rebase_aux(attrs, before, after, now)
+        for arr, value in zip(arrays, values):
+            arr._data = value
+    return write
 
 
 def _write_out(out, results):
@@ -570,6 +586,9 @@ def _inplace(method):
         if result is NotImplemented:
             return result
         data = result._data
+        if data.shape != self._data.shape:  # broadcasting may not grow the target
+            raise MXNetError('in-place operation: shape inconsistent, provided %s, inferred %s'
+                             % (shape_str(self.shape), shape_str(data.shape)))
         if data.dtype != self._data.dtype:
             data = data.astype(self._data.dtype)
         self._data = data

@@ -22,7 +22,7 @@ import sys as _sys
 from .multiarray import (ndarray, array, asarray, zeros, ones, full, empty, arange, linspace, eye,  # noqa: F401
                          identity, zeros_like, ones_like, full_like, empty_like, add, subtract, multiply, divide, true_divide, floor_divide, mod,  # noqa: F401
                          remainder, power, maximum, minimum, fmax, fmin, hypot, arctan2, equal, not_equal,
-                         greater, greater_equal, less, less_equal, logical_and, logical_or, logical_xor,
+                         greater, greater_equal, less, less_equal, logical_and, logical_or, logical_xor, bitwise_and, bitwise_or, bitwise_xor,
                          clip, where, nonzero, around, round_, sum, prod, mean, amax, amin, max, min, std, var,
                          argmax, argmin, any, all, cumsum, reshape, ravel, transpose, swapaxes, moveaxis,
                          expand_dims, squeeze, broadcast_to, tile, repeat, flip, concatenate, stack, vstack,

@@ -18,7 +18,7 @@ import numpy as onp
 
 from ..base import MXNetError
 from ..context import Context, current_context
-from ..ndarray.ndarray import NDArray, apply_fn
+from ..ndarray.ndarray import NDArray, apply_fn, _inplace
 from ..ndarray import _indexing
 from ._core import apply_op, as_np, is_scalar, is_symbol, to_array, _NP_CLASS
 
@@ -77,12 +77,6 @@ class _NumpyMethods:
     def __rtruediv__(self, other):
         return true_divide(other, self)
 
-    def __floordiv__(self, other):
-        return floor_divide(self, other)
-
-    def __rfloordiv__(self, other):
-        return floor_divide(other, self)
-
     def __mod__(self, other):
         return mod(self, other)
 
@@ -126,9 +120,17 @@ class _NumpyMethods:
         return absolute(self)
 
     def __invert__(self):
-        if self.dtype != onp.bool_:
-            raise TypeError('~ is only supported on bool arrays by mx.np (got %s)' % self.dtype)
-        return logical_not(self)
+        return invert(self)
+
+    # bitwise operators of integer and bool arrays (MXNet has no reflected forms: 1 & x raises)
+    def __and__(self, other):
+        return bitwise_and(self, other)
+
+    def __or__(self, other):
+        return bitwise_or(self, other)
+
+    def __xor__(self, other):
+        return bitwise_xor(self, other)
 
     # ---- methods with NumPy's signatures -----------------------------------------------------
     def reshape(self, *shape, order='C', **kwargs):
@@ -223,6 +225,20 @@ class _NumpyMethods:
         return apply_op('Cast', [self], {'dtype': dtype.name})
 
 
+def _np_inplace(fn):
+    """``x op= y``: the result is written into ``x``, which keeps its shape and dtype (MXNet
+    raises when either would change; a scalar takes the type of an integer ``x`` first)."""
+    def method(self, other):
+        if is_scalar(other) and self.dtype.kind in 'iub':
+            other = self.dtype.type(other)
+        result = fn(self, other)
+        if result.dtype != self.dtype:
+            raise MXNetError('in-place operation: type inconsistent, provided %s, inferred %s'
+                             % (self.dtype, result.dtype))
+        return result
+    return _inplace(method)
+
+
 class ndarray(_NumpyMethods, NDArray):
     """An n-dimensional array with NumPy's semantics, on a device (``mx.np.ndarray``)."""
     __slots__ = ()
@@ -231,6 +247,20 @@ class ndarray(_NumpyMethods, NDArray):
     @property
     def dtype(self):
         return self._data.dtype
+
+    # numpy must not run its ufuncs on these arrays: ``numpy_array + x`` comes to x.__radd__
+    __array_ufunc__ = None
+
+    # ---- in-place arithmetic -----------------------------------------------------------
+    __iadd__ = _np_inplace(lambda a, b: add(a, b))
+    __isub__ = _np_inplace(lambda a, b: subtract(a, b))
+    __imul__ = _np_inplace(lambda a, b: multiply(a, b))
+    __itruediv__ = _np_inplace(lambda a, b: true_divide(a, b))
+    __imod__ = _np_inplace(lambda a, b: mod(a, b))
+    __ipow__ = _np_inplace(lambda a, b: power(a, b))
+    __iand__ = _np_inplace(lambda a, b: bitwise_and(a, b))
+    __ior__ = _np_inplace(lambda a, b: bitwise_or(a, b))
+    __ixor__ = _np_inplace(lambda a, b: bitwise_xor(a, b))
 
     # ---- conversion --------------------------------------------------------------------
     def as_nd_ndarray(self):
@@ -244,6 +274,17 @@ class ndarray(_NumpyMethods, NDArray):
 
     def item(self, *args):
         return self.asnumpy().item(*args)
+
+    def _size_one(self):
+        if self.size != 1:  # NumPy's rule (and exception type)
+            raise TypeError('only size-1 arrays can be converted to Python scalars')
+        return self.asnumpy().reshape(-1)[0]
+
+    def __float__(self):
+        return float(self._size_one())
+
+    def __int__(self):
+        return int(self._size_one())
 
     # ---- printing ----------------------------------------------------------------------
     def __repr__(self):
@@ -348,7 +389,7 @@ def array(object, dtype=None, ctx=None, copy=True):  # noqa: A002 (NumPy's name)
     try:
         host = onp.asarray(object, dtype=dtype)
     except (TypeError, ValueError) as err:
-        raise MXNetError('array: cannot make an array from %s: %s' % (type(object).__name__, err)) from None
+        raise TypeError('array: cannot make an array from %s: %s' % (type(object).__name__, err)) from None
     return ndarray._from_jax(jax.device_put(host, ctx.jax_device), ctx)
 
 
@@ -379,6 +420,8 @@ def full(shape, fill_value, dtype=None, order='C', ctx=None, out=None):
     if isinstance(fill_value, NDArray):
         res = broadcast_to(fill_value.astype(dtype or fill_value.dtype), _shape(shape))
     else:
+        if dtype is None and isinstance(fill_value, bool):  # as MXNet: full(shape, True) is bool
+            dtype = onp.bool_
         res = apply_op('_full', [], {'shape': _shape(shape), 'dtype': _dtype_name(dtype),
                                      'value': float(fill_value)}, ctx=_ctx(ctx))
     if out is not None:
@@ -391,6 +434,8 @@ def arange(start, stop=None, step=1, dtype=None, ctx=None):
     """Evenly spaced values in [start, stop) (float32 unless ``dtype`` says otherwise)."""
     if stop is None:
         start, stop = 0, start
+    if step == 0:  # the error MXNet's Python front end raises
+        raise ZeroDivisionError('arange: step must not be zero')
     return apply_op('_arange', [], {'start': float(start), 'stop': float(stop), 'step': float(step),
                                     'dtype': _dtype_name(dtype)}, ctx=_ctx(ctx))
 
@@ -442,6 +487,17 @@ def full_like(a, fill_value, dtype=None, order='C', ctx=None, out=None):
 # Elementwise functions
 # ---------------------------------------------------------------------------------------
 
+def _integral_only(name, fn):
+    """``fn`` for integer and bool arrays only: MXNet has no bitwise kernels for floats."""
+    def checked(*args, **kwargs):
+        for x in args:
+            if isinstance(x, NDArray) and x.dtype.kind not in 'iub':
+                raise MXNetError('%s: only integer and bool arrays are supported, got %s' % (name, x.dtype))
+        return fn(*args, **kwargs)
+    checked.__name__, checked.__doc__ = name, fn.__doc__
+    return checked
+
+
 def _unary(name, op_name):
     def fn(x, out=None, **kwargs):
         if is_scalar(x):  # numbers: numpy's own function
@@ -460,11 +516,14 @@ _UNARY = {
     'degrees': 'degrees', 'radians': 'radians', 'deg2rad': 'radians', 'rad2deg': 'degrees',
     'absolute': 'abs', 'abs': 'abs', 'fabs': 'abs', 'sign': 'sign', 'negative': 'negative',
     'rint': 'rint', 'ceil': 'ceil', 'floor': 'floor', 'trunc': 'trunc', 'fix': 'fix',
-    'logical_not': '_npi_logical_not',
+    'logical_not': '_npi_logical_not', 'invert': '_npi_bitwise_not', 'bitwise_not': '_npi_bitwise_not',
 }
 _unary_functions = {name: _unary(name, op) for name, op in _UNARY.items()}
+for _n in ('invert', 'bitwise_not'):
+    _unary_functions[_n] = _integral_only(_n, _unary_functions[_n])
 globals().update(_unary_functions)  # exp, log, ... (exported by mx.np)
-negative, absolute, logical_not = (_unary_functions[n] for n in ('negative', 'absolute', 'logical_not'))
+negative, absolute, logical_not, invert = (_unary_functions[n] for n in ('negative', 'absolute', 'logical_not',
+                                                                          'invert'))
 
 
 def around(x, decimals=0, out=None):
@@ -478,6 +537,14 @@ round_ = around
 round = around  # noqa: A001 (NumPy's name)
 
 
+def _operand(x, name):
+    """An array operand of a binary function: as in MXNet, only ``mx.np`` arrays (and Symbols
+    while tracing); numpy arrays and lists raise TypeError instead of being copied silently."""
+    if isinstance(x, NDArray) or is_symbol(x):
+        return x
+    raise TypeError('%s: type %s not supported' % (name, type(x)))
+
+
 def _binary(name, array_op, scalar_op, rscalar_op):
     """A NumPy binary function: arrays broadcast (``array_op``), scalars use the scalar operators."""
     def fn(x1, x2, out=None, **kwargs):
@@ -485,10 +552,10 @@ def _binary(name, array_op, scalar_op, rscalar_op):
         if s1 and s2:  # numbers: numpy's own function
             return getattr(onp, name)(x1, x2)
         if s2:
-            return apply_op(scalar_op, [to_array(x1, name, 'x1')], {'scalar': _scalar_value(x2)}, out=out)
+            return apply_op(scalar_op, [_operand(x1, name)], {'scalar': _scalar_value(x2)}, out=out)
         if s1:
-            return apply_op(rscalar_op, [to_array(x2, name, 'x2')], {'scalar': _scalar_value(x1)}, out=out)
-        return apply_op(array_op, [to_array(x1, name, 'x1'), to_array(x2, name, 'x2')], out=out)
+            return apply_op(rscalar_op, [_operand(x2, name)], {'scalar': _scalar_value(x1)}, out=out)
+        return apply_op(array_op, [_operand(x1, name), _operand(x2, name)], out=out)
     fn.__name__ = name
     fn.__doc__ = 'Elementwise %s with broadcasting (operator %r of the table).' % (name, array_op)
     return fn
@@ -508,6 +575,14 @@ maximum = _binary('maximum', 'broadcast_maximum', '_maximum_scalar', '_maximum_s
 minimum = _binary('minimum', 'broadcast_minimum', '_minimum_scalar', '_minimum_scalar')
 fmax, fmin = maximum, minimum
 hypot = _binary('hypot', 'broadcast_hypot', '_hypot_scalar', '_hypot_scalar')
+
+
+bitwise_and = _integral_only('bitwise_and', _binary('bitwise_and', '_npi_bitwise_and', '_npi_bitwise_and_scalar',
+                                                    '_npi_bitwise_and_scalar'))
+bitwise_or = _integral_only('bitwise_or', _binary('bitwise_or', '_npi_bitwise_or', '_npi_bitwise_or_scalar',
+                                                  '_npi_bitwise_or_scalar'))
+bitwise_xor = _integral_only('bitwise_xor', _binary('bitwise_xor', '_npi_bitwise_xor', '_npi_bitwise_xor_scalar',
+                                                    '_npi_bitwise_xor_scalar'))
 
 
 def _comparison(name, reversed_name=None):
@@ -721,7 +796,11 @@ def hstack(arrays):
 def split(ary, indices_or_sections, axis=0):
     """Split into equal sections or at the given indices; a list of arrays."""
     if isinstance(indices_or_sections, (numbers.Integral, onp.integer)):
-        params = {'sections': int(indices_or_sections), 'axis': int(axis)}
+        n = int(indices_or_sections)
+        if isinstance(ary, NDArray) and (n <= 0 or ary.shape[axis] % n):
+            raise ValueError('split: array of size %d along axis %d does not split into %d equal sections'
+                             % (ary.shape[axis], axis, n))
+        params = {'sections': n, 'axis': int(axis)}
     else:
         params = {'indices': tuple(int(i) for i in indices_or_sections), 'axis': int(axis)}
     res = apply_op('_npi_split', [to_array(ary, 'split', 'ary')], params)

@@ -107,11 +107,26 @@ def _binary(name, fn, aliases=(), elemwise=None, logical=False):
         register(ename, inputs=('lhs', 'rhs'), aliases=ealiases, category='elemwise')(eop)
 
 
+def exact_divide(a, b):
+    """``a / b`` correctly rounded, as MXNet and NumPy divide.
+
+    XLA rewrites a division by a broadcast value (a scalar, or an array with axes of size 1)
+    into a multiplication by its reciprocal, which is one float step off for many values
+    (15.1 / 3 gives 5.033334 instead of 5.0333333). Broadcasting the divisor behind an
+    optimization barrier keeps XLA from seeing the broadcast, so the true division runs."""
+    b = jnp.asarray(b, a.dtype) if not hasattr(b, 'dtype') else b
+    shape = jnp.broadcast_shapes(jnp.shape(a), jnp.shape(b))
+    if jnp.issubdtype(jnp.result_type(a, b), jnp.floating):  # (a constant divisor too)
+        b = jax.lax.optimization_barrier(jnp.broadcast_to(b, shape))
+    return a / b
+
+
+
 def _true_div(a, b):
     if jnp.issubdtype(jnp.result_type(a, b), jnp.integer):
         # Integer division truncates toward zero, as C does in MXNet's kernels.
         return (jnp.sign(a) * jnp.sign(b) * (jnp.abs(a) // jnp.abs(b))).astype(jnp.result_type(a, b))
-    return a / b
+    return exact_divide(a, b)
 
 
 def _mod(a, b):

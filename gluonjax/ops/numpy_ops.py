@@ -20,7 +20,7 @@ import jax.numpy as jnp
 from ..base import MXNetError, shape_str
 from ._registry import P, register
 from .reduce import arg_indices, reduce_axes
-from .elemwise import _check_broadcast
+from .elemwise import _check_broadcast, exact_divide
 
 _DEFAULT_FLOAT = jnp.float32
 
@@ -59,14 +59,36 @@ _np_reducer('_np_prod', lambda x, ax, kd: jnp.prod(x, axis=ax, keepdims=kd, dtyp
             _sum_dtype)
 _np_reducer('_np_max', lambda x, ax, kd: jnp.max(x, axis=ax, keepdims=kd), lambda d: d)
 _np_reducer('_np_min', lambda x, ax, kd: jnp.min(x, axis=ax, keepdims=kd), lambda d: d)
-_np_reducer('_npi_mean', lambda x, ax, kd: jnp.mean(x.astype(_float_result(x.dtype)), axis=ax, keepdims=kd),
-            _float_result)
+def _divide_by_count(total, count):
+    """``total / count`` as a true division. (XLA would turn the division by a constant into a
+    multiplication by its inexact reciprocal: 15.1 / 3 would come out one float32 step off
+    MXNet's result. The barrier keeps the division.)"""
+    return exact_divide(total, jnp.asarray(count, total.dtype))
+
+
+def _count(shape, axes):
+    return math.prod(shape[a] for a in axes)
+
+
+def _mean(x, axes, keepdims):
+    x = x.astype(_float_result(x.dtype))
+    return _divide_by_count(jnp.sum(x, axis=axes, keepdims=keepdims), _count(x.shape, axes))
+
+
+def _variance(x, axes, ddof, keepdims):
+    x = x.astype(_float_result(x.dtype))
+    centred = x - _mean(x, axes, True)
+    total = jnp.sum(centred * centred, axis=axes, keepdims=keepdims)
+    return _divide_by_count(total, max(_count(x.shape, axes) - ddof, 0))
+
+
+_np_reducer('_npi_mean', _mean, _float_result)
 
 
 def _moment(name, fn):
     def op(a, *, axis, dtype, ddof, keepdims):
         axes = reduce_axes(name, a.shape, axis, False)
-        out = fn(a.astype(_float_result(a.dtype)), axis=axes, ddof=ddof, keepdims=keepdims)
+        out = fn(_variance(a, axes, ddof, keepdims))
         return out.astype(dtype or _float_result(a.dtype))
     op.__name__ = name
     op.__doc__ = 'NumPy-style %s over the given axes.' % name[5:]
@@ -74,8 +96,8 @@ def _moment(name, fn):
              params=[P('axis', 'axis', None, optional=True), P('dtype', 'dtype', None, optional=True),
                      P('ddof', 'int', 0), P('keepdims', 'bool', False)])(op)
 
-_moment('_npi_std', jnp.std)
-_moment('_npi_var', jnp.var)
+_moment('_npi_std', jnp.sqrt)
+_moment('_npi_var', lambda v: v)
 
 
 def _logical_reducer(name, fn):
@@ -115,7 +137,7 @@ def np_cumsum(a, *, axis, dtype):
 
 def _true_divide(a, b):
     dtype = _float_result(jnp.result_type(a, b))
-    return a.astype(dtype) / b.astype(dtype)
+    return exact_divide(a.astype(dtype), b.astype(dtype))
 
 
 def _register_binary(name, fn):
@@ -146,15 +168,45 @@ _COMPARISONS = {'equal': jnp.equal, 'not_equal': jnp.not_equal, 'greater': jnp.g
                 'logical_xor': lambda a, b: (a != 0) ^ (b != 0)}
 
 _register_binary('_npi_true_divide', _true_divide)
-_register_scalar('_npi_true_divide_scalar', lambda x, s: x.astype(_float_result(x.dtype)) / s)
+_register_scalar('_npi_true_divide_scalar',
+                 lambda x, s: exact_divide(x.astype(_float_result(x.dtype)), jnp.asarray(s, _float_result(x.dtype))))
 _register_scalar('_npi_rtrue_divide_scalar', lambda x, s: s / x.astype(_float_result(x.dtype)))
 _register_binary('_npi_floor_divide', jnp.floor_divide)
 _register_scalar('_npi_floor_divide_scalar', _cast_scalar(jnp.floor_divide))
 _register_scalar('_npi_rfloor_divide_scalar', _cast_scalar(lambda x, s: jnp.floor_divide(s, x)))
 for _name, _fn in _COMPARISONS.items():
     _register_binary('_npi_' + _name, _fn)
-    # the scalar keeps its value (1 < 1.5 holds for an integer array too)
-    _register_scalar('_npi_%s_scalar' % _name, _fn)
+    # MXNet 1.9's np casts the scalar to the array's type first (int_array < 1.5 compares with 1)
+    _register_scalar('_npi_%s_scalar' % _name, _cast_scalar(_fn))
+
+
+def _as_integers(fn):
+    """A bitwise function of integer/bool arrays. ``mx.np`` rejects float arrays before they get
+    here (as MXNet); a float input reaching the operator (shape inference of an untyped graph)
+    is truncated to integers and the result given back in its float type."""
+    def run(*args):
+        dtype = jnp.result_type(*args)
+        if jnp.issubdtype(dtype, jnp.floating):
+            return fn(*[a.astype(jnp.int64) for a in args]).astype(dtype)
+        return fn(*args)
+    return run
+
+
+def _bitwise(name, fn):
+    fn = _as_integers(fn)
+    _register_binary('_npi_' + name, fn)
+    _register_scalar('_npi_%s_scalar' % name, lambda x, s: fn(x, jax.lax.convert_element_type(s, x.dtype)))
+
+
+for _name, _fn in (('bitwise_and', jnp.bitwise_and), ('bitwise_or', jnp.bitwise_or),
+                   ('bitwise_xor', jnp.bitwise_xor)):
+    _bitwise(_name, _fn)
+
+
+@register('_npi_bitwise_not', inputs=('x',), category='elemwise')
+def np_bitwise_not(x):
+    """Elementwise bitwise NOT of integers (logical NOT of bools)."""
+    return _as_integers(jnp.invert)(x)
 
 
 @register('_npi_logical_not', inputs=('x',), category='elemwise')
@@ -165,8 +217,17 @@ def np_logical_not(x):
 
 @register('_npi_around', inputs=('x',), params=[P('decimals', 'int', 0)], category='elemwise')
 def np_around(x, *, decimals):
-    """Round to the given number of decimals (halves to even, as NumPy)."""
-    return jnp.round(x, decimals)
+    """Round to the given number of decimals (halves to even, as NumPy): x * 10**d rounded,
+    then divided by 10**d, in x's own type. (XLA turns a division by a constant into a
+    multiplication by its inexact reciprocal, one float32 step off: the barrier keeps the
+    true division.)"""
+    if decimals == 0 or not jnp.issubdtype(x.dtype, jnp.floating):
+        return jnp.round(x, decimals)
+    if decimals > 0:
+        factor = jax.lax.optimization_barrier(jnp.full(x.shape, 10.0 ** decimals, x.dtype))
+        return jnp.round(x * factor) / factor
+    factor = jnp.asarray(10.0 ** -decimals, x.dtype)
+    return jnp.round(x / factor) * factor
 
 
 # ---- shapes ------------------------------------------------------------------------------

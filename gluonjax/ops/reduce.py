@@ -3,6 +3,7 @@ import jax.numpy as jnp
 
 from ..base import MXNetError, shape_str
 from ._registry import P, register
+from .elemwise import exact_divide
 
 
 def reduce_axes(name, shape, axis, exclude):
@@ -48,9 +49,11 @@ def _sum(x, axis, keepdims):
 
 
 def _mean(x, axis, keepdims):
-    out = jnp.mean(x.astype(jnp.float32) if jnp.issubdtype(x.dtype, jnp.integer) else x, axis=axis,
-                   keepdims=keepdims)
-    return out.astype(x.dtype)
+    """The sum divided by the count, correctly rounded as MXNet's is (see ``exact_divide``)."""
+    values = x.astype(jnp.float32) if jnp.issubdtype(x.dtype, jnp.integer) else x
+    total = jnp.sum(values, axis=axis, keepdims=keepdims)
+    count = values.size // max(total.size, 1) if values.size else 0
+    return exact_divide(total, jnp.asarray(count, total.dtype)).astype(x.dtype)
 
 
 def _prod(x, axis, keepdims):
