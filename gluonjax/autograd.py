@@ -415,8 +415,15 @@ def _unwrap(x):
 
 
 def _write_grad(leaf, value, g):
-    """Store a gradient into the leaf's buffer according to its grad_req."""
-    if leaf.req == 'null' or leaf.grad is None:
+    """Store a gradient into the leaf's buffer according to its grad_req.
+
+    A ``'null'`` variable reached by a backward pass loses its buffer: MXNet's ``.grad``
+    is None from then on (zeros before), until ``attach_grad`` is called again.
+    """
+    if leaf.req == 'null':
+        leaf.grad = None
+        return
+    if leaf.grad is None:
         return
     leaf.fresh = True
     g = _unwrap(g)
@@ -458,6 +465,9 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
         retain_graph = create_graph
     with _Scope(create_graph, train_mode):
         result = _run_backward(heads, head_grads, retain_graph, create_graph)
+    for leaf, _, _ in result.values():
+        if leaf.req == 'null':
+            leaf.grad = None  # as backward does (see _write_grad)
     out = []
     for v in variables:
         entry = result.get(id(v._ag))

@@ -88,7 +88,9 @@ def test_grad_req_add_and_null():
     with autograd.record():
         y = (z * 3 + x).sum()
     y.backward()
-    assert z.grad.asnumpy().sum() == 0
+    assert z.grad is None  # as MXNet 1.9.1: a backward pass reaching a 'null' variable drops its buffer
+    z.attach_grad()
+    assert z.grad.asnumpy().tolist() == [0., 0.]
 
 
 def test_grad_buffer_identity_kept():

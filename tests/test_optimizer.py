@@ -539,3 +539,31 @@ def test_subclass_overriding_update_is_called():
     w = mx.nd.ones((2,))
     updater(0, mx.nd.ones((2,)), w)
     np.testing.assert_array_equal(w.asnumpy(), [0.5, 0.5])
+
+
+def test_groupadagrad_matches_numpy_and_rejects_wd():
+    w0 = np.arange(6, dtype=np.float32).reshape(3, 2) / 5 - 0.5
+    opt = mx.optimizer.create('groupadagrad', learning_rate=0.2, eps=1e-3, clip_gradient=0.6)
+    upd = mx.optimizer.get_updater(opt)
+    w, hist, ref = mx.nd.array(w0), np.zeros((3, 1), np.float32), w0.copy()
+    for t in range(3):
+        g = np.sin(np.arange(6, dtype=np.float32) + t).reshape(3, 2)
+        upd(0, mx.nd.array(g), w)
+        g = np.clip(g, -0.6, 0.6)
+        hist += (g * g).mean(axis=1, keepdims=True)
+        ref -= 0.2 * g / np.sqrt(hist + 1e-3)
+    np.testing.assert_allclose(w.asnumpy(), ref, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(upd.states[0].asnumpy(), hist, rtol=1e-6)
+    with pytest.raises(AssertionError):
+        mx.optimizer.get_updater(mx.optimizer.create('groupadagrad', wd=0.1))(0, mx.nd.ones((2, 2)), mx.nd.ones((2, 2)))
+
+
+def test_lbsgd_waits_for_batch_scale_gradients():
+    opt = mx.optimizer.create('lbsgd', learning_rate=0.5, batch_scale=2, warmup_epochs=0)
+    upd = mx.optimizer.get_updater(opt)
+    w = mx.nd.array([1., 2.])
+    upd(0, mx.nd.array([1., 1.]), w)
+    assert w.asnumpy().tolist() == [1., 2.]  # first of two gradients: no change
+    upd(0, mx.nd.array([3., 5.]), w)
+    # mean gradient [2, 3], lr 0.5 * batch_scale (warm-up over)
+    np.testing.assert_allclose(w.asnumpy(), [1 - 2., 2 - 3.])

@@ -22,7 +22,7 @@ import numpy as np
 from .. import initializer
 from .. import name as _name
 from ..base import MXNetError
-from .parameter import (Parameter, ParameterDict, DeferredInitializationError, _load_file,
+from .parameter import (_UNSET, Parameter, ParameterDict, DeferredInitializationError, _load_file,
                         _strip_arg_aux, assign_checked, _trace_state)
 from .utils import _indent, HookHandle
 from ..numpy._state import to_np as _to_np  # npx.set_np(): Blocks return mx.np arrays
@@ -901,7 +901,9 @@ class HybridBlock(Block):
             raise RuntimeError('Please first call block.hybridize() and then run forward with this '
                              'block at least once before calling export.')
         inputs, sym = self._cached_graph
-        _write_symbol_json(sym, [s.name for s in inputs], '%s-symbol.json' % path)
+        declared = {name: param._var_shape for name, param in self.collect_params().items()
+                    if param._var_shape is not _UNSET}
+        _write_symbol_json(sym, [s.name for s in inputs], '%s-symbol.json' % path, declared)
         arg_names = set(sym.list_arguments())
         aux_names = set(sym.list_auxiliary_states())
         arg_dict = {}
@@ -946,13 +948,18 @@ def _input_shapes_known(args):
     return True
 
 
-def _write_symbol_json(sym, data_names, filename):
+def _write_symbol_json(sym, data_names, filename, declared=None):
     """Write the graph as MXNet JSON, without the trace's shapes on the data inputs.
 
     The inputs were traced with concrete shapes; MXNet (and SymbolBlock.imports) should
     accept any batch size, so their ``__shape__``/``__dtype__`` hints are dropped. The
     layout is the symbol package's (MXNet's own writer's).
+
+    ``declared`` maps parameter names to the shape their variable had when MXNet would
+    have made it (before deferred shape inference: ``Conv2D(64, 7)`` gives ``(64, 0, 7, 7)``);
+    those shapes are written as the ``__shape__`` attributes, as MXNet writes them.
     """
+    declared = declared or {}
     from ..symbol import json as sym_json
     try:
         graph = sym_json.graph_dict(sym)
@@ -968,6 +975,14 @@ def _write_symbol_json(sym, data_names, filename):
             if kept:
                 node['attrs'] = make_map(kept)
             node['inputs'] = inputs
+        elif node.get('op') == 'null' and node.get('name') in declared and 'attrs' in node:
+            attrs = dict(node['attrs'])
+            shape = declared[node['name']]
+            if shape is None:
+                attrs.pop('__shape__', None)
+            else:
+                attrs['__shape__'] = str(tuple(int(d) for d in shape))
+            node['attrs'] = make_map(attrs)
     if writer is None:
         import json
         text = json.dumps(graph, indent=2)

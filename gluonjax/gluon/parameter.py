@@ -19,6 +19,8 @@ from .. import autograd, initializer
 from ..base import MXNetError, shape_str
 from ..context import Context, cpu, current_context
 from .utils import _brief_print_list, _indent, shape_is_known
+
+_UNSET = object()
 from ..numpy._state import to_np as _to_np  # npx.set_np(): Parameters give mx.np arrays
 
 __all__ = ['DeferredInitializationError', 'Parameter', 'Constant', 'ParameterDict']
@@ -120,6 +122,7 @@ class Parameter:
         if isinstance(shape, (int, np.integer)):
             shape = (int(shape),)
         self._shape = tuple(shape) if shape is not None else None
+        self._var_shape = _UNSET  # the shape when the graph variable was first made (export writes it)
         self.name = name
         self._dtype = dtype
         self.lr_mult = lr_mult
@@ -175,12 +178,17 @@ class Parameter:
     def shape(self, new_shape):
         new_shape = tuple(new_shape) if new_shape is not None else None
         if self._shape is None:
+            if new_shape is not None and self._var_shape is _UNSET:
+                self._var_shape = None
             self._shape = new_shape
             return
         if len(self._shape) != len(new_shape) or not all(
                 j in (0, i) for i, j in zip(new_shape, self._shape)):
             raise AssertionError("Parameter '%s': expected shape %s is incompatible with given shape %s"
                              % (self.name, str(new_shape), str(self._shape)))
+        if new_shape != self._shape and self._var_shape is _UNSET:
+            # MXNet traces the graph (making the variable) before it completes the shape
+            self._var_shape = self._shape
         self._shape = new_shape
 
     @property
@@ -378,6 +386,8 @@ class Parameter:
     def var(self):
         """The Symbol variable standing for this Parameter in graphs."""
         from .. import symbol
+        if self._var_shape is _UNSET:
+            self._var_shape = self.shape
         key = (self.shape, _dtype_name(self.dtype), self.lr_mult, self.wd_mult)
         if self._var is None or self._var_key != key:
             kwargs = {'shape': self.shape, 'dtype': self.dtype, 'lr_mult': self.lr_mult,

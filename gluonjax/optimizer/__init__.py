@@ -7,13 +7,15 @@
 Each optimizer's update runs as an optax transformation, compiled once for all the
 weights given together (see ``optimizer.py``). Modules: ``optimizer`` (base class,
 registry, Updater, state files), ``sgd`` (SGD, NAG, Signum, LARS, DCASGD), ``adam`` (Adam,
-AdamW, Adamax, Nadam, LAMB), ``adaptive`` (RMSProp, AdaGrad, AdaDelta, Ftrl, FTML).
+AdamW, Adamax, Nadam, LAMB), ``adaptive`` (RMSProp, AdaGrad, AdaDelta, Ftrl, FTML), ``contrib``
+(GroupAdaGrad); ``sgd`` also holds SGLD, LBSGD and Test.
 """
 from .optimizer import Optimizer, Updater, create, register, get_updater, mxnet_transform  # noqa: F401
-from .sgd import SGD, ccSGD, NAG, Signum, LARS, DCASGD  # noqa: F401
+from .sgd import SGD, ccSGD, NAG, Signum, LARS, DCASGD, SGLD, LBSGD, Test  # noqa: F401
 from .adam import Adam, AdamW, Adamax, Nadam, LAMB  # noqa: F401
 from .adaptive import RMSProp, AdaGrad, AdaDelta, Ftrl, FTML  # noqa: F401
+from . import contrib  # noqa: F401  (registers groupadagrad)
 
 __all__ = ['Optimizer', 'Updater', 'create', 'register', 'get_updater', 'mxnet_transform', 'SGD', 'ccSGD', 'NAG',
            'Signum', 'LARS', 'Adam', 'AdamW', 'Adamax', 'Nadam', 'LAMB', 'RMSProp', 'AdaGrad',
-           'AdaDelta', 'Ftrl', 'FTML', 'DCASGD']
+           'AdaDelta', 'Ftrl', 'FTML', 'DCASGD', 'SGLD', 'LBSGD', 'Test', 'contrib']

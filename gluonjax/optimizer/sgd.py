@@ -10,7 +10,7 @@ import jax.numpy as jnp
 
 from .optimizer import Optimizer, register
 
-__all__ = ['SGD', 'ccSGD', 'NAG', 'Signum', 'LARS', 'DCASGD']
+__all__ = ['SGD', 'ccSGD', 'NAG', 'Signum', 'LARS', 'DCASGD', 'SGLD', 'LBSGD', 'Test']
 
 
 def zeros_state(weight, dtype=None):
@@ -313,3 +313,149 @@ def _checked(opt, name, value):
         from ..base import MXNetError
         raise MXNetError('%s: %s must be finite, got %r' % (type(opt).__name__, name, value))
     return value
+
+
+@register
+class SGLD(Optimizer):
+    """Stochastic gradient Langevin dynamics: a half SGD step plus Gaussian noise.
+
+    With ``g = clip(rescale_grad * grad)``::
+
+        weight = weight - lr / 2 * (g + wd * weight)
+        weight = weight + normal(0, sqrt(lr))          (one draw per element)
+
+    The noise comes from ``mx.random`` (``mx.random.seed`` makes it repeatable).
+    """
+    _clip_if_not_none = True
+
+    def create_state(self, index, weight):
+        return None
+
+    def update(self, index, weight, grad, state):
+        from .. import ndarray as nd
+        self._update_count(index)
+        lr = self._get_lr(index)
+        wd = self._get_wd(index)
+        g = grad * self.rescale_grad
+        if self.clip_gradient is not None:
+            g = nd.clip(g, -self.clip_gradient, self.clip_gradient)
+        weight[:] = weight + -lr / 2 * (g + wd * weight)
+        noise = nd.random.normal(0, math.sqrt(lr), shape=weight.shape, dtype=weight.dtype,
+                                 ctx=weight.context)
+        weight[:] = weight + noise
+
+
+@register
+class LBSGD(Optimizer):
+    """Large-batch SGD: SGD (with momentum) whose learning rate is warmed up per update.
+
+    Gradients are summed over ``batch_scale`` calls; every ``batch_scale``-th call
+    updates the weight with SGD's rule (see :class:`SGD`) using their mean and the learning
+    rate ``lr * mult``, the calls in between leave it unchanged. With ``n`` the number of
+    gradients summed since ``begin_epoch`` and ``N = warmup_epochs * updates_per_epoch``,
+    ``mult`` is ``batch_scale`` once ``n >= N`` and before that, by ``warmup_strategy``:
+
+    * ``'linear'``: ``1 + (batch_scale - 1) * n / N``
+    * ``'power2'``: ``1 + (batch_scale - 1) * n**2 / N**2``
+    * ``'sqrt'``: ``1 + (batch_scale - 1) * sqrt(n / N)``
+    * ``'lars'``: ``sqrt(|w|^2 / (|g|^2 + wd * |w|^2 + 1e-18))`` clipped to [0.01, 100]
+      (whatever ``n``)
+    * anything else: 1.
+
+    Parameters
+    ----------
+    momentum : float, default 0
+    warmup_strategy : str, default 'linear'
+    warmup_epochs : int, default 5
+    batch_scale : int, default 1
+    updates_per_epoch : int, default 32
+    begin_epoch : int, default 0
+    num_epochs : int, default 60
+        Kept as an attribute (MXNet does not use it either).
+    """
+    _master_position = 'last'
+
+    def __init__(self, momentum=0.0, multi_precision=False, warmup_strategy='linear',
+                 warmup_epochs=5, batch_scale=1, updates_per_epoch=32, begin_epoch=0, num_epochs=60,
+                 **kwargs):
+        super().__init__(multi_precision=multi_precision, **kwargs)
+        self.momentum = _checked(self, 'momentum', momentum)
+        self.warmup_strategy = warmup_strategy
+        self.warmup_epochs = warmup_epochs
+        self.batch_scale = batch_scale
+        self.updates_per_epoch = updates_per_epoch
+        self.init_updates = begin_epoch * updates_per_epoch
+        self.num_epochs = num_epochs
+        self.lbmult = 1
+        self.cumgrads = {}
+        self.adaptive = False
+        self.admult = 1
+
+    def create_state(self, index, weight):
+        return zeros_state(weight) if self.momentum != 0.0 else None
+
+    def _get_lbmult(self, nup):
+        """The warm-up factor of the learning rate after ``nup`` summed gradients."""
+        nwup = self.warmup_epochs * self.updates_per_epoch
+        top = float(self.batch_scale)
+        if nup >= nwup:
+            return top
+        if nwup <= 1:
+            return 1.0
+        if self.warmup_strategy == 'linear':
+            return 1.0 + (top - 1) * nup / nwup
+        if self.warmup_strategy == 'power2':
+            return 1.0 + (top - 1) * (nup * nup) / (nwup * nwup)
+        if self.warmup_strategy == 'sqrt':
+            return 1.0 + (top - 1) * math.sqrt(float(nup) / nwup)
+        return 1.0
+
+    def _get_lars(self, weight, g, wd):
+        """The 'lars' factor from the squared norms (summed in float32, as MXNet does)."""
+        w2 = float(jnp.sum(jnp.square(weight._data.astype(jnp.float32))))
+        g2 = float(jnp.sum(jnp.square(g._data.astype(jnp.float32))))
+        return min(max(math.sqrt(w2 / (g2 + wd * w2 + 1e-18)), 0.01), 100.0)
+
+    def _cumulate_gradient(self, grad, index):
+        entry = self.cumgrads.get(index)
+        if entry and entry['num_cums'] > 0:
+            entry = {'cum_grad': entry['cum_grad'] + grad, 'num_cums': entry['num_cums'] + 1}
+        else:
+            entry = {'cum_grad': grad, 'num_cums': self.init_updates + 1}
+        self.cumgrads[index] = entry
+        return entry
+
+    def update(self, index, weight, grad, state):
+        lr = self._get_lr(index)
+        wd = self._get_wd(index)
+        self._update_count(index)
+        entry = self._cumulate_gradient(grad, index)
+        if entry['num_cums'] % self.batch_scale != 0:
+            return  # MXNet runs sgd_update with lr=0 here: the weight does not change
+        g = entry['cum_grad'] / self.batch_scale
+        if self.warmup_strategy == 'lars':
+            lr = lr * self._get_lars(weight, g, wd)
+        else:
+            lr = lr * self._get_lbmult(entry['num_cums'])
+        momentum = self.momentum if self.momentum > 0 else 0.0
+        dtype = weight._data.dtype
+        h = jnp.asarray([self.rescale_grad, lr, wd, momentum], dtype=dtype)
+        inner = (state._data,) if state is not None else ()
+        new_w, new_inner = SGD.rule((self._clip(),), weight._data, g._data.astype(dtype), inner, h)
+        weight._data = new_w.astype(dtype)
+        if state is not None:
+            state._data = new_inner[0].astype(dtype)
+        entry['cum_grad'] = 0
+
+
+@register
+class Test(Optimizer):
+    """MXNet's test optimizer: ``weight += rescale_grad * grad``, the state a copy of the weight."""
+
+    def create_state(self, index, weight):
+        from ..ndarray import zeros
+        return zeros(weight.shape, weight.context)
+
+    def update(self, index, weight, grad, state):
+        weight[:] = weight + grad * self.rescale_grad
+        state[:] = weight
