@@ -371,6 +371,7 @@ SHAPE_CASES = {
     'Deconvolution': ([(2, 3, 4, 4), (3, 2, 3, 3)], {'kernel': (3, 3), 'num_filter': 2}),
     'Pooling': ([(2, 3, 8, 8)], {'kernel': (2, 2), 'pool_type': 'max', 'stride': (2, 2)}),
     'BatchNorm': ([(2, 3, 4, 4), (3,), (3,), (3,), (3,)], {}),
+    '_contrib_SyncBatchNorm': ([(2, 3, 4, 4), (3,), (3,), (3,), (3,)], {'ndev': 1, 'key': 'bn'}),
     'InstanceNorm': ([(2, 3, 4), (3,), (3,)], {}),
     'LayerNorm': ([(2, 3, 4), (4,), (4,)], {}),
     'GroupNorm': ([(2, 4, 3), (2,), (2,)], {'num_groups': 2}),

@@ -56,7 +56,7 @@ class GraphRunner:
                           'intended?' % ', '.join('%d-th' % i for i in unused), stacklevel=5)
         self.param_keys = [n for n in input_names if n not in data_names]
         self.params = [params[n] for n in self.param_keys]
-        unused_params = [n for n in params.keys() if n not in set(self.param_keys)]
+        unused_params = self.unused_params = [n for n in params.keys() if n not in set(self.param_keys)]
         if unused_params:
             warnings.warn('Parameter %s is not used by any computation. Is this intended?'
                           % ', '.join(unused_params), stacklevel=5)

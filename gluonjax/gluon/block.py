@@ -858,9 +858,11 @@ class HybridBlock(Block):
         runner = self._cached.get(sig)
         if runner is not None:
             return runner, flat
-        sym_inputs, out = self._get_graph(*args)
         params = self.collect_params()
+        shapes_before = [(p, p.shape) for p in params.values()]
+        sym_inputs, out = self._get_graph(*args)
         runner = GraphRunner(out, [s.name for s in sym_inputs], params, self)
+        _check_unused_with_deferred(runner, shapes_before)
         runner.finish_deferred_init()
         runner.in_format, runner.out_format = self._in_format, self._out_format
         self._cached[sig] = runner
@@ -925,6 +927,28 @@ _GLUON2 = {}
 
 def _in_trace():
     return getattr(_trace_state, 'depth', 0) > 0
+
+
+def _check_unused_with_deferred(runner, shapes_before):
+    """MXNet's ValueError when a hybridized Block must finish deferred initialisation while
+    some of its Parameters are not in the graph.
+
+    MXNet then infers the shapes of all the Block's Parameters (``collect_params()`` order)
+    from the graph; an unused one is not in it, so inference fails on the first unused one,
+    even one whose shape is known, after assigning the shapes before it. Without deferred
+    Parameters in the graph, unused ones only get GraphRunner's warning.
+    """
+    unused = runner.unused_params
+    if not unused or not any(p._deferred_init for p in runner.params):
+        return
+    first = unused[0]
+    at = next(i for i, (p, _) in enumerate(shapes_before) if p.name == first)
+    for p, shape in shapes_before[at:]:
+        p._shape = shape
+    raise ValueError("Deferred initialization failed because shape cannot be inferred. '%s'. "
+                     'Parameter %s is not used by the forward computation, so its shape cannot be '
+                     'inferred: remove it, use it, or give the deferred shapes when creating the layers.'
+                     % (first, first))
 
 
 def _single_sig(x):

@@ -268,3 +268,29 @@ def lrn(data, *, alpha, beta, knorm, nsize):
     total = lax.reduce_window(jnp.square(x), np.zeros((), ct), lax.add, window, [1] * data.ndim, padding)
     tmp = jnp.asarray(knorm, ct) + jnp.asarray(alpha / nsize, ct) * total
     return (x * tmp ** jnp.asarray(-beta, ct)).astype(data.dtype), lax.stop_gradient(tmp.astype(data.dtype))
+
+
+@register('_contrib_SyncBatchNorm', inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
+          aux=('moving_mean', 'moving_var'), num_outputs=3, num_visible_outputs=_bn_visible,
+          output_names=('output', 'mean', 'var'), mode_dependent=True, updates_aux=True,
+          rebase_aux=_bn_rebase, category='norm',
+          params=[P('eps', 'float', 1e-3), P('momentum', 'float', 0.9), P('fix_gamma', 'bool', True),
+                  P('use_global_stats', 'bool', False), P('output_mean_var', 'bool', False),
+                  P('ndev', 'int', 1), P('key', 'str', '')])
+def sync_batch_norm(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, fix_gamma,
+                    use_global_stats, output_mean_var, ndev, key, _train=False):
+    """MXNet's cross-device batch normalisation over axis 1, for ``ndev`` devices.
+
+    With ``ndev`` 1, or outside training, or with ``use_global_stats``, no statistics cross
+    devices and this is BatchNorm (axis 1). Training with ``ndev`` > 1 would have to share
+    batch statistics between devices, which gluonjax does not do (MXNet waits for the other
+    devices): that is an error rather than silently per-device statistics.
+    """
+    if _train and not use_global_stats and ndev > 1:
+        raise MXNetError('SyncBatchNorm: cross-device synchronised batch normalisation (ndev=%d, '
+                         'key %r) is not supported by gluonjax; use BatchNorm (statistics per '
+                         'device), or num_devices=1 with the whole batch on one device.' % (ndev, key))
+    return batch_norm(data, gamma, beta, moving_mean, moving_var, eps=eps, momentum=momentum,
+                      fix_gamma=fix_gamma, use_global_stats=use_global_stats,
+                      output_mean_var=output_mean_var, axis=1, cudnn_off=False,
+                      min_calib_range=None, max_calib_range=None, _train=_train)
