@@ -1,8 +1,10 @@
 """MXNet scripts run unmodified on gluonjax print exactly what MXNet 1.9.1 printed.
 
 The scripts and MXNet's output are in tests/compat/ (see its README). Each runs in its own
-process, as the user would run it, because MXNet's automatic names (dense0, ...) count per process.
+process, as the user would run it, because MXNet's automatic names (dense0, ...) count per process;
+the processes run side by side on the machine's cores, started once for the whole module.
 """
+import concurrent.futures
 import difflib
 import os
 import pathlib
@@ -15,13 +17,28 @@ COMPAT = pathlib.Path(__file__).resolve().parent / 'compat'
 SCRIPTS = sorted(p.stem for p in COMPAT.glob('*.py') if p.name != 'make_expected.py')
 
 
-@pytest.mark.parametrize('name', SCRIPTS)
-def test_script_prints_what_mxnet_printed(name):
-    expected = (COMPAT / 'expected' / (name + '.txt')).read_text()
+def _run(name):
     env = dict(os.environ, XLA_FLAGS='--xla_force_host_platform_device_count=4',
                JAX_PLATFORMS='cpu')
-    done = subprocess.run([sys.executable, '-m', 'gluonjax.run', name + '.py'], cwd=COMPAT,
+    return subprocess.run([sys.executable, '-m', 'gluonjax.run', name + '.py'], cwd=COMPAT,
                           env=env, capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope='module')
+def runs(request):
+    """{name: future of the finished process} for the scripts selected, two or more at a time."""
+    selected = [item.callspec.params['name'] for item in request.session.items
+                if getattr(item, 'originalname', '') == 'test_script_prints_what_mxnet_printed']
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 1))
+    futures = {name: pool.submit(_run, name) for name in selected}
+    yield futures
+    pool.shutdown(cancel_futures=True)
+
+
+@pytest.mark.parametrize('name', SCRIPTS)
+def test_script_prints_what_mxnet_printed(name, runs):
+    expected = (COMPAT / 'expected' / (name + '.txt')).read_text()
+    done = runs[name].result(timeout=900)
     assert done.returncode == 0, done.stderr[-4000:]
     if done.stdout != expected:
         diff = difflib.unified_diff(expected.splitlines(), done.stdout.splitlines(),
