@@ -269,12 +269,16 @@ class NDArray:
             shape = shape[0]
         if 'shape' in kwargs:
             shape = kwargs.pop('shape')
-        from ..ops.shape import reshape_shape
-        target = reshape_shape(self.shape, shape, kwargs.get('reverse', False), check_size=False)
-        if np.prod(target) < self.size:
+        try:
+            out = invoke('Reshape', [self], dict(kwargs, shape=tuple(shape)))
+        except MXNetError:
             # MXNet's method makes a smaller view, then raises ValueError (a larger one: MXNetError)
-            raise ValueError('Cannot reshape array of size %d into shape %s' % (self.size, tuple(shape)))
-        out = invoke('Reshape', [self], dict(kwargs, shape=tuple(shape)))
+            from ..ops.shape import reshape_shape
+            target = reshape_shape(self.shape, shape, kwargs.get('reverse', False), check_size=False)
+            if np.prod(target) < self.size:
+                raise ValueError('Cannot reshape array of size %d into shape %s'
+                                 % (self.size, tuple(shape))) from None
+            raise
         make_view(self, out, 0, self.size)  # MXNet's reshape shares memory with the array
         return out
 
