@@ -149,8 +149,6 @@ def _set(x, v, plan, dyn):
             idx.append(None)
         elif kind == 'int':
             idx.append(next(it))
-        elif kind == 'array':
-            idx.append(_int_index(next(it)))
         elif kind == 'dslice':
             s = next(it)
             idx.append(s + jnp.arange(p[1]))

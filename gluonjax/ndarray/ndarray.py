@@ -324,9 +324,10 @@ def make_view(base, out, begin, end):
     refs = base._views
     if refs is None:
         base._views = [weakref.ref(out)]
-    else:
+        return
+    refs.append(weakref.ref(out))
+    if len(refs) & (len(refs) - 1) == 0:  # drop dead views at powers of two: O(1) per view made
         refs[:] = [r for r in refs if r() is not None]
-        refs.append(weakref.ref(out))
 
 
 def after_write(arr):
