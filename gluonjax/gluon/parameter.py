@@ -52,11 +52,6 @@ def _tracing():
     return getattr(_trace_state, 'depth', 0) > 0
 
 
-@jax.jit
-def _zeros_like(x):
-    return jnp.zeros_like(x)
-
-
 def _fresh_zeros(x):
     """Zeros like ``x`` on its device, made on the host: a net's first gradient buffers would
     otherwise compile one program per parameter shape (seconds for a model-zoo net)."""
@@ -380,6 +375,7 @@ class Parameter:
         """Set the gradient buffers to 0 (no effect without gradients)."""
         if self._grad is None:
             return
+        from ..ndarray.ndarray import _zeros_like
         for g in self._grad:
             g._data = _zeros_like(g._data)
 
