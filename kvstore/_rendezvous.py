@@ -226,8 +226,13 @@ class Roll:
             sys.stdout.flush()
         except (OSError, ValueError):
             pass
-        sys.stderr.write('gluonjax.kvstore [rank %d]: %s; stopping this worker.\n' % (self.rank, message))
-        sys.stderr.flush()
+        # one write(2): the line cannot be split by C++ threads logging to the same pipe
+        line = 'gluonjax.kvstore [rank %d]: %s; stopping this worker.\n' % (self.rank, message)
+        try:
+            sys.stderr.flush()
+            os.write(2, line.encode(errors='replace'))
+        except OSError:
+            pass
         os._exit(PEER_LOST_EXIT)
 
     # ---- leaving -----------------------------------------------------------------------
