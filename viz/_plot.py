@@ -12,8 +12,11 @@ from ._common import check_symbol, graph_nodes, internal_shapes, internal_types,
 
 __all__ = ['plot_network']
 
-# MXNet's palette: inputs, conv/fc, activations, batch norm, pooling, shape ops, softmax, the rest.
-PALETTE = ('#8dd3c7', '#fb8072', '#ffffb3', '#bebada', '#80b1d3', '#fdb462', '#b3de69', '#fccde5')
+# MXNet's palette, by the colour group an operator names in the table (its ``plot``):
+# inputs, conv/fc, activations, batch norm, pooling, shape ops, the rest. (MXNet 1.9 also has a
+# colour for an operator named 'Softmax', which its own graphs never contain: they store SoftmaxOutput.)
+PALETTE = {'input': '#8dd3c7', 'weighted': '#fb8072', 'activation': '#ffffb3', 'norm': '#bebada',
+           'pool': '#80b1d3', 'shape': '#fdb462', 'other': '#fccde5'}
 # Names of variables that hold parameters or statistics rather than data.
 WEIGHT_SUFFIXES = ('_weight', '_bias', '_beta', '_gamma', '_moving_var', '_moving_mean',
                    '_running_var', '_running_mean')
@@ -21,35 +24,17 @@ DEFAULT_NODE_ATTRS = {'shape': 'box', 'fixedsize': 'true', 'width': '1.3', 'heig
                       'style': 'filled'}
 
 
-def _xs(attrs, key, default):
-    return 'x'.join(numbers_of(attrs[key])) if key in attrs else default
-
-
 def node_style(op, name, attrs):
     """(label, fill colour) of an operator node, or of a variable (op 'null')."""
     if op == 'null':
-        return name, PALETTE[0]
-    if op == 'Convolution':
-        return ('Convolution\n%s/%s, %s' % (_xs(attrs, 'kernel', ''), _xs(attrs, 'stride', '1'),
-                                            attrs['num_filter']), PALETTE[1])
-    if op == 'FullyConnected':
-        return 'FullyConnected\n%s' % attrs['num_hidden'], PALETTE[1]
-    if op == 'BatchNorm':
-        return name, PALETTE[3]
-    if op == 'Activation':
-        return 'Activation\n%s' % attrs['act_type'], PALETTE[2]
-    if op == 'LeakyReLU':
-        return 'LeakyReLU\n%s' % attrs.get('act_type', 'Leaky'), PALETTE[2]
-    if op == 'Pooling':
-        return ('Pooling\n%s, %s/%s' % (attrs['pool_type'], _xs(attrs, 'kernel', '[]'), _xs(attrs, 'stride', '1')),
-                PALETTE[4])
-    if op in ('Concat', 'Flatten', 'Reshape'):
-        return name, PALETTE[5]
-    if op == 'Softmax':
-        return name, PALETTE[6]
-    if op == 'Custom':
-        return attrs['op_type'], PALETTE[7]
-    return name, PALETTE[7]
+        return name, PALETTE['input']
+    if op == 'Custom':  # a Python-defined operator is labelled by its registered type
+        return attrs['op_type'], PALETTE['other']
+    entry = find_op(op)
+    plot = entry.plot if entry is not None else None
+    if plot is None:
+        return name, PALETTE['other']
+    return (plot.label(attrs) if plot.label else name), PALETTE[plot.group]
 
 
 def plot_network(symbol, title='plot', save_format='pdf', shape=None, dtype=None, node_attrs={},

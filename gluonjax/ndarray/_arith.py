@@ -1,8 +1,10 @@
 """MXNet's Python-level arithmetic functions (nd.add, nd.maximum, ...): arrays or scalars on either side."""
 import numbers
+import operator as _op
 
 import numpy as np
 
+from ..ops._registry import arith_table
 from .ndarray import NDArray, check_same_dtype, invoke
 
 
@@ -10,7 +12,9 @@ def _scalar(x):
     return isinstance(x, (numbers.Number, np.generic))
 
 
-def _dispatch(array_op, scalar_op, rscalar_op, pyop):
+def _dispatch(function, slots, pyop):
+    array_op, scalar_op, rscalar_op = slots['array'], slots['scalar'], slots['rscalar']
+
     def fn(lhs, rhs, out=None):
         if isinstance(lhs, NDArray) and isinstance(rhs, NDArray):
             check_same_dtype(array_op, lhs, rhs)
@@ -23,34 +27,30 @@ def _dispatch(array_op, scalar_op, rscalar_op, pyop):
             return pyop(lhs, rhs)
         raise TypeError('%s: unsupported operand types %s and %s'
                         % (array_op, type(lhs).__name__, type(rhs).__name__))
-    fn.__name__ = array_op.replace('broadcast_', '')
+    fn.__name__ = fn.__qualname__ = function
     return fn
 
 
-def _rev(cmp):
-    # a < x  is  x > a
-    return {'greater': 'lesser', 'lesser': 'greater', 'greater_equal': 'lesser_equal',
-            'lesser_equal': 'greater_equal'}.get(cmp, cmp)
+# Numbers on both sides: Python computes; comparisons and logic give 0.0/1.0, as MXNet's do.
+_NUMBERS = {'add': _op.add, 'subtract': _op.sub, 'multiply': _op.mul, 'divide': _op.truediv,
+            'modulo': _op.mod, 'power': _op.pow, 'maximum': max, 'minimum': min, 'hypot': np.hypot}
+_TRUTHS = {'equal': _op.eq, 'not_equal': _op.ne, 'greater': _op.gt, 'greater_equal': _op.ge,
+           'lesser': _op.lt, 'lesser_equal': _op.le, 'logical_and': lambda a, b: bool(a) and bool(b),
+           'logical_or': lambda a, b: bool(a) or bool(b), 'logical_xor': lambda a, b: bool(a) != bool(b)}
 
 
-import operator as _op  # noqa: E402
+def _numbers(function):
+    if function in _NUMBERS:
+        return _NUMBERS[function]
+    truth = _TRUTHS[function]
+    return lambda a, b: float(truth(a, b))
 
-add = _dispatch('broadcast_add', '_plus_scalar', '_plus_scalar', _op.add)
-subtract = _dispatch('broadcast_sub', '_minus_scalar', '_rminus_scalar', _op.sub)
-multiply = _dispatch('broadcast_mul', '_mul_scalar', '_mul_scalar', _op.mul)
-divide = _dispatch('broadcast_div', '_div_scalar', '_rdiv_scalar', _op.truediv)
-true_divide = divide
-modulo = _dispatch('broadcast_mod', '_mod_scalar', '_rmod_scalar', _op.mod)
-power = _dispatch('broadcast_power', '_power_scalar', '_rpower_scalar', _op.pow)
-maximum = _dispatch('broadcast_maximum', '_maximum_scalar', '_maximum_scalar', max)
-minimum = _dispatch('broadcast_minimum', '_minimum_scalar', '_minimum_scalar', min)
-hypot = _dispatch('broadcast_hypot', '_hypot_scalar', '_hypot_scalar', np.hypot)
-_cmp_py = {'equal': _op.eq, 'not_equal': _op.ne, 'greater': _op.gt, 'greater_equal': _op.ge,
-           'lesser': _op.lt, 'lesser_equal': _op.le, 'logical_and': lambda a, b: float(bool(a) and bool(b)),
-           'logical_or': lambda a, b: float(bool(a) or bool(b)), 'logical_xor': lambda a, b: float(bool(a) != bool(b))}
-equal, not_equal, greater, greater_equal, lesser, lesser_equal, logical_and, logical_or, logical_xor = [
-    _dispatch('broadcast_' + c, '_%s_scalar' % c, '_%s_scalar' % _rev(c), lambda a, b, f=f: float(f(a, b)))
-    for c, f in _cmp_py.items()]
+
+# nd.add, nd.maximum, ...: one function for each 'nd' arith entry of the operator table.
+_FUNCTIONS = {function: _dispatch(function, slots, _numbers(function))
+              for function, slots in arith_table('nd').items()}
+globals().update(_FUNCTIONS)
+true_divide = divide  # noqa: F821 (made just above)
 
 
 def negative(data, out=None):

@@ -18,6 +18,7 @@ from ..autograd import _state as _ag_state
 from ..base import MXNetError, shape_str
 from ..context import Context, current_context, context_of_device
 from ..ops._kernel import kernel_for, operator_error
+from ..ops._frontend import COMPARISONS, python_operators
 
 __all__ = ['NDArray', 'invoke', 'apply_fn', 'array', 'waitall']
 
@@ -604,32 +605,17 @@ def _inplace(method):
     return imethod
 
 
-_ARITH = {
-    'add': ('broadcast_add', '_plus_scalar', '_plus_scalar'),
-    'sub': ('broadcast_sub', '_minus_scalar', '_rminus_scalar'),
-    'mul': ('broadcast_mul', '_mul_scalar', '_mul_scalar'),
-    'truediv': ('broadcast_div', '_div_scalar', '_rdiv_scalar'),
-    'mod': ('broadcast_mod', '_mod_scalar', '_rmod_scalar'),
-    'pow': ('broadcast_power', '_power_scalar', '_rpower_scalar'),
-}
-for _name, (_arr, _sc, _rsc) in _ARITH.items():
-    _m = _binary(_arr, _sc)
-    setattr(NDArray, '__%s__' % _name, _m)
-    setattr(NDArray, '__i%s__' % _name, _inplace(_m))
-    setattr(NDArray, '__r%s__' % _name, _rbinary(_arr, _rsc) if _rsc != _sc else _m)
+# Python's arithmetic on NDArrays: which operator implements which Python operator is in the
+# operator table (the 'nd' arith entries); nd has no bitwise or floor-division operators.
+_ND_OPERATORS = ('add', 'sub', 'mul', 'truediv', 'mod', 'pow', 'eq', 'ne', 'gt', 'ge', 'lt', 'le')
+for _base, _function, _slots in python_operators('nd', _ND_OPERATORS):
+    _m = _binary(_slots['array'], _slots['scalar'])
+    setattr(NDArray, '__%s__' % _base, _m)
+    if _base not in COMPARISONS:
+        setattr(NDArray, '__i%s__' % _base, _inplace(_m))
+        _rsc = _slots['rscalar']
+        setattr(NDArray, '__r%s__' % _base, _rbinary(_slots['array'], _rsc) if _rsc != _slots['scalar'] else _m)
 NDArray.__div__ = NDArray.__truediv__
 NDArray.__rdiv__ = NDArray.__rtruediv__
 NDArray.__idiv__ = NDArray.__itruediv__
-
-_COMPARE = {
-    'eq': ('broadcast_equal', '_equal_scalar'),
-    'ne': ('broadcast_not_equal', '_not_equal_scalar'),
-    'gt': ('broadcast_greater', '_greater_scalar'),
-    'ge': ('broadcast_greater_equal', '_greater_equal_scalar'),
-    'lt': ('broadcast_lesser', '_lesser_scalar'),
-    'le': ('broadcast_lesser_equal', '_lesser_equal_scalar'),
-}
-for _name, (_arr, _sc) in _COMPARE.items():
-    setattr(NDArray, '__%s__' % _name, _binary(_arr, _sc))
-
-del _name, _arr, _sc, _rsc, _m
+del _base, _function, _slots, _m, _rsc

@@ -20,6 +20,8 @@ from ..base import MXNetError
 from ..context import Context, current_context
 from ..ndarray.ndarray import NDArray, apply_fn, _inplace
 from ..ndarray import _indexing
+from ..ops._frontend import COMPARISONS, python_operators
+from ..ops._registry import arith_table, named_by
 from ._core import apply_op, as_np, is_scalar, is_symbol, to_array, _NP_CLASS
 
 __all__ = ['ndarray', 'array', 'asarray', 'zeros', 'ones', 'full', 'empty', 'arange', 'linspace', 'eye',
@@ -52,66 +54,12 @@ class _NumpyMethods:
     def T(self):
         return transpose(self)
 
-    # ---- arithmetic --------------------------------------------------------------------
-    def __add__(self, other):
-        return add(self, other)
-
-    def __radd__(self, other):
-        return add(other, self)
-
-    def __sub__(self, other):
-        return subtract(self, other)
-
-    def __rsub__(self, other):
-        return subtract(other, self)
-
-    def __mul__(self, other):
-        return multiply(self, other)
-
-    def __rmul__(self, other):
-        return multiply(other, self)
-
-    def __truediv__(self, other):
-        return true_divide(self, other)
-
-    def __rtruediv__(self, other):
-        return true_divide(other, self)
-
-    def __mod__(self, other):
-        return mod(self, other)
-
-    def __rmod__(self, other):
-        return mod(other, self)
-
-    def __pow__(self, other):
-        return power(self, other)
-
-    def __rpow__(self, other):
-        return power(other, self)
-
+    # ---- arithmetic: +, -, ==, &, ... are set from the table's 'np' entries below the functions
     def __matmul__(self, other):
         return matmul(self, other)
 
     def __rmatmul__(self, other):
         return matmul(other, self)
-
-    def __eq__(self, other):
-        return equal(self, other)
-
-    def __ne__(self, other):
-        return not_equal(self, other)
-
-    def __gt__(self, other):
-        return greater(self, other)
-
-    def __ge__(self, other):
-        return greater_equal(self, other)
-
-    def __lt__(self, other):
-        return less(self, other)
-
-    def __le__(self, other):
-        return less_equal(self, other)
 
     def __neg__(self):
         return negative(self)
@@ -121,16 +69,6 @@ class _NumpyMethods:
 
     def __invert__(self):
         return invert(self)
-
-    # bitwise operators of integer and bool arrays (MXNet has no reflected forms: 1 & x raises)
-    def __and__(self, other):
-        return bitwise_and(self, other)
-
-    def __or__(self, other):
-        return bitwise_or(self, other)
-
-    def __xor__(self, other):
-        return bitwise_xor(self, other)
 
     # ---- methods with NumPy's signatures -----------------------------------------------------
     def reshape(self, *shape, order='C', **kwargs):
@@ -252,15 +190,6 @@ class ndarray(_NumpyMethods, NDArray):
     __array_ufunc__ = None
 
     # ---- in-place arithmetic -----------------------------------------------------------
-    __iadd__ = _np_inplace(lambda a, b: add(a, b))
-    __isub__ = _np_inplace(lambda a, b: subtract(a, b))
-    __imul__ = _np_inplace(lambda a, b: multiply(a, b))
-    __itruediv__ = _np_inplace(lambda a, b: true_divide(a, b))
-    __imod__ = _np_inplace(lambda a, b: mod(a, b))
-    __ipow__ = _np_inplace(lambda a, b: power(a, b))
-    __iand__ = _np_inplace(lambda a, b: bitwise_and(a, b))
-    __ior__ = _np_inplace(lambda a, b: bitwise_or(a, b))
-    __ixor__ = _np_inplace(lambda a, b: bitwise_xor(a, b))
 
     # ---- conversion --------------------------------------------------------------------
     def as_nd_ndarray(self):
@@ -508,17 +437,8 @@ def _unary(name, op_name):
     return fn
 
 
-_UNARY = {
-    'exp': 'exp', 'expm1': 'expm1', 'log': 'log', 'log10': 'log10', 'log2': 'log2', 'log1p': 'log1p',
-    'sqrt': 'sqrt', 'cbrt': 'cbrt', 'square': 'square', 'reciprocal': 'reciprocal', 'sin': 'sin',
-    'cos': 'cos', 'tan': 'tan', 'arcsin': 'arcsin', 'arccos': 'arccos', 'arctan': 'arctan', 'sinh': 'sinh',
-    'cosh': 'cosh', 'tanh': 'tanh', 'arcsinh': 'arcsinh', 'arccosh': 'arccosh', 'arctanh': 'arctanh',
-    'degrees': 'degrees', 'radians': 'radians', 'deg2rad': 'radians', 'rad2deg': 'degrees',
-    'absolute': 'abs', 'abs': 'abs', 'fabs': 'abs', 'sign': 'sign', 'negative': 'negative',
-    'rint': 'rint', 'ceil': 'ceil', 'floor': 'floor', 'trunc': 'trunc', 'fix': 'fix',
-    'logical_not': '_npi_logical_not', 'invert': '_npi_bitwise_not', 'bitwise_not': '_npi_bitwise_not',
-}
-_unary_functions = {name: _unary(name, op) for name, op in _UNARY.items()}
+# mx.np.exp, mx.np.absolute, ...: one function for each name the table lists under ``np``.
+_unary_functions = {name: _unary(name, op.name) for name, op in named_by('np').items()}
 for _n in ('invert', 'bitwise_not'):
     _unary_functions[_n] = _integral_only(_n, _unary_functions[_n])
 globals().update(_unary_functions)  # exp, log, ... (exported by mx.np)
@@ -545,8 +465,10 @@ def _operand(x, name):
     raise TypeError('%s: type %s not supported' % (name, type(x)))
 
 
-def _binary(name, array_op, scalar_op, rscalar_op):
+def _binary(name, slots):
     """A NumPy binary function: arrays broadcast (``array_op``), scalars use the scalar operators."""
+    array_op, scalar_op, rscalar_op = slots['array'], slots['scalar'], slots['rscalar']
+
     def fn(x1, x2, out=None, **kwargs):
         s1, s2 = is_scalar(x1), is_scalar(x2)
         if s1 and s2:  # numbers: numpy's own function
@@ -561,39 +483,23 @@ def _binary(name, array_op, scalar_op, rscalar_op):
     return fn
 
 
-add = _binary('add', 'broadcast_add', '_plus_scalar', '_plus_scalar')
-subtract = _binary('subtract', 'broadcast_sub', '_minus_scalar', '_rminus_scalar')
-multiply = _binary('multiply', 'broadcast_mul', '_mul_scalar', '_mul_scalar')
-true_divide = _binary('true_divide', '_npi_true_divide', '_npi_true_divide_scalar', '_npi_rtrue_divide_scalar')
-divide = true_divide
-floor_divide = _binary('floor_divide', '_npi_floor_divide', '_npi_floor_divide_scalar',
-                       '_npi_rfloor_divide_scalar')
-mod = _binary('mod', 'broadcast_mod', '_mod_scalar', '_rmod_scalar')
-remainder = mod
-power = _binary('power', 'broadcast_power', '_power_scalar', '_rpower_scalar')
-maximum = _binary('maximum', 'broadcast_maximum', '_maximum_scalar', '_maximum_scalar')
-minimum = _binary('minimum', 'broadcast_minimum', '_minimum_scalar', '_minimum_scalar')
-fmax, fmin = maximum, minimum
-hypot = _binary('hypot', 'broadcast_hypot', '_hypot_scalar', '_hypot_scalar')
+# mx.np.add, mx.np.less, ...: one function for each 'np' arith entry of the operator table.
+_BINARY = {function: _binary(function, slots) for function, slots in arith_table('np').items()}
+for _n in ('bitwise_and', 'bitwise_or', 'bitwise_xor'):
+    _BINARY[_n] = _integral_only(_n, _BINARY[_n])
+globals().update(_BINARY)
+divide, remainder, fmax, fmin = true_divide, mod, maximum, minimum  # noqa: F821 (NumPy's other names)
 
-
-bitwise_and = _integral_only('bitwise_and', _binary('bitwise_and', '_npi_bitwise_and', '_npi_bitwise_and_scalar',
-                                                    '_npi_bitwise_and_scalar'))
-bitwise_or = _integral_only('bitwise_or', _binary('bitwise_or', '_npi_bitwise_or', '_npi_bitwise_or_scalar',
-                                                  '_npi_bitwise_or_scalar'))
-bitwise_xor = _integral_only('bitwise_xor', _binary('bitwise_xor', '_npi_bitwise_xor', '_npi_bitwise_xor_scalar',
-                                                    '_npi_bitwise_xor_scalar'))
-
-
-def _comparison(name, reversed_name=None):
-    """A comparison or logical function: bool results; ``2 < x`` runs as ``x > 2``."""
-    return _binary(name, '_npi_' + name, '_npi_%s_scalar' % name, '_npi_%s_scalar' % (reversed_name or name))
-
-
-equal, not_equal = _comparison('equal'), _comparison('not_equal')
-greater, less = _comparison('greater', 'less'), _comparison('less', 'greater')
-greater_equal, less_equal = _comparison('greater_equal', 'less_equal'), _comparison('less_equal', 'greater_equal')
-logical_and, logical_or, logical_xor = _comparison('logical_and'), _comparison('logical_or'), _comparison('logical_xor')
+# Python's operators on np arrays (and NumPy-mode Symbols); MXNet has no reflected bitwise
+# operators (1 & x raises) and no //.
+for _n, _function, _slots in python_operators('np', ('add', 'sub', 'mul', 'truediv', 'mod', 'pow', 'eq', 'ne',
+                                                    'gt', 'ge', 'lt', 'le', 'and', 'or', 'xor')):
+    _fn = _BINARY[_function]
+    setattr(_NumpyMethods, '__%s__' % _n, lambda self, other, fn=_fn: fn(self, other))
+    if _n not in COMPARISONS:
+        setattr(ndarray, '__i%s__' % _n, _np_inplace(_fn))
+    if _n not in COMPARISONS and _n not in ('and', 'or', 'xor'):
+        setattr(_NumpyMethods, '__r%s__' % _n, lambda self, other, fn=_fn: fn(other, self))
 
 
 def arctan2(x1, x2, out=None):

@@ -8,7 +8,6 @@ from ..context import cpu, gpu, cpu_pinned, num_gpus, current_context, gpu_memor
 from ..ndarray.ndarray import waitall  # noqa: F401
 from .. import numpy as _np  # noqa: F401  (mx.np first: it registers its operators)
 from ._ops import *  # noqa: F401,F403
-from ._ops import _OPS  # noqa: F401
 from ._mode import set_np, reset_np, is_np_array, is_np_shape, use_np, use_np_array, use_np_shape, \
     np_array, np_shape, is_np_default_dtype  # noqa: F401
 from ._io import save, savez, load  # noqa: F401

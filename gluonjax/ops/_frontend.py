@@ -12,6 +12,29 @@ from ._registry import get_op
 
 _FRONTEND_KWARGS = ('out', 'name', 'ctx', 'attr')
 
+# The Python operator behind each arithmetic function name of the front ends: a fact of Python,
+# not of any operator (which operator implements ``add`` in which front end is in the table).
+PYTHON_OPERATORS = {
+    'add': 'add', 'subtract': 'sub', 'multiply': 'mul', 'divide': 'truediv', 'true_divide': 'truediv',
+    'floor_divide': 'floordiv', 'modulo': 'mod', 'mod': 'mod', 'power': 'pow', 'equal': 'eq',
+    'not_equal': 'ne', 'greater': 'gt', 'greater_equal': 'ge', 'lesser': 'lt', 'less': 'lt',
+    'lesser_equal': 'le', 'less_equal': 'le', 'bitwise_and': 'and', 'bitwise_or': 'or', 'bitwise_xor': 'xor',
+}
+# Comparisons have no reflected form: Python turns ``2 < x`` into ``x > 2`` itself.
+COMPARISONS = frozenset(('eq', 'ne', 'gt', 'ge', 'lt', 'le'))
+
+
+def python_operators(front, defined):
+    """[(dunder base name, function, {form: operator name})] for the Python operators of one
+    front end that it ``defined`` (a collection of base names such as 'add', 'eq')."""
+    from ._registry import arith_table
+    found = []
+    for function, slots in sorted(arith_table(front).items()):
+        base = PYTHON_OPERATORS.get(function)
+        if base in defined:
+            found.append((base, function, slots))
+    return found
+
 
 def split_call(op, args, kwargs, is_array):
     """(inputs, params, extras) of a front-end call to ``op``.

@@ -7,7 +7,7 @@ the ``F`` of ``hybrid_forward`` are all generated from this one table.
 
 Writing an operator::
 
-    @register('FullyConnected', inputs=_fc_inputs,
+    @register('FullyConnected', npx=('fully_connected',), inputs=_fc_inputs,
               params=[P('num_hidden', 'int'), P('no_bias', 'bool', False), P('flatten', 'bool', True)])
     def fully_connected(data, weight, bias=None, *, num_hidden, no_bias, flatten):
         ...
@@ -25,7 +25,8 @@ import numpy as np
 
 from ..base import MXNetError
 
-__all__ = ['P', 'OpDef', 'register', 'get_op', 'find_op', 'all_ops', 'REQUIRED']
+__all__ = ['P', 'OpDef', 'Arith', 'Plot', 'plot_dims', 'arith', 'register', 'get_op', 'find_op', 'all_ops', 'canonical_ops',
+           'REQUIRED']
 
 
 class _Required:
@@ -189,6 +190,40 @@ class P:
                              % (op_name, value, self.name, self.kind, err)) from None
 
 
+@dataclasses.dataclass(frozen=True)
+class Arith:
+    """One Python-level arithmetic function an operator implements in one front end.
+
+    ``front`` is 'nd', 'sym' or 'np'; ``function`` the front end's function name ('add',
+    'subtract', ..., which also names the Python operator: ``__add__``); ``form`` says where the
+    operands are: 'array' (two arrays), 'scalar' (array op number) or 'rscalar' (number op
+    array). ``call_name`` is the name the front end calls the operator by when it is not the
+    canonical one (MXNet's symbols call elemwise_add '_Plus', which names nodes '_plus0')."""
+    front: str
+    function: str
+    form: str = 'array'
+    call_name: Optional[str] = None
+
+
+def arith(fronts, function, forms='array', call_name=None):
+    """Arith entries for each of the space-separated ``fronts`` and ``forms``."""
+    return tuple(Arith(f, function, form, call_name) for f in fronts.split() for form in forms.split())
+
+
+def plot_dims(attrs, key, default):
+    """An attribute such as kernel='(5, 5)' as plot labels write it ('5x5'), or ``default``."""
+    import re
+    return 'x'.join(re.findall(r'\d+', attrs[key])) if key in attrs else default
+
+
+@dataclasses.dataclass(frozen=True)
+class Plot:
+    """How plot_network draws an operator: its colour ``group`` (a key of viz's palette) and,
+    when given, a ``label`` function (attrs as strings -> text); without one the node's name."""
+    group: str
+    label: Optional[Callable] = None
+
+
 @dataclasses.dataclass(eq=False)
 class OpDef:
     """One operator of the table."""
@@ -227,8 +262,22 @@ class OpDef:
     # Creation operators make arrays from nothing: they take ctx and run on its device.
     creation: bool = False
     doc: str = ''
-    # A function (attrs) -> category used by viz for colour ('conv', 'pool', ...).
-    category: str = 'other'
+    # ---- where the operator appears beyond nd.<name> and sym.<name> -------------------------
+    # Python arithmetic it implements: Arith entries (``x + y`` on NDArrays is broadcast_add).
+    arith: Tuple['Arith', ...] = ()
+    # Names of the NDArray and Symbol methods that apply it to the array itself (``x.sum()``).
+    methods: Tuple[str, ...] = ()
+    # Names of the ``mx.np`` functions of one array it serves (NumPy's ufunc convention,
+    # ``np.exp(x, out=None)``) and of the ``mx.npx`` functions (MXNet's calling convention).
+    np: Tuple[str, ...] = ()
+    npx: Tuple[str, ...] = ()
+    # Shapes of inputs that follow from the data (a layer's weight from its input), as MXNet's
+    # FInferShape gives them: (attrs, {input name: known shape}) -> {input name: shape}.
+    input_shapes: Optional[Callable] = None
+    # All array inputs share one shape (elemwise_add): a known input gives the others.
+    same_shape_inputs: bool = False
+    # How mx.viz.plot_network draws a node: a Plot (colour group and label), None for the default.
+    plot: Optional['Plot'] = None
     _param_map: dict = dataclasses.field(default_factory=dict, repr=False)
 
     def __post_init__(self):
@@ -268,6 +317,13 @@ class OpDef:
         return tuple(self._param_map)
 
     # -- inputs and outputs ------------------------------------------------------------
+    def shapes_from_data(self, attrs, data_shape):
+        """{input name: shape} of the inputs that data of ``data_shape`` determines (a layer's
+        weight and bias), by the operator's ``input_shapes`` rule."""
+        if self.input_shapes is None:
+            return {}
+        return self.input_shapes(attrs, {'data': tuple(int(d) for d in data_shape)})
+
     def input_names(self, attrs, num_args=None):
         if self.variadic:
             n = num_args if num_args is not None else attrs.get('num_args', 1)
@@ -329,3 +385,33 @@ def all_ops():
 
 def canonical_ops():
     return dict(_CANONICAL)
+
+
+# ---- views of the table for the front ends ---------------------------------------------------
+
+def arith_table(front):
+    """{function: {form: name to call}} of the Python arithmetic of one front end ('nd', 'sym',
+    'np'), from the operators' ``arith`` entries; each slot is filled by exactly one operator."""
+    table = {}
+    for op in _CANONICAL.values():
+        for a in op.arith:
+            if a.front != front:
+                continue
+            slot = table.setdefault(a.function, {})
+            if a.form in slot:
+                raise ValueError('%s.%s (%s) is implemented by both %s and %s'
+                                 % (front, a.function, a.form, slot[a.form], op.name))
+            slot[a.form] = a.call_name or op.name
+    return table
+
+
+def named_by(field):
+    """{public name: operator} for one naming field of the table ('methods', 'np', 'npx')."""
+    names = {}
+    for op in _CANONICAL.values():
+        for public in getattr(op, field):
+            if public in names:
+                raise ValueError('%s name %r is claimed by both %s and %s'
+                                 % (field, public, names[public].name, op.name))
+            names[public] = op
+    return names

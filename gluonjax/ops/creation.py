@@ -72,11 +72,11 @@ def _linspace(*, start, stop, num, endpoint, ctx, dtype):
     return jnp.asarray(np.linspace(start, stop, num, endpoint=endpoint).astype(dtype))
 
 
-@register('zeros_like')
+@register('zeros_like', methods=('zeros_like',))
 def zeros_like(data):
     return jnp.zeros_like(data)
 
 
-@register('ones_like')
+@register('ones_like', methods=('ones_like',))
 def ones_like(data):
     return jnp.ones_like(data)

@@ -4,15 +4,17 @@ import jax.numpy as jnp
 from jax import lax
 
 from ..base import MXNetError, shape_str
-from ._registry import P, register
+from ._registry import P, arith, register
 
 
-def _unary(name, fn, aliases=(), category='elemwise'):
+def _unary(name, fn, aliases=(), method=False, np=(), npx=()):
+    """An elementwise operator; ``method``: also NDArray/Symbol method ``name``; ``np``, ``npx``:
+    the mx.np / mx.npx functions it serves."""
     def op(data):
         return fn(data)
     op.__name__ = name
     op.__doc__ = 'Elementwise %s.' % name
-    register(name, aliases=aliases, category=category)(op)
+    register(name, aliases=aliases, methods=(name,) if method else (), np=tuple(np), npx=tuple(npx))(op)
 
 
 def _float_only(fn):
@@ -24,18 +26,23 @@ def _float_only(fn):
     return run
 
 
-for _name, _fn in {
-    'exp': jnp.exp, 'expm1': jnp.expm1, 'log': jnp.log, 'log10': jnp.log10, 'log2': jnp.log2,
-    'log1p': jnp.log1p, 'sqrt': jnp.sqrt, 'rsqrt': lax.rsqrt, 'cbrt': jnp.cbrt,
-    'rcbrt': lambda x: 1.0 / jnp.cbrt(x), 'sin': jnp.sin, 'cos': jnp.cos, 'tan': jnp.tan,
-    'arcsin': jnp.arcsin, 'arccos': jnp.arccos, 'arctan': jnp.arctan, 'sinh': jnp.sinh,
-    'cosh': jnp.cosh, 'tanh': jnp.tanh, 'arcsinh': jnp.arcsinh, 'arccosh': jnp.arccosh,
-    'arctanh': jnp.arctanh, 'degrees': jnp.degrees, 'radians': jnp.radians,
-    'sigmoid': jax.nn.sigmoid, 'softsign': jax.nn.soft_sign, 'erf': jax.scipy.special.erf,
-    'erfinv': jax.scipy.special.erfinv, 'gamma': lambda x: jnp.exp(jax.scipy.special.gammaln(x)),
-    'gammaln': jax.scipy.special.gammaln, 'reciprocal': lambda x: 1.0 / x,
-}.items():
-    _unary(_name, _float_only(_fn))
+# (name, kernel, where): 'm' = also a method of NDArray and Symbol (x.exp()), 'n' = also mx.np.<name>,
+# 'x' = also mx.npx.<name>.
+for _name, _fn, _where in (
+        ('exp', jnp.exp, 'mn'), ('expm1', jnp.expm1, 'mn'), ('log', jnp.log, 'mn'), ('log10', jnp.log10, 'mn'),
+        ('log2', jnp.log2, 'mn'), ('log1p', jnp.log1p, 'mn'), ('sqrt', jnp.sqrt, 'mn'), ('rsqrt', lax.rsqrt, 'm'),
+        ('cbrt', jnp.cbrt, 'mn'), ('rcbrt', lambda x: 1.0 / jnp.cbrt(x), 'm'), ('sin', jnp.sin, 'mn'),
+        ('cos', jnp.cos, 'mn'), ('tan', jnp.tan, 'mn'), ('arcsin', jnp.arcsin, 'mn'), ('arccos', jnp.arccos, 'mn'),
+        ('arctan', jnp.arctan, 'mn'), ('sinh', jnp.sinh, 'mn'), ('cosh', jnp.cosh, 'mn'), ('tanh', jnp.tanh, 'mn'),
+        ('arcsinh', jnp.arcsinh, 'mn'), ('arccosh', jnp.arccosh, 'mn'), ('arctanh', jnp.arctanh, 'mn'),
+        ('sigmoid', jax.nn.sigmoid, 'mx'), ('softsign', jax.nn.soft_sign, ''), ('erf', jax.scipy.special.erf, 'mx'),
+        ('erfinv', jax.scipy.special.erfinv, 'x'), ('gamma', lambda x: jnp.exp(jax.scipy.special.gammaln(x)), 'mx'),
+        ('gammaln', jax.scipy.special.gammaln, 'mx'), ('reciprocal', lambda x: 1.0 / x, 'mn')):
+    _unary(_name, _float_only(_fn), method='m' in _where, np=(_name,) if 'n' in _where else (),
+           npx=(_name,) if 'x' in _where else ())
+_unary('degrees', _float_only(jnp.degrees), method=True, np=('degrees', 'rad2deg'))
+_unary('radians', _float_only(jnp.radians), method=True, np=('radians', 'deg2rad'))
+
 
 def _round_half_away(x):
     """Round to the nearest integer, halves away from zero (C's round, as MXNet; numpy rounds to even)."""
@@ -53,16 +60,17 @@ def _rint_half_down(x):
     return jnp.where(x - lo <= hi - x, lo, hi)
 
 
-for _name, _fn in {
-    'abs': jnp.abs, 'sign': jnp.sign, 'square': jnp.square, 'negative': jnp.negative,
-    'round': _round_half_away, 'rint': _rint_half_down, 'ceil': jnp.ceil, 'floor': jnp.floor, 'trunc': jnp.trunc,
-    'fix': jnp.trunc, 'relu': lambda x: jnp.maximum(x, 0).astype(x.dtype),
-    'logical_not': lambda x: (x == 0).astype(x.dtype),
-}.items():
-    _unary(_name, _fn)
-
+for _name, _fn, _where in (
+        ('sign', jnp.sign, 'mn'), ('square', jnp.square, 'mn'), ('negative', jnp.negative, 'n'),
+        ('round', _round_half_away, 'm'), ('rint', _rint_half_down, 'mn'), ('ceil', jnp.ceil, 'mn'),
+        ('floor', jnp.floor, 'mn'), ('trunc', jnp.trunc, 'mn'), ('fix', jnp.trunc, 'mn'),
+        ('relu', lambda x: jnp.maximum(x, 0).astype(x.dtype), 'mx'),
+        ('logical_not', lambda x: (x == 0).astype(x.dtype), '')):
+    _unary(_name, _fn, method='m' in _where, np=(_name,) if 'n' in _where else (),
+           npx=(_name,) if 'x' in _where else ())
+_unary('abs', jnp.abs, method=True, np=('absolute', 'abs', 'fabs'))
 _unary('identity', lambda x: x, aliases=('_copy',))
-_unary('BlockGrad', lax.stop_gradient, aliases=('stop_gradient',))
+_unary('BlockGrad', lax.stop_gradient, aliases=('stop_gradient',), npx=('stop_gradient',))
 _unary('make_loss', lambda x: x)
 
 
@@ -71,7 +79,7 @@ def hard_sigmoid(data, *, alpha, beta):
     return jnp.clip(alpha * data + beta, 0, 1).astype(data.dtype)
 
 
-@register('clip', params=[P('a_min', 'float'), P('a_max', 'float')])
+@register('clip', methods=('clip',), params=[P('a_min', 'float'), P('a_max', 'float')])
 def clip(data, *, a_min, a_max):
     """Clip values into [a_min, a_max]."""
     return jnp.clip(data, a_min, a_max).astype(data.dtype)
@@ -87,15 +95,17 @@ def _check_broadcast(name, lhs, rhs):
                              % (name, shape_str(a), shape_str(b)))
 
 
-def _binary(name, fn, aliases=(), elemwise=None, logical=False):
+def _binary(name, fn, aliases=(), elemwise=None, logical=False, backs=()):
+    """A broadcasting binary operator and, when ``elemwise`` = (name, aliases, backs) is given,
+    its equal-shapes twin; ``backs`` are the Arith entries each one implements."""
     def op(lhs, rhs):
         _check_broadcast(name, lhs, rhs)
         out = fn(lhs, rhs)
         return out.astype(lhs.dtype) if logical else out
     op.__name__ = name
-    register(name, inputs=('lhs', 'rhs'), aliases=aliases, category='elemwise')(op)
+    register(name, inputs=('lhs', 'rhs'), aliases=aliases, arith=backs)(op)
     if elemwise is not None:
-        ename, ealiases = elemwise
+        ename, ealiases, ebacks = elemwise
 
         def eop(lhs, rhs):
             if lhs.shape != rhs.shape:
@@ -104,7 +114,7 @@ def _binary(name, fn, aliases=(), elemwise=None, logical=False):
             out = fn(lhs, rhs)
             return out.astype(lhs.dtype) if logical else out
         eop.__name__ = ename
-        register(ename, inputs=('lhs', 'rhs'), aliases=ealiases, category='elemwise')(eop)
+        register(ename, inputs=('lhs', 'rhs'), aliases=ealiases, arith=ebacks, same_shape_inputs=True)(eop)
 
 
 def exact_divide(a, b):
@@ -137,60 +147,92 @@ def _mod(a, b):
     return jnp.where(zero, (a - lax.stop_gradient(a)).astype(out.dtype), out)
 
 
-_binary('broadcast_add', jnp.add, aliases=('broadcast_plus',), elemwise=('elemwise_add', ('_plus', '_add', '_Plus')))
-_binary('broadcast_sub', jnp.subtract, aliases=('broadcast_minus',),
-        elemwise=('elemwise_sub', ('_minus', '_sub', '_Minus')))
-_binary('broadcast_mul', jnp.multiply, elemwise=('elemwise_mul', ('_mul', '_Mul')))
-_binary('broadcast_div', _true_div, elemwise=('elemwise_div', ('_div', '_Div')))
-_binary('broadcast_mod', _mod, elemwise=('_mod', ('_Mod',)))
-_binary('broadcast_power', jnp.power, elemwise=('_power', ('_Power', 'elemwise_power')))
-_binary('broadcast_maximum', jnp.maximum, elemwise=('_maximum', ('_Maximum',)))
-_binary('broadcast_minimum', jnp.minimum, elemwise=('_minimum', ('_Minimum',)))
-_binary('broadcast_hypot', jnp.hypot, elemwise=('_hypot', ('_Hypot',)))
+# The Python arithmetic of each front end (arith entries): nd and np broadcast; MXNet's symbols
+# use the equal-shapes operators under their CamelCase names (``a + b`` is '_Plus', node _plus0);
+# the symbol functions (sym.maximum, sym.pow) are a front end of their own ('symfunc').
+_binary('broadcast_add', jnp.add, aliases=('broadcast_plus',), backs=arith('nd np', 'add'),
+        elemwise=('elemwise_add', ('_plus', '_add', '_Plus'), arith('sym', 'add', call_name='_Plus')))
+_binary('broadcast_sub', jnp.subtract, aliases=('broadcast_minus',), backs=arith('nd', 'subtract') + arith('np', 'subtract'),
+        elemwise=('elemwise_sub', ('_minus', '_sub', '_Minus'), arith('sym', 'subtract', call_name='_Minus')))
+_binary('broadcast_mul', jnp.multiply, backs=arith('nd np', 'multiply'),
+        elemwise=('elemwise_mul', ('_mul', '_Mul'), arith('sym', 'multiply', call_name='_Mul')))
+_binary('broadcast_div', _true_div, backs=arith('nd', 'divide'),
+        elemwise=('elemwise_div', ('_div', '_Div'), arith('sym', 'divide', call_name='_Div')))
+_binary('broadcast_mod', _mod, backs=arith('nd', 'modulo') + arith('np', 'mod'),
+        elemwise=('_mod', ('_Mod',), arith('sym', 'modulo', call_name='_Mod')))
+_binary('broadcast_power', jnp.power, backs=arith('nd np', 'power'),
+        elemwise=('_power', ('_Power', 'elemwise_power'), arith('sym symfunc', 'power', call_name='_Power')))
+for _fname in ('maximum', 'minimum', 'hypot'):
+    _call = '_' + _fname.capitalize()
+    _binary('broadcast_' + _fname, getattr(jnp, _fname), backs=arith('nd np', _fname),
+            elemwise=('_' + _fname, (_call,), arith('symfunc', _fname, call_name=_call)))
 _binary('arctan2', jnp.arctan2, aliases=('_arctan2',))
 for _cmp, _fn in {'equal': jnp.equal, 'not_equal': jnp.not_equal, 'greater': jnp.greater,
                   'greater_equal': jnp.greater_equal, 'lesser': jnp.less, 'lesser_equal': jnp.less_equal,
                   'logical_and': lambda a, b: (a != 0) & (b != 0),
                   'logical_or': lambda a, b: (a != 0) | (b != 0),
                   'logical_xor': lambda a, b: (a != 0) ^ (b != 0)}.items():
-    _binary('broadcast_' + _cmp, _fn, elemwise=('_' + _cmp, ()), logical=True)
+    _binary('broadcast_' + _cmp, _fn, elemwise=('_' + _cmp, (), arith('sym', _cmp)), logical=True,
+            backs=arith('nd', _cmp))
 
 
 # ---- array with a scalar: the scalar is a traced value, so new values do not recompile ----
 
-def _scalar(name, fn, aliases=(), logical=False):
+def _scalar(name, fn, aliases=(), logical=False, backs=()):
     def op(data, *, scalar, is_int=True):
         s = lax.convert_element_type(scalar, data.dtype)
         out = fn(data, s)
         return out.astype(data.dtype) if logical or out.dtype != data.dtype else out
     op.__name__ = name
     register(name, params=[P('scalar', 'float', 1.0), P('is_int', 'bool', True)], aliases=aliases,
-             dynamic_params=('scalar',), category='elemwise')(op)
+             dynamic_params=('scalar',), arith=backs)(op)
 
 
-_scalar('_plus_scalar', jnp.add, aliases=('_PlusScalar',))
-_scalar('_minus_scalar', jnp.subtract, aliases=('_MinusScalar',))
-_scalar('_rminus_scalar', lambda x, s: s - x, aliases=('_RMinusScalar',))
-_scalar('_mul_scalar', jnp.multiply, aliases=('_MulScalar',))
-_scalar('_div_scalar', _true_div, aliases=('_DivScalar',))
-_scalar('_rdiv_scalar', lambda x, s: _true_div(s, x), aliases=('_RDivScalar',))
-_scalar('_mod_scalar', _mod, aliases=('_ModScalar',))
-_scalar('_rmod_scalar', lambda x, s: _mod(s, x), aliases=('_RModScalar',))
-_scalar('_power_scalar', jnp.power, aliases=('_PowerScalar',))
-_scalar('_rpower_scalar', lambda x, s: jnp.power(s, x), aliases=('_RPowerScalar',))
-_scalar('_maximum_scalar', jnp.maximum, aliases=('_MaximumScalar',))
-_scalar('_minimum_scalar', jnp.minimum, aliases=('_MinimumScalar',))
-_scalar('_hypot_scalar', jnp.hypot, aliases=('_HypotScalar',))
+def _scalar_backs(function, forms, call_name, np_function=None, fronts='sym'):
+    """Arith entries of a scalar operator: nd (and np, under ``np_function`` when not None) by
+    its own name, MXNet's symbols by ``call_name``."""
+    backs = arith('nd', function, forms) + arith(fronts, function, forms, call_name)
+    return backs + (arith('np', np_function, forms) if np_function else ())
+
+
+_BOTH = 'scalar rscalar'
+_scalar('_plus_scalar', jnp.add, aliases=('_PlusScalar',), backs=_scalar_backs('add', _BOTH, '_PlusScalar', 'add'))
+_scalar('_minus_scalar', jnp.subtract, aliases=('_MinusScalar',),
+        backs=_scalar_backs('subtract', 'scalar', '_MinusScalar', 'subtract'))
+_scalar('_rminus_scalar', lambda x, s: s - x, aliases=('_RMinusScalar',),
+        backs=_scalar_backs('subtract', 'rscalar', '_RMinusScalar', 'subtract'))
+_scalar('_mul_scalar', jnp.multiply, aliases=('_MulScalar',),
+        backs=_scalar_backs('multiply', _BOTH, '_MulScalar', 'multiply'))
+_scalar('_div_scalar', _true_div, aliases=('_DivScalar',), backs=_scalar_backs('divide', 'scalar', '_DivScalar'))
+_scalar('_rdiv_scalar', lambda x, s: _true_div(s, x), aliases=('_RDivScalar',),
+        backs=_scalar_backs('divide', 'rscalar', '_RDivScalar'))
+_scalar('_mod_scalar', _mod, aliases=('_ModScalar',), backs=_scalar_backs('modulo', 'scalar', '_ModScalar', 'mod'))
+_scalar('_rmod_scalar', lambda x, s: _mod(s, x), aliases=('_RModScalar',),
+        backs=_scalar_backs('modulo', 'rscalar', '_RModScalar', 'mod'))
+_scalar('_power_scalar', jnp.power, aliases=('_PowerScalar',),
+        backs=_scalar_backs('power', 'scalar', '_PowerScalar', 'power', fronts='sym symfunc'))
+# MXNet's Symbol.__rpow__ calls this operator by its own name (node _rpower_scalar0), sym.pow by
+# the CamelCase one (_rpowerscalar0).
+_scalar('_rpower_scalar', lambda x, s: jnp.power(s, x), aliases=('_RPowerScalar',),
+        backs=(_scalar_backs('power', 'rscalar', '_RPowerScalar', 'power', fronts='symfunc')
+               + arith('sym', 'power', 'rscalar')))
+for _fname in ('maximum', 'minimum', 'hypot'):
+    _call = '_%sScalar' % _fname.capitalize()
+    _scalar('_%s_scalar' % _fname, getattr(jnp, _fname), aliases=(_call,),
+            backs=_scalar_backs(_fname, _BOTH, _call, _fname, fronts='symfunc'))
+# A comparison with the number on the left is the mirrored one: 2 < x is x > 2.
+_MIRROR = {'greater': 'lesser', 'lesser': 'greater', 'greater_equal': 'lesser_equal',
+           'lesser_equal': 'greater_equal'}
 for _cmp, _fn in {'equal': jnp.equal, 'not_equal': jnp.not_equal, 'greater': jnp.greater,
                   'greater_equal': jnp.greater_equal, 'lesser': jnp.less, 'lesser_equal': jnp.less_equal,
                   'logical_and': lambda a, b: (a != 0) & (b != 0),
                   'logical_or': lambda a, b: (a != 0) | (b != 0),
                   'logical_xor': lambda a, b: (a != 0) ^ (b != 0)}.items():
-    _scalar('_%s_scalar' % _cmp, _fn, logical=True)
+    _scalar('_%s_scalar' % _cmp, _fn, logical=True,
+            backs=arith('nd sym', _cmp, 'scalar') + arith('nd', _MIRROR.get(_cmp, _cmp), 'rscalar'))
 
 
-@register('add_n', variadic=True, params=[P('num_args', 'int', 1)], aliases=('ElementWiseSum', '_sum'),
-          category='elemwise')
+@register('add_n', variadic=True, same_shape_inputs=True, params=[P('num_args', 'int', 1)], aliases=('ElementWiseSum', '_sum'))
 def add_n(*args, num_args):
     """The sum of all inputs, which must have equal shapes."""
     out = args[0]

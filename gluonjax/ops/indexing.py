@@ -35,7 +35,7 @@ def _fix_indices(name, idx, size, mode):
     return jnp.clip(idx, 0, size - 1)
 
 
-@register('take', inputs=('a', 'indices'), category='indexing',
+@register('take', methods=('take',), inputs=('a', 'indices'),
           params=[P('axis', 'int', 0), P('mode', 'str', 'clip')])
 def take(a, indices, *, axis, mode):
     """Slices of ``a`` along ``axis`` at ``indices``: shape a.shape[:axis] + indices.shape + a.shape[axis+1:].
@@ -49,7 +49,7 @@ def take(a, indices, *, axis, mode):
     return jnp.take(a, idx, axis=ax)
 
 
-@register('batch_take', inputs=('a', 'indices'), category='indexing')
+@register('batch_take', inputs=('a', 'indices'))
 def batch_take(a, indices):
     """out[i] = a[i, indices[i]] for a 2-D ``a`` (indices are clipped)."""
     if a.ndim != 2 or indices.shape != (a.shape[0],):
@@ -59,7 +59,7 @@ def batch_take(a, indices):
     return jnp.take_along_axis(a, idx[:, None], axis=1)[:, 0]
 
 
-@register('pick', inputs=('data', 'index'), aliases=('choose_element_0index',), category='indexing',
+@register('pick', npx=('pick',), methods=('pick',), inputs=('data', 'index'), aliases=('choose_element_0index',),
           params=[P('axis', 'int', -1, optional=True), P('keepdims', 'bool', False), P('mode', 'str', 'clip')])
 def pick(data, index, *, axis, keepdims, mode):
     """One element per position along ``axis``: out[i, j] = data[i, index[i, j], j] for axis=1."""
@@ -78,7 +78,7 @@ def pick(data, index, *, axis, keepdims, mode):
     return out if keepdims else jnp.squeeze(out, ax)
 
 
-@register('one_hot', inputs=('indices',), category='indexing',
+@register('one_hot', npx=('one_hot',), methods=('one_hot',), inputs=('indices',),
           params=[P('depth', 'int'), P('on_value', 'float', 1.0), P('off_value', 'float', 0.0),
                   P('dtype', 'dtype', 'float32')])
 def one_hot(indices, *, depth, on_value, off_value, dtype):
@@ -119,7 +119,7 @@ def _topk_outputs(attrs):
     return 2 if attrs['ret_typ'] == 'both' else 1
 
 
-@register('topk', category='indexing', num_outputs=_topk_outputs,
+@register('topk', npx=('topk',), methods=('topk',), num_outputs=_topk_outputs,
           params=[P('axis', 'int', -1, optional=True), P('k', 'int', 1), P('ret_typ', 'str', 'indices'),
                   P('is_ascend', 'bool', False), P('dtype', 'dtype', 'float32')])
 def topk(data, *, axis, k, ret_typ, is_ascend, dtype):
@@ -150,14 +150,14 @@ def topk(data, *, axis, k, ret_typ, is_ascend, dtype):
     return values, idx.astype(dtype)
 
 
-@register('sort', params=[P('axis', 'int', -1, optional=True), P('is_ascend', 'bool', True)], category='indexing')
+@register('sort', methods=('sort',), params=[P('axis', 'int', -1, optional=True), P('is_ascend', 'bool', True)])
 def sort(data, *, axis, is_ascend):
     """The values sorted along ``axis`` (the flattened array when axis is None)."""
     x, ax = _sort_axis('sort', data, axis)
     return jnp.sort(x, axis=ax, descending=not is_ascend)
 
 
-@register('argsort', category='indexing',
+@register('argsort', methods=('argsort',),
           params=[P('axis', 'int', -1, optional=True), P('is_ascend', 'bool', True), P('dtype', 'dtype', 'float32')])
 def argsort(data, *, axis, is_ascend, dtype):
     """Indices that sort ``data`` along ``axis``, as ``dtype`` (float32 by default, as in MXNet)."""
@@ -175,13 +175,13 @@ def _nd_index(name, indices, shape, what):
     return tuple(_as_index(indices)[i] for i in range(indices.shape[0]))
 
 
-@register('gather_nd', inputs=('data', 'indices'), category='indexing')
+@register('gather_nd', npx=('gather_nd',), inputs=('data', 'indices'))
 def gather_nd(data, indices):
     """out[i...] = data[indices[0, i...], ..., indices[M-1, i...]]: shape indices.shape[1:] + data.shape[M:]."""
     return data[_nd_index('gather_nd', indices, data.shape, 'data')]
 
 
-@register('scatter_nd', inputs=('data', 'indices'), params=[P('shape', 'shape')], category='indexing')
+@register('scatter_nd', npx=('scatter_nd',), inputs=('data', 'indices'), params=[P('shape', 'shape')])
 def scatter_nd(data, indices, *, shape):
     """The inverse of gather_nd: an array of ``shape``, zero except where ``indices`` place ``data``."""
     index = _nd_index('scatter_nd', indices, shape, 'output')

@@ -27,7 +27,7 @@ def _dot_error(lhs, rhs, transpose_a, transpose_b, why):
 _TRANSPOSE = [P('transpose_a', 'bool', False), P('transpose_b', 'bool', False)]
 
 
-@register('dot', inputs=('lhs', 'rhs'), category='linalg',
+@register('dot', methods=('dot',), inputs=('lhs', 'rhs'),
           params=_TRANSPOSE + [P('forward_stype', 'str', None, optional=True)])
 def dot(lhs, rhs, *, transpose_a, transpose_b, forward_stype):
     """MXNet's dot product (see the module docstring for N-D inputs)."""
@@ -49,7 +49,7 @@ def dot(lhs, rhs, *, transpose_a, transpose_b, forward_stype):
     return out.reshape((1,)) if out.ndim == 0 else out
 
 
-@register('batch_dot', inputs=('lhs', 'rhs'), category='linalg',
+@register('batch_dot', npx=('batch_dot',), methods=('batch_dot',), inputs=('lhs', 'rhs'),
           params=_TRANSPOSE + [P('forward_stype', 'str', None, optional=True)])
 def batch_dot(lhs, rhs, *, transpose_a, transpose_b, forward_stype):
     """Matrix products of the last two axes, batched over the leading axes (N >= 3, equal batch shapes)."""
@@ -69,7 +69,7 @@ def batch_dot(lhs, rhs, *, transpose_a, transpose_b, forward_stype):
     return jnp.matmul(a, b)
 
 
-@register('khatri_rao', variadic=True, params=[P('num_args', 'int')], category='linalg')
+@register('khatri_rao', variadic=True, params=[P('num_args', 'int')])
 def khatri_rao(*args, num_args):
     """Column-wise Kronecker product of matrices with equal column counts: (prod M_i, N)."""
     for a in args:
@@ -119,7 +119,7 @@ def _gemm_product(name, A, B, transpose_a, transpose_b, alpha, axis):
 _GEMM = _TRANSPOSE + [P('alpha', 'float', 1.0)]
 
 
-@register('_linalg_gemm2', inputs=('A', 'B'), aliases=('linalg_gemm2',), category='linalg',
+@register('_linalg_gemm2', inputs=('A', 'B'), aliases=('linalg_gemm2',),
           params=_GEMM + [P('axis', 'int', -2)])
 def linalg_gemm2(A, B, *, transpose_a, transpose_b, alpha, axis):
     """alpha * op(A) @ op(B) over the matrices whose rows lie on ``axis`` and columns on the last axis."""
@@ -127,7 +127,7 @@ def linalg_gemm2(A, B, *, transpose_a, transpose_b, alpha, axis):
     return jnp.moveaxis(out, -2, ax)
 
 
-@register('_linalg_gemm', inputs=('A', 'B', 'C'), aliases=('linalg_gemm',), category='linalg',
+@register('_linalg_gemm', inputs=('A', 'B', 'C'), aliases=('linalg_gemm',),
           params=_GEMM + [P('beta', 'float', 1.0), P('axis', 'int', -2)])
 def linalg_gemm(A, B, C, *, transpose_a, transpose_b, alpha, beta, axis):
     """alpha * op(A) @ op(B) + beta * C."""
@@ -139,14 +139,14 @@ def linalg_gemm(A, B, C, *, transpose_a, transpose_b, alpha, beta, axis):
     return out + jnp.asarray(beta, A.dtype) * C
 
 
-@register('_linalg_potrf', inputs=('A',), aliases=('linalg_potrf',), category='linalg')
+@register('_linalg_potrf', inputs=('A',), aliases=('linalg_potrf',))
 def linalg_potrf(A):
     """The lower Cholesky factor L of symmetric positive definite A = L L^T (NaN where A is not)."""
     _float_matrices('linalg_potrf', A, square=True)
     return jnp.linalg.cholesky(A)
 
 
-@register('_linalg_potri', inputs=('A',), aliases=('linalg_potri',), category='linalg')
+@register('_linalg_potri', inputs=('A',), aliases=('linalg_potri',))
 def linalg_potri(A):
     """The inverse of L L^T from its lower Cholesky factor L."""
     _float_matrices('linalg_potri', A, square=True)
@@ -163,7 +163,7 @@ def _triangle(A, lower):
     return jnp.tril(A) if lower else jnp.triu(A)
 
 
-@register('_linalg_trmm', inputs=('A', 'B'), aliases=('linalg_trmm',), category='linalg', params=_TRIANGULAR)
+@register('_linalg_trmm', inputs=('A', 'B'), aliases=('linalg_trmm',), params=_TRIANGULAR)
 def linalg_trmm(A, B, *, transpose, rightside, lower, alpha):
     """alpha * op(A) @ B (or B @ op(A) with rightside) for triangular A (its lower or upper part)."""
     _float_matrices('linalg_trmm', A, square=True)
@@ -173,7 +173,7 @@ def linalg_trmm(A, B, *, transpose, rightside, lower, alpha):
     return out * jnp.asarray(alpha, A.dtype)
 
 
-@register('_linalg_trsm', inputs=('A', 'B'), aliases=('linalg_trsm',), category='linalg', params=_TRIANGULAR)
+@register('_linalg_trsm', inputs=('A', 'B'), aliases=('linalg_trsm',), params=_TRIANGULAR)
 def linalg_trsm(A, B, *, transpose, rightside, lower, alpha):
     """X solving op(A) @ X = alpha * B (or X @ op(A) = alpha * B with rightside) for triangular A."""
     _float_matrices('linalg_trsm', A, square=True)
@@ -186,7 +186,7 @@ def linalg_trsm(A, B, *, transpose, rightside, lower, alpha):
     return solve_triangular(tri, rhs, lower=lower, trans=1 if transpose else 0)
 
 
-@register('_linalg_syrk', inputs=('A',), aliases=('linalg_syrk',), category='linalg',
+@register('_linalg_syrk', inputs=('A',), aliases=('linalg_syrk',),
           params=[P('transpose', 'bool', False), P('alpha', 'float', 1.0)])
 def linalg_syrk(A, *, transpose, alpha):
     """alpha * A @ A^T (alpha * A^T @ A with transpose)."""
@@ -200,28 +200,28 @@ def _batch_scalar(x):
     return x.reshape((1,)) if x.ndim == 0 else x
 
 
-@register('_linalg_sumlogdiag', inputs=('A',), aliases=('linalg_sumlogdiag',), category='linalg')
+@register('_linalg_sumlogdiag', inputs=('A',), aliases=('linalg_sumlogdiag',))
 def linalg_sumlogdiag(A):
     """The sum of the logarithms of the diagonal of each matrix."""
     _float_matrices('linalg_sumlogdiag', A, square=True)
     return _batch_scalar(jnp.sum(jnp.log(jnp.diagonal(A, axis1=-2, axis2=-1)), axis=-1))
 
 
-@register('_linalg_inverse', inputs=('A',), aliases=('linalg_inverse',), category='linalg')
+@register('_linalg_inverse', inputs=('A',), aliases=('linalg_inverse',))
 def linalg_inverse(A):
     """The inverse of each square matrix."""
     _float_matrices('linalg_inverse', A, square=True)
     return jnp.linalg.inv(A)
 
 
-@register('_linalg_det', inputs=('A',), aliases=('linalg_det',), category='linalg')
+@register('_linalg_det', inputs=('A',), aliases=('linalg_det',))
 def linalg_det(A):
     """The determinant of each square matrix."""
     _float_matrices('linalg_det', A, square=True)
     return _batch_scalar(jnp.linalg.det(A))
 
 
-@register('_linalg_slogdet', inputs=('A',), aliases=('linalg_slogdet',), category='linalg', num_outputs=2)
+@register('_linalg_slogdet', inputs=('A',), aliases=('linalg_slogdet',), num_outputs=2)
 def linalg_slogdet(A):
     """[sign, log|det|] of each square matrix."""
     _float_matrices('linalg_slogdet', A, square=True)
@@ -229,7 +229,7 @@ def linalg_slogdet(A):
     return _batch_scalar(sign.astype(A.dtype)), _batch_scalar(logdet)
 
 
-@register('_linalg_extractdiag', inputs=('A',), aliases=('linalg_extractdiag',), category='linalg',
+@register('_linalg_extractdiag', inputs=('A',), aliases=('linalg_extractdiag',),
           params=[P('offset', 'int', 0)])
 def linalg_extractdiag(A, *, offset):
     """Diagonal ``offset`` of each square matrix, as the last axis."""
@@ -237,7 +237,7 @@ def linalg_extractdiag(A, *, offset):
     return jnp.diagonal(A, offset=offset, axis1=-2, axis2=-1)
 
 
-@register('_linalg_makediag', inputs=('A',), aliases=('linalg_makediag',), category='linalg',
+@register('_linalg_makediag', inputs=('A',), aliases=('linalg_makediag',),
           params=[P('offset', 'int', 0)])
 def linalg_makediag(A, *, offset):
     """Square matrices with the last axis of A on diagonal ``offset`` (zero elsewhere)."""

@@ -4,7 +4,8 @@ import jax.numpy as jnp
 from jax import lax
 
 from ..base import MXNetError, shape_str
-from ._registry import P, register
+from . import _input_shapes
+from ._registry import P, Plot, register
 from .nn_util import compute_dtype
 
 __all__ = []
@@ -22,7 +23,7 @@ _ACTIVATIONS = {
 }
 
 
-@register('Activation', params=[P('act_type', 'str')], category='act')
+@register('Activation', plot=Plot('activation', lambda a: 'Activation\n%s' % a['act_type']), npx=('activation',), params=[P('act_type', 'str')])
 def activation(data, *, act_type):
     """Elementwise activation: relu, sigmoid, tanh, softrelu (log(1 + exp(x))) or softsign."""
     fn = _ACTIVATIONS.get(act_type)
@@ -68,9 +69,10 @@ def _leaky_outputs(attrs):
     return 2 if attrs['act_type'] == 'rrelu' else 1
 
 
-@register('LeakyReLU', inputs=_leaky_inputs, num_outputs=_leaky_outputs,
+@register('LeakyReLU', plot=Plot('activation', lambda a: 'LeakyReLU\n%s' % a.get('act_type', 'Leaky')),
+          input_shapes=_input_shapes.leaky_relu, npx=('leaky_relu',), inputs=_leaky_inputs, num_outputs=_leaky_outputs,
           output_names=lambda a: ('output', 'mask') if a['act_type'] == 'rrelu' else ('output',),
-          mode_dependent=True, random=True, category='act',
+          mode_dependent=True, random=True,
           params=[P('act_type', 'str', 'leaky'), P('slope', 'float', 0.25), P('lower_bound', 'float', 0.125),
                   P('upper_bound', 'float', 0.334)])
 def leaky_relu(data, gamma=None, *, act_type, slope, lower_bound, upper_bound, _train=False, _key=None):
@@ -153,7 +155,7 @@ def _length_mask(op, data, length, axis):
     return pos < jnp.expand_dims(length.astype(jnp.int32), axis)
 
 
-@register('softmax', inputs=_softmax_inputs, params=_SOFTMAX_PARAMS, category='act')
+@register('softmax', npx=('softmax', 'masked_softmax'), methods=('softmax',), inputs=_softmax_inputs, params=_SOFTMAX_PARAMS)
 def softmax(data, length=None, *, axis, temperature, dtype, use_length):
     """exp(x / temperature) normalised along ``axis``; with ``use_length`` only the first
     ``length`` positions take part (the rest are 0)."""
@@ -166,21 +168,21 @@ def softmax(data, length=None, *, axis, temperature, dtype, use_length):
     return jax.nn.softmax(x, axis=ax).astype(out_dtype)
 
 
-@register('log_softmax', params=_SOFTMAX_PARAMS, category='act')
+@register('log_softmax', npx=('log_softmax',), methods=('log_softmax',), params=_SOFTMAX_PARAMS)
 def log_softmax(data, *, axis, temperature, dtype, use_length):
     """log(softmax(x / temperature)) along ``axis``, computed stably."""
     x, ax, out_dtype = _prepare('log_softmax', data, axis, temperature, dtype)
     return jax.nn.log_softmax(x, axis=ax).astype(out_dtype)
 
 
-@register('softmin', params=_SOFTMAX_PARAMS, category='act')
+@register('softmin', npx=('softmin',), methods=('softmin',), params=_SOFTMAX_PARAMS)
 def softmin(data, *, axis, temperature, dtype, use_length):
     """softmax of -x / temperature along ``axis``."""
     x, ax, out_dtype = _prepare('softmin', data, axis, temperature, dtype)
     return jax.nn.softmax(-x, axis=ax).astype(out_dtype)
 
 
-@register('SoftmaxActivation', params=[P('mode', 'str', 'instance')], category='act')
+@register('SoftmaxActivation', params=[P('mode', 'str', 'instance')])
 def softmax_activation(data, *, mode):
     """softmax over the last axis ('instance') or over the channels, axis 1 ('channel').
 
@@ -224,8 +226,8 @@ _softmax_instance.defvjp(_softmax_instance_fwd, _softmax_instance_bwd)
 # Dropout
 # ---------------------------------------------------------------------------------------------
 
-@register('Dropout', num_outputs=2, num_visible_outputs=1, output_names=('output', 'mask'),
-          mode_dependent=True, random=True, category='dropout',
+@register('Dropout', npx=('dropout',), num_outputs=2, num_visible_outputs=1, output_names=('output', 'mask'),
+          mode_dependent=True, random=True,
           params=[P('p', 'float', 0.5), P('mode', 'str', 'training'), P('axes', 'shape', ()),
                   P('cudnn_off', 'bool', False, optional=True)])
 def dropout(data, *, p, mode, axes, cudnn_off, _train=False, _key=None):
@@ -259,7 +261,7 @@ def dropout(data, *, p, mode, axes, cudnn_off, _train=False, _key=None):
 # Embedding
 # ---------------------------------------------------------------------------------------------
 
-@register('Embedding', inputs=('data', 'weight'), category='embedding',
+@register('Embedding', input_shapes=_input_shapes.embedding, npx=('embedding',), inputs=('data', 'weight'),
           params=[P('input_dim', 'int'), P('output_dim', 'int'), P('dtype', 'dtype', 'float32'),
                   P('sparse_grad', 'bool', False)])
 def embedding(data, weight, *, input_dim, output_dim, dtype, sparse_grad):

@@ -16,7 +16,8 @@ import jax.numpy as jnp
 from jax import lax
 
 from ..base import MXNetError, shape_str
-from ._registry import P, register
+from . import _input_shapes
+from ._registry import P, Plot, plot_dims, register
 from .nn_util import Layout, layout_of, spatial
 
 __all__ = ['CONV_IMPL', 'conv_lax', 'conv_im2col', 'conv_out_size', 'deconv_pads']
@@ -52,7 +53,8 @@ def _check_bias(op, bias, no_bias, n):
 # FullyConnected
 # ---------------------------------------------------------------------------------------------
 
-@register('FullyConnected', inputs=_bias_inputs, category='fc',
+@register('FullyConnected', plot=Plot('weighted', lambda a: 'FullyConnected\n%s' % a['num_hidden']),
+          input_shapes=_input_shapes.fully_connected, npx=('fully_connected',), inputs=_bias_inputs,
           params=[P('num_hidden', 'int'), P('no_bias', 'bool', False), P('flatten', 'bool', True)])
 def fully_connected(data, weight, bias=None, *, num_hidden, no_bias, flatten):
     """data @ weight.T + bias; weight is (num_hidden, input units).
@@ -215,7 +217,11 @@ _CONV_PARAMS = [P('kernel', 'shape'), P('stride', 'shape', ()), P('dilate', 'sha
                 P('cudnn_off', 'bool', False), P('layout', 'str', None, optional=True)]
 
 
-@register('Convolution', inputs=_bias_inputs, params=_CONV_PARAMS, category='conv')
+def _conv_label(a):
+    return 'Convolution\n%s/%s, %s' % (plot_dims(a, 'kernel', ''), plot_dims(a, 'stride', '1'), a['num_filter'])
+
+
+@register('Convolution', plot=Plot('weighted', _conv_label), input_shapes=_input_shapes.convolution, npx=('convolution',), inputs=_bias_inputs, params=_CONV_PARAMS)
 def convolution(data, weight, bias=None, *, kernel, stride, dilate, pad, num_filter, num_group, workspace,
                 no_bias, cudnn_tune, cudnn_off, layout):
     """1-, 2- or 3-D convolution (cross-correlation, as in MXNet), grouped and dilated.
@@ -266,7 +272,7 @@ def deconv_pads(size, k, s, d, p, adj, target):
     return p, adj
 
 
-@register('Deconvolution', inputs=_bias_inputs, category='conv',
+@register('Deconvolution', input_shapes=_input_shapes.deconvolution, npx=('deconvolution',), inputs=_bias_inputs,
           params=[P('kernel', 'shape'), P('stride', 'shape', ()), P('dilate', 'shape', ()), P('pad', 'shape', ()),
                   P('adj', 'shape', ()), P('target_shape', 'shape', ()), P('num_filter', 'int'),
                   P('num_group', 'int', 1), P('workspace', 'int', 512), P('no_bias', 'bool', True),

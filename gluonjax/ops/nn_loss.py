@@ -15,6 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..base import MXNetError, shape_str
+from . import _input_shapes
 from ._registry import P, register
 from .nn_util import compute_dtype
 
@@ -134,7 +135,7 @@ def _check_softmax_label(data, label, multi_output, preserve_shape):
                             ' (multi_output)' if multi_output else ''))
 
 
-@register('SoftmaxOutput', inputs=('data', 'label'), aliases=('Softmax',), category='loss',
+@register('SoftmaxOutput', input_shapes=_input_shapes.softmax_output, inputs=('data', 'label'), aliases=('Softmax',),
           params=[P('grad_scale', 'float', 1.0), P('ignore_label', 'float', -1.0), P('multi_output', 'bool', False),
                   P('use_ignore', 'bool', False), P('preserve_shape', 'bool', False),
                   P('normalization', 'str', 'null'), P('out_grad', 'bool', False),
@@ -202,7 +203,8 @@ def _regression_op(name, doc):
         return _regression(data, label, name, grad_scale)
     op.__name__ = name
     op.__doc__ = doc
-    register(name, inputs=('data', 'label'), params=[P('grad_scale', 'float', 1.0)], category='loss')(op)
+    register(name, inputs=('data', 'label'), params=[P('grad_scale', 'float', 1.0)],
+             input_shapes=_input_shapes.regression_output)(op)
 
 
 _regression_op('LinearRegressionOutput',
@@ -244,7 +246,7 @@ def _svm_bwd(margin, coef, linear, res, g):
 _svm.defvjp(_svm_fwd, _svm_bwd)
 
 
-@register('SVMOutput', inputs=('data', 'label'), category='loss',
+@register('SVMOutput', input_shapes=_input_shapes.first_axis_label, inputs=('data', 'label'),
           params=[P('margin', 'float', 1.0), P('regularization_coefficient', 'float', 1.0),
                   P('use_linear', 'bool', False)])
 def svm_output(data, label, *, margin, regularization_coefficient, use_linear):
@@ -255,7 +257,7 @@ def svm_output(data, label, *, margin, regularization_coefficient, use_linear):
     return _svm(data, label, margin, regularization_coefficient, use_linear)
 
 
-@register('softmax_cross_entropy', inputs=('data', 'label'), category='loss')
+@register('softmax_cross_entropy', input_shapes=_input_shapes.first_axis_label, npx=('softmax_cross_entropy',), methods=('softmax_cross_entropy',), inputs=('data', 'label'))
 def softmax_cross_entropy(data, label):
     """Sum over the batch of -log softmax(data)[label]; the output has shape (1,)."""
     if data.ndim != 2 or label.shape != data.shape[:1]:

@@ -11,7 +11,8 @@ import numpy as np
 from jax import lax
 
 from ..base import MXNetError, shape_str
-from ._registry import P, register
+from . import _input_shapes
+from ._registry import P, Plot, register
 from .nn_util import compute_dtype
 
 __all__ = []
@@ -82,10 +83,11 @@ def _bn_rebase(attrs, before, after, now):
     return tuple((a + (n - b) * jnp.asarray(m, a.dtype)).astype(a.dtype) for b, a, n in zip(before, after, now))
 
 
-@register('BatchNorm', inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
+@register('BatchNorm', plot=Plot('norm'), input_shapes=_input_shapes.per_channel(('gamma', 'beta', 'moving_mean', 'moving_var'), 'axis', 1),
+          npx=('batch_norm',), inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
           aux=('moving_mean', 'moving_var'), num_outputs=3, num_visible_outputs=_bn_visible,
           output_names=('output', 'mean', 'var'), mode_dependent=True, updates_aux=True,
-          rebase_aux=_bn_rebase, category='norm',
+          rebase_aux=_bn_rebase,
           params=[P('eps', 'float', 1e-3), P('momentum', 'float', 0.9), P('fix_gamma', 'bool', True),
                   P('use_global_stats', 'bool', False), P('output_mean_var', 'bool', False),
                   P('axis', 'int', 1), P('cudnn_off', 'bool', False),
@@ -146,8 +148,9 @@ def _mean_var_visible(attrs):
     return 3 if attrs['output_mean_var'] else 1
 
 
-@register('LayerNorm', inputs=('data', 'gamma', 'beta'), num_outputs=3, num_visible_outputs=_mean_var_visible,
-          output_names=('output', 'mean', 'std'), category='norm',
+@register('LayerNorm', input_shapes=_input_shapes.per_channel(('gamma', 'beta'), 'axis', -1),
+          npx=('layer_norm',), inputs=('data', 'gamma', 'beta'), num_outputs=3, num_visible_outputs=_mean_var_visible,
+          output_names=('output', 'mean', 'std'),
           params=[P('axis', 'int', -1), P('eps', 'float', 1e-5), P('output_mean_var', 'bool', False)])
 def layer_norm(data, gamma, beta, *, axis, eps, output_mean_var):
     """Normalise over ``axis`` (the last by default), then scale by gamma and shift by beta.
@@ -168,8 +171,9 @@ def layer_norm(data, gamma, beta, *, axis, eps, output_mean_var):
     return (out.astype(data.dtype),) + _no_grad(mean.astype(data.dtype), std.astype(data.dtype))
 
 
-@register('InstanceNorm', inputs=('data', 'gamma', 'beta'), num_outputs=3, num_visible_outputs=1,
-          output_names=('output', 'mean', 'var'), category='norm', params=[P('eps', 'float', 1e-3)])
+@register('InstanceNorm', input_shapes=_input_shapes.per_channel(('gamma', 'beta')),
+          npx=('instance_norm',), inputs=('data', 'gamma', 'beta'), num_outputs=3, num_visible_outputs=1,
+          output_names=('output', 'mean', 'var'), params=[P('eps', 'float', 1e-3)])
 def instance_norm(data, gamma, beta, *, eps):
     """Normalise each (sample, channel) over its spatial axes; gamma and beta are per channel."""
     op = 'InstanceNorm'
@@ -191,8 +195,9 @@ def instance_norm(data, gamma, beta, *, eps):
                                                 var.reshape(n, c).astype(data.dtype))
 
 
-@register('GroupNorm', inputs=('data', 'gamma', 'beta'), num_outputs=3, num_visible_outputs=_mean_var_visible,
-          output_names=('output', 'mean', 'std'), category='norm',
+@register('GroupNorm', input_shapes=_input_shapes.group_norm,
+          npx=('group_norm',), inputs=('data', 'gamma', 'beta'), num_outputs=3, num_visible_outputs=_mean_var_visible,
+          output_names=('output', 'mean', 'std'),
           params=[P('num_groups', 'int', 1), P('eps', 'float', 1e-5), P('output_mean_var', 'bool', False)])
 def group_norm(data, gamma, beta, *, num_groups, eps, output_mean_var):
     """Normalise each sample over groups of channels (and all spatial positions).
@@ -223,8 +228,8 @@ def group_norm(data, gamma, beta, *, num_groups, eps, output_mean_var):
 # L2Normalization and LRN
 # ---------------------------------------------------------------------------------------------
 
-@register('L2Normalization', num_outputs=2, num_visible_outputs=1, output_names=('output', 'norm'),
-          category='norm', params=[P('eps', 'float', 1e-10), P('mode', 'str', 'instance')])
+@register('L2Normalization', npx=('l2_normalization',), num_outputs=2, num_visible_outputs=1, output_names=('output', 'norm'),
+          params=[P('eps', 'float', 1e-10), P('mode', 'str', 'instance')])
 def l2_normalization(data, *, eps, mode):
     """Divide by the L2 norm sqrt(sum(x**2) + eps) taken per sample ('instance', over every
     axis but the first), per position over the channels ('channel', axis 1), or per
@@ -246,7 +251,7 @@ def l2_normalization(data, *, eps, mode):
     return (out,) + _no_grad(norm.reshape(shape).astype(data.dtype))
 
 
-@register('LRN', num_outputs=2, num_visible_outputs=1, output_names=('output', 'tmp_norm'), category='norm',
+@register('LRN', npx=('lrn',), num_outputs=2, num_visible_outputs=1, output_names=('output', 'tmp_norm'),
           params=[P('alpha', 'float', 1e-4), P('beta', 'float', 0.75), P('knorm', 'float', 2.0),
                   P('nsize', 'int')])
 def lrn(data, *, alpha, beta, knorm, nsize):
@@ -270,10 +275,11 @@ def lrn(data, *, alpha, beta, knorm, nsize):
     return (x * tmp ** jnp.asarray(-beta, ct)).astype(data.dtype), lax.stop_gradient(tmp.astype(data.dtype))
 
 
-@register('_contrib_SyncBatchNorm', inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
+@register('_contrib_SyncBatchNorm', input_shapes=_input_shapes.per_channel(('gamma', 'beta', 'moving_mean', 'moving_var')),
+          inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
           aux=('moving_mean', 'moving_var'), num_outputs=3, num_visible_outputs=_bn_visible,
           output_names=('output', 'mean', 'var'), mode_dependent=True, updates_aux=True,
-          rebase_aux=_bn_rebase, category='norm',
+          rebase_aux=_bn_rebase,
           params=[P('eps', 'float', 1e-3), P('momentum', 'float', 0.9), P('fix_gamma', 'bool', True),
                   P('use_global_stats', 'bool', False), P('output_mean_var', 'bool', False),
                   P('ndev', 'int', 1), P('key', 'str', '')])

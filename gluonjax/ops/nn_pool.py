@@ -6,7 +6,7 @@ import numpy as np
 from jax import lax
 
 from ..base import MXNetError, shape_str
-from ._registry import P, register
+from ._registry import P, Plot, plot_dims, register
 from .nn_util import layout_of, spatial
 
 __all__ = ['pool_out_size']
@@ -63,7 +63,11 @@ def _lp_root(s, p):
     return jnp.sign(s) * jnp.abs(s) ** (1.0 / p)
 
 
-@register('Pooling', category='pool',
+def _pool_label(a):
+    return 'Pooling\n%s, %s/%s' % (a['pool_type'], plot_dims(a, 'kernel', '[]'), plot_dims(a, 'stride', '1'))
+
+
+@register('Pooling', plot=Plot('pool', _pool_label), npx=('pooling',),
           params=[P('kernel', 'shape', ()), P('pool_type', 'str', 'max'), P('global_pool', 'bool', False),
                   P('cudnn_off', 'bool', False), P('pooling_convention', 'str', 'valid'),
                   P('stride', 'shape', ()), P('pad', 'shape', ()), P('p_value', 'int', None, optional=True),

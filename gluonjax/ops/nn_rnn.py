@@ -14,6 +14,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from ..base import MXNetError, shape_str
+from . import _input_shapes
 from ._registry import P, register
 from .nn_util import compute_dtype
 
@@ -145,9 +146,8 @@ def _run_direction(x, h0, c0, weights, biases, mode, h_size, reverse, lengths, c
     return out, h, c
 
 
-@register('RNN', inputs=_rnn_inputs, num_outputs=_rnn_outputs,
+@register('RNN', input_shapes=_input_shapes.rnn, npx=('rnn',), inputs=_rnn_inputs, num_outputs=_rnn_outputs,
           output_names=('output', 'state_output', 'statecell_output'), mode_dependent=True, random=True,
-          category='rnn',
           params=[P('state_size', 'int'), P('num_layers', 'int'), P('bidirectional', 'bool', False),
                   P('mode', 'str'), P('p', 'float', 0.0), P('state_outputs', 'bool', False),
                   P('projection_size', 'int', None, optional=True),
@@ -230,8 +230,7 @@ def rnn(data, parameters, state, *rest, state_size, num_layers, bidirectional, m
     return result if len(result) > 1 else result[0]
 
 
-@register('_rnn_param_concat', variadic=True, params=[P('num_args', 'int', 1), P('dim', 'int', 1)],
-          category='rnn')
+@register('_rnn_param_concat', variadic=True, params=[P('num_args', 'int', 1), P('dim', 'int', 1)])
 def rnn_param_concat(*args, num_args, dim):
     """Concatenate the (flattened) RNN parameters along ``dim`` into the fused operator's vector."""
     if not args:

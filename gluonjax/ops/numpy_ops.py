@@ -18,7 +18,7 @@ import jax
 import jax.numpy as jnp
 
 from ..base import MXNetError, shape_str
-from ._registry import P, register
+from ._registry import P, arith, register
 from .reduce import arg_indices, reduce_axes
 from .elemwise import _check_broadcast, exact_divide
 
@@ -45,7 +45,7 @@ def _np_reducer(name, fn, result_dtype):
         return out.astype(dtype or result_dtype(a.dtype))
     op.__name__ = name
     op.__doc__ = 'NumPy-style %s over the given axes (a 0-d array when every axis is reduced).' % name[4:]
-    register(name, inputs=('a',), params=_RED, category='reduce')(op)
+    register(name, inputs=('a',), params=_RED)(op)
 
 
 def _sum_dtype(dtype):
@@ -92,7 +92,7 @@ def _moment(name, fn):
         return out.astype(dtype or _float_result(a.dtype))
     op.__name__ = name
     op.__doc__ = 'NumPy-style %s over the given axes.' % name[5:]
-    register(name, inputs=('a',), category='reduce',
+    register(name, inputs=('a',),
              params=[P('axis', 'axis', None, optional=True), P('dtype', 'dtype', None, optional=True),
                      P('ddof', 'int', 0), P('keepdims', 'bool', False)])(op)
 
@@ -105,7 +105,7 @@ def _logical_reducer(name, fn):
         axes = reduce_axes(name, data.shape, axis, False)
         return fn(data != 0, axis=axes, keepdims=keepdims)
     op.__name__ = name
-    register(name, category='reduce',
+    register(name,
              params=[P('axis', 'axis', None, optional=True), P('keepdims', 'bool', False)])(op)
 
 _logical_reducer('_np_any', jnp.any)
@@ -117,14 +117,14 @@ def _np_arg(name, fn):
         return arg_indices(name, fn, data, axis, keepdims).astype(jnp.int64)
     op.__name__ = name
     op.__doc__ = 'Indices (int64) of the %s values along an axis, or of the flattened array.' % name[8:]
-    register(name, category='reduce',
+    register(name,
              params=[P('axis', 'int', None, optional=True), P('keepdims', 'bool', False)])(op)
 
 _np_arg('_npi_argmax', jnp.argmax)
 _np_arg('_npi_argmin', jnp.argmin)
 
 
-@register('_np_cumsum', inputs=('a',), category='reduce',
+@register('_np_cumsum', inputs=('a',),
           params=[P('axis', 'int', None, optional=True), P('dtype', 'dtype', None, optional=True)])
 def np_cumsum(a, *, axis, dtype):
     """Cumulative sum along an axis (of the flattened array when axis is None)."""
@@ -140,22 +140,23 @@ def _true_divide(a, b):
     return exact_divide(a.astype(dtype), b.astype(dtype))
 
 
-def _register_binary(name, fn):
+def _register_binary(name, fn, function=None):
+    """An ``mx.np`` binary operator; ``function`` names the mx.np function it implements."""
     def op(lhs, rhs):
         _check_broadcast(name, lhs, rhs)
         return fn(lhs, rhs)
     op.__name__ = name
-    register(name, inputs=('lhs', 'rhs'), category='elemwise')(op)
+    register(name, inputs=('lhs', 'rhs'), arith=arith('np', function) if function else ())(op)
 
 
-def _register_scalar(name, fn):
+def _register_scalar(name, fn, backs=()):
     def op(data, *, scalar, is_int=True):
         # MXNet casts the scalar to the array's type (so int_array + 1.5 adds 1), except
         # for true division, whose result is float anyway.
         return fn(data, scalar)
     op.__name__ = name
     register(name, params=[P('scalar', 'float', 1.0), P('is_int', 'bool', True)], dynamic_params=('scalar',),
-             category='elemwise')(op)
+             arith=backs)(op)
 
 
 def _cast_scalar(fn):
@@ -167,17 +168,24 @@ _COMPARISONS = {'equal': jnp.equal, 'not_equal': jnp.not_equal, 'greater': jnp.g
                 'logical_and': lambda a, b: (a != 0) & (b != 0), 'logical_or': lambda a, b: (a != 0) | (b != 0),
                 'logical_xor': lambda a, b: (a != 0) ^ (b != 0)}
 
-_register_binary('_npi_true_divide', _true_divide)
+# A comparison with the number on the left is the mirrored one: 2 < x is x > 2.
+_MIRROR = {'greater': 'less', 'less': 'greater', 'greater_equal': 'less_equal', 'less_equal': 'greater_equal'}
+
+_register_binary('_npi_true_divide', _true_divide, 'true_divide')
 _register_scalar('_npi_true_divide_scalar',
-                 lambda x, s: exact_divide(x.astype(_float_result(x.dtype)), jnp.asarray(s, _float_result(x.dtype))))
-_register_scalar('_npi_rtrue_divide_scalar', lambda x, s: s / x.astype(_float_result(x.dtype)))
-_register_binary('_npi_floor_divide', jnp.floor_divide)
-_register_scalar('_npi_floor_divide_scalar', _cast_scalar(jnp.floor_divide))
-_register_scalar('_npi_rfloor_divide_scalar', _cast_scalar(lambda x, s: jnp.floor_divide(s, x)))
+                 lambda x, s: exact_divide(x.astype(_float_result(x.dtype)), jnp.asarray(s, _float_result(x.dtype))),
+                 arith('np', 'true_divide', 'scalar'))
+_register_scalar('_npi_rtrue_divide_scalar', lambda x, s: s / x.astype(_float_result(x.dtype)),
+                 arith('np', 'true_divide', 'rscalar'))
+_register_binary('_npi_floor_divide', jnp.floor_divide, 'floor_divide')
+_register_scalar('_npi_floor_divide_scalar', _cast_scalar(jnp.floor_divide), arith('np', 'floor_divide', 'scalar'))
+_register_scalar('_npi_rfloor_divide_scalar', _cast_scalar(lambda x, s: jnp.floor_divide(s, x)),
+                 arith('np', 'floor_divide', 'rscalar'))
 for _name, _fn in _COMPARISONS.items():
-    _register_binary('_npi_' + _name, _fn)
+    _register_binary('_npi_' + _name, _fn, _name)
     # MXNet 1.9's np casts the scalar to the array's type first (int_array < 1.5 compares with 1)
-    _register_scalar('_npi_%s_scalar' % _name, _cast_scalar(_fn))
+    _register_scalar('_npi_%s_scalar' % _name, _cast_scalar(_fn),
+                     arith('np', _name, 'scalar') + arith('np', _MIRROR.get(_name, _name), 'rscalar'))
 
 
 def _as_integers(fn):
@@ -194,8 +202,9 @@ def _as_integers(fn):
 
 def _bitwise(name, fn):
     fn = _as_integers(fn)
-    _register_binary('_npi_' + name, fn)
-    _register_scalar('_npi_%s_scalar' % name, lambda x, s: fn(x, jax.lax.convert_element_type(s, x.dtype)))
+    _register_binary('_npi_' + name, fn, name)
+    _register_scalar('_npi_%s_scalar' % name, lambda x, s: fn(x, jax.lax.convert_element_type(s, x.dtype)),
+                     arith('np', name, 'scalar rscalar'))
 
 
 for _name, _fn in (('bitwise_and', jnp.bitwise_and), ('bitwise_or', jnp.bitwise_or),
@@ -203,19 +212,19 @@ for _name, _fn in (('bitwise_and', jnp.bitwise_and), ('bitwise_or', jnp.bitwise_
     _bitwise(_name, _fn)
 
 
-@register('_npi_bitwise_not', inputs=('x',), category='elemwise')
+@register('_npi_bitwise_not', inputs=('x',), np=('invert', 'bitwise_not'))
 def np_bitwise_not(x):
     """Elementwise bitwise NOT of integers (logical NOT of bools)."""
     return _as_integers(jnp.invert)(x)
 
 
-@register('_npi_logical_not', inputs=('x',), category='elemwise')
+@register('_npi_logical_not', inputs=('x',), np=('logical_not',))
 def np_logical_not(x):
     """Elementwise NOT, as bool."""
     return x == 0
 
 
-@register('_npi_around', inputs=('x',), params=[P('decimals', 'int', 0)], category='elemwise')
+@register('_npi_around', inputs=('x',), params=[P('decimals', 'int', 0)])
 def np_around(x, *, decimals):
     """Round to the given number of decimals (halves to even, as NumPy): x * 10**d rounded,
     then divided by 10**d, in x's own type. (XLA turns a division by a constant into a
@@ -256,7 +265,7 @@ def _np_reshape_shape(name, size, shape, newshape):
     return tuple(out)
 
 
-@register('_np_reshape', inputs=('a',), category='shape',
+@register('_np_reshape', inputs=('a',),
           params=[P('newshape', 'shape'), P('order', 'str', 'C')])
 def np_reshape(a, *, newshape, order):
     """NumPy's reshape: -1 infers one dimension; the size must not change."""
@@ -265,7 +274,7 @@ def np_reshape(a, *, newshape, order):
     return a.reshape(_np_reshape_shape('_np_reshape', a.size, a.shape, newshape))
 
 
-@register('_np_transpose', inputs=('a',), params=[P('axes', 'axis', None, optional=True)], category='shape')
+@register('_np_transpose', inputs=('a',), params=[P('axes', 'axis', None, optional=True)])
 def np_transpose(a, *, axes):
     """Permute the axes (reverse them when axes is None)."""
     if axes is not None:
@@ -276,7 +285,7 @@ def np_transpose(a, *, axes):
     return jnp.transpose(a, axes)
 
 
-@register('_np_squeeze', inputs=('a',), params=[P('axis', 'axis', None, optional=True)], category='shape')
+@register('_np_squeeze', inputs=('a',), params=[P('axis', 'axis', None, optional=True)])
 def np_squeeze(a, *, axis):
     """Remove axes of length one (all of them when axis is None); 0-d results are kept."""
     if axis is not None:
@@ -287,7 +296,7 @@ def np_squeeze(a, *, axis):
     return jnp.squeeze(a, axis)
 
 
-@register('_npi_concatenate', variadic=True, category='shape',
+@register('_npi_concatenate', variadic=True,
           params=[P('num_args', 'int', 1), P('axis', 'int', 0, optional=True)])
 def np_concatenate(*arrays, num_args, axis):
     """Join arrays along an existing axis (of the flattened arrays when axis is None)."""
@@ -304,7 +313,7 @@ def np_concatenate(*arrays, num_args, axis):
     return jnp.concatenate(arrays, axis=axis)
 
 
-@register('_npi_stack', variadic=True, category='shape',
+@register('_npi_stack', variadic=True,
           params=[P('axis', 'int', 0), P('num_args', 'int', 1)])
 def np_stack(*arrays, axis, num_args):
     """Join arrays of one shape along a new axis."""
@@ -319,7 +328,7 @@ def _split_outputs(attrs):
     return attrs['sections'] if attrs['sections'] > 0 else len(ind) + 1
 
 
-@register('_npi_split', inputs=('a',), category='shape', num_outputs=_split_outputs,
+@register('_npi_split', inputs=('a',), num_outputs=_split_outputs,
           params=[P('indices', 'shape', ()), P('axis', 'int', 0), P('squeeze_axis', 'bool', False),
                   P('sections', 'int', 0)])
 def np_split(a, *, indices, axis, squeeze_axis, sections):
@@ -334,13 +343,13 @@ def np_split(a, *, indices, axis, squeeze_axis, sections):
     return tuple(parts)
 
 
-@register('_npi_flip', params=[P('axis', 'axis', None, optional=True)], category='shape')
+@register('_npi_flip', params=[P('axis', 'axis', None, optional=True)])
 def np_flip(data, *, axis):
     """Reverse the order of elements along the given axes (every axis when None)."""
     return jnp.flip(data, axis)
 
 
-@register('_npi_clip', inputs=('a',), category='elemwise',
+@register('_npi_clip', inputs=('a',),
           params=[P('a_min', 'float', None, optional=True), P('a_max', 'float', None, optional=True)])
 def np_clip(a, *, a_min, a_max):
     """Clip into [a_min, a_max]; either bound may be None."""
@@ -349,7 +358,7 @@ def np_clip(a, *, a_min, a_max):
     return jnp.clip(a, a_min, a_max).astype(a.dtype)
 
 
-@register('_npi_where', inputs=('condition', 'x', 'y'), category='elemwise')
+@register('_npi_where', inputs=('condition', 'x', 'y'))
 def np_where(condition, x, y):
     """Elements of x where condition is true, else of y, all three broadcast together."""
     try:
@@ -366,7 +375,7 @@ def _matmul_error(name, a, b):
     return MXNetError('%s: shape mismatch %s x %s' % (name, shape_str(a.shape), shape_str(b.shape)))
 
 
-@register('_np_dot', inputs=('a', 'b'), category='linalg')
+@register('_np_dot', inputs=('a', 'b'))
 def np_dot(a, b):
     """NumPy's dot: sum over the last axis of a and the second-to-last of b (0-d for vectors)."""
     if a.ndim and b.ndim and a.shape[-1] != b.shape[-2 if b.ndim > 1 else 0]:
@@ -374,7 +383,7 @@ def np_dot(a, b):
     return jnp.dot(a, b)
 
 
-@register('_npi_matmul', inputs=('a', 'b'), category='linalg')
+@register('_npi_matmul', inputs=('a', 'b'))
 def np_matmul(a, b):
     """Matrix product with NumPy's broadcasting of leading (batch) axes."""
     if a.ndim == 0 or b.ndim == 0:
@@ -385,7 +394,7 @@ def np_matmul(a, b):
     return jnp.matmul(a, b)
 
 
-@register('_npi_tensordot', inputs=('a', 'b'), category='linalg',
+@register('_npi_tensordot', inputs=('a', 'b'),
           params=[P('a_axes_summed', 'shape'), P('b_axes_summed', 'shape')])
 def np_tensordot(a, b, *, a_axes_summed, b_axes_summed):
     """Sum products over the given axes of a and b."""
@@ -394,7 +403,7 @@ def np_tensordot(a, b, *, a_axes_summed, b_axes_summed):
     return jnp.tensordot(a, b, (a_axes_summed, b_axes_summed))
 
 
-@register('_npi_norm', inputs=('x',), category='linalg',
+@register('_npi_norm', inputs=('x',),
           params=[P('ord', 'any', None), P('axis', 'axis', None, optional=True), P('keepdims', 'bool', False)])
 def np_norm(x, *, ord, axis, keepdims):
     """NumPy's linalg.norm: vector or matrix norms (Frobenius / 2-norm by default)."""
@@ -417,7 +426,7 @@ def _float_linalg(name, fn, n_out=1, inputs=('A',)):
         out = fn(*arrays)
         return tuple(out) if n_out > 1 else out
     op.__name__ = name
-    register(name, inputs=inputs, num_outputs=n_out, category='linalg')(op)
+    register(name, inputs=inputs, num_outputs=n_out)(op)
 
 # (jnp.linalg is looked up when an operator runs: importing it costs ~70 ms)
 _float_linalg('_npi_inv', lambda a: jnp.linalg.inv(a))
@@ -428,7 +437,7 @@ _float_linalg('_npi_eigh', lambda a: jnp.linalg.eigh(a), n_out=2)
 _float_linalg('_npi_solve', lambda a, b: jnp.linalg.solve(a, b), inputs=('A', 'B'))
 
 
-@register('_npi_svd', inputs=('A',), num_outputs=3, category='linalg')
+@register('_npi_svd', inputs=('A',), num_outputs=3)
 def np_svd(A):
     """(ut, l, v) with A = ut @ diag(l) @ v over the last two axes (reduced matrices)."""
     if not jnp.issubdtype(A.dtype, jnp.floating) or A.ndim < 2:
@@ -437,7 +446,7 @@ def np_svd(A):
     return tuple(jnp.linalg.svd(A, full_matrices=False))
 
 
-@register('_npi_einsum', variadic=True, category='linalg',
+@register('_npi_einsum', variadic=True,
           params=[P('num_args', 'int', 1), P('subscripts', 'str', ''), P('optimize', 'int', 0)])
 def np_einsum(*operands, num_args, subscripts, optimize):
     """Einstein summation over the operands as ``subscripts`` says."""
@@ -451,7 +460,7 @@ def np_einsum(*operands, num_args, subscripts, optimize):
 _PAD_MODES = ('constant', 'edge', 'reflect', 'symmetric', 'maximum', 'minimum', 'mean')
 
 
-@register('_npi_pad', inputs=('data',), category='shape',
+@register('_npi_pad', inputs=('data',),
           params=[P('pad_width', 'shapes'), P('mode', 'str', 'constant'), P('constant_values', 'float', 0.0),
                   P('reflect_type', 'str', 'even')])
 def np_pad(data, *, pad_width, mode, constant_values, reflect_type):

@@ -123,7 +123,6 @@ def _make_random(dist, sampler, scalar_params, check):
     op.__doc__ = 'Samples of the %s distribution (%s) with the given shape; float32 by default.' % (
         dist.replace('_', ' '), ', '.join(names))
     register(name, inputs=(), aliases=_ALIASES.get(dist, ('random_' + dist,)), creation=True, random=True,
-             category='random',
              params=[P(n, 'float', d) for n, d in scalar_params]
              + [P('shape', 'shape', ()), P('ctx', 'str', ''), P('dtype', 'dtype', None, optional=True)])(op)
 
@@ -145,7 +144,7 @@ def _make_sample(dist, sampler, input_names):
     op.__name__ = name
     op.__doc__ = ('Samples of the %s distribution for each element of the parameter arrays (%s): '
                   'shape params.shape + shape.' % (dist.replace('_', ' '), ', '.join(input_names)))
-    register(name, inputs=tuple(input_names), aliases=('sample_' + dist,), random=True, category='random',
+    register(name, inputs=tuple(input_names), aliases=('sample_' + dist,), random=True,
              params=[P('shape', 'shape', ()), P('dtype', 'dtype', None, optional=True)])(op)
 
 
@@ -160,7 +159,7 @@ def _make_like(dist, sampler, scalar_params, check):
         return sampler(_key, data.shape, data.dtype, *[values[n] for n in names]).astype(data.dtype)
     op.__name__ = name
     op.__doc__ = 'Samples of the %s distribution with the shape and dtype of the input.' % dist.replace('_', ' ')
-    register(name, random=True, category='random', params=[P(n, 'float', d) for n, d in scalar_params])(op)
+    register(name, random=True, params=[P(n, 'float', d) for n, d in scalar_params])(op)
 
 
 for _dist, (_sampler, _scalars, _inputs, _check) in _DISTRIBUTIONS.items():
@@ -169,7 +168,7 @@ for _dist, (_sampler, _scalars, _inputs, _check) in _DISTRIBUTIONS.items():
     _make_like(_dist, _sampler, _scalars, _check)
 
 
-@register('_random_randint', inputs=(), aliases=('random_randint',), creation=True, random=True, category='random',
+@register('_random_randint', inputs=(), aliases=('random_randint',), creation=True, random=True,
           params=[P('low', 'int'), P('high', 'int'), P('shape', 'shape', ()), P('ctx', 'str', ''),
                   P('dtype', 'dtype', None, optional=True)])
 def random_randint(*, low, high, shape, ctx, dtype, _key):
@@ -185,7 +184,7 @@ def _multinomial_outputs(attrs):
     return 2 if attrs['get_prob'] else 1
 
 
-@register('_sample_multinomial', aliases=('sample_multinomial',), random=True, category='random',
+@register('_sample_multinomial', aliases=('sample_multinomial',), random=True,
           num_outputs=_multinomial_outputs,
           params=[P('shape', 'shape', ()), P('get_prob', 'bool', False), P('dtype', 'dtype', 'int32')])
 def sample_multinomial(data, *, shape, get_prob, dtype, _key):
@@ -212,7 +211,7 @@ def sample_multinomial(data, *, shape, get_prob, dtype, _key):
     return idx.astype(dtype), logp
 
 
-@register('_shuffle', aliases=('shuffle',), random=True, category='random')
+@register('_shuffle', aliases=('shuffle',), random=True)
 def shuffle(data, *, _key):
     """The input with its first axis randomly permuted."""
     if data.ndim < 1:

@@ -40,7 +40,7 @@ def _reducer(name, fn, aliases=(), int_result=False):
         return _finish(out, keepdims)
     op.__name__ = name
     op.__doc__ = 'The %s of elements over the given axes.' % name
-    register(name, params=_REDUCE_PARAMS, aliases=aliases, category='reduce')(op)
+    register(name, params=_REDUCE_PARAMS, aliases=aliases, methods=(name,))(op)
 
 
 def _sum(x, axis, keepdims):
@@ -69,9 +69,8 @@ _reducer('max', jnp.max, aliases=('max_axis',))
 _reducer('min', jnp.min, aliases=('min_axis',))
 
 
-@register('norm', params=[P('ord', 'int', 2), P('axis', 'axis', None, optional=True),
-                          P('out_dtype', 'dtype', None, optional=True), P('keepdims', 'bool', False)],
-          category='reduce')
+@register('norm', methods=('norm',), params=[P('ord', 'int', 2), P('axis', 'axis', None, optional=True),
+                          P('out_dtype', 'dtype', None, optional=True), P('keepdims', 'bool', False)])
 def norm(data, *, ord, axis, out_dtype, keepdims):
     """The L1 or L2 norm over the given axes (all elements by default)."""
     if ord not in (1, 2):
@@ -101,14 +100,13 @@ def _arg(name, fn):
         return _finish(out.astype(data.dtype), keepdims)
     op.__name__ = name
     op.__doc__ = 'Indices of the %s values along an axis (in the input dtype, as in MXNet).' % name[3:]
-    register(name, params=[P('axis', 'int', None, optional=True), P('keepdims', 'bool', False)],
-             category='reduce')(op)
+    register(name, params=[P('axis', 'int', None, optional=True), P('keepdims', 'bool', False)], methods=(name,))(op)
 
 
 _arg('argmax', jnp.argmax)
 _arg('argmin', jnp.argmin)
 
 
-@register('argmax_channel', category='reduce')
+@register('argmax_channel', methods=('argmax_channel',))
 def argmax_channel(data):
     return jnp.argmax(data, axis=-1).astype(data.dtype)

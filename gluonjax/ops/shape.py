@@ -12,7 +12,7 @@ import numpy as np
 from jax import lax
 
 from ..base import MXNetError, shape_str
-from ._registry import P, register
+from ._registry import P, Plot, register
 
 
 def norm_axis(name, axis, ndim, what='axis'):
@@ -116,7 +116,7 @@ def _legacy_target_shape(dshape, target, keep_highest, name):
     return tuple(out)
 
 
-@register('Reshape', aliases=('reshape',), category='shape',
+@register('Reshape', plot=Plot('shape'), methods=('reshape',), aliases=('reshape',),
           params=[P('shape', 'shape', ()), P('reverse', 'bool', False), P('target_shape', 'shape', ()),
                   P('keep_highest', 'bool', False)])
 def reshape(data, *, shape, reverse, target_shape, keep_highest):
@@ -126,7 +126,7 @@ def reshape(data, *, shape, reverse, target_shape, keep_highest):
     return data.reshape(reshape_shape(data.shape, shape, reverse))
 
 
-@register('Flatten', aliases=('flatten',), category='shape')
+@register('Flatten', plot=Plot('shape'), npx=('batch_flatten',), methods=('flatten',), aliases=('flatten',))
 def flatten(data):
     """Collapse all axes but the first: (d1, d2, ..., dk) -> (d1, d2*...*dk)."""
     if data.ndim == 0:
@@ -134,7 +134,7 @@ def flatten(data):
     return data.reshape((data.shape[0], math.prod(data.shape[1:])))
 
 
-@register('reshape_like', inputs=('lhs', 'rhs'), category='shape',
+@register('reshape_like', npx=('reshape_like',), methods=('reshape_like',), inputs=('lhs', 'rhs'),
           params=[P(n, 'int', None, optional=True) for n in ('lhs_begin', 'lhs_end', 'rhs_begin', 'rhs_end')])
 def reshape_like(lhs, rhs, *, lhs_begin, lhs_end, rhs_begin, rhs_end):
     """lhs reshaped so that lhs.shape[lhs_begin:lhs_end] becomes rhs.shape[rhs_begin:rhs_end]."""
@@ -154,19 +154,19 @@ def reshape_like(lhs, rhs, *, lhs_begin, lhs_end, rhs_begin, rhs_end):
     return lhs.reshape(new)
 
 
-@register('shape_array', category='shape')
+@register('shape_array', npx=('shape_array',), methods=('shape_array',))
 def shape_array(data):
     """The shape of the input as a 1-D int64 array."""
     return jnp.asarray(np.array(data.shape, dtype=np.int64))
 
 
-@register('size_array', category='shape')
+@register('size_array', methods=('size_array',))
 def size_array(data):
     """The number of elements of the input as a (1,) int64 array."""
     return jnp.asarray(np.array([data.size], dtype=np.int64))
 
 
-@register('Cast', aliases=('cast',), params=[P('dtype', 'dtype')], category='shape')
+@register('Cast', methods=('astype',), aliases=('cast',), params=[P('dtype', 'dtype')])
 def cast(data, *, dtype):
     """The input converted to ``dtype`` (floats to integers truncate toward zero).
 
@@ -182,7 +182,7 @@ def cast(data, *, dtype):
 
 # ---- axes ----------------------------------------------------------------------------
 
-@register('transpose', params=[P('axes', 'shape', ())], category='shape')
+@register('transpose', methods=('transpose',), params=[P('axes', 'shape', ())])
 def transpose(data, *, axes):
     """Permute the axes; with no ``axes``, reverse them."""
     if not axes:
@@ -197,7 +197,7 @@ def transpose(data, *, axes):
     return jnp.transpose(data, perm)
 
 
-@register('SwapAxis', aliases=('swapaxes',), params=[P('dim1', 'int', 0), P('dim2', 'int', 0)], category='shape')
+@register('SwapAxis', methods=('swapaxes',), aliases=('swapaxes',), params=[P('dim1', 'int', 0), P('dim2', 'int', 0)])
 def swap_axis(data, *, dim1, dim2):
     """Exchange two axes."""
     a = norm_axis('SwapAxis', dim1, data.ndim, 'dim1')
@@ -205,7 +205,7 @@ def swap_axis(data, *, dim1, dim2):
     return jnp.swapaxes(data, a, b)
 
 
-@register('expand_dims', params=[P('axis', 'int')], category='shape')
+@register('expand_dims', methods=('expand_dims',), params=[P('axis', 'int')])
 def expand_dims(data, *, axis):
     """Insert an axis of size 1 at ``axis`` (in [-ndim-1, ndim])."""
     n = data.ndim
@@ -215,7 +215,7 @@ def expand_dims(data, *, axis):
     return jnp.expand_dims(data, axis % (n + 1))
 
 
-@register('squeeze', params=[P('axis', 'axis', None, optional=True)], category='shape')
+@register('squeeze', methods=('squeeze',), params=[P('axis', 'axis', None, optional=True)])
 def squeeze(data, *, axis):
     """Remove axes of size 1 (all of them, or those in ``axis``); never returns a 0-d array."""
     if axis is None:
@@ -240,7 +240,7 @@ def _same_dtype(name, arrays):
                              % (name, arrays[0].dtype, a.dtype, i))
 
 
-@register('Concat', aliases=('concat',), variadic=True, category='shape',
+@register('Concat', plot=Plot('shape'), aliases=('concat',), variadic=True,
           params=[P('num_args', 'int'), P('dim', 'int', 1)])
 def concat(*data, num_args, dim):
     """Join arrays along an existing axis ``dim``."""
@@ -255,7 +255,7 @@ def concat(*data, num_args, dim):
     return jnp.concatenate(data, axis=axis)
 
 
-@register('stack', variadic=True, category='shape', params=[P('axis', 'int', 0), P('num_args', 'int')])
+@register('stack', variadic=True, params=[P('axis', 'int', 0), P('num_args', 'int')])
 def stack(*data, axis, num_args):
     """Join arrays of equal shape along a new axis."""
     first = data[0]
@@ -270,7 +270,7 @@ def stack(*data, axis, num_args):
     return jnp.stack(data, axis=axis % n)
 
 
-@register('SliceChannel', aliases=('split',), category='shape',
+@register('SliceChannel', npx=('slice_channel',), methods=('split',), aliases=('split',),
           params=[P('num_outputs', 'int'), P('axis', 'int', 1), P('squeeze_axis', 'bool', False)],
           num_outputs=lambda attrs: attrs['num_outputs'])
 def slice_channel(data, *, num_outputs, axis, squeeze_axis):
@@ -291,7 +291,7 @@ def slice_channel(data, *, num_outputs, axis, squeeze_axis):
 
 # ---- slicing ---------------------------------------------------------------------------
 
-@register('slice', aliases=('crop',), category='shape',
+@register('slice', methods=('slice',), aliases=('crop',),
           params=[P('begin', 'optints'), P('end', 'optints'), P('step', 'optints', ())])
 def slice_op(data, *, begin, end, step):
     """Python-style slicing of the leading axes: begin/end/step per axis, None for the default."""
@@ -311,7 +311,7 @@ def slice_op(data, *, begin, end, step):
     return data[tuple(index)]
 
 
-@register('slice_axis', category='shape',
+@register('slice_axis', methods=('slice_axis',),
           params=[P('axis', 'int'), P('begin', 'int'), P('end', 'int', None, optional=True)])
 def slice_axis(data, *, axis, begin, end):
     """Elements begin..end (exclusive; None: to the end) along one axis; negative values count from the end."""
@@ -325,7 +325,7 @@ def slice_axis(data, *, axis, begin, end):
     return lax.slice_in_dim(data, b, e, axis=ax)
 
 
-@register('slice_like', inputs=('data', 'shape_like'), params=[P('axes', 'shape', ())], category='shape')
+@register('slice_like', methods=('slice_like',), inputs=('data', 'shape_like'), params=[P('axes', 'shape', ())])
 def slice_like(data, shape_like, *, axes):
     """The leading part of ``data`` with the size of ``shape_like`` on ``axes`` (all axes by default)."""
     if not axes:
@@ -348,7 +348,7 @@ def slice_like(data, shape_like, *, axes):
 
 # ---- repeating and padding -----------------------------------------------------------
 
-@register('tile', params=[P('reps', 'shape')], category='shape')
+@register('tile', methods=('tile',), params=[P('reps', 'shape')])
 def tile(data, *, reps):
     """Repeat the whole array ``reps`` times per axis (numpy.tile)."""
     if any(r <= 0 for r in reps):
@@ -357,7 +357,7 @@ def tile(data, *, reps):
     return jnp.tile(data, reps)
 
 
-@register('repeat', params=[P('repeats', 'int'), P('axis', 'int', None, optional=True)], category='shape')
+@register('repeat', methods=('repeat',), params=[P('repeats', 'int'), P('axis', 'int', None, optional=True)])
 def repeat(data, *, repeats, axis):
     """Repeat each element ``repeats`` times along ``axis`` (the flattened array when axis is None)."""
     if repeats < 0:
@@ -367,7 +367,7 @@ def repeat(data, *, repeats, axis):
     return jnp.repeat(data, repeats, axis=norm_axis('repeat', axis, data.ndim))
 
 
-@register('Pad', aliases=('pad',), category='shape',
+@register('Pad', methods=('pad',), aliases=('pad',),
           params=[P('mode', 'str'), P('pad_width', 'shape'), P('constant_value', 'float', 0.0)])
 def pad(data, *, mode, pad_width, constant_value):
     """Pad the spatial axes of a 4-D or 5-D array ('constant', 'edge' or 'reflect').
@@ -395,7 +395,7 @@ def pad(data, *, mode, pad_width, constant_value):
     return jnp.pad(data, widths, mode=mode)
 
 
-@register('reverse', aliases=('flip',), params=[P('axis', 'axis')], category='shape')
+@register('reverse', methods=('flip',), aliases=('flip',), params=[P('axis', 'axis')])
 def reverse(data, *, axis):
     """Reverse the order of elements along the given axes."""
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
@@ -414,7 +414,7 @@ def _broadcast_check(name, shape, target):
                              % (name, shape_str(shape), shape_str(target)))
 
 
-@register('broadcast_to', params=[P('shape', 'shape', ())], category='shape')
+@register('broadcast_to', methods=('broadcast_to',), params=[P('shape', 'shape', ())])
 def broadcast_to(data, *, shape):
     """Broadcast axes of size 1 to ``shape``; a 0 in ``shape`` keeps that axis."""
     if len(shape) != data.ndim:
@@ -424,7 +424,7 @@ def broadcast_to(data, *, shape):
     return jnp.broadcast_to(data, target)
 
 
-@register('broadcast_like', inputs=('lhs', 'rhs'), category='shape',
+@register('broadcast_like', npx=('broadcast_like',), methods=('broadcast_like',), inputs=('lhs', 'rhs'),
           params=[P('lhs_axes', 'axis', None, optional=True), P('rhs_axes', 'axis', None, optional=True)])
 def broadcast_like(lhs, rhs, *, lhs_axes, rhs_axes):
     """Broadcast lhs to the shape of rhs (or only lhs_axes to the sizes of rhs_axes)."""
@@ -446,7 +446,7 @@ def broadcast_like(lhs, rhs, *, lhs_axes, rhs_axes):
     return jnp.broadcast_to(lhs, tuple(target))
 
 
-@register('broadcast_axis', aliases=('broadcast_axes',), category='shape',
+@register('broadcast_axis', aliases=('broadcast_axes',),
           params=[P('axis', 'shape', ()), P('size', 'shape', ())])
 def broadcast_axis(data, *, axis, size):
     """Broadcast the given axes (each of size 1) to the given sizes."""
@@ -471,7 +471,7 @@ def _sequence_mask_inputs(attrs):
     return ('data',)
 
 
-@register('SequenceMask', inputs=_sequence_mask_inputs, category='shape',
+@register('SequenceMask', npx=('sequence_mask',), inputs=_sequence_mask_inputs,
           params=[P('use_sequence_length', 'bool', False), P('value', 'float', 0.0), P('axis', 'int', 0)])
 def sequence_mask(data, sequence_length=None, *, use_sequence_length, value, axis):
     """Set the steps at or after each sequence's length to ``value``.
@@ -498,7 +498,7 @@ def sequence_mask(data, sequence_length=None, *, use_sequence_length, value, axi
     return jnp.where(keep, data, jnp.asarray(value, data.dtype))
 
 
-@register('diag', params=[P('k', 'int', 0), P('axis1', 'int', 0), P('axis2', 'int', 1)], category='shape')
+@register('diag', methods=('diag',), params=[P('k', 'int', 0), P('axis1', 'int', 0), P('axis2', 'int', 1)])
 def diag(data, *, k, axis1, axis2):
     """A 1-D input gives a matrix with it on diagonal ``k``; an N-D input gives diagonal ``k``
     of the (axis1, axis2) planes as its last axis."""
@@ -524,7 +524,7 @@ def _check_4d(name, data, block_size):
         raise MXNetError('%s: block_size must be positive, got %d' % (name, block_size))
 
 
-@register('depth_to_space', params=[P('block_size', 'int')], category='shape')
+@register('depth_to_space', methods=('depth_to_space',), params=[P('block_size', 'int')])
 def depth_to_space(data, *, block_size):
     """(N, C, H, W) -> (N, C/b^2, H*b, W*b): blocks of channels become b x b spatial blocks."""
     _check_4d('depth_to_space', data, block_size)
@@ -537,7 +537,7 @@ def depth_to_space(data, *, block_size):
     return jnp.transpose(x, (0, 3, 4, 1, 5, 2)).reshape(n, c // (b * b), h * b, w * b)
 
 
-@register('space_to_depth', params=[P('block_size', 'int')], category='shape')
+@register('space_to_depth', methods=('space_to_depth',), params=[P('block_size', 'int')])
 def space_to_depth(data, *, block_size):
     """(N, C, H, W) -> (N, C*b^2, H/b, W/b): the inverse of depth_to_space."""
     _check_4d('space_to_depth', data, block_size)

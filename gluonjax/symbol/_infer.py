@@ -3,11 +3,10 @@
 Output shapes come from the operators themselves: ``jax.eval_shape`` of each
 operator's pure function on the input shapes, so inference can never disagree
 with execution. What the table's functions cannot tell is the shape of a
-*parameter* from the data (FullyConnected's weight from its input); the rules in
-``INPUT_SHAPE_RULES`` give those, as MXNet's FInferShape does. Unknown dtypes of
+*parameter* from the data (FullyConnected's weight from its input); each operator's
+``input_shapes`` rule in the table gives those, as MXNet's FInferShape does. Unknown dtypes of
 inputs follow the operator's first known input, as MXNet's default type rule.
 """
-import math
 import warnings
 
 import jax
@@ -18,7 +17,7 @@ from ..base import MXNetError, shape_str
 from ..ops._kernel import kernel_for, operator_error
 from ..ops._registry import _literal
 
-__all__ = ['node_avals', 'eval_node', 'infer_shape', 'infer_type', 'INPUT_SHAPE_RULES']
+__all__ = ['node_avals', 'eval_node', 'infer_shape', 'infer_type']
 
 _KEY_AVAL = jax.ShapeDtypeStruct((2,), jnp.uint32)
 
@@ -132,136 +131,6 @@ def _fallback_dtype(node, in_dtypes):
 # Parameter shapes from data shapes (MXNet's FInferShape, for inputs the data determines)
 # ---------------------------------------------------------------------------------------------
 
-def _prod(xs):
-    return int(math.prod(xs))
-
-
-def _fully_connected(a, s):
-    d = s.get('data')
-    if d is None:
-        return {}
-    n_in = _prod(d[1:]) if a.get('flatten', True) else d[-1]
-    return {'weight': (a['num_hidden'], n_in), 'bias': (a['num_hidden'],)}
-
-
-def _channel_axis(a, ndim):
-    layout = a.get('layout')
-    if layout and layout[-1] == 'C':
-        return ndim - 1
-    return 1
-
-
-def _convolution(a, s):
-    d = s.get('data')
-    if d is None:
-        return {}
-    g = a.get('num_group', 1) or 1
-    c = d[_channel_axis(a, len(d))]
-    kernel = tuple(a['kernel'])
-    if _channel_axis(a, len(d)) == 1:
-        w = (a['num_filter'], c // g) + kernel
-    else:
-        w = (a['num_filter'],) + kernel + (c // g,)
-    return {'weight': w, 'bias': (a['num_filter'],)}
-
-
-def _deconvolution(a, s):
-    d = s.get('data')
-    if d is None:
-        return {}
-    g = a.get('num_group', 1) or 1
-    c = d[_channel_axis(a, len(d))]
-    return {'weight': (c, a['num_filter'] // g) + tuple(a['kernel']), 'bias': (a['num_filter'],)}
-
-
-def _per_channel(names, axis_param=None, default_axis=1):
-    def rule(a, s):
-        d = s.get('data')
-        if d is None:
-            return {}
-        axis = a.get(axis_param, default_axis) if axis_param else default_axis
-        c = (d[axis],)
-        return {n: c for n in names}
-    return rule
-
-
-def _group_norm(a, s):
-    return {'gamma': (a['num_groups'],), 'beta': (a['num_groups'],)} if s.get('data') is not None else {}
-
-
-def _embedding(a, s):
-    return {'weight': (a['input_dim'], a['output_dim'])}
-
-
-def _leaky_relu(a, s):
-    d = s.get('data')
-    if d is None or len(d) < 2:
-        return {}
-    return {'gamma': (d[1],)}
-
-
-def _softmax_output(a, s):
-    d = s.get('data')
-    if d is None:
-        return {}
-    if a.get('multi_output'):
-        return {'label': (d[0], _prod(d[2:]))}
-    return {'label': tuple(d[:-1])}
-
-
-def _regression_output(a, s):
-    d = s.get('data')
-    if d is None:
-        return {}
-    if len(d) == 2 and d[1] == 1:
-        return {'label': (d[0],)}
-    return {'label': tuple(d)}
-
-
-def _first_axis_label(a, s):
-    d = s.get('data')
-    return {} if d is None else {'label': (d[0],)}
-
-
-def _rnn(a, s):
-    d = s.get('data')
-    if d is None:
-        return {}
-    from ..ops.nn_rnn import rnn_param_size
-    h, layers, proj = a['state_size'], a['num_layers'], a.get('projection_size')
-    dirs = 2 if a.get('bidirectional') else 1
-    size = rnn_param_size(a['mode'], d[2], h, layers, a.get('bidirectional', False), proj)
-    # with a projection the hidden state has the projected size, the cell keeps state_size
-    return {'parameters': (size,), 'state': (layers * dirs, d[1], proj or h),
-            'state_cell': (layers * dirs, d[1], h)}
-
-
-# Ops whose inputs all have one shape: a known input gives the others.
-_SAME_SHAPE = {'elemwise_add', 'elemwise_sub', 'elemwise_mul', 'elemwise_div', '_mod', '_power', '_maximum',
-               '_minimum', '_hypot', '_equal', '_not_equal', '_greater', '_greater_equal', '_lesser',
-               '_lesser_equal', '_logical_and', '_logical_or', '_logical_xor', 'add_n', 'ElementWiseSum'}
-
-INPUT_SHAPE_RULES = {
-    'FullyConnected': _fully_connected,
-    'Convolution': _convolution,
-    'Deconvolution': _deconvolution,
-    'BatchNorm': _per_channel(('gamma', 'beta', 'moving_mean', 'moving_var'), 'axis', 1),
-    '_contrib_SyncBatchNorm': _per_channel(('gamma', 'beta', 'moving_mean', 'moving_var')),
-    'InstanceNorm': _per_channel(('gamma', 'beta')),
-    'LayerNorm': _per_channel(('gamma', 'beta'), 'axis', -1),
-    'GroupNorm': _group_norm,
-    'Embedding': _embedding,
-    'LeakyReLU': _leaky_relu,
-    'SoftmaxOutput': _softmax_output,
-    'LinearRegressionOutput': _regression_output,
-    'LogisticRegressionOutput': _regression_output,
-    'MAERegressionOutput': _regression_output,
-    'SVMOutput': _first_axis_label,
-    'softmax_cross_entropy': _first_axis_label,
-    'RNN': _rnn,
-}
-
-
 # ---------------------------------------------------------------------------------------------
 # Whole-graph inference
 # ---------------------------------------------------------------------------------------------
@@ -350,10 +219,10 @@ def _fill_inputs(node, keys, ent_shape):
     given ones; True if any was new."""
     names = node.input_names()
     known = {n: ent_shape.get(k) for n, k in zip(names, keys)}
-    rule = INPUT_SHAPE_RULES.get(node.op.name)
+    rule = node.op.input_shapes
     if rule is not None:
         inferred = _rule_shapes(node, rule, {n: v for n, v in known.items() if v is not None})
-    elif node.op.name in _SAME_SHAPE and None in known.values():
+    elif node.op.same_shape_inputs and None in known.values():
         first = next((v for v in known.values() if v is not None), None)
         inferred = {} if first is None else {n: first for n in names}
     else:

@@ -21,6 +21,8 @@ import numpy as np
 
 from ..base import MXNetError, NotImplementedForSymbol, NotSupportedError
 from ..ops import find_op, get_op
+from ..ops._frontend import COMPARISONS, python_operators
+from ..ops._registry import arith_table, named_by
 from . import _attribute, _infer, _name
 from ._attr_order import mxnet_order
 from ._infer import DTYPE_TO_FLAG
@@ -334,43 +336,7 @@ class Symbol:
             for node in self._head_nodes():
                 node.name = name
 
-    # ---- arithmetic: MXNet's operators, named as MXNet names them ------------------------------
-    def __add__(self, other):
-        return _arith(self, other, '_Plus', '_PlusScalar')
-
-    __radd__ = __add__
-
-    def __sub__(self, other):
-        return _arith(self, other, '_Minus', '_MinusScalar')
-
-    def __rsub__(self, other):
-        return _arith(self, other, None, '_RMinusScalar')
-
-    def __mul__(self, other):
-        return _arith(self, other, '_Mul', '_MulScalar')
-
-    __rmul__ = __mul__
-
-    def __truediv__(self, other):
-        return _arith(self, other, '_Div', '_DivScalar')
-
-    def __rtruediv__(self, other):
-        return _arith(self, other, None, '_RDivScalar')
-
-    __div__, __rdiv__ = __truediv__, __rtruediv__
-
-    def __mod__(self, other):
-        return _arith(self, other, '_Mod', '_ModScalar')
-
-    def __rmod__(self, other):
-        return _arith(self, other, None, '_RModScalar')
-
-    def __pow__(self, other):
-        return _arith(self, other, '_Power', '_PowerScalar')
-
-    def __rpow__(self, other):  # MXNet calls the operator by its own name here: _rpower_scalar0
-        return _arith(self, other, None, '_rpower_scalar')
-
+    # ---- arithmetic: the operators come from the table ('sym' arith entries), set below the class
     def __neg__(self):
         return self.__mul__(-1.0)
 
@@ -379,24 +345,6 @@ class Symbol:
 
     def __abs__(self):
         return _apply('abs', [self], {})
-
-    def __eq__(self, other):
-        return _arith(self, other, '_equal', '_equal_scalar')
-
-    def __ne__(self, other):
-        return _arith(self, other, '_not_equal', '_not_equal_scalar')
-
-    def __gt__(self, other):
-        return _arith(self, other, '_greater', '_greater_scalar')
-
-    def __ge__(self, other):
-        return _arith(self, other, '_greater_equal', '_greater_equal_scalar')
-
-    def __lt__(self, other):
-        return _arith(self, other, '_lesser', '_lesser_scalar')
-
-    def __le__(self, other):
-        return _arith(self, other, '_lesser_equal', '_lesser_equal_scalar')
 
     # ---- shape and type inference --------------------------------------------------------------
     def infer_shape(self, *args, **kwargs):
@@ -692,36 +640,48 @@ def _apply(op_name, inputs, params, name=None, hint=None):
     return create(op, list(inputs), dict(params), name=name, hint=hint or op_name.lower())
 
 
-def _arith(sym, other, sym_op, scalar_op):
-    """``sym <op> other``: a symbol operator for two symbols, a scalar operator for a number."""
-    if isinstance(other, Symbol):
-        if sym_op is None:
-            return NotImplemented
-        return _apply(sym_op, [sym, other], {})
-    if isinstance(other, (numbers.Number, np.generic)):
-        return _apply(scalar_op, [sym], {'scalar': other})
-    raise TypeError('type %s not supported' % type(other).__name__)
+def _operator(array_op, scalar_op):
+    """``sym <op> other``: the array operator for a Symbol, the scalar one for a number."""
+    def method(sym, other):
+        if isinstance(other, Symbol):
+            if array_op is None:
+                return NotImplemented
+            return _apply(array_op, [sym, other], {})
+        if isinstance(other, (numbers.Number, np.generic)):
+            return _apply(scalar_op, [sym], {'scalar': other})
+        raise TypeError('type %s not supported' % type(other).__name__)
+    return method
 
 
-def _binary_function(sym_op, scalar_op, rscalar_op, pyfn):
+# Python's operators on Symbols; which operator implements which is in the table ('sym' entries).
+for _base, _function, _slots in python_operators('sym', ('add', 'sub', 'mul', 'truediv', 'mod', 'pow', 'eq',
+                                                        'ne', 'gt', 'ge', 'lt', 'le')):
+    setattr(Symbol, '__%s__' % _base, _operator(_slots['array'], _slots['scalar']))
+    if _base not in COMPARISONS:
+        setattr(Symbol, '__r%s__' % _base, _operator(None, _slots['rscalar']))
+Symbol.__div__, Symbol.__rdiv__ = Symbol.__truediv__, Symbol.__rtruediv__
+
+
+def _binary_function(function, slots, pyfn):
     def fn(left, right):
         if isinstance(left, Symbol) and isinstance(right, Symbol):
-            return _apply(sym_op, [left, right], {})
+            return _apply(slots['array'], [left, right], {})
         if isinstance(left, Symbol) and isinstance(right, (numbers.Number, np.generic)):
-            return _apply(scalar_op, [left], {'scalar': right})
+            return _apply(slots['scalar'], [left], {'scalar': right})
         if isinstance(right, Symbol) and isinstance(left, (numbers.Number, np.generic)):
-            return _apply(rscalar_op, [right], {'scalar': left})
+            return _apply(slots['rscalar'], [right], {'scalar': left})
         if isinstance(left, (numbers.Number, np.generic)) and isinstance(right, (numbers.Number, np.generic)):
             return pyfn(left, right)
         raise TypeError('types (%s, %s) not supported' % (type(left).__name__, type(right).__name__))
+    fn.__name__ = fn.__qualname__ = function
     return fn
 
 
-pow = _binary_function('_Power', '_PowerScalar', '_RPowerScalar', _builtins.pow)  # noqa: A001
-power = pow
-maximum = _binary_function('_Maximum', '_MaximumScalar', '_MaximumScalar', _builtins.max)
-minimum = _binary_function('_Minimum', '_MinimumScalar', '_MinimumScalar', _builtins.min)
-hypot = _binary_function('_Hypot', '_HypotScalar', '_HypotScalar', np.hypot)
+# sym.power, sym.maximum, ...: the 'symfunc' entries of the table; numbers on both sides: Python's.
+_NUMBERS = {'power': _builtins.pow, 'maximum': _builtins.max, 'minimum': _builtins.min, 'hypot': np.hypot}
+globals().update({function: _binary_function(function, slots, _NUMBERS[function])
+                  for function, slots in arith_table('symfunc').items()})
+pow = power  # noqa: A001,F821 (MXNet's two names; power is made just above)
 
 
 def _dtype_name(dtype):
@@ -790,32 +750,19 @@ def load(fname):
 # Fluent methods: x.reshape(...), x.sum(axis=1), ... mirror NDArray's
 # ---------------------------------------------------------------------------------------------
 
-_EXTRA_METHODS = {
-    'reshape': 'Reshape', 'reshape_like': 'reshape_like', 'broadcast_to': 'broadcast_to',
-    'broadcast_like': 'broadcast_like', 'zeros_like': 'zeros_like', 'ones_like': 'ones_like',
-    'transpose': 'transpose', 'split': 'SliceChannel', 'split_v2': '_split_v2', 'astype': 'Cast',
-    'softmax_cross_entropy': 'softmax_cross_entropy', 'nanprod': 'nanprod', 'log_sigmoid': 'log_sigmoid',
-    'mish': 'mish', 'tostype': 'cast_storage',
-}
-
-
-def _fluent(public, op_name):
-    op = find_op(op_name)
+def _fluent(public, op):
     hint = 'cast' if public == 'astype' else public
 
     def method(self, *args, **kwargs):
         from ._gen import call
         return call(op, hint, (self,) + args, kwargs)
     method.__name__ = public
-    method.__doc__ = 'Fluent form of ``%s`` (see ``mx.sym.%s``).' % (op_name, op_name)
+    method.__doc__ = 'Fluent form of ``%s`` (see ``mx.sym.%s``).' % (op.name, op.name)
     return method
 
 
 def add_fluent_methods():
-    """Attach ``x.<method>(...)`` for every NDArray method whose operator is in the table."""
-    from ..ndarray._gen import METHODS
-    table = dict(METHODS)
-    table.update(_EXTRA_METHODS)
-    for public, op_name in table.items():
-        if find_op(op_name) is not None and public not in Symbol.__dict__:
-            setattr(Symbol, public, _fluent(public, op_name))
+    """Attach ``x.<method>(...)`` for every method the table names (its ``methods``)."""
+    for public, op in named_by('methods').items():
+        if public not in Symbol.__dict__:
+            setattr(Symbol, public, _fluent(public, op))

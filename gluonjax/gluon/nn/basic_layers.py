@@ -3,6 +3,7 @@ import warnings
 
 import numpy as np
 
+from ...ops import get_op
 from ..block import Block, HybridBlock
 from ..utils import _indent
 from .activations import Activation
@@ -137,9 +138,8 @@ class Dense(HybridBlock):
                 self.act = None
 
     def _infer_param_shapes(self, x, *args):
-        shape = x.shape
-        in_units = int(np.prod(shape[1:])) if self._flatten else int(shape[-1])
-        self.weight.shape = (self._units, in_units)
+        attrs = {'num_hidden': self._units, 'flatten': self._flatten}
+        self.weight.shape = get_op('FullyConnected').shapes_from_data(attrs, x.shape)['weight']
 
     def hybrid_forward(self, F, x, weight, bias=None):
         act = F.FullyConnected(x, weight, bias, no_bias=bias is None, num_hidden=self._units,
@@ -225,9 +225,10 @@ class _BatchNorm(HybridBlock):
                                            differentiable=False)
 
     def _infer_param_shapes(self, x, *args):
-        channels = int(x.shape[self._kwargs['axis']])
-        for p in (self.gamma, self.beta, self.running_mean, self.running_var):
-            p.shape = (channels,)
+        shapes = get_op('BatchNorm').shapes_from_data(self._kwargs, x.shape)
+        for name, p in (('gamma', self.gamma), ('beta', self.beta), ('moving_mean', self.running_mean),
+                        ('moving_var', self.running_var)):
+            p.shape = shapes[name]
 
     def cast(self, dtype):
         if np.dtype(dtype).name == 'float16':

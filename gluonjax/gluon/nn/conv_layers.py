@@ -1,5 +1,6 @@
 """Convolution and pooling layers."""
 from ...base import MXNetError, numeric_types
+from ...ops import get_op
 from ..block import HybridBlock
 from .activations import Activation
 
@@ -58,16 +59,11 @@ class _Conv(HybridBlock):
                 self.act = None
 
     def _weight_shape(self, in_channels):
-        """MXNet's weight shape; with the channel axis last (NHWC) the kernel comes first."""
-        groups = self._kwargs['num_group']
-        kernel = self._kwargs['kernel']
-        if self._op_name == 'Deconvolution':
-            outer, inner = in_channels, self._channels // groups
-        else:
-            outer, inner = self._channels, in_channels // groups
-        if self._kwargs['layout'].endswith('C'):
-            return (outer,) + kernel + (inner,)
-        return (outer, inner) + kernel
+        """MXNet's weight shape for ``in_channels`` input channels (0: not known yet), by the
+        operator's own rule in the table."""
+        layout = self._kwargs['layout']
+        data = tuple(in_channels if axis == 'C' else 1 for axis in layout)
+        return get_op(self._op_name).shapes_from_data(self._kwargs, data)['weight']
 
     def _infer_param_shapes(self, x, *args):
         in_channels = int(x.shape[self._kwargs['layout'].find('C')])

@@ -7,6 +7,7 @@ BatchNorm on axis 1 that refuses to train across several devices.
 """
 import warnings
 
+from ....ops import get_op
 from ...block import Block, HybridBlock
 from ...nn.basic_layers import BatchNorm, Concurrent, HybridConcurrent, Identity
 
@@ -106,9 +107,10 @@ class SyncBatchNorm(BatchNorm):
                         'use_global_stats': use_global_stats, 'ndev': num_devices, 'key': self.prefix}
 
     def _infer_param_shapes(self, x, *args):
-        channels = int(x.shape[1])
-        for p in (self.gamma, self.beta, self.running_mean, self.running_var):
-            p.shape = (channels,)
+        shapes = get_op('_contrib_SyncBatchNorm').shapes_from_data(self._kwargs, x.shape)
+        for name, p in (('gamma', self.gamma), ('beta', self.beta), ('moving_mean', self.running_mean),
+                        ('moving_var', self.running_var)):
+            p.shape = shapes[name]
 
     def hybrid_forward(self, F, x, gamma, beta, running_mean, running_var):
         return F.contrib.SyncBatchNorm(x, gamma, beta, running_mean, running_var, name='fwd',

@@ -1,0 +1,114 @@
+"""Shapes of the inputs an operator's data determines, as MXNet's FInferShape gives them.
+
+A rule is ``(attrs, {input name: known shape}) -> {input name: shape}``: FullyConnected's weight
+follows from its input's width. Operators name their rule in the table (``input_shapes=``);
+symbol shape inference and Gluon's deferred parameter shapes both use it.
+"""
+import math
+
+
+def _prod(xs):
+    return int(math.prod(xs))
+
+
+def fully_connected(a, s):
+    d = s.get('data')
+    if d is None:
+        return {}
+    n_in = _prod(d[1:]) if a.get('flatten', True) else d[-1]
+    return {'weight': (a['num_hidden'], n_in), 'bias': (a['num_hidden'],)}
+
+
+def _channel_axis(a, ndim):
+    layout = a.get('layout')
+    if layout and layout[-1] == 'C':
+        return ndim - 1
+    return 1
+
+
+def convolution(a, s):
+    d = s.get('data')
+    if d is None:
+        return {}
+    g = a.get('num_group', 1) or 1
+    c = d[_channel_axis(a, len(d))]
+    kernel = tuple(a['kernel'])
+    if _channel_axis(a, len(d)) == 1:
+        w = (a['num_filter'], c // g) + kernel
+    else:
+        w = (a['num_filter'],) + kernel + (c // g,)
+    return {'weight': w, 'bias': (a['num_filter'],)}
+
+
+def deconvolution(a, s):
+    d = s.get('data')
+    if d is None:
+        return {}
+    g = a.get('num_group', 1) or 1
+    axis = _channel_axis(a, len(d))
+    c, kernel = d[axis], tuple(a['kernel'])
+    if axis == 1:
+        return {'weight': (c, a['num_filter'] // g) + kernel, 'bias': (a['num_filter'],)}
+    return {'weight': (c,) + kernel + (a['num_filter'] // g,), 'bias': (a['num_filter'],)}
+
+
+def per_channel(names, axis_param=None, default_axis=1):
+    def rule(a, s):
+        d = s.get('data')
+        if d is None:
+            return {}
+        axis = a.get(axis_param, default_axis) if axis_param else default_axis
+        c = (d[axis],)
+        return {n: c for n in names}
+    return rule
+
+
+def group_norm(a, s):
+    return {'gamma': (a['num_groups'],), 'beta': (a['num_groups'],)} if s.get('data') is not None else {}
+
+
+def embedding(a, s):
+    return {'weight': (a['input_dim'], a['output_dim'])}
+
+
+def leaky_relu(a, s):
+    d = s.get('data')
+    if d is None or len(d) < 2:
+        return {}
+    return {'gamma': (d[1],)}
+
+
+def softmax_output(a, s):
+    d = s.get('data')
+    if d is None:
+        return {}
+    if a.get('multi_output'):
+        return {'label': (d[0], _prod(d[2:]))}
+    return {'label': tuple(d[:-1])}
+
+
+def regression_output(a, s):
+    d = s.get('data')
+    if d is None:
+        return {}
+    if len(d) == 2 and d[1] == 1:
+        return {'label': (d[0],)}
+    return {'label': tuple(d)}
+
+
+def first_axis_label(a, s):
+    d = s.get('data')
+    return {} if d is None else {'label': (d[0],)}
+
+
+def rnn(a, s):
+    d = s.get('data')
+    if d is None:
+        return {}
+    from ..ops.nn_rnn import rnn_param_size
+    h, layers, proj = a['state_size'], a['num_layers'], a.get('projection_size')
+    dirs = 2 if a.get('bidirectional') else 1
+    size = rnn_param_size(a['mode'], d[2], h, layers, a.get('bidirectional', False), proj)
+    # with a projection the hidden state has the projected size, the cell keeps state_size
+    return {'parameters': (size,), 'state': (layers * dirs, d[1], proj or h),
+            'state_cell': (layers * dirs, d[1], h)}
