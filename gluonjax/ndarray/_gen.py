@@ -1,6 +1,6 @@
 """Generating ``mx.nd.*`` functions and NDArray methods from the operator table."""
 from ..base import MXNetError
-from ..ops._frontend import split_call, function_doc, named
+from ..ops._frontend import function_doc, is_array, named, owner_of, split_call
 from ..ops._registry import named_by
 from .ndarray import NDArray, invoke
 
@@ -9,19 +9,14 @@ def _is_array(x):
     return isinstance(x, NDArray)
 
 
-def _symbolic_call(args, kwargs):
-    """Whether a call holds Symbols: Gluon-2 style ``forward`` code being traced by hybridize()."""
-    from ..symbol import Symbol
-    return (any(isinstance(a, Symbol) for a in args)
-            or any(isinstance(v, Symbol) for v in kwargs.values()))
-
-
 def make_function(op, public_name):
+    hint = public_name.lower()
+
     def fn(*args, **kwargs):
-        if (not args or not isinstance(args[0], NDArray)) and _symbolic_call(args, kwargs):
-            from .. import symbol
-            return getattr(symbol, public_name)(*args, **kwargs)
-        inputs, params, extras = split_call(op, args, dict(kwargs), _is_array)
+        inputs, params, extras = split_call(op, args, dict(kwargs), is_array)
+        owner = owner_of(inputs)
+        if owner is not None and not issubclass(owner, NDArray):  # e.g. a Symbol: its own graph node
+            return owner._apply_op(op, hint, inputs, params, extras)
         for i, x in enumerate(inputs):
             if not isinstance(x, NDArray):
                 names = op.input_names(params) if not op.variadic else ['data'] * len(inputs)

@@ -18,7 +18,7 @@ from ..autograd import _state as _ag_state
 from ..base import MXNetError, shape_str
 from ..context import Context, current_context, context_of_device
 from ..ops._kernel import kernel_for, operator_error
-from ..ops._frontend import COMPARISONS, python_operators
+from ..ops._frontend import COMPARISONS, ArrayType, python_operators
 
 __all__ = ['NDArray', 'invoke', 'apply_fn', 'array', 'waitall']
 
@@ -31,7 +31,7 @@ def _to_dtype(dtype):
     return np.dtype(dtype)
 
 
-class NDArray:
+class NDArray(ArrayType):
     """An n-dimensional array on a device, with MXNet's semantics."""
     # _view: (base, begin, end) when this array shares base's flat elements [begin, end), as
     # MXNet's basic slices and reshapes do; _views: weak references to the views of this array.
@@ -43,6 +43,10 @@ class NDArray:
         self._ctx = ctx
         self._ag = None
         self._view = self._views = None
+
+    @classmethod
+    def _apply_op(cls, op, hint, inputs, params, extras):
+        return invoke(op.name, inputs, params, out=extras.get('out'), ctx=extras.get('ctx'))
 
     @classmethod
     def _from_jax(cls, data, ctx=None):

@@ -13,6 +13,8 @@ import numpy as onp
 
 from ..base import MXNetError
 from ..ndarray.ndarray import NDArray, invoke
+from ..ops import get_op
+from ..ops._frontend import owner_of
 
 _NP_CLASS = []  # mx.np.ndarray, set by multiarray (which imports this module)
 
@@ -61,10 +63,9 @@ def to_array(x, name, what='x'):
 def apply_op(op_name, inputs, params=None, out=None, ctx=None, hint=None):
     """Run table operator ``op_name`` on ``inputs`` (np/nd arrays, or Symbols while tracing)."""
     params = params or {}
-    if any(is_symbol(x) for x in inputs):
+    owner = owner_of(inputs)
+    if owner is not None and not issubclass(owner, NDArray):  # a Symbol: a graph node
         if out is not None:
             raise MXNetError('%s: out= is not supported inside a hybridized block' % op_name)
-        from ..symbol.symbol import _apply
-        return as_np(_apply(op_name, list(inputs), params, hint=hint))
-    res = invoke(op_name, list(inputs), params, out=out, ctx=ctx)
-    return as_np(res)
+        return as_np(owner._apply_op(get_op(op_name), hint or op_name.lower(), list(inputs), dict(params), {}))
+    return as_np(invoke(op_name, list(inputs), params, out=out, ctx=ctx))

@@ -36,6 +36,33 @@ def python_operators(front, defined):
     return found
 
 
+class ArrayType:
+    """The one dispatch protocol of the front ends: NDArray (and so ``mx.np.ndarray``) and
+    Symbol derive from it, and each says how an operator applies to it. A generated function
+    (``nd.relu``, ``npx.relu``) hands a call to the type of its first array input, so
+    ``nd.relu(symbol)`` builds a graph node (Gluon 2 style ``forward`` being traced by
+    hybridize()) without the nd front end knowing about symbols."""
+    __slots__ = ()
+
+    @classmethod
+    def _apply_op(cls, op, hint, inputs, params, extras):
+        """Apply OpDef ``op`` to ``inputs`` with parsed-or-raw ``params``; ``hint`` names a graph
+        node, ``extras`` holds the front end's out=/ctx=/name=/attr= arguments."""
+        raise NotImplementedError
+
+
+def is_array(x):
+    return isinstance(x, ArrayType)
+
+
+def owner_of(inputs):
+    """The array type that runs a call: the type of its first array input (None: no input)."""
+    for x in inputs:
+        if isinstance(x, ArrayType):
+            return type(x)
+    return None
+
+
 def split_call(op, args, kwargs, is_array):
     """(inputs, params, extras) of a front-end call to ``op``.
 

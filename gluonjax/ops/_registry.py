@@ -276,6 +276,12 @@ class OpDef:
     input_shapes: Optional[Callable] = None
     # All array inputs share one shape (elemwise_add): a known input gives the others.
     same_shape_inputs: bool = False
+    # Outputs MXNet's own graphs count for a node (JSON node_row_ptr), hidden ones included
+    # (masks, saved statistics, workspaces), where the function returns fewer: int or fn(attrs).
+    mxnet_outputs: Union[int, Callable, None] = None
+    # Initialisers MXNet writes onto the variables fed to these inputs when a graph is composed
+    # ({input name: initialiser JSON}: BatchNorm's moving_var starts at one).
+    input_inits: Optional[dict] = None
     # How mx.viz.plot_network draws a node: a Plot (colour group and label), None for the default.
     plot: Optional['Plot'] = None
     _param_map: dict = dataclasses.field(default_factory=dict, repr=False)

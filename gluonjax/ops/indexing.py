@@ -150,7 +150,7 @@ def topk(data, *, axis, k, ret_typ, is_ascend, dtype):
     return values, idx.astype(dtype)
 
 
-@register('sort', methods=('sort',), params=[P('axis', 'int', -1, optional=True), P('is_ascend', 'bool', True)])
+@register('sort', mxnet_outputs=2, methods=('sort',), params=[P('axis', 'int', -1, optional=True), P('is_ascend', 'bool', True)])
 def sort(data, *, axis, is_ascend):
     """The values sorted along ``axis`` (the flattened array when axis is None)."""
     x, ax = _sort_axis('sort', data, axis)

@@ -221,7 +221,7 @@ def linalg_det(A):
     return _batch_scalar(jnp.linalg.det(A))
 
 
-@register('_linalg_slogdet', inputs=('A',), aliases=('linalg_slogdet',), num_outputs=2)
+@register('_linalg_slogdet', mxnet_outputs=4, inputs=('A',), aliases=('linalg_slogdet',), num_outputs=2)
 def linalg_slogdet(A):
     """[sign, log|det|] of each square matrix."""
     _float_matrices('linalg_slogdet', A, square=True)

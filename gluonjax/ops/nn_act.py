@@ -20,17 +20,32 @@ _ACTIVATIONS = {
     'tanh': jnp.tanh,
     'softrelu': jax.nn.softplus,
     'softsign': jax.nn.soft_sign,
+    'log_sigmoid': jax.nn.log_sigmoid,
+    'mish': lambda x: x * jnp.tanh(jax.nn.softplus(x)),
 }
 
 
 @register('Activation', plot=Plot('activation', lambda a: 'Activation\n%s' % a['act_type']), npx=('activation',), params=[P('act_type', 'str')])
 def activation(data, *, act_type):
-    """Elementwise activation: relu, sigmoid, tanh, softrelu (log(1 + exp(x))) or softsign."""
+    """Elementwise activation: relu, sigmoid, tanh, softrelu (log(1 + exp(x))), softsign,
+    log_sigmoid (log(sigmoid(x))) or mish (x * tanh(softrelu(x)))."""
     fn = _ACTIVATIONS.get(act_type)
     if fn is None:
         raise MXNetError("Activation: act_type must be one of %s, got %r"
                          % (', '.join(sorted(_ACTIVATIONS)), act_type))
     return fn(data).astype(data.dtype)
+
+
+@register('log_sigmoid', methods=('log_sigmoid',))
+def log_sigmoid(data):
+    """Elementwise log(sigmoid(x)), computed without overflow as -softrelu(-x)."""
+    return _ACTIVATIONS['log_sigmoid'](data).astype(data.dtype)
+
+
+@register('mish', methods=('mish',))
+def mish(data):
+    """Elementwise Mish activation (Misra, 2019): x * tanh(log(1 + exp(x)))."""
+    return _ACTIVATIONS['mish'](data).astype(data.dtype)
 
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -69,7 +84,7 @@ def _leaky_outputs(attrs):
     return 2 if attrs['act_type'] == 'rrelu' else 1
 
 
-@register('LeakyReLU', plot=Plot('activation', lambda a: 'LeakyReLU\n%s' % a.get('act_type', 'Leaky')),
+@register('LeakyReLU', input_inits={'gamma': '["Constant", {"value": 0.25}]'}, plot=Plot('activation', lambda a: 'LeakyReLU\n%s' % a.get('act_type', 'Leaky')),
           input_shapes=_input_shapes.leaky_relu, npx=('leaky_relu',), inputs=_leaky_inputs, num_outputs=_leaky_outputs,
           output_names=lambda a: ('output', 'mask') if a['act_type'] == 'rrelu' else ('output',),
           mode_dependent=True, random=True,

@@ -83,7 +83,11 @@ def _bn_rebase(attrs, before, after, now):
     return tuple((a + (n - b) * jnp.asarray(m, a.dtype)).astype(a.dtype) for b, a, n in zip(before, after, now))
 
 
-@register('BatchNorm', plot=Plot('norm'), input_shapes=_input_shapes.per_channel(('gamma', 'beta', 'moving_mean', 'moving_var'), 'axis', 1),
+# MXNet starts the moving statistics of a composed graph at zero and one.
+_MOVING_INITS = {'moving_mean': '["zero", {}]', 'moving_var': '["one", {}]'}
+
+
+@register('BatchNorm', mxnet_outputs=3, input_inits=_MOVING_INITS, plot=Plot('norm'), input_shapes=_input_shapes.per_channel(('gamma', 'beta', 'moving_mean', 'moving_var'), 'axis', 1),
           npx=('batch_norm',), inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
           aux=('moving_mean', 'moving_var'), num_outputs=3, num_visible_outputs=_bn_visible,
           output_names=('output', 'mean', 'var'), mode_dependent=True, updates_aux=True,
@@ -148,7 +152,7 @@ def _mean_var_visible(attrs):
     return 3 if attrs['output_mean_var'] else 1
 
 
-@register('LayerNorm', input_shapes=_input_shapes.per_channel(('gamma', 'beta'), 'axis', -1),
+@register('LayerNorm', mxnet_outputs=3, input_shapes=_input_shapes.per_channel(('gamma', 'beta'), 'axis', -1),
           npx=('layer_norm',), inputs=('data', 'gamma', 'beta'), num_outputs=3, num_visible_outputs=_mean_var_visible,
           output_names=('output', 'mean', 'std'),
           params=[P('axis', 'int', -1), P('eps', 'float', 1e-5), P('output_mean_var', 'bool', False)])
@@ -171,7 +175,7 @@ def layer_norm(data, gamma, beta, *, axis, eps, output_mean_var):
     return (out.astype(data.dtype),) + _no_grad(mean.astype(data.dtype), std.astype(data.dtype))
 
 
-@register('InstanceNorm', input_shapes=_input_shapes.per_channel(('gamma', 'beta')),
+@register('InstanceNorm', mxnet_outputs=3, input_shapes=_input_shapes.per_channel(('gamma', 'beta')),
           npx=('instance_norm',), inputs=('data', 'gamma', 'beta'), num_outputs=3, num_visible_outputs=1,
           output_names=('output', 'mean', 'var'), params=[P('eps', 'float', 1e-3)])
 def instance_norm(data, gamma, beta, *, eps):
@@ -195,7 +199,7 @@ def instance_norm(data, gamma, beta, *, eps):
                                                 var.reshape(n, c).astype(data.dtype))
 
 
-@register('GroupNorm', input_shapes=_input_shapes.group_norm,
+@register('GroupNorm', mxnet_outputs=3, input_shapes=_input_shapes.group_norm,
           npx=('group_norm',), inputs=('data', 'gamma', 'beta'), num_outputs=3, num_visible_outputs=_mean_var_visible,
           output_names=('output', 'mean', 'std'),
           params=[P('num_groups', 'int', 1), P('eps', 'float', 1e-5), P('output_mean_var', 'bool', False)])
@@ -275,7 +279,7 @@ def lrn(data, *, alpha, beta, knorm, nsize):
     return (x * tmp ** jnp.asarray(-beta, ct)).astype(data.dtype), lax.stop_gradient(tmp.astype(data.dtype))
 
 
-@register('_contrib_SyncBatchNorm', input_shapes=_input_shapes.per_channel(('gamma', 'beta', 'moving_mean', 'moving_var')),
+@register('_contrib_SyncBatchNorm', mxnet_outputs=3, input_inits=_MOVING_INITS, input_shapes=_input_shapes.per_channel(('gamma', 'beta', 'moving_mean', 'moving_var')),
           inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
           aux=('moving_mean', 'moving_var'), num_outputs=3, num_visible_outputs=_bn_visible,
           output_names=('output', 'mean', 'var'), mode_dependent=True, updates_aux=True,

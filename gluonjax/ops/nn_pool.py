@@ -63,11 +63,18 @@ def _lp_root(s, p):
     return jnp.sign(s) * jnp.abs(s) ** (1.0 / p)
 
 
+def _mxnet_pooling_outputs(attrs):
+    # MXNet's pip builds (MKL-DNN) keep a workspace output for max pooling in channel-first layouts.
+    pool_type = attrs.get('pool_type', 'max')
+    layout = attrs.get('layout', 'None')
+    return 2 if pool_type == 'max' and layout in ('None', 'NCW', 'NCHW', 'NCDHW') else 1
+
+
 def _pool_label(a):
     return 'Pooling\n%s, %s/%s' % (a['pool_type'], plot_dims(a, 'kernel', '[]'), plot_dims(a, 'stride', '1'))
 
 
-@register('Pooling', plot=Plot('pool', _pool_label), npx=('pooling',),
+@register('Pooling', mxnet_outputs=_mxnet_pooling_outputs, plot=Plot('pool', _pool_label), npx=('pooling',),
           params=[P('kernel', 'shape', ()), P('pool_type', 'str', 'max'), P('global_pool', 'bool', False),
                   P('cudnn_off', 'bool', False), P('pooling_convention', 'str', 'valid'),
                   P('stride', 'shape', ()), P('pad', 'shape', ()), P('p_value', 'int', None, optional=True),

@@ -5,9 +5,9 @@ shared :func:`gluonjax.ops._frontend.split_call`, then adds a node named by the
 current NameManager after the function's own name (``mx.sym.sum_axis`` makes
 ``sum_axis0``, an operator ``sum`` node, as MXNet does).
 """
-from ..base import MXNetError
 from ..ops._frontend import split_call, named
-from .symbol import Symbol, create
+from .symbol import Symbol
+
 
 def _is_symbol(x):
     return isinstance(x, Symbol)
@@ -16,11 +16,7 @@ def _is_symbol(x):
 def call(op, hint, args, kwargs):
     """Apply ``op`` to a front-end call's arguments, naming the node after ``hint``."""
     inputs, params, extras = split_call(op, args, dict(kwargs), _is_symbol)
-    if extras.get('out') is not None:
-        raise MXNetError('%s: out= is not supported for symbols' % op.name)
-    if op.creation and 'ctx' in extras and 'ctx' in op._param_map:
-        params['ctx'] = str(extras['ctx'])
-    return create(op, inputs, params, name=extras.get('name'), attr=extras.get('attr'), hint=hint)
+    return Symbol._apply_op(op, hint, inputs, params, extras)
 
 
 def make_function(op, public_name):

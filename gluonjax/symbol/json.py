@@ -111,27 +111,10 @@ class _Writer:
         self.parts.append(bracket)
 
 
-def _pooling_outputs(attrs):
-    # MXNet's pip builds (MKL-DNN) keep a workspace output for max pooling in channel-first layouts.
-    pool_type = attrs.get('pool_type', 'max')
-    layout = attrs.get('layout', 'None')
-    return 2 if pool_type == 'max' and layout in ('None', 'NCW', 'NCHW', 'NCDHW') else 1
-
-
-# Outputs MXNet counts for these operators in ``node_row_ptr``, hidden ones included (masks,
-# saved statistics, workspaces), where the table's functions may return fewer.
-MXNET_OUTPUT_COUNTS = {
-    'Pooling': _pooling_outputs, 'Dropout': 2, 'BatchNorm': 3, 'BatchNorm_v1': 3, '_contrib_SyncBatchNorm': 3,
-    'LayerNorm': 3, 'InstanceNorm': 3, 'GroupNorm': 3, 'LRN': 2, 'ROIPooling': 2, 'CTCLoss': 2,
-    'Correlation': 3, 'BilinearSampler': 2, 'GridGenerator': 2, 'SpatialTransformer': 3, 'sort': 2,
-    '_linalg_slogdet': 4,
-}
-
-
 def _row_count(node):
     n = node.num_outputs()
     if node.op is not None:
-        rule = MXNET_OUTPUT_COUNTS.get(node.op.name)
+        rule = node.op.mxnet_outputs
         if rule is not None:
             n = max(n, rule(node.attrs) if callable(rule) else rule)
     return n

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..base import MXNetError, NotImplementedForSymbol, NotSupportedError
 from ..ops import find_op, get_op
-from ..ops._frontend import COMPARISONS, python_operators
+from ..ops._frontend import COMPARISONS, ArrayType, python_operators
 from ..ops._registry import arith_table, named_by
 from . import _attribute, _infer, _name
 from ._attr_order import mxnet_order
@@ -34,15 +34,6 @@ __all__ = ['Symbol', 'var', 'Variable', 'Group', 'load', 'fromjson', 'load_json'
 # and also lists without them.
 HIDDEN_KEYS = ('ctx_group', 'lr_mult', 'wd_mult', 'force_mirroring', 'mirror_stage', 'profiler_scope')
 
-
-# Initialisers MXNet writes onto variables fed to these inputs when a graph is composed
-# (BatchNorm's moving statistics start at zero and one).
-_VAR_INIT_ON_COMPOSE = {
-    'BatchNorm': {'moving_mean': '["zero", {}]', 'moving_var': '["one", {}]'},
-    '_contrib_SyncBatchNorm': {'moving_mean': '["zero", {}]', 'moving_var': '["one", {}]'},
-    'LeakyReLU': {'gamma': '["Constant", {"value": 0.25}]'},
-    'UpSampling': {'weight': '["bilinear", {}]'},
-}
 
 _UNSET = object()
 
@@ -141,13 +132,22 @@ def topo_order(heads):
     return order
 
 
-class Symbol:
+class Symbol(ArrayType):
     """A symbolic graph: one or several outputs of graph nodes (MXNet's ``mx.sym.Symbol``)."""
     __slots__ = ('_outputs', '__weakref__')
     __array_priority__ = 1000.0
 
     def __init__(self, outputs):
         self._outputs = list(outputs)  # [(node, index)]
+
+    @classmethod
+    def _apply_op(cls, op, hint, inputs, params, extras):
+        """A node of ``op`` on Symbol ``inputs``, named after ``hint`` unless extras name it."""
+        if extras.get('out') is not None:
+            raise MXNetError('%s: out= is not supported for symbols' % op.name)
+        if op.creation and 'ctx' in extras and 'ctx' in op._param_map:
+            params['ctx'] = str(extras['ctx'])
+        return create(op, inputs, params, name=extras.get('name'), attr=extras.get('attr'), hint=hint)
 
     # ---- identity ----------------------------------------------------------------------
     @property
@@ -620,7 +620,7 @@ def _op_attrs(op, formatted, user):
 def _connect(node, entries, names):
     """Set the node's inputs: variables written by the operator get a new version, and
     variables feeding inputs with a conventional initialiser get it (BatchNorm's moving_var)."""
-    init = _VAR_INIT_ON_COMPOSE.get(node.op.name, {})
+    init = node.op.input_inits or {}
     aux = set(node.op.aux)
     inputs = []
     for (src, index), in_name in zip(entries, names):

@@ -178,10 +178,9 @@ class RecurrentCell(Block):
         return outputs, states
 
     def _get_activation(self, F, inputs, activation, **kwargs):
-        func = {'tanh': F.tanh, 'relu': F.relu, 'sigmoid': F.sigmoid,
-                'softsign': F.softsign}.get(activation) if isinstance(activation, str) else None
-        if func:
-            return func(inputs, **kwargs)
+        # MXNet's cells call these four as operators of their own (node names tanh0, ...)
+        if activation in ('tanh', 'relu', 'sigmoid', 'softsign'):
+            return getattr(F, activation)(inputs, **kwargs)
         if isinstance(activation, str):
             return F.Activation(inputs, act_type=activation, **kwargs)
         if isinstance(activation, LeakyReLU):

@@ -1,0 +1,140 @@
+"""The operator table is the one home of an operator's facts: every front end is generated from it.
+
+These tests read the table and check each front end against it, so an operator added as one
+entry (``mish`` below, added that way) appears everywhere MXNet has it, and no front end keeps a
+table of operator names of its own.
+"""
+import ast
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+import gluonjax as mx
+from gluonjax import autograd
+from gluonjax.ops import all_ops, get_op
+from gluonjax.ops._frontend import COMPARISONS, PYTHON_OPERATORS, python_operators
+from gluonjax.ops._registry import arith_table, named_by
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def test_an_operator_added_as_one_entry_appears_everywhere():
+    """``mish`` is one @register entry with methods=('mish',): nd, sym, NDArray and Symbol
+    methods, hybridized F, JSON and its gradient all come from it."""
+    x = np.array([-3.0, -0.5, 0.0, 0.7, 4.0], dtype=np.float32)
+    want = x * np.tanh(np.log1p(np.exp(x)))
+    a = mx.nd.array(x)
+    np.testing.assert_allclose(mx.nd.mish(a).asnumpy(), want, rtol=1e-6)
+    np.testing.assert_allclose(a.mish().asnumpy(), want, rtol=1e-6)
+    s = mx.sym.var('x')
+    with mx.name.NameManager():
+        node = s.mish()
+    assert node.name == 'mish0'
+    assert json.loads(node.tojson())['nodes'][1]['op'] == 'mish'
+    np.testing.assert_allclose(mx.sym.load_json(node.tojson()).eval(x=a)[0].asnumpy(), want, rtol=1e-6)
+
+    class Net(mx.gluon.HybridBlock):
+        def hybrid_forward(self, F, v):
+            return F.mish(v)
+    net = Net()
+    net.hybridize()
+    a.attach_grad()
+    with autograd.record():
+        y = net(a)
+    y.backward()
+    np.testing.assert_allclose(y.asnumpy(), want, rtol=1e-6)
+    sp = np.log1p(np.exp(x))
+    sig = 1 / (1 + np.exp(-x))
+    grad = np.tanh(sp) + x * (1 - np.tanh(sp) ** 2) * sig
+    np.testing.assert_allclose(a.grad.asnumpy(), grad, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize('front', ['nd', 'sym', 'symfunc', 'np'])
+def test_each_arith_slot_is_filled_by_one_operator(front):
+    table = arith_table(front)
+    assert table, front
+    for function, slots in table.items():
+        assert 'array' in slots and 'scalar' in slots, (front, function, slots)
+        for name in slots.values():
+            get_op(name)  # every name the table hands out is an operator
+
+
+def test_nd_functions_and_operators_run_the_tables_operators():
+    a = mx.nd.array([[1.0, 5.0], [3.0, 2.0]])
+    b = mx.nd.array([[2.0, 2.0], [4.0, 1.0]])
+    for function, slots in arith_table('nd').items():
+        fn = getattr(mx.nd, function)
+        ref = mx.nd.invoke(slots['array'], [a, b], {})
+        np.testing.assert_array_equal(fn(a, b).asnumpy(), ref.asnumpy(), err_msg=function)
+        ref = mx.nd.invoke(slots['rscalar'], [a], {'scalar': 3.0})
+        np.testing.assert_array_equal(fn(3.0, a).asnumpy(), ref.asnumpy(), err_msg=function)
+    for base, function, slots in python_operators('nd', set(PYTHON_OPERATORS.values())):
+        got = getattr(a, '__%s__' % base)(b)
+        np.testing.assert_array_equal(got.asnumpy(), mx.nd.invoke(slots['array'], [a, b], {}).asnumpy())
+        if base not in COMPARISONS:
+            got = getattr(a, '__r%s__' % base)(3.0)
+            ref = mx.nd.invoke(slots['rscalar'], [a], {'scalar': 3.0})
+            np.testing.assert_array_equal(got.asnumpy(), ref.asnumpy(), err_msg=base)
+
+
+def test_symbol_operators_build_the_tables_nodes():
+    x, y = mx.sym.var('x'), mx.sym.var('y')
+    for base, function, slots in python_operators('sym', set(PYTHON_OPERATORS.values())):
+        node = json.loads(getattr(x, '__%s__' % base)(y).tojson())['nodes'][-1]
+        assert node['op'] == get_op(slots['array']).name, base
+        node = json.loads(getattr(x, '__%s__' % base)(2).tojson())['nodes'][-1]
+        assert node['op'] == get_op(slots['scalar']).name, base
+
+
+def test_np_front_end_has_the_tables_functions():
+    for function in arith_table('np'):
+        assert callable(getattr(mx.np, function)), function
+    x = mx.np.array([1.0, 4.0])
+    for function, op in named_by('np').items():
+        fn = getattr(mx.np, function)
+        if op.name.startswith('_npi_bitwise'):
+            continue  # integer-only functions; their own tests cover them
+        np.testing.assert_array_equal(fn(x).asnumpy(), mx.nd.invoke(op.name, [x], {}).asnumpy(), err_msg=function)
+    assert set(named_by('npx')) <= set(dir(mx.npx))
+
+
+def test_methods_are_on_ndarray_and_symbol():
+    for public in named_by('methods'):
+        assert callable(getattr(mx.nd.NDArray, public)), public
+        assert callable(getattr(mx.sym.Symbol, public)), public
+
+
+def test_one_dispatch_protocol_for_nd_functions_on_symbols():
+    """nd.X on a Symbol (Gluon 2 forward traced by hybridize) builds the same node sym.X does,
+    sub-namespaces included."""
+    x = mx.sym.var('x')
+    with mx.name.NameManager():
+        assert mx.nd.relu(x).name == 'relu0'
+        assert mx.nd.linalg.gemm2(x, x).name == 'gemm20'
+    assert mx.nd.FullyConnected(x, num_hidden=3, name='fc').list_arguments() == ['x', 'fc_weight', 'fc_bias']
+
+
+def _dict_literals_of_op_names(path, names):
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Dict):
+            strings = [e.value for e in list(node.keys) + list(node.values)
+                       if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+            hits = [s for s in strings if s in names]
+            if len(hits) >= 3:
+                found.append('%s:%d %s' % (path.relative_to(ROOT), node.lineno, hits[:4]))
+    return found
+
+
+def test_no_side_table_keyed_by_operator_names_outside_the_table():
+    """Facts about operators live in their entries (gluonjax/ops), not in dicts of op names."""
+    names = set(all_ops())
+    found = []
+    for package in ('gluonjax', 'viz', 'kvstore'):
+        for path in sorted((ROOT / package).rglob('*.py')):
+            if (ROOT / 'gluonjax' / 'ops') in path.parents:
+                continue
+            found += _dict_literals_of_op_names(path, names)
+    assert not found, 'operator facts kept outside the table:\n' + '\n'.join(found)
