@@ -12,6 +12,9 @@ _jax.config.update('jax_enable_x64', True)
 
 __version__ = '0.1.0'
 
+from . import _compile_cache  # noqa: E402
+_compile_cache.enable_from_environment()
+
 from . import base  # noqa: E402
 from .base import MXNetError  # noqa: E402,F401
 from . import context  # noqa: E402
