@@ -4,7 +4,10 @@
 ``mx.sym``, ``mx.gluon``, ``mx.init``, ``mx.optimizer``, ``mx.kv`` (the
 ``kvstore`` package) and ``mx.viz`` (the ``viz`` package).
 """
-import jax as _jax
+from . import _logs
+_logs.quiet_library_loggers()  # before jax is imported: its import logs too
+
+import jax as _jax  # noqa: E402
 
 # MXNet has float64 and int64 arrays; jax keeps them only with x64 enabled.
 # Every operator keeps float32 as the default dtype (see docs/DESIGN.md).

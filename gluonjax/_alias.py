@@ -1,9 +1,11 @@
 """``import mxnet`` resolving to gluonjax, opt-in, without a package named ``mxnet`` on disk.
 
-:func:`alias_as_mxnet` puts a finder at the front of ``sys.meta_path``: ``mxnet`` is
-``gluonjax``, and ``mxnet.<path>`` is ``gluonjax.<path>`` (with ``mxnet.np``, ``mxnet.kv``
-& co. mapped as ``gluonjax`` maps its lazy attributes). The modules are the same objects,
-so ``mxnet.nd.NDArray is gluonjax.nd.NDArray``. A real MXNet installed next to gluonjax is
+:func:`alias_as_mxnet` puts a finder at the front of ``sys.meta_path``: ``mxnet.<path>`` is
+``gluonjax.<path>`` (with ``mxnet.np``, ``mxnet.kv`` & co. mapped as ``gluonjax`` maps its
+lazy attributes): the same module objects, so ``mxnet.nd.NDArray is gluonjax.nd.NDArray``.
+``mxnet`` itself is a thin module reading every attribute from gluonjax except
+``__version__``, which is MXNet's ('1.9.1'): libraries check ``mxnet>=1.4,<2.0`` while
+``gluonjax.__version__`` keeps gluonjax's own. A real MXNet installed next to gluonjax is
 untouched until the alias is installed, and not importable in that process afterwards.
 """
 import importlib
@@ -11,10 +13,43 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
+import types
 
 __all__ = ['alias_as_mxnet', 'remove_mxnet_alias']
 
 _ALIAS = 'mxnet'
+# The MXNet release whose behaviour gluonjax follows: what ``mxnet.__version__`` reads.
+MXNET_VERSION = '1.9.1'
+
+
+class _MXNetModule(types.ModuleType):
+    """``mxnet``: gluonjax under MXNet's name and version; attributes live on gluonjax."""
+
+    def __getattr__(self, name):
+        import gluonjax
+        return getattr(gluonjax, name)
+
+    def __setattr__(self, name, value):
+        import gluonjax
+        setattr(gluonjax, name, value)
+
+    def __dir__(self):
+        import gluonjax
+        return dir(gluonjax)
+
+
+def _mxnet_module():
+    """The ``mxnet`` module of this process (made once)."""
+    module = sys.modules.get(_ALIAS)
+    if isinstance(module, _MXNetModule):
+        return module
+    import gluonjax
+    module = _MXNetModule(_ALIAS, gluonjax.__doc__)
+    # module attributes the import system reads; the rest comes from gluonjax
+    for key in ('__file__', '__path__', '__package__'):
+        object.__setattr__(module, key, getattr(gluonjax, key))
+    object.__setattr__(module, '__version__', MXNET_VERSION)
+    return module
 
 
 def _target(fullname):
@@ -35,6 +70,8 @@ class _AliasLoader(importlib.abc.Loader):
         self.target = target
 
     def create_module(self, spec):
+        if spec.name == _ALIAS:
+            return _mxnet_module()
         return importlib.import_module(self.target)
 
     def exec_module(self, module):
@@ -67,18 +104,17 @@ def alias_as_mxnet():
     """Make ``import mxnet`` (and ``from mxnet import np, npx, gluon, autograd, init, nd``,
     ``from mxnet.gluon import nn``...) import gluonjax, in this process.
 
-    Call it before the first ``import mxnet``. Returns the gluonjax module.
+    Call it before the first ``import mxnet``. Returns the ``mxnet`` module.
     """
-    import gluonjax
     existing = sys.modules.get(_ALIAS)
-    if existing is not None and existing is not gluonjax:
+    if existing is not None and not isinstance(existing, _MXNetModule):
         raise ImportError('alias_as_mxnet: a real mxnet (%s) is already imported in this process; call '
                           'alias_as_mxnet() before anything imports mxnet'
                           % getattr(existing, '__file__', existing))
     if _installed() is None:
         sys.meta_path.insert(0, MXNetAliasFinder())
-    sys.modules[_ALIAS] = gluonjax
-    return gluonjax
+    sys.modules[_ALIAS] = module = _mxnet_module()
+    return module
 
 
 def remove_mxnet_alias():
