@@ -41,7 +41,7 @@ _LAZY = {
     'metric': 'gluonjax.metric', 'io': 'gluonjax.io', 'test_utils': 'gluonjax.test_utils',
     'np': 'gluonjax.numpy', 'numpy': 'gluonjax.numpy', 'npx': 'gluonjax.numpy_extension',
     'deploy': 'gluonjax.deploy', 'executor': 'gluonjax.symbol.executor',
-    'util': 'gluonjax.util', 'name': 'gluonjax.name', 'attribute': 'gluonjax.symbol._attribute',
+    'util': 'gluonjax.util', 'operator': 'gluonjax.operator', 'name': 'gluonjax.name', 'attribute': 'gluonjax.symbol._attribute',
 }
 
 

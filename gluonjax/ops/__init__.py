@@ -5,7 +5,7 @@ from . import elemwise  # noqa: F401
 import importlib as _importlib
 
 # Families written as separate modules; each registers its operators on import.
-for _family in ('reduce', 'shape', 'nn', 'creation', 'random_ops', 'indexing', 'linalg', 'ctc', 'numpy_ops'):
+for _family in ('reduce', 'shape', 'nn', 'creation', 'random_ops', 'indexing', 'linalg', 'ctc', 'numpy_ops', 'custom'):
     try:
         _importlib.import_module('.' + _family, __name__)
     except ModuleNotFoundError as _err:

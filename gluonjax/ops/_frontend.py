@@ -81,7 +81,7 @@ def split_call(op, args, kwargs, is_array):
             inputs.extend(d if isinstance(d, (list, tuple)) else [d])
         kwargs.setdefault('num_args', len(inputs))
         return inputs, kwargs, extras
-    names = op.input_names(op._default_attrs) if not callable(op.inputs) else _max_inputs(op)
+    names = op.input_names(op._default_attrs) if not callable(op.inputs) else _max_inputs(op, kwargs)
     inputs = []
     while args and (is_array(args[0]) or args[0] is None) and len(inputs) < len(names):
         inputs.append(args.pop(0))
@@ -109,8 +109,10 @@ def split_call(op, args, kwargs, is_array):
     return inputs, kwargs, extras
 
 
-def _max_inputs(op):
+def _max_inputs(op, kwargs=None):
     """Every input the operator can take (for optional inputs such as FullyConnected's bias)."""
+    if op.call_inputs is not None and kwargs is not None:
+        return op.call_inputs(kwargs)
     return op.inputs(None)
 
 

@@ -259,6 +259,12 @@ class OpDef:
     # Parameters passed to the compiled function as traced values, not baked in
     # (the scalar of _mul_scalar), so that new values do not compile new kernels.
     dynamic_params: Tuple[str, ...] = ()
+    # The input names a front-end call may give, from its raw keywords, where ``inputs`` cannot
+    # tell without parsed attributes (Custom: the user's prop lists them); default inputs(None).
+    call_inputs: Optional[Callable] = None
+    # Keywords beyond ``params`` are accepted and kept as MXNet's strings (Custom hands them
+    # to the user's CustomOpProp).
+    open_params: bool = False
     # Creation operators make arrays from nothing: they take ctx and run on its device.
     creation: bool = False
     doc: str = ''
@@ -303,6 +309,9 @@ class OpDef:
         attrs = {}
         for key, value in kwargs.items():
             p = self._param_map.get(key)
+            if p is None and self.open_params:
+                attrs[key] = value if isinstance(value, str) else _format(value)
+                continue
             if p is None:
                 raise MXNetError('%s: unknown parameter %r; it takes %s'
                                  % (self.name, key, ', '.join(sorted(self._param_map)) or 'no parameters'))

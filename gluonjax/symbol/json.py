@@ -277,7 +277,7 @@ def _read_node(raw, i, built, source, old_format, n_nodes):
     entries = [_entry(e, i, raw, source, n_nodes) for e in raw_inputs]
     if op.variadic and 'num_args' in op._param_map and 'num_args' not in attrs:
         attrs['num_args'] = str(len(entries))
-    if op.params:  # MXNet's parameter parser rejects unknown names (hidden __x__ ones aside)
+    if op.params and not op.open_params:  # MXNet's parser rejects unknown names (hidden __x__ aside)
         for key in attrs:
             if key not in op._param_map and not (key.startswith('__') and key.endswith('__')):
                 raise _fail(source, '%s: %s: unknown parameter %r; it takes %s'

@@ -67,6 +67,9 @@ class _Node:
     def params(self):
         """The operator's parameters among the attributes (MXNet strings)."""
         pmap = self.op._param_map
+        if self.op.open_params:  # every attribute but the hidden ones (Custom's prop keywords)
+            return {k: v for k, v in self.attrs.items()
+                    if k in pmap or not (k.startswith('__') or k in HIDDEN_KEYS)}
         return {k: v for k, v in self.attrs.items() if k in pmap}
 
     def parsed(self):

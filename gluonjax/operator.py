@@ -1,0 +1,169 @@
+"""``mx.operator``: operators written in Python, as MXNet's CustomOp / CustomOpProp / register.
+
+::
+
+    @mx.operator.register('sqr')
+    class SqrProp(mx.operator.CustomOpProp):
+        def create_operator(self, ctx, in_shapes, in_dtypes):
+            return Sqr()
+
+    class Sqr(mx.operator.CustomOp):
+        def forward(self, is_train, req, in_data, out_data, aux):
+            self.assign(out_data[0], req[0], in_data[0] * in_data[0])
+        def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+            self.assign(in_grad[0], req[0], 2 * in_data[0] * out_grad[0])
+
+    y = mx.nd.Custom(x, op_type='sqr')          # also mx.sym.Custom, F.Custom in hybrid_forward
+
+The table's ``Custom`` operator (gluonjax/ops/custom.py) runs forward and backward on the host;
+as in MXNet, one CustomOp instance serves a forward and the backward that follows it (per
+input shapes and dtypes), so state kept on ``self`` in forward is there in backward. The
+keyword arguments of the call reach the prop's constructor as strings, as in MXNet.
+"""
+import functools
+
+import numpy as np
+
+from . import autograd
+from .base import MXNetError
+from .context import cpu
+from .ndarray.ndarray import NDArray, array
+from .ops import custom as _custom
+
+__all__ = ['CustomOp', 'CustomOpProp', 'register', 'get_all_registered_operators']
+
+
+class CustomOp:
+    """The computation of a Python operator: override ``forward`` and ``backward``."""
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """Compute ``out_data`` from ``in_data`` (lists of NDArrays), writing with ``assign``."""
+        raise NotImplementedError('%s.forward' % type(self).__name__)
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """Compute ``in_grad`` from ``out_grad``, writing with ``assign``."""
+        raise NotImplementedError('%s.backward' % type(self).__name__)
+
+    def assign(self, dst, req, src):
+        """Write ``src`` into ``dst`` as ``req`` says: 'write'/'inplace' copy, 'add' adds, 'null' skips."""
+        if req == 'null':
+            return
+        if req in ('write', 'inplace'):
+            dst[:] = src
+        elif req == 'add':
+            dst[:] += src
+        else:
+            raise MXNetError("CustomOp.assign: req must be 'null', 'write', 'inplace' or 'add', got %r" % (req,))
+
+
+class CustomOpProp:
+    """What a Python operator takes and gives: its inputs, outputs, shapes and types."""
+
+    def __init__(self, need_top_grad=True):
+        self.need_top_grad_ = need_top_grad
+
+    def list_arguments(self):
+        return ['data']
+
+    def list_outputs(self):
+        return ['output']
+
+    def list_auxiliary_states(self):
+        return []
+
+    def infer_shape(self, in_shape):
+        """(input shapes, output shapes, aux shapes); by default every output has input 0's shape."""
+        return in_shape, [in_shape[0]] * len(self.list_outputs()), []
+
+    def infer_type(self, in_type):
+        """(input types, output types, aux types); by default input 0's type everywhere."""
+        return (in_type, [in_type[0]] * len(self.list_outputs()),
+                [in_type[0]] * len(self.list_auxiliary_states()))
+
+    def infer_storage_type(self, in_stype):
+        return in_stype, ['default'] * len(self.list_outputs()), ['default'] * len(self.list_auxiliary_states())
+
+    def declare_backward_dependency(self, out_grad, in_data, out_data):
+        deps = list(in_data) + list(out_data)
+        return (list(out_grad) if self.need_top_grad_ else []) + deps
+
+    def create_operator(self, ctx, in_shapes, in_dtypes):
+        raise NotImplementedError('%s.create_operator' % type(self).__name__)
+
+
+def register(reg_name):
+    """Class decorator registering a CustomOpProp subclass under ``op_type=reg_name``."""
+    def do_register(prop_cls):
+        if not (isinstance(prop_cls, type) and issubclass(prop_cls, CustomOpProp)):
+            raise TypeError('mx.operator.register(%r): expects a CustomOpProp subclass, got %r' % (reg_name, prop_cls))
+        _custom.PROPS[reg_name] = prop_cls
+        _instance.cache_clear()  # a new definition under an old name takes effect
+        return prop_cls
+    return do_register
+
+
+def get_all_registered_operators():
+    """Names of the registered Python operators."""
+    return sorted(_custom.PROPS)
+
+
+@functools.lru_cache(maxsize=256)
+def _instance(spec):
+    """The CustomOp serving one (attributes, shapes, dtypes): made once, as MXNet makes one per bind."""
+    attrs, (in_shapes, in_types, _, _) = dict(spec[0]), spec[1]
+    prop = _custom.make_prop(attrs)
+    return prop, prop.create_operator(cpu(), [list(s) for s in in_shapes], [np.dtype(t) for t in in_types])
+
+
+def _arrays(values):
+    return [array(np.asarray(v), dtype=np.asarray(v).dtype) for v in values]
+
+
+def _user_call(spec, stage, fn):
+    op_type = dict(spec[0])['op_type']
+    try:
+        with autograd.pause():
+            return fn()
+    except MXNetError as err:
+        raise MXNetError('Custom %r: %s: %s' % (op_type, stage, err)) from None
+    except Exception as err:
+        raise MXNetError('Custom %r: %s raised %s: %s' % (op_type, stage, type(err).__name__, err)) from None
+
+
+def _results(spec, stage, arrays, shapes, dtypes):
+    out = []
+    for i, (a, shape, dtype) in enumerate(zip(arrays, shapes, dtypes)):
+        value = a.asnumpy() if isinstance(a, NDArray) else np.asarray(a)
+        if value.shape != tuple(shape):
+            raise MXNetError('Custom %r: %s gave output %d of shape %s, %s was declared'
+                             % (dict(spec[0])['op_type'], stage, i, value.shape, tuple(shape)))
+        out.append(value.astype(dtype, copy=False))
+    return tuple(out)
+
+
+def _forward(spec, is_train, *values):
+    prop, op = _instance(spec)
+    n_args = len(prop.list_arguments())
+    in_shapes, in_types, out_shapes, out_types = spec[1]
+    arrays = _arrays(values)
+    outs = [array(np.zeros(s, dtype=t)) for s, t in zip(out_shapes, out_types)]
+    _user_call(spec, 'forward', lambda: op.forward(is_train=is_train, req=['write'] * len(outs),
+                                                    in_data=arrays[:n_args], out_data=outs, aux=arrays[n_args:]))
+    return _results(spec, 'forward', outs, out_shapes, out_types)
+
+
+def _backward(spec, n_in, *values):
+    prop, op = _instance(spec)
+    n_args = len(prop.list_arguments())
+    in_shapes, in_types, out_shapes, out_types = spec[1]
+    n_out = len(out_shapes)
+    grads, ins, outs = values[:n_out], values[n_out:n_out + n_in], values[n_out + n_in:]
+    ins = _arrays(ins)
+    in_grad = [array(np.zeros(s, dtype=t)) for s, t in zip(in_shapes, in_types)]
+    _user_call(spec, 'backward', lambda: op.backward(req=['write'] * n_args, out_grad=_arrays(grads),
+                                                     in_data=ins[:n_args], out_data=_arrays(outs),
+                                                     in_grad=in_grad[:n_args], aux=ins[n_args:]))
+    return _results(spec, 'backward', in_grad, in_shapes, in_types)
+
+
+_custom.HOST.update(forward=_forward, backward=_backward)

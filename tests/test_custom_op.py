@@ -1,0 +1,145 @@
+"""mx.operator: Python-defined operators, eagerly, under autograd, in symbols and hybridized blocks."""
+import numpy as np
+import pytest
+
+import gluonjax as mx
+from gluonjax import autograd, nd
+from gluonjax.base import MXNetError
+
+
+class _Sqr(mx.operator.CustomOp):
+    def forward(self, is_train, req, in_data, out_data, aux):
+        self.seen = in_data[0].asnumpy().copy()          # state kept for backward, as in MXNet
+        self.assign(out_data[0], req[0], in_data[0] * in_data[0])
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        np.testing.assert_array_equal(self.seen, in_data[0].asnumpy())
+        self.assign(in_grad[0], req[0], 2 * in_data[0] * out_grad[0])
+
+
+@mx.operator.register('test_sqr')
+class _SqrProp(mx.operator.CustomOpProp):
+    def create_operator(self, ctx, in_shapes, in_dtypes):
+        return _Sqr()
+
+
+class _RowSums(mx.operator.CustomOp):
+    """Two inputs, two outputs of other shapes: a+b and the row sums of a*b, scaled by a keyword."""
+
+    def __init__(self, scale):
+        self.scale = scale
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        a, b = in_data
+        self.assign(out_data[0], req[0], a + b)
+        self.assign(out_data[1], req[1], (a * b).sum(axis=1) * self.scale)
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        a, b = in_data
+        g0, g1 = out_grad
+        g1 = g1.reshape((-1, 1)) * self.scale
+        self.assign(in_grad[0], req[0], g0 + g1 * b)
+        self.assign(in_grad[1], req[1], g0 + g1 * a)
+
+
+@mx.operator.register('test_rowsums')
+class _RowSumsProp(mx.operator.CustomOpProp):
+    def __init__(self, scale='1.0'):
+        super().__init__(need_top_grad=True)
+        self.scale = float(scale)                   # keywords arrive as strings, as in MXNet
+
+    def list_arguments(self):
+        return ['a', 'b']
+
+    def list_outputs(self):
+        return ['sum', 'rows']
+
+    def infer_shape(self, in_shape):
+        return in_shape, [in_shape[0], [in_shape[0][0]]], []
+
+    def create_operator(self, ctx, in_shapes, in_dtypes):
+        assert in_shapes == [[2, 3], [2, 3]]
+        return _RowSums(self.scale)
+
+
+def test_forward_and_gradient_eagerly():
+    x = nd.array([1.0, -2.0, 3.0])
+    np.testing.assert_array_equal(nd.Custom(x, op_type='test_sqr').asnumpy(), [1.0, 4.0, 9.0])
+    x.attach_grad()
+    with autograd.record():
+        z = (nd.Custom(x, op_type='test_sqr') * 3).sum()
+    z.backward()
+    np.testing.assert_array_equal(x.grad.asnumpy(), [6.0, -12.0, 18.0])
+
+
+def test_several_inputs_and_outputs_with_declared_shapes():
+    a = nd.array(np.arange(6, dtype=np.float32).reshape(2, 3))
+    b = nd.array(np.ones((2, 3), np.float32) * 2)
+    a.attach_grad()
+    b.attach_grad()
+    with autograd.record():
+        s, rows = nd.Custom(a, b, op_type='test_rowsums', scale=0.5)
+        loss = s.sum() + (rows * nd.array([1.0, 10.0])).sum()
+    loss.backward()
+    np.testing.assert_array_equal(s.asnumpy(), a.asnumpy() + 2)
+    np.testing.assert_array_equal(rows.asnumpy(), [3.0, 12.0])   # (0+1+2)*2*0.5, (3+4+5)*2*0.5
+    w = np.array([[0.5], [5.0]], np.float32)
+    np.testing.assert_allclose(a.grad.asnumpy(), np.broadcast_to(1 + w * 2, (2, 3)))
+    np.testing.assert_allclose(b.grad.asnumpy(), 1 + w * a.asnumpy())
+
+
+def test_symbol_graph_json_and_executor():
+    a, b = mx.sym.var('a'), mx.sym.var('b')
+    s = mx.sym.Custom(a, b, op_type='test_rowsums', scale=2, name='rs')
+    assert s.list_outputs() == ['rs_sum', 'rs_rows']
+    _, out_shapes, _ = s.infer_shape(a=(2, 3), b=(2, 3))
+    assert out_shapes == [(2, 3), (2,)]
+    loaded = mx.sym.load_json(s.tojson())
+    assert loaded.attr_dict()['rs'] == {'op_type': 'test_rowsums', 'scale': '2'}
+    av = nd.array(np.arange(6, dtype=np.float32).reshape(2, 3))
+    outs = loaded.bind(mx.cpu(), {'a': av, 'b': nd.ones((2, 3))}).forward()
+    np.testing.assert_array_equal(outs[1].asnumpy(), [6.0, 24.0])
+
+
+def test_hybridized_block_matches_imperative():
+    class Net(mx.gluon.HybridBlock):
+        def hybrid_forward(self, F, v):
+            return F.Custom(v, op_type='test_sqr') + 1
+    x = nd.array([0.5, 2.0])
+    x.attach_grad()
+    for hybrid in (False, True):
+        net = Net()
+        if hybrid:
+            net.hybridize()
+        with autograd.record():
+            y = net(x)
+        y.backward()
+        np.testing.assert_allclose(y.asnumpy(), [1.25, 5.0])
+        np.testing.assert_allclose(x.grad.asnumpy(), [1.0, 4.0])
+
+
+class _BadGrad(_Sqr):
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        self.assign(in_grad[0], req[0], nd.ones((7,)))
+
+
+@mx.operator.register('test_bad_grad')
+class _BadGradProp(mx.operator.CustomOpProp):
+    def create_operator(self, ctx, in_shapes, in_dtypes):
+        return _BadGrad()
+
+
+def test_errors_name_the_operator():
+    with pytest.raises(MXNetError, match="no operator registered as op_type='no_such_op'"):
+        nd.Custom(nd.ones(2), op_type='no_such_op')
+    x = nd.ones(3)
+    x.attach_grad()
+    with autograd.record():
+        y = nd.Custom(x, op_type='test_bad_grad').sum()
+    with pytest.raises(MXNetError, match="Custom 'test_bad_grad': backward"):
+        y.backward()
+    with pytest.raises(MXNetError, match=r"Custom 'test_rowsums': takes 2 inputs \(a, b\), got 1"):
+        nd.Custom(nd.ones((2, 3)), op_type='test_rowsums')
+    with pytest.raises(TypeError, match='expects a CustomOpProp subclass'):
+        mx.operator.register('x')(object)
+    assert {'test_sqr', 'test_rowsums'} <= set(mx.operator.get_all_registered_operators())
