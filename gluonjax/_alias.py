@@ -12,6 +12,8 @@ import importlib.machinery
 import importlib.util
 import sys
 
+from ._lazy import LAZY
+
 __all__ = ['alias_as_mxnet', 'remove_mxnet_alias']
 
 _ALIAS = 'mxnet'
@@ -23,8 +25,7 @@ def _target(fullname):
         return 'gluonjax'
     rest = fullname[len(_ALIAS) + 1:]
     head, _, tail = rest.partition('.')
-    import gluonjax
-    mapped = gluonjax._LAZY.get(head)
+    mapped = LAZY.get(head)
     if mapped is not None:
         return mapped + ('.' + tail if tail else '')
     return 'gluonjax.' + rest
@@ -69,7 +70,8 @@ def alias_as_mxnet():
 
     Call it before the first ``import mxnet``. Returns the gluonjax module.
     """
-    import gluonjax
+    # The package is imported before any of its modules, so it is in sys.modules.
+    gluonjax = sys.modules['gluonjax']
     existing = sys.modules.get(_ALIAS)
     if existing is not None and existing is not gluonjax:
         raise ImportError('alias_as_mxnet: a real mxnet (%s) is already imported in this process; call '

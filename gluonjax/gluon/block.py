@@ -21,6 +21,7 @@ import numpy as np
 
 from .. import initializer
 from .. import name as _name
+from .._files import atomic_write
 from ..base import MXNetError
 from .parameter import (_UNSET, Parameter, ParameterDict, DeferredInitializationError, _load_file,
                         _strip_arg_aux, assign_checked, _trace_state)
@@ -166,6 +167,10 @@ class Block:
     params : ParameterDict, optional
         Parameters to share with another Block (``params=other.collect_params()``).
     """
+
+    # summary() lists a container's children, not the container itself (as MXNet, which
+    # skips Sequential and HybridSequential); the containers, a layer above, set it.
+    _summary_skips = False
 
     def __init__(self, prefix=None, params=None):
         self._empty_prefix = prefix == ''
@@ -443,8 +448,7 @@ class Block:
                     else:
                         seen.add(id(p))
                 entry['n_params'], entry['trainable'], entry['shared'] = n_params, trainable, shared
-            from .nn.basic_layers import Sequential, HybridSequential
-            if not isinstance(block, (Sequential, HybridSequential)):
+            if not block._summary_skips:
                 hooks.append(block.register_forward_hook(hook))
 
         summary['Input'] = collections.OrderedDict(
@@ -1013,22 +1017,7 @@ def _write_symbol_json(sym, data_names, filename, declared=None):
     else:
         writer.value(graph)
         text = ''.join(writer.parts)
-    _atomic_write(filename, text)
-
-
-def _atomic_write(filename, text):
-    import os
-    import tempfile
-    directory = os.path.dirname(os.path.abspath(filename))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix='.tmp-', suffix='.json')
-    try:
-        with os.fdopen(fd, 'w') as f:
-            f.write(text)
-        os.replace(tmp, filename)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
+    atomic_write(filename, text)
 
 
 # ---------------------------------------------------------------------------------------

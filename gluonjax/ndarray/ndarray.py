@@ -15,7 +15,8 @@ import numpy as np
 
 from .. import autograd
 from ..autograd import _state as _ag_state
-from ..base import MXNetError, shape_str
+from .._caches import lru_cache
+from ..base import MXNetError, shape_str, upper_layer
 from ..context import Context, current_context, context_of_device
 from ..ops._kernel import kernel_for, operator_error
 
@@ -206,7 +207,7 @@ class NDArray:
 
     def as_np_ndarray(self):
         """The same data as an ``mx.np.ndarray`` (shares the value and the autograd history)."""
-        from .. import numpy as _np_front
+        _np_front = upper_layer('numpy')[0]  # mx.np is a layer above
         out = _np_front.ndarray._from_jax(self._data, self._ctx)
         out._ag = self._ag
         return out
@@ -231,14 +232,7 @@ class NDArray:
 
     __str__ = __repr__
 
-    # ---- indexing ----------------------------------------------------------------------
-    def __getitem__(self, key):
-        from ._indexing import getitem
-        return getitem(self, key)
-
-    def __setitem__(self, key, value):
-        from ._indexing import setitem
-        setitem(self, key, value)
+    # ---- indexing: __getitem__ and __setitem__ are set by _indexing.py (which imports this module)
 
     # ---- arithmetic --------------------------------------------------------------------
     def __neg__(self):
@@ -408,8 +402,8 @@ def invoke(op_name, inputs, kwargs, out=None, ctx=None):
     if kernel.dynamic:
         args.extend(kernel.attrs[n] for n in kernel.dynamic)
     if kernel.op.random:
-        from .. import random as _random
-        args.append(_random.next_key(ctx))
+        from ..ops import _rng
+        args.append(_rng.next_key(ctx))
     outs = kernel(*args)
     cls = type(inputs[0]) if inputs else NDArray  # mx.np arrays stay mx.np arrays
     results = [cls._from_jax(o, ctx) for o in outs]
@@ -483,7 +477,7 @@ def _write_out(out, results):
     return out
 
 
-_fn_cache = {}
+_fn_cache = lru_cache('ndarray.apply_fn', 4096)  # keys name index plans, shapes: user input
 
 
 class PassThrough(Exception):

@@ -5,6 +5,7 @@
 (aliases included), and executors (``Symbol.bind``, ``simple_bind``, ``eval``).
 """
 from .. import ops as _ops  # registers every operator
+from ..base import upper_layer as _upper_layer
 from .symbol import (Symbol, var, Variable, Group, load, fromjson, load_json,  # noqa: F401
                      pow, power, maximum, minimum, hypot, zeros, ones, full, arange, linspace)
 from ._name import NameManager, Prefix  # noqa: F401
@@ -21,3 +22,12 @@ _symbol_module.add_fluent_methods()
 
 from . import contrib, linalg, random, image, sparse  # noqa: E402,F401
 from . import graph  # noqa: E402,F401
+
+
+def __getattr__(name):
+    # F.np / F.npx in hybrid_forward: the NumPy front end is a layer above, so it is
+    # reached through base.upper_layer, not imported here.
+    if name in ('np', 'npx'):
+        np_module, npx_module = _upper_layer('numpy')
+        return np_module if name == 'np' else npx_module
+    raise AttributeError('module %r has no attribute %r' % (__name__, name))
