@@ -485,16 +485,15 @@ class PassThrough(Exception):
     (a ValueError of ``x[:] = v``, as MXNet raises), not wrapped into an MXNetError."""
 
 
-def apply_fn(fn, key, inputs, name='', device=None):
+def apply_fn(fn, key, inputs, name=''):
     """Run a pure function of jax arrays on NDArrays, compiled and cached by ``key``; record it.
 
-    This is how things that are not table operators (indexing, the backward of a
-    node under create_graph, hybridized blocks) join eager execution and the tape.
+    This is how things that are not table operators (indexing, the backward of a node
+    under create_graph, image transforms, batch stacking) join eager execution and the tape.
     """
     jitted = _fn_cache.get(key)
     if jitted is None:
-        kw = {} if device is None else {'out_shardings': jax.sharding.SingleDeviceSharding(device.jax_device)}
-        jitted = _fn_cache[key] = jax.jit(fn, **kw)
+        jitted = _fn_cache[key] = jax.jit(fn)
     try:
         outs = jitted(*[x._data for x in inputs])
     except (MXNetError, PassThrough):
@@ -502,7 +501,7 @@ def apply_fn(fn, key, inputs, name='', device=None):
     except Exception as err:
         raise operator_error(name or str(key[0]), ['arg%d' % i for i in range(len(inputs))],
                              [x._data for x in inputs], err) from None
-    ctx = device if device is not None else (_ctx_of(inputs) if inputs else current_context())
+    ctx = _ctx_of(inputs) if inputs else current_context()
     cls = type(inputs[0]) if inputs else NDArray  # mx.np arrays stay mx.np arrays
     results = [cls._from_jax(o, ctx) for o in outs]
     if _ag_state.recording:
