@@ -39,14 +39,9 @@ def _load_numpy_front_ends():
     return _importlib.import_module('gluonjax.numpy'), _importlib.import_module('gluonjax.numpy_extension')
 
 
-def _load_kvstore():
-    return _importlib.import_module('kvstore')
-
-
-# Lower layers reach these higher ones through base.upper_layer, not by importing them:
-# F.np / F.npx and NDArray.as_np_ndarray (mx.np is above NDArray and Symbol), Trainer's store.
+# Lower layers reach higher ones through base.upper_layer, not by importing them:
+# F.np / F.npx and NDArray.as_np_ndarray (mx.np is above NDArray and Symbol).
 base.register_upper_layer('numpy', _load_numpy_front_ends)
-base.register_upper_layer('kvstore', _load_kvstore)
 
 from ._lazy import LAZY as _LAZY, LAZY_ATTRS as _LAZY_ATTRS  # noqa: E402
 

@@ -45,7 +45,7 @@ def shape_str(shape):
 
 
 # Lower layers that hand out something of a higher layer (F.np / F.npx in hybrid_forward,
-# NDArray.as_np_ndarray; Trainer's kvstore) do not import it: they ask upper_layer(name),
+# NDArray.as_np_ndarray) do not import it: they ask upper_layer(name),
 # and gluonjax/__init__.py (the top of the package, which may import anything) registers
 # the loaders. The loader runs on each call; the import system caches the modules.
 _upper_loaders = {}
@@ -57,5 +57,5 @@ def register_upper_layer(name, loader):
 
 
 def upper_layer(name):
-    """What the loader registered as ``name`` returns: 'numpy' -> (mx.np, mx.npx), 'kvstore'."""
+    """What the loader registered as ``name`` returns: 'numpy' -> (mx.np, mx.npx)."""
     return _upper_loaders[name]()

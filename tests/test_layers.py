@@ -7,6 +7,8 @@ layer or one below it, and the module graph may hold no circle.
 """
 import ast
 import os
+import subprocess
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ('gluonjax', 'kvstore', 'viz')
@@ -48,7 +50,8 @@ KNOWN_VIOLATIONS = {
     ('gluonjax.symbol.symbol', 'gluonjax.symbol.executor'),
     ('gluonjax.symbol.symbol', 'gluonjax.symbol._gen'),
     # gluon/trainer.py: `import kvstore` in _kvstore_package(); kvstore is above gluon.
-    # Replace it with gluonjax.base.upper_layer('kvstore') (registered by gluonjax/__init__.py).
+    # Fix: gluonjax/__init__.py registers base.register_upper_layer('kvstore', loader) next to
+    # 'numpy', and _kvstore_package() returns base.upper_layer('kvstore').
     ('gluonjax.gluon.trainer', 'kvstore'),
 }
 
@@ -240,3 +243,20 @@ def test_checker_sees_function_level_and_literal_imports(tmp_path):
     path.write_text(source)
     modules = {'pkg.a': str(path), 'pkg.b': '', 'pkg.c': ''}
     assert _imports('pkg.a', str(path), modules) == [(3, 'pkg.b'), (5, 'pkg.c')]
+
+
+def test_lower_layers_reach_numpy_front_end_through_the_hook():
+    # F.np / F.npx and as_np_ndarray work without anything importing mx.np first, and
+    # importing it patches nothing into nd or sym (a fresh interpreter: nothing loaded yet).
+    script = (
+        "import sys\n"
+        "import gluonjax as mx\n"
+        "assert 'gluonjax.numpy' not in sys.modules\n"
+        "x = mx.nd.ones((2,)).as_np_ndarray()\n"
+        "assert type(x) is mx.np.ndarray and x.tolist() == [1.0, 1.0]\n"
+        "assert mx.nd.np is mx.np and mx.sym.np is mx.np and mx.nd.npx is mx.npx\n"
+        "assert 'np' not in vars(mx.nd) and 'np' not in vars(mx.sym)\n"
+        "print('ok')\n")
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    out = subprocess.run([sys.executable, '-c', script], env=env, capture_output=True, text=True)
+    assert out.stdout.strip() == 'ok', out.stderr
