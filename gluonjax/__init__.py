@@ -28,25 +28,28 @@ from . import ndarray as nd  # noqa: E402
 from . import random  # noqa: E402
 from . import ops  # noqa: E402
 from ._alias import alias_as_mxnet  # noqa: E402,F401
+from . import _caches  # noqa: E402
+from ._caches import clear_caches  # noqa: E402,F401
+
+# autograd.py's caches, registered here until its rewrite (another change) registers them
+# itself; _node_vjp_cache is keyed by kernel and so grows with the operators used.
+_caches.register('autograd.seen_structures', autograd._seen_structures, 4 * autograd._FUSED_CACHE_SIZE)
+_caches.register('autograd.fused', autograd._fused_cache, autograd._FUSED_CACHE_SIZE)
+_caches.register('autograd.ones', autograd._ones_cache, 256)
+_caches.register('autograd.node_vjp', autograd._node_vjp_cache, None)
 
 import importlib as _importlib  # noqa: E402
 
-# Packages loaded on first use: mx.kv and mx.viz are the top-level kvstore and viz
-# packages (which import gluonjax themselves), the rest are heavier parts of the core.
-_LAZY = {
-    'kv': 'kvstore', 'kvstore': 'kvstore', 'viz': 'viz', 'visualization': 'viz',
-    'sym': 'gluonjax.symbol', 'symbol': 'gluonjax.symbol', 'gluon': 'gluonjax.gluon',
-    'init': 'gluonjax.initializer', 'initializer': 'gluonjax.initializer',
-    'optimizer': 'gluonjax.optimizer', 'lr_scheduler': 'gluonjax.lr_scheduler',
-    'metric': 'gluonjax.metric', 'io': 'gluonjax.io', 'test_utils': 'gluonjax.test_utils',
-    'np': 'gluonjax.numpy', 'numpy': 'gluonjax.numpy', 'npx': 'gluonjax.numpy_extension',
-    'deploy': 'gluonjax.deploy', 'executor': 'gluonjax.symbol.executor',
-    'util': 'gluonjax.util', 'operator': 'gluonjax.operator', 'name': 'gluonjax.name', 'attribute': 'gluonjax.symbol._attribute',
-}
+
+def _load_numpy_front_ends():
+    return _importlib.import_module('gluonjax.numpy'), _importlib.import_module('gluonjax.numpy_extension')
 
 
-# Names of classes loaded on first use: (module, attribute).
-_LAZY_ATTRS = {'AttrScope': ('gluonjax.symbol._attribute', 'AttrScope')}
+# Lower layers reach higher ones through base.upper_layer, not by importing them:
+# F.np / F.npx and NDArray.as_np_ndarray (mx.np is above NDArray and Symbol).
+base.register_upper_layer('numpy', _load_numpy_front_ends)
+
+from ._lazy import LAZY as _LAZY, LAZY_ATTRS as _LAZY_ATTRS  # noqa: E402
 
 
 def __getattr__(name):

@@ -15,6 +15,8 @@ import importlib.util
 import sys
 import types
 
+from ._lazy import LAZY
+
 __all__ = ['alias_as_mxnet', 'remove_mxnet_alias']
 
 _ALIAS = 'mxnet'
@@ -26,16 +28,13 @@ class _MXNetModule(types.ModuleType):
     """``mxnet``: gluonjax under MXNet's name and version; attributes live on gluonjax."""
 
     def __getattr__(self, name):
-        import gluonjax
-        return getattr(gluonjax, name)
+        return getattr(sys.modules['gluonjax'], name)
 
     def __setattr__(self, name, value):
-        import gluonjax
-        setattr(gluonjax, name, value)
+        setattr(sys.modules['gluonjax'], name, value)
 
     def __dir__(self):
-        import gluonjax
-        return dir(gluonjax)
+        return dir(sys.modules['gluonjax'])
 
 
 def _mxnet_module():
@@ -43,7 +42,7 @@ def _mxnet_module():
     module = sys.modules.get(_ALIAS)
     if isinstance(module, _MXNetModule):
         return module
-    import gluonjax
+    gluonjax = sys.modules['gluonjax']  # imported before any of its modules
     module = _MXNetModule(_ALIAS, gluonjax.__doc__)
     # module attributes the import system reads; the rest comes from gluonjax
     for key in ('__file__', '__path__', '__package__'):
@@ -58,8 +57,7 @@ def _target(fullname):
         return 'gluonjax'
     rest = fullname[len(_ALIAS) + 1:]
     head, _, tail = rest.partition('.')
-    import gluonjax
-    mapped = gluonjax._LAZY.get(head)
+    mapped = LAZY.get(head)
     if mapped is not None:
         return mapped + ('.' + tail if tail else '')
     return 'gluonjax.' + rest

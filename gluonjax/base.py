@@ -42,3 +42,20 @@ class NotImplementedForSymbol(MXNetError):
 def shape_str(shape):
     """MXNet's way of writing a shape in messages: ``[2,3]``."""
     return '[' + ','.join(str(d) for d in shape) + ']'
+
+
+# Lower layers that hand out something of a higher layer (F.np / F.npx in hybrid_forward,
+# NDArray.as_np_ndarray) do not import it: they ask upper_layer(name),
+# and gluonjax/__init__.py (the top of the package, which may import anything) registers
+# the loaders. The loader runs on each call; the import system caches the modules.
+_upper_loaders = {}
+
+
+def register_upper_layer(name, loader):
+    """Install ``loader()`` for ``upper_layer(name)`` (gluonjax/__init__.py does, at import)."""
+    _upper_loaders[name] = loader
+
+
+def upper_layer(name):
+    """What the loader registered as ``name`` returns: 'numpy' -> (mx.np, mx.npx)."""
+    return _upper_loaders[name]()

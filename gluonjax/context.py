@@ -9,6 +9,7 @@ import threading
 
 import jax
 
+from . import _caches
 from .base import MXNetError
 
 __all__ = ['Context', 'cpu', 'gpu', 'cpu_pinned', 'current_context', 'num_gpus']
@@ -63,7 +64,8 @@ class Context:
         """Kept for MXNet compatibility; XLA manages its own memory pools."""
 
 
-_device_cache = {}
+# (device type, id) -> jax device: as many entries as the machine has devices.
+_device_cache = _caches.register('context.devices', {}, None)
 
 
 def _jax_device(device_type, device_id):

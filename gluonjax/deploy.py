@@ -25,6 +25,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ._files import atomic_open, atomic_write
 from .base import MXNetError
 
 __all__ = ['export_stablehlo', 'load', 'DeployedModel']
@@ -130,10 +131,9 @@ def export_stablehlo(block, path, example_inputs, batch_polymorphic=True):
                       'module accepts only the example shapes' % (errors[0] if errors else 'inputs differ'))
     os.makedirs(path, exist_ok=True)
     module_file = os.path.join(path, 'model.stablehlo')
-    with open(module_file, 'wb') as f:
-        f.write(bytes(exported.serialize()))
-    np.savez(os.path.join(path, 'params.npz'),
-             **{'p%04d' % i: np.asarray(p._data) for i, p in enumerate(params)})
+    atomic_write(module_file, bytes(exported.serialize()))
+    with atomic_open(os.path.join(path, 'params.npz'), 'wb') as f:
+        np.savez(f, **{'p%04d' % i: np.asarray(p._data) for i, p in enumerate(params)})
     meta = {
         'format': _FORMAT,
         'block': block.name,
@@ -145,8 +145,7 @@ def export_stablehlo(block, path, example_inputs, batch_polymorphic=True):
         'platforms': list(exported.platforms),
         'batch_polymorphic': bool(symbolic),
     }
-    with open(os.path.join(path, 'meta.json'), 'w') as f:
-        json.dump(meta, f, indent=1)
+    atomic_write(os.path.join(path, 'meta.json'), json.dumps(meta, indent=1))
     return module_file
 
 

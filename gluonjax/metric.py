@@ -18,6 +18,7 @@ import jax
 import jax.numpy as jnp
 import numpy
 
+from ._caches import lru_cache
 from .base import MXNetError, numeric_types, string_types
 from .ndarray.ndarray import NDArray
 
@@ -325,7 +326,7 @@ class CompositeEvalMetric(EvalMetric):
 # Classification
 # ---------------------------------------------------------------------------------------
 
-_count_cache = {}
+_count_cache = lru_cache('metric.count_correct', 64)  # argmax axis -> jitted count
 
 
 def _count_correct_fn(argmax_axis):

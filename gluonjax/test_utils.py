@@ -12,6 +12,7 @@ import shutil
 
 import numpy as np
 
+from ._files import atomic_open
 from .base import MXNetError, NotSupportedError
 from .context import Context, current_context, num_gpus
 from .ndarray.ndarray import NDArray, array as _nd_array
@@ -389,7 +390,7 @@ def get_mnist_ubyte():
         target = os.path.join('data', name)
         if not os.path.exists(target):
             with gzip.open(os.path.join(_idx.PACKAGE_MNIST_DIR, name + '.gz'), 'rb') as src, \
-                    open(target, 'wb') as dst:
+                    atomic_open(target, 'wb') as dst:
                 shutil.copyfileobj(src, dst)
 
 

@@ -40,7 +40,7 @@ import os as _os
 __all__ = ['KVStoreBase', 'KVStore', 'create']
 
 # Loaded on first use, so that `python -m kvstore.launch` starts without importing jax.
-_LAZY = {'create': 'base', 'KVStoreBase': 'base', 'KVStore': '_local'}
+_LAZY = {'create': '_factory', 'KVStoreBase': 'base', 'KVStore': '_local'}
 
 
 def __getattr__(name):
@@ -64,7 +64,8 @@ def _create_kvstore(kvstore, num_device, arg_params):
     name needs no store. ``MXNET_UPDATE_ON_KVSTORE=0`` turns updating on the store off,
     and so do parameters over 16M elements with the 'local' store, as in MXNet.
     """
-    from .base import KVStoreBase, create
+    from .base import KVStoreBase
+    from ._factory import create
     update_on_kvstore = bool(int(_os.getenv('MXNET_UPDATE_ON_KVSTORE', '1')))
     if kvstore is None:
         kv = None

@@ -29,6 +29,8 @@ import numpy as np
 from jax import lax
 from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
 
+from gluonjax import _caches
+
 __all__ = ['allreduce', 'reduce_on_mesh', 'copy_to_devices', 'stats']
 
 AXIS = 'kv'
@@ -51,17 +53,17 @@ def device_sort_key(device):
     return (device.process_index, device.id)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=64)
 def _mesh(devices):
     return Mesh(np.array(devices, dtype=object), (AXIS,))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=64)
 def _sharded(devices):
     return NamedSharding(_mesh(devices), P(AXIS))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=64)
 def _psum_program(devices):
     """x sharded along axis 0 over ``devices`` -> the sum of the shards, on every device."""
     return jax.jit(jax.shard_map(lambda x: lax.psum(x, AXIS), mesh=_mesh(devices),
@@ -126,7 +128,7 @@ def wait_all():
 # Reductions
 # ---------------------------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=64)
 def _local_devices(devices):
     """The devices of the mesh that belong to this process, in mesh order (the order of ``_arrays``)."""
     here = jax.process_index()
@@ -142,7 +144,7 @@ def _per_device(out, local):
     return dict(zip(local, buffers))
 
 
-_buckets = {}
+_buckets = _caches.lru_cache('kvstore.bucket_plans', 1024)  # shape signature of a push
 
 
 def _bucket_plan(signature):
@@ -172,8 +174,6 @@ def _bucket_plan(signature):
             if k is not None:
                 chunk.append(k)
                 size += nbytes
-    if len(_buckets) > 1024:
-        _buckets.clear()
     _buckets[signature] = plan
     return plan
 
@@ -218,7 +218,7 @@ def reduce_on_mesh(devices, items):
     return results
 
 
-_plans = {}
+_plans = _caches.lru_cache('kvstore.device_plans', 64)  # the devices of a push
 
 
 def _plan(devices):
@@ -278,3 +278,11 @@ def copy_to_devices(arrays, devices):
     if not arrays:
         return []
     return jax.device_put(list(arrays), list(devices))
+
+
+# Device tuples (a few per job) and shape signatures key these; bounded all the same.
+_caches.register_function('kvstore.mesh', _mesh)
+_caches.register_function('kvstore.sharded', _sharded)
+_caches.register_function('kvstore.psum_program', _psum_program)
+_caches.register_function('kvstore.split_program', _split_program)
+_caches.register_function('kvstore.local_devices', _local_devices)

@@ -24,6 +24,7 @@ import numbers
 import jax
 import numpy as np
 
+from gluonjax._files import atomic_write
 from gluonjax.base import MXNetError, shape_str
 from gluonjax.ndarray.ndarray import NDArray
 
@@ -366,8 +367,7 @@ class KVStore(KVStoreBase):
     def save_optimizer_states(self, fname, dump_optimizer=False):
         """Save the optimizer's states (and the optimizer itself with ``dump_optimizer``) to ``fname``."""
         states = self._states_updater('save_optimizer_states').get_states(dump_optimizer)
-        with open(fname, 'wb') as fout:
-            fout.write(states)
+        atomic_write(fname, states)
 
     def load_optimizer_states(self, fname):
         """Load optimizer states saved by ``save_optimizer_states``."""

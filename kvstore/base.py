@@ -1,4 +1,4 @@
-"""KVStoreBase, the registry of store classes, and ``create``: MXNet's names mapped onto our stores.
+"""KVStoreBase and the registry of store classes (``create`` is in ``kvstore/_factory.py``).
 
 MXNet matches a store name by substrings of its lower-cased form: ``dist`` makes a
 multi-machine store, ``device`` reduces on the devices, ``nccl`` uses NCCL, ``_async``
@@ -12,7 +12,7 @@ import warnings
 
 from gluonjax.base import MXNetError
 
-__all__ = ['KVStoreBase', 'create']
+__all__ = ['KVStoreBase']
 
 
 class KVStoreBase:
@@ -67,48 +67,3 @@ class KVStoreBase:
                           % (klass.__module__, klass.__name__, old.__module__, old.__name__))
         KVStoreBase.kv_registry[name] = klass
         return klass
-
-
-_NOT_HERE = {
-    'horovod': "Horovod's ring all-reduce",
-    'byteps': "BytePS's parameter servers",
-}
-
-
-def create(name='local'):
-    """Create a KVStore.
-
-    Parameters
-    ----------
-    name : str
-        'local', 'device' or 'nccl' for the devices of one process (all three sum
-        with an XLA all-reduce and keep the result on the devices), 'dist_sync' or
-        'dist_device_sync' for several processes started by ``python -m kvstore.launch``.
-        Names are matched as MXNet matches them (lower-cased substrings).
-
-    Returns
-    -------
-    KVStoreBase
-    """
-    if not isinstance(name, str):
-        raise TypeError('name must be a string')
-    name = name.lower()
-    if name in KVStoreBase.kv_registry:
-        return KVStoreBase.kv_registry[name]()
-    if name in _NOT_HERE:
-        raise MXNetError(
-            "kvstore '%s' is not available in gluonjax: %s is replaced by XLA collectives "
-            "(psum) and jax.distributed. Use kvstore='device' on one machine, or 'dist_sync' "
-            "with workers started by `python -m kvstore.launch -n N python train.py`."
-            % (name, _NOT_HERE[name]))
-    if 'dist' in name:
-        if '_async' in name:
-            raise MXNetError(
-                "kvstore '%s' is not supported: asynchronous updates need parameter servers that "
-                "apply each worker's push as it arrives, and gluonjax's distributed store is a "
-                "synchronous all-reduce over jax.distributed. Use 'dist_sync' (or "
-                "'dist_device_sync'), which gives every worker the same summed gradients." % name)
-        from .dist import DistKVStore
-        return DistKVStore(name)
-    from ._local import KVStore
-    return KVStore(name)

@@ -250,7 +250,6 @@ def test_positional_parameters():
 
 
 def test_save_load_roundtrip(tmp_path):
-    pytest.importorskip('gluonjax.ndarray._serialization')
     f = str(tmp_path / 'x.params')
     d = {'w': nd.array([[1, 2], [3, 4]]), 'b': nd.array([1, 2, 3], dtype='int32')}
     nd.save(f, d)

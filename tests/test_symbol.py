@@ -11,19 +11,12 @@ import pytest
 
 import gluonjax as mx
 from gluonjax.base import MXNetError
-from gluonjax.ops import find_op
 from gluonjax.symbol.graph import GraphFunction
 
 
 REF = os.path.join(os.path.dirname(__file__), 'data', 'mxnet_ref')
 sys.path.insert(0, REF)
 from symbol_nets import NETS  # noqa: E402
-
-
-def needs(*ops):
-    """Skip while another part of the project has not registered these operators yet."""
-    missing = [o for o in ops if find_op(o) is None]
-    return pytest.mark.skipif(bool(missing), reason='operators not registered yet: %s' % ', '.join(missing))
 
 
 # ---- names and structure -------------------------------------------------------------------
@@ -75,7 +68,6 @@ def test_missing_inputs_become_variables_with_the_ops_attributes():
     assert c.attr_dict()['clip0_data'] == {'a_max': '1', 'a_min': '0'}
 
 
-@needs('FullyConnected', 'BatchNorm')
 def test_fc_and_batchnorm_variables_and_aux_states():
     with mx.name.NameManager():
         data = mx.sym.var('data')
@@ -122,9 +114,7 @@ def test_group_indexing_iteration_and_internals():
 def test_multi_output_op_outputs():
     x = mx.sym.var('x')
     with mx.name.NameManager():
-        parts = mx.sym.split(x, num_outputs=3, axis=1) if find_op('split') else None
-    if parts is None:
-        pytest.skip('split not registered yet')
+        parts = mx.sym.split(x, num_outputs=3, axis=1)
     assert len(parts) == 3 and parts.name == 'split0' and repr(parts) == '<Symbol split0>'
     assert parts.list_outputs() == ['split0_output0', 'split0_output1', 'split0_output2']
     assert parts[1].list_outputs() == ['split0_output1']
@@ -264,7 +254,6 @@ def test_fluent_methods_mirror_ndarray():
         assert callable(getattr(mx.nd.NDArray, public)), public
 
 
-@needs('Reshape', 'Flatten', 'Cast')
 def test_fluent_reshape_flatten_astype_names():
     x = mx.sym.var('x')
     with mx.name.NameManager():
@@ -337,7 +326,6 @@ def test_infer_type():
     assert t.infer_type_partial(i='int32') == ([None, np.int32], [None], [])
 
 
-@needs('FullyConnected', 'SoftmaxOutput')
 def test_infer_shape_parameters_from_data():
     data = mx.sym.var('data')
     fc = mx.sym.FullyConnected(data, num_hidden=10, name='fc')
@@ -356,10 +344,6 @@ def test_infer_shape_parameters_from_data():
 def test_infer_shape_of_every_internal_output_matches_mxnet(name, shapes):
     with open(os.path.join(REF, 'symbol', 'infer_shape.json')) as f:
         expected = json.load(f)[name]
-    with open(os.path.join(REF, 'symbol', '%s-symbol.json' % name)) as f:
-        missing = sorted({n['op'] for n in json.load(f)['nodes'] if n['op'] != 'null' and find_op(n['op']) is None})
-    if missing:
-        pytest.skip('operators not registered yet: %s' % ', '.join(missing))
     internals = NETS[name](mx).get_internals()
     _, outs, _ = internals.infer_shape(**shapes)
     assert dict(zip(internals.list_outputs(), [list(s) for s in outs])) == expected
@@ -367,7 +351,22 @@ def test_infer_shape_of_every_internal_output_matches_mxnet(name, shapes):
 
 # Cases for operators whose inputs and parameters need more than "one (2, 3) array".
 # name: (input shapes, parameters); inputs are float32 uniform in (0.1, 0.9) unless in INT_INPUTS.
+class _Identity(mx.operator.CustomOp):
+    def forward(self, is_train, req, in_data, out_data, aux):
+        self.assign(out_data[0], req[0], in_data[0])
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        self.assign(in_grad[0], req[0], out_grad[0])
+
+
+@mx.operator.register('test_symbol_identity')
+class _IdentityProp(mx.operator.CustomOpProp):
+    def create_operator(self, ctx, in_shapes, in_dtypes):
+        return _Identity()
+
+
 SHAPE_CASES = {
+    'Custom': ([(2, 3)], {'op_type': 'test_symbol_identity'}),
     'FullyConnected': ([(2, 3, 4), (5, 12), (5,)], {'num_hidden': 5}),
     'Convolution': ([(2, 3, 8, 8), (4, 3, 3, 3), (4,)], {'kernel': (3, 3), 'num_filter': 4, 'stride': (2, 2)}),
     'Deconvolution': ([(2, 3, 4, 4), (3, 2, 3, 3)], {'kernel': (3, 3), 'num_filter': 2}),
@@ -572,13 +571,10 @@ def test_creation_symbols():
     assert o.eval()[0].asnumpy().tolist() == [1, 1] and o.eval()[0].dtype == np.int32
     assert f.eval()[0].asnumpy().tolist() == [3.0, 3.0]
     assert r.eval()[0].asnumpy().tolist() == [0, 1, 2, 3, 4]
-    if find_op('_eye') is not None:
-        assert mx.sym.eye(3).infer_shape()[1] == [(3, 3)]
-    if find_op('_linspace') is not None:
-        np.testing.assert_allclose(mx.sym.linspace(0, 1, 5).eval()[0].asnumpy(), np.linspace(0, 1, 5))
+    assert mx.sym.eye(3).infer_shape()[1] == [(3, 3)]
+    np.testing.assert_allclose(mx.sym.linspace(0, 1, 5).eval()[0].asnumpy(), np.linspace(0, 1, 5))
 
 
-@needs('_random_uniform', '_sample_uniform')
 def test_random_namespace():
     with mx.name.NameManager():
         u = mx.sym.random.uniform(shape=(2,))

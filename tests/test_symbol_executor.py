@@ -1,7 +1,6 @@
 """Running symbols: GraphFunction (pure, jit-able, named scopes, errors), executors (bind,
 simple_bind, forward, backward, grad_req, compile once per signature) against nd results and
 numeric gradients, and MXNet-written networks giving MXNet's numbers."""
-import json
 import os
 import sys
 
@@ -13,7 +12,6 @@ import pytest
 import gluonjax as mx
 from gluonjax import autograd
 from gluonjax.base import MXNetError
-from gluonjax.ops import find_op
 from gluonjax.symbol.graph import GraphFunction
 
 REF = os.path.join(os.path.dirname(__file__), 'data', 'mxnet_ref')
@@ -21,10 +19,6 @@ SYM = os.path.join(REF, 'symbol')
 sys.path.insert(0, REF)
 from symbol_nets import NETS  # noqa: E402
 
-
-def needs(*ops):
-    missing = [o for o in ops if find_op(o) is None]
-    return pytest.mark.skipif(bool(missing), reason='operators not registered yet: %s' % ', '.join(missing))
 
 
 def _net():
@@ -74,7 +68,6 @@ def test_graph_function_errors_name_the_input_and_the_node():
         GraphFunction('not a symbol')
 
 
-@needs('Dropout')
 def test_graph_function_random_ops_use_the_key():
     d = mx.sym.Dropout(mx.sym.var('x'), p=0.5)
     f = GraphFunction(d)
@@ -86,7 +79,6 @@ def test_graph_function_random_ops_use_the_key():
     np.testing.assert_array_equal(f(x, False, k1)[0][0], np.ones((50, 40)))
 
 
-@needs('BatchNorm')
 def test_graph_function_returns_updated_aux_states(rng):
     bn = mx.sym.BatchNorm(mx.sym.var('x'), name='bn', momentum=0.5)
     f = GraphFunction(bn)
@@ -227,7 +219,6 @@ def test_copy_params_from_and_eval(rng):
     np.testing.assert_allclose(outs[0].asnumpy(), np.exp(a * b) + np.sqrt(b) * 2, rtol=1e-6)
 
 
-@needs('FullyConnected', 'SoftmaxOutput')
 def test_loss_output_backward_without_head_gradients(rng):
     sym = NETS['mlp'](mx)
     exe = sym.simple_bind(mx.cpu(), data=(3, 5), grad_req={'data': 'null', 'fc1_weight': 'write',
@@ -247,19 +238,11 @@ def test_loss_output_backward_without_head_gradients(rng):
 
 # ---- networks written by MXNet, with MXNet's numbers -------------------------------------------------
 
-def _json_ops(path):
-    with open(path) as f:
-        return {n['op'] for n in json.load(f)['nodes'] if n['op'] != 'null'}
-
-
 @pytest.mark.parametrize('name', ['mf', 'mlp', 'lenet', 'bnnet', 'multi', 'arith'])
 def test_mxnet_network_runs_with_mxnet_numbers(name):
     path = os.path.join(SYM, '%s_small-symbol.json' % name)
     if not os.path.exists(path):
         path = os.path.join(SYM, '%s-symbol.json' % name)
-    missing = sorted(o for o in _json_ops(path) if find_op(o) is None)
-    if missing:
-        pytest.skip('operators not registered yet: %s' % ', '.join(missing))
     ref = np.load(os.path.join(SYM, '%s_io.npz' % name))
     sym = mx.sym.load(path)
     args = {k[4:]: mx.nd.array(v) for k, v in ref.items() if k.startswith('arg:')}

@@ -10,7 +10,6 @@ import pytest
 
 import gluonjax as mx
 from gluonjax.base import MXNetError
-from gluonjax.ops import find_op
 
 REF = os.path.join(os.path.dirname(__file__), 'data', 'mxnet_ref')
 SYM = os.path.join(REF, 'symbol')
@@ -20,24 +19,12 @@ from symbol_nets import NETS  # noqa: E402
 MXREF = '/tmp/mxref/bin/python'
 
 
-def _ops_of(path):
-    with open(path) as f:
-        return {n['op'] for n in json.load(f)['nodes'] if n['op'] != 'null'}
-
-
-def _missing(path):
-    return sorted(o for o in _ops_of(path) if find_op(o) is None)
-
-
 def _net_file(name):
     return os.path.join(SYM, '%s-symbol.json' % name)
 
 
 @pytest.mark.parametrize('name', sorted(NETS))
 def test_tojson_matches_mxnet_byte_for_byte(name):
-    missing = _missing(_net_file(name))
-    if missing:
-        pytest.skip('operators not registered yet: %s' % ', '.join(missing))
     with open(_net_file(name)) as f:
         expected = f.read()
     assert NETS[name](mx).tojson() == expected
@@ -46,9 +33,6 @@ def test_tojson_matches_mxnet_byte_for_byte(name):
 @pytest.mark.parametrize('name', sorted(NETS))
 def test_mxnet_file_loads_and_writes_back_identically(name, tmp_path):
     path = _net_file(name)
-    missing = _missing(path)
-    if missing:
-        pytest.skip('operators not registered yet: %s' % ', '.join(missing))
     with open(path) as f:
         text = f.read()
     sym = mx.sym.load(path)
@@ -112,7 +96,6 @@ def test_mxnet_0x_file_with_param_and_attr_keys():
     assert again['nodes'][1]['attrs'] == {'scalar': '3'} and again['nodes'][1]['inputs'] == [[0, 0, 0]]
 
 
-@pytest.mark.skipif(find_op('BatchNorm') is None, reason='BatchNorm not registered yet')
 def test_mxnet_08_file_without_aux_state_nodes():
     """MXNet < 0.9 did not list BatchNorm's moving statistics; they are added as <name>_<aux>."""
     old = {"nodes": [
@@ -219,8 +202,6 @@ def test_save_is_atomic(tmp_path, monkeypatch):
 def test_our_json_loads_in_mxnet(tmp_path):
     written = {}
     for name in sorted(NETS):
-        if _missing(_net_file(name)):
-            continue
         sym = NETS[name](mx)
         path = tmp_path / ('%s-symbol.json' % name)
         sym.save(str(path))

@@ -13,6 +13,7 @@ pure function of (inputs, parameters, PRNG key); see :mod:`gluonjax.gluon._cache
 """
 import collections
 import copy
+import os
 import re
 import threading
 import warnings
@@ -22,35 +23,15 @@ import numpy as np
 from .. import initializer
 from .. import name as _name
 from ..base import MXNetError
-from .parameter import (_UNSET, Parameter, ParameterDict, DeferredInitializationError, _load_file,
-                        _strip_arg_aux, assign_checked, _trace_state)
+from .. import symbol
+from ..ndarray import NDArray
+from ..symbol import Symbol
+from .parameter import Parameter, ParameterDict, DeferredInitializationError, _trace_state
 from .utils import _indent, HookHandle
+from . import _export
 from ..numpy._state import to_np as _to_np  # npx.set_np(): Blocks return mx.np arrays
 
 __all__ = ['Block', 'HybridBlock', 'SymbolBlock']
-
-
-_NDARRAY = []
-
-
-def _ndarray_type():
-    if not _NDARRAY:  # imported late: gluonjax.ndarray imports this package's users
-        from ..ndarray import NDArray
-        _NDARRAY.append(NDArray)
-    return _NDARRAY[0]
-
-
-def _symbol_module():
-    from .. import symbol
-    return symbol
-
-
-def _symbol_type():
-    try:
-        from ..symbol import Symbol
-    except ImportError:
-        return ()
-    return Symbol
 
 
 class _BlockScope:
@@ -109,7 +90,6 @@ class _BlockScope:
 
 def _flatten(args, inout_str):
     """A flat list of arrays (or Symbols, or None) and a format to rebuild the nesting."""
-    NDArray, Symbol = _ndarray_type(), _symbol_type()
     if isinstance(args, NDArray):
         return [args], 0
     if Symbol and isinstance(args, Symbol):
@@ -166,6 +146,10 @@ class Block:
     params : ParameterDict, optional
         Parameters to share with another Block (``params=other.collect_params()``).
     """
+
+    # summary() lists a container's children, not the container itself (as MXNet, which
+    # skips Sequential and HybridSequential); the containers, a layer above, set it.
+    _summary_skips = False
 
     def __init__(self, prefix=None, params=None):
         self._empty_prefix = prefix == ''
@@ -286,14 +270,7 @@ class Block:
     # ---- files -----------------------------------------------------------------------------
     def save_parameters(self, filename, deduplicate=False):
         """Save the Parameters under their structural names (``0.weight``) with mx.nd.save."""
-        from ..ndarray import save
-        params = self._collect_params_with_prefix()
-        if deduplicate:
-            first = {}
-            for k, v in params.items():
-                first.setdefault(id(v), (k, v))
-            params = dict(first.values())
-        save(filename, {key: val._reduce() for key, val in params.items()})
+        _export.save_parameters(self, filename, deduplicate)
 
     def save_params(self, filename):
         """[Deprecated] Save with full names minus this Block's prefix; use save_parameters."""
@@ -312,20 +289,7 @@ class Block:
         removing the prefix the names have in common. The file is checked completely before
         any Parameter changes.
         """
-        loaded = _load_file(filename, "load_parameters of Block '%s'" % self.name)
-        loaded = {_strip_arg_aux(k): v for k, v in loaded.items()}
-        structural = self._collect_params_with_prefix()
-        if not loaded and not structural:
-            return
-        if any('.' in k for k in loaded):
-            resolved, known = _resolve_structural(structural, loaded)
-            extra_error = ValueError  # MXNet's types: structural names, else ParameterDict.load's
-        else:
-            resolved, known = _resolve_prefixed(self.collect_params(), self.prefix, loaded)
-            extra_error = AssertionError
-        assign_checked(resolved, known, loaded, "file '%s'" % filename,
-                       'Block %s' % self._describe(), allow_missing, ignore_extra, ctx,
-                       cast_dtype, dtype_source, extra_error=extra_error)
+        _export.load_parameters(self, filename, ctx, allow_missing, ignore_extra, cast_dtype, dtype_source)
 
     def load_params(self, filename, ctx=None, allow_missing=False, ignore_extra=False):
         """[Deprecated] Use load_parameters."""
@@ -414,7 +378,6 @@ class Block:
         hooks = []
 
         def shape_str(args):
-            NDArray = _ndarray_type()
 
             def conv(a):
                 if isinstance(a, (list, tuple)):
@@ -443,8 +406,7 @@ class Block:
                     else:
                         seen.add(id(p))
                 entry['n_params'], entry['trainable'], entry['shared'] = n_params, trainable, shared
-            from .nn.basic_layers import Sequential, HybridSequential
-            if not isinstance(block, (Sequential, HybridSequential)):
+            if not block._summary_skips:
                 hooks.append(block.register_forward_hook(hook))
 
         summary['Input'] = collections.OrderedDict(
@@ -473,46 +435,6 @@ class Block:
         finally:
             for h in hooks:
                 h.detach()
-
-
-def _common_prefix(names):
-    """The longest common prefix of ``names``, cut after its last '_'."""
-    names = list(names)
-    if not names:
-        return ''
-    prefix = names[0]
-    for n in names[1:]:
-        i = 0
-        while i < len(prefix) and i < len(n) and prefix[i] == n[i]:
-            i += 1
-        prefix = prefix[:i]
-    cut = prefix.rfind('_')
-    return prefix[:cut + 1] if cut >= 0 else ''
-
-
-def _resolve_structural(structural, loaded):
-    """Match structural names; a Parameter shared under several names needs one of them."""
-    by_param = collections.OrderedDict()
-    for name, p in structural.items():
-        by_param.setdefault(id(p), (name, p, []))[2].append(name)
-    resolved = []
-    for label, p, names in by_param.values():
-        resolved.append((label, p, next((n for n in names if n in loaded), None)))
-    return resolved, set(structural)
-
-
-def _resolve_prefixed(params, prefix, loaded):
-    """Match full names, names without the Block's prefix, or names minus their common prefix."""
-    names = list(params.keys())
-    candidates = [
-        {n: n for n in names},                                        # dense0_weight
-        {n: n[len(prefix):] for n in names if n.startswith(prefix)},  # weight (prefix stripped)
-    ]
-    ours, theirs = _common_prefix(names), _common_prefix(loaded)
-    candidates.append({n: theirs + n[len(ours):] for n in names})    # dense3_ vs dense0_
-    best = max(candidates, key=lambda c: sum(1 for n in names if c.get(n) in loaded))
-    resolved = [(n, params[n], best.get(n) if best.get(n) in loaded else None) for n in names]
-    return resolved, set(best.values())
 
 
 # ---------------------------------------------------------------------------------------
@@ -676,7 +598,6 @@ class HybridBlock(Block):
 
     def _call_gluon2(self, *args):
         flat, _ = _flatten(list(args), 'input')
-        NDArray = _ndarray_type()
         if self._active and any(isinstance(a, NDArray) for a in flat) and not _in_trace():
             return self._call_cached_op(*args)
         if any(isinstance(a, NDArray) for a in flat):
@@ -690,14 +611,12 @@ class HybridBlock(Block):
     # ---- forward -----------------------------------------------------------------------------
     def forward(self, x, *args):
         """Run ``hybrid_forward`` on NDArrays (eagerly or compiled) or on Symbols."""
-        NDArray = _ndarray_type()
         if isinstance(x, NDArray):
             if self._active and not _in_trace():
                 return self._call_cached_op(x, *args)
             return self._eager_forward(x, *args)
         flat, _ = _flatten([x] + list(args), 'input')
         has_nd = any(isinstance(a, NDArray) for a in flat)
-        Symbol = _symbol_type()
         has_sym = any(Symbol and isinstance(a, Symbol) for a in flat)
         if has_nd and has_sym:
             raise ValueError('In HybridBlock, we do not support mixed NDArrays and Symbols types for '
@@ -731,7 +650,6 @@ class HybridBlock(Block):
             return self.hybrid_forward(ndarray, x, *args, **params)
 
     def _symbolic_forward(self, x, *args):
-        symbol = _symbol_module()
         deferred = any(not _shape_known(p.shape) for p in self._reg_params.values())
         wrap = _deferred_error if deferred else _trace_error
         if deferred and _input_shapes_known([x] + list(args)):
@@ -760,7 +678,6 @@ class HybridBlock(Block):
         unknown = [p for p in self._reg_params.values() if not _shape_known(p.shape)]
         if not unknown:
             return
-        symbol = _symbol_module()
         names = ['data%d' % i for i in range(len(args))] if len(args) > 1 else ['data']
         inputs = [symbol.var(n) for n in names]
         params = {k: v.var() for k, v in self._reg_params.items()}
@@ -813,7 +730,6 @@ class HybridBlock(Block):
     # ---- tracing and the compiled graph ------------------------------------------------------
     def _get_graph(self, *args):
         """Trace this Block on Symbols shaped like ``args``: (input Symbols, output Symbol)."""
-        symbol = _symbol_module()
         flat, self._in_format = _flatten(list(args), 'input')
         real = [a for a in flat if a is not None]
         if not real:
@@ -825,7 +741,7 @@ class HybridBlock(Block):
                 inputs.append(None)
                 continue
             name = 'data' if len(real) == 1 else 'data%d' % len(sym_inputs)
-            if hasattr(a, 'dtype') and not isinstance(a, _symbol_type() or ()):
+            if hasattr(a, 'dtype') and not isinstance(a, Symbol):
                 var = symbol.var(name, shape=tuple(a.shape), dtype=np.dtype(a.dtype).name)
             else:
                 var = symbol.var(name)
@@ -872,7 +788,6 @@ class HybridBlock(Block):
 
     def _call_cached_op(self, *args):
         """Run the compiled graph (one autograd node when recording)."""
-        NDArray = _ndarray_type()
         if len(args) == 1 and isinstance(args[0], NDArray):  # the common case, fast
             x = args[0]
             runner = self._cached.get(_single_sig(x))
@@ -899,27 +814,7 @@ class HybridBlock(Block):
         ``SymbolBlock.imports`` / ``Module`` load the files. With one input it is called
         ``data``, with several ``data0``, ``data1``, ...
         """
-        if not self._cached_graph:
-            raise RuntimeError('Please first call block.hybridize() and then run forward with this '
-                             'block at least once before calling export.')
-        inputs, sym = self._cached_graph
-        declared = {name: param._var_shape for name, param in self.collect_params().items()
-                    if param._var_shape is not _UNSET}
-        _write_symbol_json(sym, [s.name for s in inputs], '%s-symbol.json' % path, declared)
-        arg_names = set(sym.list_arguments())
-        aux_names = set(sym.list_auxiliary_states())
-        arg_dict = {}
-        for name, param in self.collect_params().items():
-            if name in arg_names:
-                arg_dict['arg:%s' % name] = param._reduce()
-            elif name in aux_names:
-                arg_dict['aux:%s' % name] = param._reduce()
-            else:
-                warnings.warn('Parameter "{name}" is not found in the graph. '.format(name=name),
-                              stacklevel=2)
-        from ..ndarray import save
-        save('%s-%04d.params' % (path, epoch), arg_dict)
-        return '%s-symbol.json' % path, '%s-%04d.params' % (path, epoch)
+        return _export.export(self, path, epoch)
 
 
 _GLUON2 = {}
@@ -972,65 +867,6 @@ def _input_shapes_known(args):
     return True
 
 
-def _write_symbol_json(sym, data_names, filename, declared=None):
-    """Write the graph as MXNet JSON, without the trace's shapes on the data inputs.
-
-    The inputs were traced with concrete shapes; MXNet (and SymbolBlock.imports) should
-    accept any batch size, so their ``__shape__``/``__dtype__`` hints are dropped. The
-    layout is the symbol package's (MXNet's own writer's).
-
-    ``declared`` maps parameter names to the shape their variable had when MXNet would
-    have made it (before deferred shape inference: ``Conv2D(64, 7)`` gives ``(64, 0, 7, 7)``);
-    those shapes are written as the ``__shape__`` attributes, as MXNet writes them.
-    """
-    declared = declared or {}
-    from ..symbol import json as sym_json
-    try:
-        graph = sym_json.graph_dict(sym)
-        make_map, writer = sym_json._map, sym_json._Writer()
-    except AttributeError:  # another writer: fall back to the standard library's layout
-        import json
-        graph, make_map, writer = json.loads(sym.tojson()), dict, None
-    for node in graph['nodes']:
-        if node.get('op') == 'null' and node.get('name') in data_names and 'attrs' in node:
-            kept = {k: v for k, v in node['attrs'].items() if k not in ('__shape__', '__dtype__')}
-            inputs = node.pop('inputs')
-            del node['attrs']
-            if kept:
-                node['attrs'] = make_map(kept)
-            node['inputs'] = inputs
-        elif node.get('op') == 'null' and node.get('name') in declared and 'attrs' in node:
-            attrs = dict(node['attrs'])
-            shape = declared[node['name']]
-            if shape is None:
-                attrs.pop('__shape__', None)
-            else:
-                attrs['__shape__'] = str(tuple(int(d) for d in shape))
-            node['attrs'] = make_map(attrs)
-    if writer is None:
-        import json
-        text = json.dumps(graph, indent=2)
-    else:
-        writer.value(graph)
-        text = ''.join(writer.parts)
-    _atomic_write(filename, text)
-
-
-def _atomic_write(filename, text):
-    import os
-    import tempfile
-    directory = os.path.dirname(os.path.abspath(filename))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix='.tmp-', suffix='.json')
-    try:
-        with os.fdopen(fd, 'w') as f:
-            f.write(text)
-        os.replace(tmp, filename)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
-
-
 # ---------------------------------------------------------------------------------------
 # SymbolBlock
 # ---------------------------------------------------------------------------------------
@@ -1056,7 +892,6 @@ class SymbolBlock(HybridBlock):
     def imports(symbol_file, input_names, param_file=None, ctx=None, allow_missing=False,
                 ignore_extra=False):
         """Load a SymbolBlock from ``export``'s files (here or in MXNet)."""
-        symbol = _symbol_module()
         sym = symbol.load(symbol_file)
         if isinstance(input_names, str):
             input_names = [input_names]
@@ -1078,8 +913,6 @@ class SymbolBlock(HybridBlock):
         super().__init__(prefix=None, params=None)
         self._prefix = ''
         self._params = ParameterDict('', params)
-        Symbol = _symbol_type()
-        symbol = _symbol_module()
         if isinstance(inputs, Symbol) and len(inputs.list_outputs()) == 1:
             inputs = [inputs]
         if isinstance(outputs, (list, tuple)) and len(outputs) == 1:
@@ -1101,16 +934,14 @@ class SymbolBlock(HybridBlock):
             if aux not in input_names:
                 self.params.get(aux, grad_req='null', allow_deferred_init=True, shape=shapes.get(aux))
         self._cached_graph = syms, out
-        cut = len(_plain_common_prefix(list(self._params.keys())))
+        cut = len(os.path.commonprefix(list(self._params.keys())))  # character-wise
         self._reg_params = {key[cut:]: val for key, val in self._params.items()}
         self._runner = None
 
     def forward(self, x, *args):
-        NDArray = _ndarray_type()
         if isinstance(x, NDArray):
             with x.context:
                 return self._call_cached_op(x, *args)
-        Symbol = _symbol_type()
         if not isinstance(x, Symbol):
             raise AssertionError('HybridBlock requires the first argument to forward be either Symbol '
                              'or NDArray, but got %s' % type(x))
@@ -1173,18 +1004,6 @@ class SymbolBlock(HybridBlock):
     def reset_ctx(self, ctx):
         for p in self.collect_params().values():
             p.reset_ctx(ctx)
-
-
-def _plain_common_prefix(names):
-    if not names:
-        return ''
-    prefix = names[0]
-    for n in names[1:]:
-        i = 0
-        while i < len(prefix) and i < len(n) and prefix[i] == n[i]:
-            i += 1
-        prefix = prefix[:i]
-    return prefix
 
 
 def _var_shapes(sym):

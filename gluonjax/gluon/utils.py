@@ -1,7 +1,6 @@
 """Helpers of ``mx.gluon.utils``: splitting batches over devices, clipping gradients, downloads."""
 import hashlib
 import os
-import uuid
 import warnings
 import weakref
 
@@ -9,6 +8,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .._files import atomic_open
 from ..base import MXNetError
 
 __all__ = ['split_data', 'split_and_load', 'clip_global_norm', 'check_sha1', 'download',
@@ -112,17 +112,13 @@ def download(url, path=None, overwrite=False, sha1_hash=None, retries=5, verify_
     os.makedirs(dirname, exist_ok=True)
     last = None
     for _ in range(retries + 1):
-        tmp = '%s.%s' % (fname, uuid.uuid4())
         try:
-            with urllib.request.urlopen(url, timeout=30) as response, open(tmp, 'wb') as out:
+            with urllib.request.urlopen(url, timeout=30) as response, atomic_open(fname, 'wb') as out:
                 for chunk in iter(lambda: response.read(1 << 16), b''):
                     out.write(chunk)
-            replace_file(tmp, fname)
             break
         except Exception as err:  # network failures of every kind
             last = err
-            if os.path.exists(tmp):
-                os.remove(tmp)
     else:
         raise MXNetError('download: could not fetch %s (%s). The machine may be offline; put the '
                          'file at %s yourself.' % (url, last, fname))

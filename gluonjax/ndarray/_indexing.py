@@ -12,6 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from .._caches import lru_cache
 from ..base import MXNetError, shape_str
 from .ndarray import NDArray, PassThrough, after_write, apply_fn, array, make_view
 from .. import autograd
@@ -114,7 +115,7 @@ def _index_fn(plan):
     return fn
 
 
-_fn_cache = {}
+_fn_cache = lru_cache('ndarray.index_fns', 4096)  # (kind, index plan): grows with user code
 
 
 def _cached(kind, plan):
@@ -272,3 +273,9 @@ def setitem(x, key, value):
     after_write(x)
     if _ag_state.recording and out._ag is not None:
         x._ag = out._ag
+
+
+# NDArray's indexing methods live here, above ndarray.py (this module needs NDArray);
+# ndarray/__init__.py imports this module, so every NDArray has them.
+NDArray.__getitem__ = getitem
+NDArray.__setitem__ = setitem

@@ -43,10 +43,10 @@ integers and copies raw array bytes, checking every size against what the input 
 import io
 import math
 import os
-import tempfile
 
 import numpy as np
 
+from .._files import atomic_open
 from ..base import MXNetError
 
 __all__ = ['save_arrays', 'load_arrays', 'save_arrays_to_bytes', 'load_arrays_from_bytes',
@@ -436,19 +436,6 @@ def save_arrays_to_bytes(data, np_shape=None):
     return out.getvalue()
 
 
-def _umask():
-    try:
-        with open('/proc/self/status') as f:
-            for line in f:
-                if line.startswith('Umask:'):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    mask = os.umask(0o022)  # pragma: no cover - non-Linux
-    os.umask(mask)
-    return mask
-
-
 def save_arrays(fname, data, np_shape=None):
     """Write ``data`` (a list of arrays, or a dict str -> array) as an MXNet 1.x NDArray file.
 
@@ -459,23 +446,5 @@ def save_arrays(fname, data, np_shape=None):
     (written to a temporary file in the same directory, then renamed).
     """
     arrays, names = _normalize(data)
-    path = os.fspath(fname)
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix='.%s.' % os.path.basename(path), suffix='.tmp',
-                               dir=directory)
-    try:
-        with os.fdopen(fd, 'wb') as f:
-            _write(f, arrays, names, np_shape)
-            f.flush()
-            os.fsync(f.fileno())
-            try:
-                os.fchmod(f.fileno(), 0o666 & ~_umask())
-            except (AttributeError, OSError):  # pragma: no cover - Windows
-                pass
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    with atomic_open(fname, 'wb') as f:
+        _write(f, arrays, names, np_shape)

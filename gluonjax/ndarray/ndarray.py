@@ -15,7 +15,8 @@ import numpy as np
 
 from .. import autograd
 from ..autograd import _state as _ag_state
-from ..base import MXNetError, shape_str
+from .._caches import lru_cache
+from ..base import MXNetError, shape_str, upper_layer
 from ..context import Context, current_context, context_of_device
 from ..ops._kernel import kernel_for, operator_error
 from ..ops._frontend import COMPARISONS, ArrayType, python_operators
@@ -211,7 +212,7 @@ class NDArray(ArrayType):
 
     def as_np_ndarray(self):
         """The same data as an ``mx.np.ndarray`` (shares the value and the autograd history)."""
-        from .. import numpy as _np_front
+        _np_front = upper_layer('numpy')[0]  # mx.np is a layer above
         out = _np_front.ndarray._from_jax(self._data, self._ctx)
         out._ag = self._ag
         return out
@@ -236,14 +237,7 @@ class NDArray(ArrayType):
 
     __str__ = __repr__
 
-    # ---- indexing ----------------------------------------------------------------------
-    def __getitem__(self, key):
-        from ._indexing import getitem
-        return getitem(self, key)
-
-    def __setitem__(self, key, value):
-        from ._indexing import setitem
-        setitem(self, key, value)
+    # ---- indexing: __getitem__ and __setitem__ are set by _indexing.py (which imports this module)
 
     # ---- arithmetic --------------------------------------------------------------------
     def __neg__(self):
@@ -413,8 +407,8 @@ def invoke(op_name, inputs, kwargs, out=None, ctx=None):
     if kernel.dynamic:
         args.extend(kernel.attrs[n] for n in kernel.dynamic)
     if kernel.op.random:
-        from .. import random as _random
-        args.append(_random.next_key(ctx))
+        from ..ops import _rng
+        args.append(_rng.next_key(ctx))
     outs = kernel(*args)
     cls = type(inputs[0]) if inputs else NDArray  # mx.np arrays stay mx.np arrays
     results = [cls._from_jax(o, ctx) for o in outs]
@@ -488,7 +482,7 @@ def _write_out(out, results):
     return out
 
 
-_fn_cache = {}
+_fn_cache = lru_cache('ndarray.apply_fn', 4096)  # keys name index plans, shapes: user input
 
 
 class PassThrough(Exception):
@@ -496,16 +490,15 @@ class PassThrough(Exception):
     (a ValueError of ``x[:] = v``, as MXNet raises), not wrapped into an MXNetError."""
 
 
-def apply_fn(fn, key, inputs, name='', device=None):
+def apply_fn(fn, key, inputs, name=''):
     """Run a pure function of jax arrays on NDArrays, compiled and cached by ``key``; record it.
 
-    This is how things that are not table operators (indexing, the backward of a
-    node under create_graph, hybridized blocks) join eager execution and the tape.
+    This is how things that are not table operators (indexing, the backward of a node
+    under create_graph, image transforms, batch stacking) join eager execution and the tape.
     """
     jitted = _fn_cache.get(key)
     if jitted is None:
-        kw = {} if device is None else {'out_shardings': jax.sharding.SingleDeviceSharding(device.jax_device)}
-        jitted = _fn_cache[key] = jax.jit(fn, **kw)
+        jitted = _fn_cache[key] = jax.jit(fn)
     try:
         outs = jitted(*[x._data for x in inputs])
     except (MXNetError, PassThrough):
@@ -513,7 +506,7 @@ def apply_fn(fn, key, inputs, name='', device=None):
     except Exception as err:
         raise operator_error(name or str(key[0]), ['arg%d' % i for i in range(len(inputs))],
                              [x._data for x in inputs], err) from None
-    ctx = device if device is not None else (_ctx_of(inputs) if inputs else current_context())
+    ctx = _ctx_of(inputs) if inputs else current_context()
     cls = type(inputs[0]) if inputs else NDArray  # mx.np arrays stay mx.np arrays
     results = [cls._from_jax(o, ctx) for o in outs]
     if _ag_state.recording:

@@ -17,8 +17,6 @@ Example::
 """
 import numpy as _onp
 
-import sys as _sys
-
 from .multiarray import (ndarray, array, asarray, zeros, ones, full, empty, arange, linspace, eye,  # noqa: F401
                          identity, zeros_like, ones_like, full_like, empty_like, add, subtract, multiply, divide, true_divide, floor_divide, mod,  # noqa: F401
                          remainder, power, maximum, minimum, fmax, fmin, hypot, arctan2, equal, not_equal,
@@ -47,16 +45,21 @@ inf, nan, PINF, NINF, PZERO, NZERO = _onp.inf, _onp.nan, _onp.inf, -_onp.inf, 0.
 newaxis = None
 
 
-def _attach_to_front_ends():
-    """``F.np`` / ``F.npx`` in ``hybrid_forward`` (F is mx.nd or mx.sym): the same functions,
-    which run eagerly on arrays and build graph nodes on Symbols."""
-    from .. import ndarray as _nd
-    from .. import numpy_extension as _npx
-    from .. import symbol as _sym
-    for front in (_nd, _sym):
-        front.np, front.npx = _sys.modules[__name__], _npx
+def _wire_core():
+    """Give _core what it needs from modules that import it (multiarray, _symbol)."""
+    from . import multiarray, _symbol, _core
+    _core.set_hooks(array=multiarray.array, as_np_symbol=_symbol.as_np_symbol)
 
 
-from .. import numpy_extension  # noqa: E402,F401  (imported here: npx uses this package's names)
+_wire_core()
 
-_attach_to_front_ends()
+
+def _register_caches():
+    # multiarray.py's index functions (keyed by index plan, unbounded until its owner
+    # makes it an LRU): registered here so that clear_caches() reaches it.
+    from . import multiarray
+    from .. import _caches
+    _caches.register('numpy.getitem_fns', multiarray._getitem_fns, None)
+
+
+_register_caches()

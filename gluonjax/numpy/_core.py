@@ -18,6 +18,14 @@ from ..ops._frontend import owner_of
 
 _NP_CLASS = []  # mx.np.ndarray, set by multiarray (which imports this module)
 
+# Functions of modules that import this one (so they cannot be imported here), set by
+# gluonjax/numpy/__init__.py once they exist: 'array' (multiarray), 'as_np_symbol' (_symbol).
+_HOOKS = {}
+
+
+def set_hooks(**functions):
+    _HOOKS.update(functions)
+
 
 def np_class():
     return _NP_CLASS[0]
@@ -45,8 +53,7 @@ def as_np(result):
     if type(result) is NDArray:
         result.__class__ = _NP_CLASS[0]
     elif is_symbol(result):
-        from ._symbol import as_np_symbol
-        as_np_symbol(result)
+        _HOOKS['as_np_symbol'](result)
     return result
 
 
@@ -55,8 +62,7 @@ def to_array(x, name, what='x'):
     if isinstance(x, NDArray) or is_symbol(x):
         return x
     if isinstance(x, (onp.ndarray, list, tuple)) or is_scalar(x):
-        from .multiarray import array
-        return array(x, dtype=x.dtype if isinstance(x, onp.ndarray) else None)
+        return _HOOKS['array'](x, dtype=x.dtype if isinstance(x, onp.ndarray) else None)
     raise TypeError('%s: %s must be an mx.np.ndarray, got %s' % (name, what, type(x).__name__))
 
 

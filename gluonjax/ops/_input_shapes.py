@@ -99,16 +99,3 @@ def regression_output(a, s):
 def first_axis_label(a, s):
     d = s.get('data')
     return {} if d is None else {'label': (d[0],)}
-
-
-def rnn(a, s):
-    d = s.get('data')
-    if d is None:
-        return {}
-    from ..ops.nn_rnn import rnn_param_size
-    h, layers, proj = a['state_size'], a['num_layers'], a.get('projection_size')
-    dirs = 2 if a.get('bidirectional') else 1
-    size = rnn_param_size(a['mode'], d[2], h, layers, a.get('bidirectional', False), proj)
-    # with a projection the hidden state has the projected size, the cell keeps state_size
-    return {'parameters': (size,), 'state': (layers * dirs, d[1], proj or h),
-            'state_cell': (layers * dirs, d[1], h)}

@@ -11,6 +11,7 @@ import functools
 import jax
 import numpy as np
 
+from .. import _caches
 from ..base import MXNetError, shape_str
 from ._registry import get_op
 
@@ -107,9 +108,11 @@ def operator_error(op_name, input_names, arrays, err):
     return MXNetError('%s: %s (inputs: %s)' % (op_name, msg, ', '.join(parts)))
 
 
-_cache = collections.OrderedDict()
 _CACHE_SIZE = 4096
-_compiled = {}  # Kernel.key -> (pure fn, jitted fn)
+# (op, user's attributes, training, device) -> Kernel; attributes come from user code.
+_cache = _caches.lru_cache('ops.kernels', _CACHE_SIZE)
+# Kernel.key -> (pure fn, jitted fn), shared by Kernels of equal parsed attributes.
+_compiled = _caches.lru_cache('ops.compiled', _CACHE_SIZE)
 
 
 def kernel_for(op_name, kwargs, train=False, device=None):
@@ -127,6 +130,4 @@ def kernel_for(op_name, kwargs, train=False, device=None):
         op = get_op(op_name)
         attrs = op.parse_attrs(kwargs)
         k = _cache[key] = Kernel(op, attrs, train and op.mode_dependent, device)
-        if len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
     return k

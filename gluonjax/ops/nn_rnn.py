@@ -14,7 +14,6 @@ import jax.numpy as jnp
 from jax import lax
 
 from ..base import MXNetError, shape_str
-from . import _input_shapes
 from ._registry import P, register
 from .nn_util import compute_dtype
 
@@ -146,7 +145,20 @@ def _run_direction(x, h0, c0, weights, biases, mode, h_size, reverse, lengths, c
     return out, h, c
 
 
-@register('RNN', input_shapes=_input_shapes.rnn, npx=('rnn',), inputs=_rnn_inputs, num_outputs=_rnn_outputs,
+def _input_shapes_rule(a, s):
+    """The fused RNN's parameter vector and initial states from the data (seq_len, batch, width)."""
+    d = s.get('data')
+    if d is None:
+        return {}
+    h, layers, proj = a['state_size'], a['num_layers'], a.get('projection_size')
+    dirs = 2 if a.get('bidirectional') else 1
+    size = rnn_param_size(a['mode'], d[2], h, layers, a.get('bidirectional', False), proj)
+    # with a projection the hidden state has the projected size, the cell keeps state_size
+    return {'parameters': (size,), 'state': (layers * dirs, d[1], proj or h),
+            'state_cell': (layers * dirs, d[1], h)}
+
+
+@register('RNN', input_shapes=_input_shapes_rule, npx=('rnn',), inputs=_rnn_inputs, num_outputs=_rnn_outputs,
           output_names=('output', 'state_output', 'statecell_output'), mode_dependent=True, random=True,
           params=[P('state_size', 'int'), P('num_layers', 'int'), P('bidirectional', 'bool', False),
                   P('mode', 'str'), P('p', 'float', 0.0), P('state_outputs', 'bool', False),

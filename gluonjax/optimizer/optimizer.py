@@ -29,6 +29,7 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
+from .._caches import lru_cache
 from ..base import MXNetError
 
 __all__ = ['Optimizer', 'Updater', 'create', 'register', 'get_updater']
@@ -91,7 +92,7 @@ def mxnet_transform(rule, cfg):
     return optax.GradientTransformationExtraArgs(init, update)
 
 
-_COMPILED = {}
+_COMPILED = lru_cache('optimizer.steps', 256)  # (rule, hyperparameter config) -> jitted step
 
 
 def _compiled_step(rule, cfg):

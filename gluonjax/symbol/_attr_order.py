@@ -11,6 +11,8 @@ attribute dictionaries come out as MXNet prints them.
 import bisect
 import functools
 
+from .. import _caches
+
 __all__ = ['mxnet_order']
 
 _MASK = (1 << 64) - 1
@@ -71,3 +73,6 @@ def mxnet_order(keys):
                 _place(order, k, hashes, buckets)
         _place(order, key, hashes, buckets)
     return tuple(order)
+
+
+_caches.register_function('symbol.attr_order', mxnet_order)

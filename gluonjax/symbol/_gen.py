@@ -6,6 +6,7 @@ current NameManager after the function's own name (``mx.sym.sum_axis`` makes
 ``sum_axis0``, an operator ``sum`` node, as MXNet does).
 """
 from ..ops._frontend import split_call, named
+from ..ops._registry import named_by
 from .symbol import Symbol
 
 
@@ -25,3 +26,20 @@ def make_function(op, public_name):
     def fn(*args, **kwargs):
         return call(op, hint, args, kwargs)
     return named(fn, op, public_name)
+
+
+def _fluent(public, op):
+    hint = 'cast' if public == 'astype' else public
+
+    def method(self, *args, **kwargs):
+        return call(op, hint, (self,) + args, kwargs)
+    method.__name__ = public
+    method.__doc__ = 'Fluent form of ``%s`` (see ``mx.sym.%s``).' % (op.name, op.name)
+    return method
+
+
+def add_fluent_methods():
+    """Attach ``x.<method>(...)`` for every method the table names (its ``methods``)."""
+    for public, op in named_by('methods').items():
+        if public not in Symbol.__dict__:
+            setattr(Symbol, public, _fluent(public, op))

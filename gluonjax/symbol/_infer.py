@@ -13,6 +13,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .._caches import lru_cache
 from ..base import MXNetError, shape_str
 from ..ops._kernel import kernel_for, operator_error
 from ..ops._registry import _literal
@@ -27,7 +28,7 @@ DTYPE_TO_FLAG = {'float32': 0, 'float64': 1, 'float16': 2, 'uint8': 3, 'int32': 
 FLAG_TO_DTYPE = {v: k for k, v in DTYPE_TO_FLAG.items()}
 # Inputs whose dtype is their own (integer indices), neither following nor setting the others'.
 _INDEX_INPUTS = ('indices', 'index')
-_eval_cache = {}
+_eval_cache = lru_cache('symbol.eval_shapes', 8192)  # (kernel, input shapes) -> output avals
 
 
 def node_error(node, err):
@@ -60,8 +61,6 @@ def eval_node(node, in_avals, train=False):
     except Exception as err:  # a jax error while tracing: name the operator and the shapes
         raise node_error(node, operator_error(node.op.name, node.input_names(), args, err)) from None
     out = tuple((tuple(int(d) for d in o.shape), np.dtype(o.dtype).name) for o in res[:kernel.n_out])
-    if len(_eval_cache) > 8192:
-        _eval_cache.clear()
     _eval_cache[key] = out
     return out
 

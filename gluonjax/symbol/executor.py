@@ -14,6 +14,7 @@ import numpy as np
 from ..base import MXNetError, shape_str
 from ..context import Context, current_context
 from .graph import GraphFunction
+from .symbol import Symbol
 
 __all__ = ['Executor', 'simple_bind']
 
@@ -262,3 +263,25 @@ def simple_bind(symbol, ctx, grad_req='write', type_dict=None, shapes=None):
     grads = [nd.zeros(s, ctx=ctx, dtype=dt(t)) if reqs[n] != 'null' else None
              for n, s, t in zip(names, arg_shapes, arg_types)]
     return Executor(symbol, ctx, args, grads, grad_req, aux)
+
+
+# ---- Symbol's execution methods (Symbol is below this module: installed here) -------------------
+
+def _bind(self, ctx, args, args_grad=None, grad_req='write', aux_states=None, group2ctx=None,
+          shared_exec=None):
+    """An Executor over given argument arrays (a list in list_arguments order, or a dict)."""
+    return Executor(self, ctx, args, args_grad, grad_req, aux_states)
+
+
+def _simple_bind(self, ctx, grad_req='write', type_dict=None, stype_dict=None, group2ctx=None,
+                 shared_arg_names=None, shared_exec=None, shared_buffer=None, **kwargs):
+    """An Executor with arrays allocated from input shapes (``data=(32, 784)``)."""
+    return simple_bind(self, ctx, grad_req, type_dict, kwargs)
+
+
+def _eval(self, ctx=None, **kwargs):
+    """Run the graph on NDArrays given by name; returns the list of outputs."""
+    return self.bind(ctx or current_context(), kwargs).forward()
+
+
+Symbol.bind, Symbol.simple_bind, Symbol.eval = _bind, _simple_bind, _eval

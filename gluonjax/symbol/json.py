@@ -16,6 +16,7 @@ map when it has at most one key.
 """
 import json as _std_json
 
+from .._files import atomic_write
 from ..base import MXNetError
 from ..ops import find_op
 from .symbol import Symbol, _Node, HIDDEN_KEYS, topo_order
@@ -309,3 +310,51 @@ def _read_node(raw, i, built, source, old_format, n_nodes):
                     % (_node_label(i, raw), op_name, len(names), ', '.join(names), len(inputs)))
     node.inputs = inputs
     return node
+
+
+# ---------------------------------------------------------------------------------------------
+# Symbol's file methods and the loading functions (Symbol is below this module: installed here)
+# ---------------------------------------------------------------------------------------------
+
+def _tojson(self, remove_amp_cast=True):
+    """The graph in MXNet's symbol JSON format (byte for byte as MXNet 1.9 writes it)."""
+    return dumps(self)
+
+
+def _save(self, fname, remove_amp_cast=True):
+    """Write the graph's JSON to ``fname`` (atomically: a reader never sees half a file)."""
+    if not isinstance(fname, str):
+        raise TypeError('fname must be a string')
+    atomic_write(fname, self.tojson())
+
+
+def _getstate(self):
+    return {'handle': self.tojson()}
+
+
+def _setstate(self, state):
+    self._outputs = loads(state['handle'])._outputs
+
+
+Symbol.tojson, Symbol.save = _tojson, _save
+Symbol.__getstate__, Symbol.__setstate__ = _getstate, _setstate
+
+
+def fromjson(json_str):
+    """A Symbol from MXNet's symbol JSON text (any MXNet 0.x or 1.x version)."""
+    return loads(json_str)
+
+
+load_json = fromjson
+
+
+def load(fname):
+    """A Symbol from a ``-symbol.json`` file."""
+    if not isinstance(fname, str):
+        raise TypeError('fname needs to be string')
+    try:
+        with open(fname, 'r') as f:
+            text = f.read()
+    except OSError as err:
+        raise MXNetError('load: cannot read symbol file %r: %s' % (fname, err)) from None
+    return loads(text, source=fname)

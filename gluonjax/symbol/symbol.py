@@ -14,20 +14,18 @@ function), so ``x.shape`` works while tracing a hybridized block.
 """
 import builtins as _builtins
 import numbers
-import os
-import tempfile
 
 import numpy as np
 
 from ..base import MXNetError, NotImplementedForSymbol, NotSupportedError
 from ..ops import find_op, get_op
 from ..ops._frontend import COMPARISONS, ArrayType, python_operators
-from ..ops._registry import arith_table, named_by
+from ..ops._registry import arith_table
 from . import _attribute, _infer, _name
 from ._attr_order import mxnet_order
 from ._infer import DTYPE_TO_FLAG
 
-__all__ = ['Symbol', 'var', 'Variable', 'Group', 'load', 'fromjson', 'load_json',
+__all__ = ['Symbol', 'var', 'Variable', 'Group',
            'pow', 'power', 'maximum', 'minimum', 'hypot', 'zeros', 'ones', 'full', 'arange', 'linspace']
 
 # Attributes MXNet stores with double underscores (``lr_mult`` is kept as ``__lr_mult__``)
@@ -201,12 +199,6 @@ class Symbol(ArrayType):
     def __deepcopy__(self, memo):
         return self.__copy__()
 
-    def __getstate__(self):
-        return {'handle': self.tojson()}
-
-    def __setstate__(self, state):
-        self._outputs = fromjson(state['handle'])._outputs
-
     # ---- shape and dtype known while building ----------------------------------------------
     def _aval(self):
         if len(self._outputs) != 1:
@@ -378,26 +370,6 @@ class Symbol(ArrayType):
         """As infer_type, with None for the types that cannot be inferred."""
         return _infer.infer_type(self, args, kwargs, partial=True)
 
-    # ---- files -------------------------------------------------------------------------------
-    def tojson(self, remove_amp_cast=True):
-        """The graph in MXNet's symbol JSON format (byte for byte as MXNet 1.9 writes it)."""
-        from . import json as _json
-        return _json.dumps(self)
-
-    def save(self, fname, remove_amp_cast=True):
-        """Write the graph's JSON to ``fname`` (atomically: a reader never sees half a file)."""
-        if not isinstance(fname, str):
-            raise TypeError('fname must be a string')
-        text = self.tojson()
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(fname)), prefix='.tmp-', suffix='.json')
-        try:
-            with os.fdopen(fd, 'w') as f:
-                f.write(text)
-            os.replace(tmp, fname)
-        except BaseException:
-            os.remove(tmp)
-            raise
-
     def debug_str(self):
         """The graph as MXNet's ``Symbol::Print`` lists it: outputs, then every node in graph order."""
         if len(self._outputs) == 1 and not self._outputs[0][0].inputs:
@@ -420,24 +392,6 @@ class Symbol(ArrayType):
                 lines.append('Attrs:')
                 lines.extend('\t%s=%s' % kv for kv in sorted(node.attrs.items()))
         return '\n'.join(lines) + '\n'
-
-    # ---- execution ---------------------------------------------------------------------------
-    def bind(self, ctx, args, args_grad=None, grad_req='write', aux_states=None, group2ctx=None,
-             shared_exec=None):
-        """An Executor over given argument arrays (a list in list_arguments order, or a dict)."""
-        from .executor import Executor
-        return Executor(self, ctx, args, args_grad, grad_req, aux_states)
-
-    def simple_bind(self, ctx, grad_req='write', type_dict=None, stype_dict=None, group2ctx=None,
-                    shared_arg_names=None, shared_exec=None, shared_buffer=None, **kwargs):
-        """An Executor with arrays allocated from input shapes (``data=(32, 784)``)."""
-        from .executor import simple_bind
-        return simple_bind(self, ctx, grad_req, type_dict, kwargs)
-
-    def eval(self, ctx=None, **kwargs):
-        """Run the graph on NDArrays given by name; returns the list of outputs."""
-        from ..context import current_context
-        return self.bind(ctx or current_context(), kwargs).forward()
 
     def gradient(self, wrt):
         raise NotSupportedError('Symbol.gradient is not supported (MXNet does not implement it either); '
@@ -721,51 +675,3 @@ def _creation(op_name, params, kwargs):
     params.update(kwargs)
     op = get_op(op_name)
     return create(op, [], params, name=name, attr=attr, hint=op_name.lower())
-
-
-# ---------------------------------------------------------------------------------------------
-# Loading
-# ---------------------------------------------------------------------------------------------
-
-def fromjson(json_str):
-    """A Symbol from MXNet's symbol JSON text (any MXNet 0.x or 1.x version)."""
-    from . import json as _json
-    return _json.loads(json_str)
-
-
-load_json = fromjson
-
-
-def load(fname):
-    """A Symbol from a ``-symbol.json`` file."""
-    if not isinstance(fname, str):
-        raise TypeError('fname needs to be string')
-    try:
-        with open(fname, 'r') as f:
-            text = f.read()
-    except OSError as err:
-        raise MXNetError('load: cannot read symbol file %r: %s' % (fname, err)) from None
-    from . import json as _json
-    return _json.loads(text, source=fname)
-
-
-# ---------------------------------------------------------------------------------------------
-# Fluent methods: x.reshape(...), x.sum(axis=1), ... mirror NDArray's
-# ---------------------------------------------------------------------------------------------
-
-def _fluent(public, op):
-    hint = 'cast' if public == 'astype' else public
-
-    def method(self, *args, **kwargs):
-        from ._gen import call
-        return call(op, hint, (self,) + args, kwargs)
-    method.__name__ = public
-    method.__doc__ = 'Fluent form of ``%s`` (see ``mx.sym.%s``).' % (op.name, op.name)
-    return method
-
-
-def add_fluent_methods():
-    """Attach ``x.<method>(...)`` for every method the table names (its ``methods``)."""
-    for public, op in named_by('methods').items():
-        if public not in Symbol.__dict__:
-            setattr(Symbol, public, _fluent(public, op))

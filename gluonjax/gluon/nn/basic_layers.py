@@ -26,6 +26,8 @@ def _kwargs_repr(kwargs):
 class _Stack:
     """What Sequential and HybridSequential share: adding, indexing, slicing, length, repr."""
 
+    _summary_skips = True  # Block.summary lists the children instead
+
     def add(self, *blocks):
         """Add Blocks at the end."""
         for block in blocks:

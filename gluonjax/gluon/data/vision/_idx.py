@@ -12,6 +12,7 @@ import threading
 
 import numpy as np
 
+from ...._caches import lru_cache
 from ....base import MXNetError
 
 __all__ = ['read_idx', 'find_files', 'PACKAGE_MNIST_DIR', 'MNIST_MD5', 'FASHION_MNIST_MD5',
@@ -37,7 +38,7 @@ FASHION_MNIST_MD5 = {
 _IDX_TYPES = {0x08: np.uint8, 0x09: np.int8, 0x0B: np.dtype('>i2'), 0x0C: np.dtype('>i4'),
               0x0D: np.dtype('>f4'), 0x0E: np.dtype('>f8')}
 
-_cache = {}
+_cache = lru_cache('data.idx_files', 8)  # (path, size, mtime) -> decoded array: whole datasets
 _lock = threading.Lock()
 
 
