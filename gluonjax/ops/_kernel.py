@@ -68,8 +68,11 @@ class Kernel:
         except MXNetError:
             raise
         except Exception as err:  # a jax or XLA failure: name the operator and the shapes
-            raise operator_error(self.op.name, self.op.input_names(self.attrs, len(arrays)),
-                                 arrays, err) from None
+            raise self.error(arrays, err) from None
+
+    def error(self, arrays, err):
+        """The MXNetError for ``err``, raised by this kernel on ``arrays``."""
+        return operator_error(self.op.name, self.op.input_names(self.attrs, len(arrays)), arrays, err)
 
 
 def _as_tuple_fn(fn, static, dynamic, n_out, random):
