@@ -245,7 +245,13 @@ def node_grads(node, need, out_cts):
         grads = _pull(node.pullback, tuple(out_cts), node.out_avals)
     else:
         mask = tuple(c is not None for c in out_cts)
-        grads = _replay_vjp(node, need, mask)(node.values, [c for c in out_cts if c is not None])
+        try:
+            grads = _replay_vjp(node, need, mask)(node.values, [c for c in out_cts if c is not None])
+        except Exception as err:
+            msg = str(err).strip().splitlines()
+            raise MXNetError('backward: %s cannot be differentiated (inputs: %s): %s'
+                             % (node.name or node.key[0], ', '.join(str(tuple(v.shape)) for v in node.values),
+                                msg[0] if msg else type(err).__name__)) from None
     return [None if _is_float0(g) else g for g in grads]
 
 
