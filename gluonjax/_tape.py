@@ -22,7 +22,7 @@ import numpy as np
 from .base import MXNetError
 
 __all__ = ['state', 'Leaf', 'Node', 'tracked', 'record_call', 'custom_node', 'backward',
-           'walk', 'add', 'ones_like']
+           'walk', 'node_grads', 'vjp_at_inputs', 'add', 'ones_like']
 
 
 class _State(threading.local):
@@ -215,9 +215,10 @@ _pull = jax.jit(_pull_impl, static_argnums=2)  # compiled once per operator and 
 _replay_cache = {}
 
 
-def _replay_vjp(node, need, ct_mask):
-    """The vjp of a node recorded without residuals, from its inputs (operators jax cannot
-    differentiate end here with jax's own error, as they would have before)."""
+def vjp_at_inputs(node, need, ct_mask):
+    """A node's vjp computed from its recorded inputs: for nodes recorded without residuals,
+    and for ``create_graph``, where the backward must itself be a differentiable function of
+    the inputs (it is recorded as an operator)."""
     key = (node.key, need, ct_mask)
     f = _replay_cache.get(key)
     if f is None:
@@ -246,7 +247,7 @@ def node_grads(node, need, out_cts):
     else:
         mask = tuple(c is not None for c in out_cts)
         try:
-            grads = _replay_vjp(node, need, mask)(node.values, [c for c in out_cts if c is not None])
+            grads = vjp_at_inputs(node, need, mask)(node.values, [c for c in out_cts if c is not None])
         except Exception as err:
             msg = str(err).strip().splitlines()
             raise MXNetError('backward: %s cannot be differentiated (inputs: %s): %s'

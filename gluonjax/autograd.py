@@ -163,7 +163,7 @@ def _recorded_grads(node, need, out_cts):
     from .ndarray.ndarray import apply_fn
     ct_mask = tuple(c is not None for c in out_cts)
     present = [c for c in out_cts if c is not None]
-    f = _tape._replay_vjp(node, need, ct_mask)
+    f = _tape.vjp_at_inputs(node, need, ct_mask)
     n_in = len(node.values)
     inputs = [_input_array(node, i) for i in range(n_in)] + [_wrap(c) for c in present]
 
