@@ -31,13 +31,6 @@ from ._alias import alias_as_mxnet  # noqa: E402,F401
 from . import _caches  # noqa: E402
 from ._caches import clear_caches  # noqa: E402,F401
 
-# autograd.py's caches, registered here until its rewrite (another change) registers them
-# itself; _node_vjp_cache is keyed by kernel and so grows with the operators used.
-_caches.register('autograd.seen_structures', autograd._seen_structures, 4 * autograd._FUSED_CACHE_SIZE)
-_caches.register('autograd.fused', autograd._fused_cache, autograd._FUSED_CACHE_SIZE)
-_caches.register('autograd.ones', autograd._ones_cache, 256)
-_caches.register('autograd.node_vjp', autograd._node_vjp_cache, None)
-
 import importlib as _importlib  # noqa: E402
 
 

@@ -235,3 +235,151 @@ def test_shared_subexpression_accumulates():
         z = y * y + y  # x^4 + x^2
     z.backward()
     np.testing.assert_allclose(x.grad.asnumpy(), [4 * 27 + 6])
+
+
+# ---- the tape keeps what backward needs ----------------------------------------------------
+
+def test_backward_never_runs_a_forward_again():
+    """The forward's side effect runs once per recorded pass: the first backward (node by node)
+    and the repeated ones (one fused function) use the residuals kept by the forward."""
+    import jax
+    import jax.numpy as jnp
+    from gluonjax.ndarray.ndarray import apply_fn
+    runs = [0]
+
+    def counted(v):
+        jax.debug.callback(lambda: runs.__setitem__(0, runs[0] + 1))
+        return (jnp.sin(v) * v,)
+    x = _var([1., 2., 3.])
+    want = 2 * (np.cos([1., 2., 3.]) * [1., 2., 3.] + np.sin([1., 2., 3.]))
+    for i in range(3):
+        with autograd.record():
+            y = apply_fn(counted, ('counted_sin',), [x], name='counted_sin')[0]
+            z = (y * 2).sum()
+        z.backward()
+        x.grad.wait_to_read()
+        jax.effects_barrier()
+        assert runs[0] == i + 1
+        np.testing.assert_allclose(x.grad.asnumpy(), want, rtol=1e-5)
+
+
+def test_repeated_graph_gives_the_same_gradients(rng):
+    """The same structure three times (node walk, then the fused backward): equal numbers,
+    with an unused output of a multi-output operator, an integer path and a 'add' variable."""
+    xv = rng.uniform(0.5, 2, (4, 6)).astype(np.float32)
+    wv = rng.uniform(-1, 1, (6,)).astype(np.float32)
+    x, w = _var(xv), _var(wv, 'add')
+    grads_x, grads_w = [], []
+    for _ in range(3):
+        with autograd.record():
+            a, _unused = nd.split(x, num_outputs=2, axis=1)   # (4, 3), second output unused
+            idx = nd.argmax(x, axis=1)                          # integer path from a variable
+            picked = nd.pick(x, idx, axis=1)                    # max of each row
+            y = (nd.exp(a) * w[:3]).sum() + (picked * picked).sum()
+        y.backward()
+        grads_x.append(x.grad.asnumpy().copy())
+        grads_w.append(w.grad.asnumpy().copy())
+    want_x = np.zeros_like(xv)
+    want_x[:, :3] = np.exp(xv[:, :3]) * wv[:3]
+    rows = np.arange(4)
+    want_x[rows, xv.argmax(axis=1)] += 2 * xv.max(axis=1)
+    want_w = np.zeros_like(wv)
+    want_w[:3] = np.exp(xv[:, :3]).sum(axis=0)
+    for i in range(3):
+        np.testing.assert_allclose(grads_x[i], want_x, rtol=1e-5)
+        np.testing.assert_allclose(grads_w[i], want_w * (i + 1), rtol=1e-5)  # grad_req 'add'
+
+
+def test_operator_jax_cannot_differentiate_fails_only_in_backward():
+    import jax
+    from gluonjax.ndarray.ndarray import apply_fn
+
+    def host_square(v):
+        return (jax.pure_callback(lambda a: np.asarray(a) ** 2, jax.ShapeDtypeStruct(v.shape, v.dtype), v),)
+    x = _var([1., 2.])
+    with autograd.record():
+        y = apply_fn(host_square, ('host_square',), [x], name='host_square')[0]
+    assert y.asnumpy().tolist() == [1., 4.]  # the forward runs under record()
+    with pytest.raises(MXNetError, match=r'backward: host_square cannot be differentiated \(inputs: \(2,\)\)'):
+        y.backward()
+
+
+def test_fresh_grad_flag():
+    x = _var([1., 2.])
+    assert x._fresh_grad is False
+    with autograd.record():
+        y = (x * x).sum()
+    y.backward()
+    assert x._fresh_grad is True and x.grad.asnumpy().tolist() == [2., 4.]
+    x._fresh_grad = False
+    assert x._fresh_grad is False
+    plain = nd.array([1.])
+    assert plain._fresh_grad is False
+    with pytest.raises(MXNetError, match='not a variable'):
+        plain._fresh_grad = True
+
+
+def _device_nets(ctxs):
+    from gluonjax import gluon
+    net = gluon.nn.Sequential()
+    net.add(gluon.nn.Dense(5, activation='tanh', in_units=4), gluon.nn.Dense(3, in_units=5))
+    net.initialize(mx.init.Xavier(), ctx=ctxs)
+    return net
+
+
+def test_backward_over_heads_on_different_devices():
+    """MXNet's multi-device pattern: split_and_load, a loss per device, autograd.backward(losses)."""
+    from gluonjax import gluon
+    ctxs = [mx.cpu(i) for i in range(4)]
+    assert len({c.jax_device for c in ctxs}) == 4  # tests/conftest.py forces 4 CPU devices
+    mx.random.seed(3)
+    net = _device_nets(ctxs)
+    params = list(net.collect_params().values())
+    x = nd.array(np.random.RandomState(0).uniform(-1, 1, (8, 4)))
+    y = nd.array([0, 1, 2, 0, 1, 2, 0, 1])
+    loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
+    xs, ys = gluon.utils.split_and_load(x, ctxs), gluon.utils.split_and_load(y, ctxs)
+
+    def grads():
+        return [[p.grad(c).asnumpy().copy() for c in ctxs] for p in params]
+    together = []
+    for _ in range(3):  # node walk first, then the fused backward per device
+        with autograd.record():
+            losses = [loss_fn(net(a), b) for a, b in zip(xs, ys)]
+        autograd.backward(losses)
+        together.append(grads())
+        assert all(l.context == c for l, c in zip(losses, ctxs))
+    with autograd.record():
+        losses = [loss_fn(net(a), b) for a, b in zip(xs, ys)]
+    for l in losses:
+        l.backward()
+    one_by_one = grads()
+    # single-device reference: the same weights on cpu(0), each quarter of the batch
+    ref = _device_nets([mx.cpu(0)])
+    for p, q in zip(ref.collect_params().values(), params):
+        p.set_data(q.data(ctxs[0]))
+    for k, (a, b) in enumerate(zip(gluon.utils.split_and_load(x, [mx.cpu(0)] * 4),
+                                   gluon.utils.split_and_load(y, [mx.cpu(0)] * 4))):
+        with autograd.record():
+            l = loss_fn(ref(a), b)
+        l.backward()
+        for i, p in enumerate(ref.collect_params().values()):
+            want = p.grad().asnumpy()
+            assert np.abs(want).sum() > 0
+            for got in together:
+                np.testing.assert_allclose(got[i][k], want, rtol=1e-5, atol=1e-7)
+            np.testing.assert_allclose(one_by_one[i][k], want, rtol=1e-5, atol=1e-7)
+
+
+def test_backward_through_a_copy_between_devices():
+    """One graph spanning two devices (as_in_context under record) takes the node walk."""
+    x = nd.array([1., 2., 3.], ctx=mx.cpu(0))
+    x.attach_grad()
+    for _ in range(2):
+        with autograd.record():
+            y = (x * x).as_in_context(mx.cpu(1))
+            z0 = (x * 3).sum()
+            z1 = (y * 2).sum()
+        autograd.backward([z0, z1])
+        assert x.grad.context == mx.cpu(0)
+        np.testing.assert_allclose(x.grad.asnumpy(), 3 + 4 * np.array([1., 2., 3.]))

@@ -68,7 +68,7 @@ def test_caches_that_grow_with_user_input_are_bounded():
     # Unbounded entries are keyed by a fixed set (devices), or are known and listed here
     # until their files' owners make them LRUs.
     unbounded = {name for name, (_, bound) in _caches.registered().items() if bound is None}
-    assert unbounded <= {'context.devices', 'autograd.node_vjp', 'numpy.getitem_fns'}
+    assert unbounded <= {'context.devices'}
     for name, (cache, bound) in _caches.registered().items():
         if isinstance(cache, _caches.LRUCache):
             assert cache.maxsize == bound, name

@@ -8,16 +8,17 @@ wraps the outputs. In training mode the function also returns the new auxiliary 
 (BatchNorm's running statistics), which are written back into the Parameters when backward
 passes through the recorded call, as MXNet does.
 
-Under ``autograd.record()`` the call is one tape node whose function is the compiled
-function itself: backward is ``jax.vjp`` of the whole graph, compiled once.
+Under ``autograd.record()`` (with a tracked input) the call is one tape node: the compiled
+function runs in its vjp form, which also returns the pullback's residuals, so backward
+applies the whole graph's pullback without computing its forward again.
 """
 import itertools
 import warnings
 
 import jax
 
-from .. import autograd
-from ..autograd import _state as _ag_state
+from .. import _tape
+from .._tape import state as _ag_state
 from ..base import MXNetError
 from .parameter import _generation
 
@@ -116,18 +117,24 @@ class GraphRunner:
         if self.needs_key:
             from .. import random as _random
             vals.append(_random.next_key(ctx))
+        parents = self._parents(args, arrays) if _ag_state.recording else ()
+        node = None
         try:
-            outs = entry.jitted(*vals)
+            if _tape.tracked(parents):  # one tape node, its pullback kept for backward
+                outs, node = _tape.record_call(entry.jitted, entry.token, parents, vals, entry.jitted,
+                                               self.block.name)
+            else:
+                outs = entry.jitted(*vals)
         except Exception as err:
             raise self._error(err) from None
         n = self.n_out
         results = [NDArray._from_jax(o, ctx) for o in outs[:n]]
-        if _ag_state.recording:
-            self._record(entry, args, arrays, vals, results, len(outs))
-            if train and self.aux_keys and results and results[0]._ag is not None:
+        if node is not None:
+            for i, r in enumerate(results):
+                r._ag = (node, i)
+            if train and self.aux_keys and results:
                 # as MXNet: running statistics are written when backward passes the graph
-                results[0]._ag[0].on_backward = self._aux_writer(
-                    [arrays[pos] for pos in self.aux_pos], outs[n:])
+                node.on_backward = self._aux_writer([arrays[pos] for pos in self.aux_pos], outs[n:])
         return results
 
     def _aux_writer(self, aux_arrays, after):
@@ -155,17 +162,13 @@ class GraphRunner:
                         rules[step.node.inputs[pos][0].name] = (step.op, attrs)
         return rules
 
-    def _record(self, entry, args, arrays, vals, results, n_out):
+    def _parents(self, args, arrays):
+        """The tape entries of the compiled function's inputs (the PRNG key is a constant)."""
         parents = [args[i]._ag for i in self.data_index]
         parents.extend([a._ag for a in arrays])
         if self.needs_key:
             parents.append(None)
-        if all(p is None for p in parents):
-            return
-        node = autograd.Node(entry.jitted, entry.token, tuple(parents), tuple(vals), n_out,
-                             name=self.block.name)
-        for i, r in enumerate(results):
-            r._ag = (node, i)
+        return parents
 
     def _error(self, err):
         """An MXNetError naming the Block, keeping the operator's own message."""

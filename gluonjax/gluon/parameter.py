@@ -2,7 +2,7 @@
 
 A Parameter holds one NDArray per context it was initialised on. Unless its ``grad_req``
 is ``'null'``, every one of those arrays is an autograd *leaf* (see
-:class:`gluonjax.autograd.Leaf`) whose gradient buffer is the Parameter's ``grad(ctx)``:
+``autograd.mark_variables``) whose gradient buffer is the Parameter's ``grad(ctx)``:
 any operator recorded on the array, eager or inside a hybridized block, sends its
 gradient there. Shapes may contain 0 for unknown dimensions; initialisation is then
 deferred until the first forward pass tells the Block the input shapes.
@@ -152,8 +152,7 @@ class Parameter:
         self._grad_req = req
         if req == 'null' and self._grad is not None:
             self._grad = None
-            for arr in self._data:
-                arr._ag = None  # detached: operators on it are no longer recorded
+            autograd.unmark_variables(self._data)  # detached: operators on it are no longer recorded
         elif self._data is not None:
             self._init_grad()
 
@@ -333,12 +332,10 @@ class Parameter:
         from ..ndarray import NDArray
         if self.grad_req == 'null':
             self._grad = None
-            for arr in self._data or ():
-                arr._ag = None
+            autograd.unmark_variables(self._data or ())
             return
         self._grad = [NDArray._from_jax(_fresh_zeros(d._data), d._ctx) for d in self._data]
-        for arr, g in zip(self._data, self._grad):
-            arr._ag = autograd.Leaf(g, self.grad_req)
+        autograd.mark_variables(self._data, self._grad, self.grad_req)
 
     def reset_ctx(self, ctx):
         """Move this Parameter to other contexts (one or a list)."""

@@ -17,7 +17,7 @@ the numbers MXNet's store-side updates give; ``update_on_kvstore=True`` asks the
 to run the optimizer (one call per key).
 
 Stale gradients are found as MXNet finds them: backward marks each gradient fresh
-(``autograd.Leaf.fresh``) and ``step`` clears the mark.
+(the arrays' ``_fresh_grad``, MXNet's name) and ``step`` clears the mark.
 """
 import numbers
 
@@ -310,7 +310,7 @@ class Trainer:
             datas = param.list_data()
             if not ignore_stale_grad:
                 for data in datas:
-                    if not getattr(data._ag, 'fresh', False):
+                    if not data._fresh_grad:
                         raise UserWarning(  # MXNet's type for a stale gradient
                             'Gradient of Parameter `%s` on context %s has not been updated by backward '
                             'since last `step`. This could mean a bug in your model that made it only '
@@ -321,13 +321,13 @@ class Trainer:
             if not local:
                 continue
             for (indices, grads, weights), arr, grad in zip(updates, datas, param.list_grad()):
-                leaf = arr._ag
-                if not ignore_stale_grad or getattr(leaf, 'fresh', False):
+                fresh = arr._fresh_grad
+                if not ignore_stale_grad or fresh:
                     indices.append(i)
                     grads.append(grad)
                     weights.append(arr)
-                    if leaf is not None:
-                        leaf.fresh = False
+                    if fresh:
+                        arr._fresh_grad = False
         if local:
             for updater, (indices, grads, weights) in zip(self._updaters, updates):
                 if indices:

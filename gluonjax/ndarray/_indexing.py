@@ -15,8 +15,7 @@ from jax import lax
 from .._caches import lru_cache
 from ..base import MXNetError, shape_str
 from .ndarray import NDArray, PassThrough, after_write, apply_fn, array, make_view
-from .. import autograd
-from ..autograd import _state as _ag_state
+from .._tape import state as _ag_state
 
 
 def _plan(x, key):

@@ -13,15 +13,15 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .. import autograd
-from ..autograd import _state as _ag_state
+from .. import _tape
 from .._caches import lru_cache
+from .._tape import state as _ag_state
 from ..base import MXNetError, shape_str, upper_layer
 from ..context import Context, current_context, context_of_device
 from ..ops._kernel import kernel_for, operator_error
 from ..ops._frontend import COMPARISONS, ArrayType, python_operators
 
-__all__ = ['NDArray', 'invoke', 'apply_fn', 'array', 'waitall']
+__all__ = ['NDArray', 'invoke', 'apply_fn', 'array', 'waitall', 'backward_heads', 'head_entries']
 
 _DEFAULT_DTYPE = np.float32
 
@@ -97,12 +97,26 @@ class NDArray(ArrayType):
     @property
     def grad(self):
         ag = self._ag
-        return ag.grad if isinstance(ag, autograd.Leaf) else None
+        return ag.grad if ag.__class__ is _tape.Leaf else None
 
     @property
     def grad_req(self):
         ag = self._ag
-        return ag.req if isinstance(ag, autograd.Leaf) else 'null'
+        return ag.req if ag.__class__ is _tape.Leaf else 'null'
+
+    @property
+    def _fresh_grad(self):
+        """Whether backward wrote this variable's gradient since the flag was last cleared
+        (MXNet's name; gluon.Trainer finds stale gradients with it)."""
+        ag = self._ag
+        return ag.fresh if ag.__class__ is _tape.Leaf else False
+
+    @_fresh_grad.setter
+    def _fresh_grad(self, value):
+        ag = self._ag
+        if ag.__class__ is not _tape.Leaf:
+            raise MXNetError('_fresh_grad: the array is not a variable (call attach_grad() first)')
+        ag.fresh = bool(value)
 
     # ---- conversion --------------------------------------------------------------------
     def asnumpy(self):
@@ -222,13 +236,13 @@ class NDArray(ArrayType):
         if grad_req not in ('write', 'add', 'null'):
             raise MXNetError("attach_grad: grad_req must be 'write', 'add' or 'null', not %r" % (grad_req,))
         g = type(self)._from_jax(_zeros_like(self._data), self._ctx)
-        self._ag = autograd.Leaf(g, grad_req)
+        self._ag = _tape.Leaf(g, grad_req)
 
     def detach(self):
         return type(self)._from_jax(self._data, self._ctx)
 
     def backward(self, out_grad=None, retain_graph=False, train_mode=True):
-        autograd.backward([self], None if out_grad is None else [out_grad], retain_graph, train_mode)
+        backward_heads([self], None if out_grad is None else [out_grad], retain_graph, train_mode)
 
     # ---- printing ----------------------------------------------------------------------
     def __repr__(self):
@@ -369,8 +383,8 @@ def _record_copy(src, out):
         if create_graph:
             return [ct.as_in_ctx(src.context)]
         return [jax.device_put(ct, device)]
-    node = autograd.Node(None, ('_copyto', id(src)), (src._ag,), (src._data,), 1,
-                         backward_fn=backward_fn, name='_copyto')
+    node = _tape.custom_node(('_copyto', id(src)), (src._ag,), (src._data,), 1, backward_fn,
+                             name='_copyto')
     out._ag = (node, 0)
 
 
@@ -409,39 +423,47 @@ def invoke(op_name, inputs, kwargs, out=None, ctx=None):
     if kernel.op.random:
         from ..ops import _rng
         args.append(_rng.next_key(ctx))
-    outs = kernel(*args)
+    node = None
+    if _ag_state.recording and inputs:
+        outs, node = _record(kernel, inputs, args)
+    else:
+        outs = kernel(*args)
     cls = type(inputs[0]) if inputs else NDArray  # mx.np arrays stay mx.np arrays
     results = [cls._from_jax(o, ctx) for o in outs]
     new_aux = None
     if kernel.op.updates_aux and len(outs) > kernel.n_out:
         new_aux = outs[kernel.n_out:]
         results = results[:kernel.n_out]
-    if _ag_state.recording and inputs:
-        # the node's function returns every output, updated auxiliary states included
-        _record(kernel, inputs, results, len(args) - len(inputs), args[len(inputs):],
-                n_out=len(outs), values=args)
-        if new_aux is not None and results[0]._ag is not None:
+    if node is not None:
+        for i, r in enumerate(results):
+            r._ag = (node, i)
+        if new_aux is not None:
             # MXNet updates running statistics in backward: recorded passes count once backward runs
-            results[0]._ag[0].on_backward = _aux_writer(kernel.op, kernel.attrs,
-                                                        inputs[len(inputs) - len(kernel.op.aux):], new_aux)
+            node.on_backward = _aux_writer(kernel.op, kernel.attrs,
+                                           inputs[len(inputs) - len(kernel.op.aux):], new_aux)
     visible = results[:kernel.n_visible]
     if out is not None:
         return _write_out(out, visible)
     return visible[0] if len(visible) == 1 else visible
 
 
-def _record(kernel, inputs, results, n_extra, extra, n_out=None, values=None):
-    parents = tuple([x._ag for x in inputs])
-    if parents.count(None) == len(parents):
-        return
-    # Scalars and PRNG keys are recorded as constant inputs of the node.
-    values = tuple(values) if values is not None else tuple([x._data for x in inputs]) + tuple(extra)
-    if n_extra:
-        parents += (None,) * n_extra
-    node = autograd.Node(kernel.fn, kernel.key, parents, values,
-                         len(results) if n_out is None else n_out, name=kernel.op.name)
-    for i, r in enumerate(results):
-        r._ag = (node, i)
+def _record(kernel, inputs, args):
+    """Run a kernel under record(): ``(outputs, node)``, the node None when no input is tracked.
+
+    The node's function returns every output, updated auxiliary states included; scalars
+    and PRNG keys after the arrays are constant inputs of the node.
+    """
+    parents = [x._ag for x in inputs]
+    if not _tape.tracked(parents):
+        return kernel(*args), None
+    parents.extend([None] * (len(args) - len(inputs)))
+    try:
+        return _tape.record_call(kernel.fn, kernel.key, parents, args, kernel.jitted,
+                                 kernel.op.name, kernel.key[2])
+    except MXNetError:
+        raise
+    except Exception as err:  # a jax or XLA failure: name the operator and the shapes
+        raise kernel.error(args, err) from None
 
 
 def _aux_writer(op, attrs, arrays, after):
@@ -499,19 +521,81 @@ def apply_fn(fn, key, inputs, name=''):
     jitted = _fn_cache.get(key)
     if jitted is None:
         jitted = _fn_cache[key] = jax.jit(fn)
+    values = [x._data for x in inputs]
+    parents = [x._ag for x in inputs] if _ag_state.recording else ()
+    node = None
     try:
-        outs = jitted(*[x._data for x in inputs])
+        if _tape.tracked(parents):
+            outs, node = _tape.record_call(fn, key, parents, values, jitted, name, None)
+        else:
+            outs = jitted(*values)
     except (MXNetError, PassThrough):
         raise
     except Exception as err:
         raise operator_error(name or str(key[0]), ['arg%d' % i for i in range(len(inputs))],
-                             [x._data for x in inputs], err) from None
+                             values, err) from None
     ctx = _ctx_of(inputs) if inputs else current_context()
     cls = type(inputs[0]) if inputs else NDArray  # mx.np arrays stay mx.np arrays
     results = [cls._from_jax(o, ctx) for o in outs]
-    if _ag_state.recording:
-        autograd.record_node(jitted, key, inputs, results, name)
+    if node is not None:
+        for i, r in enumerate(results):
+            r._ag = (node, i)
     return results
+
+
+# ---------------------------------------------------------------------------------------
+# Backward from NDArray heads (autograd.backward and NDArray.backward)
+# ---------------------------------------------------------------------------------------
+
+def head_entries(heads, head_grads):
+    """The tape entries of ``heads`` (one NDArray or a list) and their cotangents (jax arrays,
+    ones where no head gradient is given); raises MXNetError for a head not in a graph."""
+    if not isinstance(heads, (list, tuple)):
+        heads = [heads]
+    for h in heads:
+        if h._ag is None:
+            raise MXNetError(
+                'backward: cannot differentiate an array that is not in a computational graph. '
+                'Call attach_grad() on the inputs and compute the output inside '
+                '`with autograd.record():`')
+    entries = [h._ag for h in heads]
+    if head_grads is None:
+        return entries, [_tape.ones_like(h._data) for h in heads]
+    if not isinstance(head_grads, (list, tuple)):
+        head_grads = [head_grads]
+    if len(head_grads) != len(heads):
+        raise MXNetError('backward: %d head gradients given for %d heads' % (len(head_grads), len(heads)))
+    cts = []
+    for h, g in zip(heads, head_grads):
+        if g is None:
+            cts.append(_tape.ones_like(h._data))
+            continue
+        g = g._data if isinstance(g, NDArray) else jnp.asarray(g, h._data.dtype)
+        if g.shape != h._data.shape:
+            raise MXNetError('backward: head gradient of shape %s does not match head of shape %s'
+                             % (g.shape, h._data.shape))
+        if g.sharding != h._data.sharding:  # a head gradient made on another device
+            g = jax.device_put(g, h._data.sharding)
+        cts.append(g)
+    return entries, cts
+
+
+def backward_heads(heads, head_grads=None, retain_graph=False, train_mode=True):
+    """MXNet's backward: the gradients of ``heads`` written into the variables' ``.grad``."""
+    entries, cts = head_entries(heads, head_grads)
+    prev = (_ag_state.recording, _ag_state.training)
+    _ag_state.recording = False
+    if train_mode is not None:
+        _ag_state.training = bool(train_mode)
+    try:
+        result = _tape.backward(entries, cts, retain_graph)
+    finally:
+        _ag_state.recording, _ag_state.training = prev
+    if all(leaf.req == 'null' for leaf, _, _ in result.values()):
+        raise MXNetError('backward: there are no inputs in the computational graph that require gradients '
+                         "(every variable reached has grad_req='null')")
+    for leaf, _, g in result.values():
+        leaf.store(g)
 
 
 def waitall():

@@ -54,12 +54,3 @@ def _wire_core():
 _wire_core()
 
 
-def _register_caches():
-    # multiarray.py's index functions (keyed by index plan, unbounded until its owner
-    # makes it an LRU): registered here so that clear_caches() reaches it.
-    from . import multiarray
-    from .. import _caches
-    _caches.register('numpy.getitem_fns', multiarray._getitem_fns, None)
-
-
-_register_caches()

@@ -16,6 +16,7 @@ import re
 import jax
 import numpy as onp
 
+from .. import _caches
 from ..base import MXNetError
 from ..context import Context, current_context
 from ..ndarray.ndarray import NDArray, apply_fn, _inplace
@@ -279,7 +280,7 @@ def _normalize_key(x, key):
     return tuple(out) if len(out) != 1 else out[0]
 
 
-_getitem_fns = {}
+_getitem_fns = _caches.lru_cache('numpy.getitem_fns', 4096)  # by indexing plan
 
 
 def _getitem_fn(plan):

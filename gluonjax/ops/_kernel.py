@@ -69,8 +69,11 @@ class Kernel:
         except MXNetError:
             raise
         except Exception as err:  # a jax or XLA failure: name the operator and the shapes
-            raise operator_error(self.op.name, self.op.input_names(self.attrs, len(arrays)),
-                                 arrays, err) from None
+            raise self.error(arrays, err) from None
+
+    def error(self, arrays, err):
+        """The MXNetError for ``err``, raised by this kernel on ``arrays``."""
+        return operator_error(self.op.name, self.op.input_names(self.attrs, len(arrays)), arrays, err)
 
 
 def _as_tuple_fn(fn, static, dynamic, n_out, random):
@@ -92,17 +95,22 @@ def _as_tuple_fn(fn, static, dynamic, n_out, random):
     return run
 
 
+def error_cause(err):
+    """The one line that says what went wrong in a jax or XLA failure."""
+    lines = [ln.strip() for ln in str(err).strip().splitlines() if ln.strip()]
+    if len(lines) > 1 and 'callback' in lines[0].lower():
+        # a check inside a host callback: jax wraps its traceback; the exception is the last line
+        lines = [lines[-1].split(': ', 1)[-1]]
+    return lines[0] if lines else type(err).__name__
+
+
 def operator_error(op_name, input_names, arrays, err):
     """An MXNetError naming the operator, its inputs with their shapes, and the cause."""
     parts = []
     for name, a in zip(list(input_names) + ['arg%d' % i for i in range(len(arrays))], arrays):
         shape = getattr(a, 'shape', None)
         parts.append('%s%s' % (name, shape_str(shape) if shape is not None else '=%r' % (a,)))
-    lines = [ln.strip() for ln in str(err).strip().splitlines() if ln.strip()]
-    if len(lines) > 1 and 'callback' in lines[0].lower():
-        # a check inside a host callback: jax wraps its traceback; the exception is the last line
-        lines = [lines[-1].split(': ', 1)[-1]]
-    msg = lines[0] if lines else type(err).__name__
+    msg = error_cause(err)
     if msg.startswith(op_name + ': '):
         msg = msg[len(op_name) + 2:]
     return MXNetError('%s: %s (inputs: %s)' % (op_name, msg, ', '.join(parts)))
