@@ -1179,22 +1179,32 @@ class EnvManager:
 
 @contextmanager
 def discard_stderr():
-    """``with discard_stderr():`` sends what the block writes to file descriptor 2 to /dev/null."""
-    with open(os.devnull, 'w') as bit_bucket:
+    """``with discard_stderr():`` sends what the block writes to stderr (file descriptor 2, where
+    native libraries log, and sys.stderr's own descriptor if it has another) to /dev/null."""
+    fds = {2}
+    try:
+        fds.add(sys.stderr.fileno())
+    except (AttributeError, ValueError, OSError):
+        pass   # sys.stderr is not a file (a captured stream)
+
+    def flush():
         try:
-            fd = sys.stderr.fileno()
+            sys.stderr.flush()
         except (AttributeError, ValueError, OSError):
-            yield   # stderr is not a file (a captured stream): nothing to redirect
-            return
-        sys.stderr.flush()
-        saved = os.dup(fd)
+            pass
+
+    with open(os.devnull, 'w') as bit_bucket:
+        flush()
+        saved = {fd: os.dup(fd) for fd in fds}
         try:
-            os.dup2(bit_bucket.fileno(), fd)
+            for fd in fds:
+                os.dup2(bit_bucket.fileno(), fd)
             yield
         finally:
-            sys.stderr.flush()
-            os.dup2(saved, fd)
-            os.close(saved)
+            flush()
+            for fd, copy in saved.items():
+                os.dup2(copy, fd)
+                os.close(copy)
 
 
 def download_model(model_name, dst_dir='./', meta_info=None):
