@@ -153,7 +153,10 @@ def main():
            'MXNet 1.9.1\'s `tests/python/unittest` (read from `../shared/mxnet-tests`, unmodified) run with '
            '`import mxnet` resolved to gluonjax, compared with what passes under real MXNet 1.9.1 on CPU '
            '(`../shared/conformance/baseline`). Written by `./run conformance FILE...` (`./run conformance all` '
-           'for every file); a file not run again keeps its section. Last update: %s.' % (
+           'for every file); a file not run again keeps its section. `tests/test_conformance.py` runs the files '
+           'listed in `tests/conformance/expected_pass.txt` (the CI subset) and fails if one of the tests '
+           'recorded there no longer passes; `./run conformance --update-expected FILE...` records them again. '
+           'Last update: %s.' % (
                datetime.datetime.utcnow().strftime('%Y-%m-%d %H:%M UTC')), '',
            '| file | collected | MXNet passes | gluonjax passes | both pass | MXNet-passing tests failing here |',
            '|---|---|---|---|---|---|']
