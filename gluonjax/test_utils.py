@@ -1034,48 +1034,44 @@ def check_gluon_hybridize_consistency(net_builder, data_l, numpy_func=None, test
         assert_almost_equal(saved_out, numpy_func(*[x.asnumpy() for x in data_l]), rtol=rtol, atol=atol)
 
 
-def compare_optimizer(opt1, opt2, shapes, dtype, w_stype='default', g_stype='default', rtol=1e-4, atol=1e-5,
+def compare_optimizer(opt1, opt2, shape, dtype, w_stype='default', g_stype='default', rtol=1e-4, atol=1e-5,
                       compare_states=True):
-    """Apply one multi-precision update of ``opt1`` and ``opt2`` to the same random weights and
-    gradients of ``shapes``; assert the states and the new weights agree."""
-    _compare_optimizers(opt1, opt2, shapes, dtype, w_stype, g_stype, rtol, atol, compare_states, None)
+    """Apply one multi-precision update (index 0) of ``opt1`` and ``opt2`` to the same random
+    weight and gradient of ``shape``; assert their states and the new weights agree."""
+    _compare_optimizers(opt1, opt2, shape, dtype, w_stype, g_stype, rtol, atol, compare_states, None)
 
 
-def compare_optimizer_noise_seeded(opt1, opt2, shapes, dtype, noise_seed, w_stype='default', g_stype='default',
+def compare_optimizer_noise_seeded(opt1, opt2, shape, dtype, noise_seed, w_stype='default', g_stype='default',
                                    rtol=1e-4, atol=1e-5, compare_states=True):
     """compare_optimizer, with ``mx.random.seed(noise_seed)`` before each update (for optimizers
     that add noise, such as SGLD)."""
-    _compare_optimizers(opt1, opt2, shapes, dtype, w_stype, g_stype, rtol, atol, compare_states, noise_seed)
+    _compare_optimizers(opt1, opt2, shape, dtype, w_stype, g_stype, rtol, atol, compare_states, noise_seed)
 
 
-def _compare_optimizers(opt1, opt2, shapes, dtype, w_stype, g_stype, rtol, atol, compare_states, seed):
+def _compare_optimizers(opt1, opt2, shape, dtype, w_stype, g_stype, rtol, atol, compare_states, seed):
     for stype in (w_stype, g_stype):
         if stype in ('row_sparse', 'csr'):
             _no_sparse('compare_optimizer', stype)
         elif stype != 'default':
             raise Exception('type not supported yet')
     ctx = default_context()
-    w1s, w2s, g1s, g2s, s1s, s2s = [], [], [], [], [], []
-    for i, shape in enumerate(shapes):
-        w2 = mx.random.uniform(shape=shape, ctx=ctx, dtype=dtype)
-        w1 = w2.copyto(ctx)
-        g2 = mx.random.uniform(shape=shape, ctx=ctx, dtype=dtype)
-        g1 = g2.copyto(ctx)
-        s1 = opt1.create_state_multi_precision(i, w1)
-        s2 = opt2.create_state_multi_precision(i, w2)
-        if compare_states:
-            compare_ndarray_tuple(s1, s2)
-        w1s.append(w1), w2s.append(w2), g1s.append(g1), g2s.append(g2), s1s.append(s1), s2s.append(s2)
-    indices = list(range(len(shapes)))
-    if seed is not None:
-        mx.random.seed(seed)
-    opt1.update_multi_precision(indices, w1s, g1s, s1s)
-    if seed is not None:
-        mx.random.seed(seed)
-    opt2.update_multi_precision(indices, w2s, g2s, s2s)
+    w2 = mx.random.uniform(shape=shape, ctx=ctx, dtype=dtype)
+    w1 = w2.copyto(ctx)
+    g2 = mx.random.uniform(shape=shape, ctx=ctx, dtype=dtype)
+    g1 = g2.copyto(ctx)
+    s1 = opt1.create_state_multi_precision(0, w1)
+    s2 = opt2.create_state_multi_precision(0, w2)
     if compare_states:
-        compare_ndarray_tuple(tuple(s1s), tuple(s2s), rtol=rtol, atol=atol)
-    compare_ndarray_tuple(tuple(w1s), tuple(w2s), rtol=rtol, atol=atol)
+        compare_ndarray_tuple(s1, s2)
+    if seed is not None:
+        mx.random.seed(seed)
+    opt1.update_multi_precision(0, w1, g1, s1)
+    if seed is not None:
+        mx.random.seed(seed)
+    opt2.update_multi_precision(0, w2, g2, s2)
+    if compare_states:
+        compare_ndarray_tuple(s1, s2, rtol=rtol, atol=atol)
+    assert_almost_equal(w1.asnumpy(), w2.asnumpy(), rtol=rtol, atol=atol)
 
 
 # ---------------------------------------------------------------------------------------

@@ -167,10 +167,10 @@ def test_discard_stderr_silences_file_descriptor_2(capfd):
 
 def test_compare_optimizer_and_ndarray_tuples():
     tu.compare_optimizer(mx.optimizer.SGD(learning_rate=0.1, momentum=0.9),
-                         mx.optimizer.SGD(learning_rate=0.1, momentum=0.9), [(3, 4), (5,)], np.float32)
+                         mx.optimizer.SGD(learning_rate=0.1, momentum=0.9), (3, 4), np.float32)
     with pytest.raises(AssertionError):
         tu.compare_optimizer(mx.optimizer.SGD(learning_rate=0.1), mx.optimizer.SGD(learning_rate=0.2),
-                             [(3, 4)], np.float32)
+                             (3, 4), np.float32)
     tu.compare_ndarray_tuple((mx.nd.ones((2,)), None), (np.ones(2), mx.nd.zeros((2,))))
 
 
