@@ -39,3 +39,23 @@ def get_gpu_memory(gpu_dev_id):
     """(free, total) bytes of GPU ``gpu_dev_id``, as MXNet returns them."""
     from .context import gpu_memory_info
     return gpu_memory_info(gpu_dev_id)
+
+
+class _NumpyArrayScope:
+    """MXNet's scope object behind ``np_array(active)``: ``with _NumpyArrayScope(True):`` turns NumPy
+    array semantics on (or off) in this thread for the block; ``_is_np_array`` says which."""
+    _current = None   # MXNet keeps the innermost scope here; gluonjax's state lives in numpy._state
+
+    def __init__(self, is_np_array):
+        self._is_np_array = bool(is_np_array)
+        self._scope = None
+
+    def __enter__(self):
+        from .numpy._state import np_scope
+        self._scope = np_scope(array=self._is_np_array, shape=is_np_shape())
+        self._scope.__enter__()
+        return self
+
+    def __exit__(self, ptype, value, trace):
+        scope, self._scope = self._scope, None
+        return scope.__exit__(ptype, value, trace)

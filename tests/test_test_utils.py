@@ -211,3 +211,14 @@ def test_base_and_util_names():
     assert mx.util.getenv('GJ_UTIL_VAR') == 'v'
     mx.util.setenv('GJ_UTIL_VAR', None)
     assert mx.util.getenv('GJ_UTIL_VAR') is None
+
+
+def test_numpy_array_scope():
+    from gluonjax.util import _NumpyArrayScope, is_np_array
+    assert not is_np_array()
+    with _NumpyArrayScope(True) as scope:
+        assert scope._is_np_array and is_np_array()
+        with _NumpyArrayScope(False):
+            assert not is_np_array()
+        assert is_np_array()
+    assert not is_np_array()
