@@ -177,7 +177,9 @@ def main():
         if os.path.exists(args.update_expected):
             keep = [l.rstrip('\n') for l in open(args.update_expected)
                     if l.strip() and (l.startswith('#') or l.split('::')[0] not in passing)]
-        lines = keep + ['%s::%s' % (n, t) for n in sorted(passing) for t in passing[n]]
+        comments = [l for l in keep if l.startswith('#')]
+        ids = [l for l in keep if not l.startswith('#')] + ['%s::%s' % (n, t) for n in passing for t in passing[n]]
+        lines = comments + sorted(ids)
         with open(args.update_expected, 'w') as f:
             f.write('\n'.join(lines) + '\n')
         print('wrote %s' % args.update_expected)
