@@ -1,12 +1,41 @@
 """Errors and small helpers shared by every layer of gluonjax."""
+import os
+import platform
+
 import numpy as np
 
 __all__ = ['MXNetError', 'NotSupportedError', 'NotImplementedForSymbol', 'string_types', 'numeric_types',
-           'integer_types']
+           'integer_types', 'py_str', 'data_dir_default', 'data_dir', 'mx_real_t']
 
 string_types = (str,)
 integer_types = (int, np.integer)
 numeric_types = (float, int, np.generic)
+mx_real_t = np.float32   # MXNet's default real type
+
+
+def py_str(x):
+    """A Python str from bytes returned by a library (utf-8), or ``x`` itself when already a str."""
+    return x.decode('utf-8') if isinstance(x, (bytes, bytearray)) else x
+
+
+def _as_list(obj):
+    """``obj`` as a list: a list or tuple unchanged in content, anything else wrapped in one."""
+    if isinstance(obj, (list, tuple)):
+        return obj
+    return [obj]
+
+
+def data_dir_default():
+    """Where MXNet keeps downloaded data when ``MXNET_HOME`` is unset: ``~/.mxnet``
+    (``%APPDATA%\\mxnet`` on Windows)."""
+    if platform.system() == 'Windows':
+        return os.path.join(os.environ.get('APPDATA'), 'mxnet')
+    return os.path.join(os.path.expanduser('~'), '.mxnet')
+
+
+def data_dir():
+    """``MXNET_HOME`` when set, else :func:`data_dir_default` (model zoo weights live below it)."""
+    return os.getenv('MXNET_HOME', data_dir_default())
 
 
 class MXNetError(RuntimeError):

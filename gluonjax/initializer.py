@@ -283,10 +283,12 @@ class Constant(Initializer):
         _fill(arr, value)
 
     def dumps(self):
+        # as MXNet: an array value is kept in _kwargs as the nested list it is written as
         value = self._kwargs['value']
         if not np.isscalar(value):
-            value = value.asnumpy().tolist() if hasattr(value, 'asnumpy') else np.asarray(value).tolist()
-        return json.dumps([self.__class__.__name__.lower(), {'value': value}])
+            self._kwargs['value'] = (value.asnumpy().tolist() if hasattr(value, 'asnumpy')
+                                     else np.asarray(value).tolist())
+        return json.dumps([self.__class__.__name__.lower(), self._kwargs])
 
 
 @register

@@ -700,3 +700,15 @@ NDArray.__div__ = NDArray.__truediv__
 NDArray.__rdiv__ = NDArray.__rtruediv__
 NDArray.__idiv__ = NDArray.__itruediv__
 del _base, _function, _slots, _m, _rsc
+
+
+# MXNet's storage type names and ids (ndarray.ndarray._STORAGE_TYPE_STR_TO_ID); gluonjax stores
+# every array dense ('default'), the other two are named so code that looks them up works.
+_STORAGE_TYPE_UNDEFINED = -1
+_STORAGE_TYPE_DEFAULT = 0
+_STORAGE_TYPE_ROW_SPARSE = 1
+_STORAGE_TYPE_CSR = 2
+_STORAGE_TYPE_STR_TO_ID = {'undefined': _STORAGE_TYPE_UNDEFINED, 'default': _STORAGE_TYPE_DEFAULT,
+                           'row_sparse': _STORAGE_TYPE_ROW_SPARSE, 'csr': _STORAGE_TYPE_CSR}
+_STORAGE_TYPE_ID_TO_STR = {v: k for k, v in _STORAGE_TYPE_STR_TO_ID.items()}
+py_slice = slice   # MXNet's name for Python's slice in this module
