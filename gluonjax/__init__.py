@@ -39,6 +39,7 @@ _LAZY = {
     'np': 'gluonjax.numpy', 'numpy': 'gluonjax.numpy', 'npx': 'gluonjax.numpy_extension',
     'deploy': 'gluonjax.deploy', 'executor': 'gluonjax.symbol.executor',
     'util': 'gluonjax.util', 'name': 'gluonjax.name', 'attribute': 'gluonjax.symbol._attribute',
+    'recordio': 'gluonjax.recordio', 'image': 'gluonjax.image', 'img': 'gluonjax.image',
 }
 
 
