@@ -632,9 +632,13 @@ def _unsupported(name, advice):
     return make
 
 
-ImageRecordIter = _unsupported('ImageRecordIter', 'use gluon.data.vision.ImageRecordDataset with a DataLoader')
-ImageRecordUInt8Iter = _unsupported('ImageRecordUInt8Iter',
-                                    'use gluon.data.vision.ImageRecordDataset with a DataLoader')
 ImageDetRecordIter = _unsupported('ImageDetRecordIter', 'use gluon.data.vision.ImageRecordDataset')
 LibSVMIter = _unsupported('LibSVMIter', 'gluonjax has no sparse arrays; load the data with numpy')
 MXDataIter = _unsupported('MXDataIter', 'it wraps a C++ iterator; use NDArrayIter or a DataLoader')
+
+
+def __getattr__(name):  # ImageRecordIter & ImageRecordUInt8Iter: gluonjax/io_image.py, loaded on first use
+    if name in ('ImageRecordIter', 'ImageRecordUInt8Iter'):
+        from . import io_image
+        return getattr(io_image, name)
+    raise AttributeError('module %r has no attribute %r' % (__name__, name))

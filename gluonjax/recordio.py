@@ -344,3 +344,64 @@ def pack_img(header, img, quality=95, img_fmt='.jpg'):
     by Pillow as JPEG (``quality`` 1-100) or PNG (``quality`` = compression level 0-9)."""
     from .image.image import _encode_numpy
     return pack(header, _encode_numpy(img, quality, img_fmt, bgr=True))
+
+
+# ---------------------------------------------------------------------------------------
+# Thread-safe random access (used by mx.io.ImageRecordIter's worker threads)
+# ---------------------------------------------------------------------------------------
+
+def _bad(path, offset, what):
+    return MXNetError('RecordIO: %s is not a valid RecordIO file: %s at byte offset %d' % (path, what, offset))
+
+
+def read_record_at(fd, offset, path):
+    """(record bytes, offset of the next record) of the record at ``offset`` of the open
+    file descriptor ``fd`` (``os.pread``: no shared file position, safe from any thread)."""
+    parts = []
+    while True:
+        head = os.pread(fd, 8, offset)
+        if len(head) < 8:
+            raise _bad(path, offset, 'truncated record header (%d of 8 bytes)' % len(head)
+                       if head or parts else 'no record (end of file)')
+        magic, lrec = struct.unpack('<II', head)
+        if magic != _MAGIC:
+            raise _bad(path, offset, 'bad magic number 0x%08x (expected 0x%08x)' % (magic, _MAGIC))
+        cflag, length = lrec >> 29, lrec & _LEN_MASK
+        if cflag > 3 or (parts and cflag not in (2, 3)) or (not parts and cflag not in (0, 1)):
+            raise _bad(path, offset, 'unexpected continue flag %d' % cflag)
+        padded = (length + 3) & ~3
+        data = os.pread(fd, padded, offset + 8) if padded else b''
+        if len(data) < padded:
+            raise _bad(path, offset, 'truncated record (%d of %d bytes)' % (len(data), padded))
+        parts.append(data[:length])
+        offset += 8 + padded
+        if cflag in (0, 3):
+            return _MAGIC_BYTES.join(parts), offset
+
+
+def scan_offsets(path):
+    """Byte offsets of the records of the RecordIO file ``path`` (reads only the headers)."""
+    offsets = []
+    try:
+        f = open(path, 'rb')
+    except OSError as err:
+        raise MXNetError('RecordIO: cannot open %s: %s' % (path, err.strerror)) from None
+    with f:
+        size = os.fstat(f.fileno()).st_size
+        offset, in_record = 0, False
+        while offset < size:
+            f.seek(offset)
+            head = f.read(8)
+            if len(head) < 8:
+                raise _bad(path, offset, 'truncated record header (%d of 8 bytes)' % len(head))
+            magic, lrec = struct.unpack('<II', head)
+            if magic != _MAGIC:
+                raise _bad(path, offset, 'bad magic number 0x%08x (expected 0x%08x)' % (magic, _MAGIC))
+            cflag, length = lrec >> 29, lrec & _LEN_MASK
+            if not in_record:
+                offsets.append(offset)
+            in_record = cflag in (1, 2)
+            offset += 8 + ((length + 3) & ~3)
+        if offset > size or in_record:
+            raise _bad(path, offsets[-1], 'truncated record (the file ends at byte %d)' % size)
+    return offsets
