@@ -30,7 +30,7 @@ from ..ndarray.ndarray import NDArray, array as _nd_array
 from .. import recordio
 
 __all__ = ['imread', 'imdecode', 'imresize', 'resize_short', 'scale_down', 'copyMakeBorder',
-           'fixed_crop', 'random_crop', 'center_crop', 'random_size_crop', 'color_normalize',
+           'fixed_crop', 'random_crop', 'imrotate', 'random_rotate', 'center_crop', 'random_size_crop', 'color_normalize',
            'Augmenter', 'SequentialAug', 'RandomOrderAug', 'ResizeAug', 'ForceResizeAug',
            'RandomCropAug', 'RandomSizedCropAug', 'CenterCropAug', 'BrightnessJitterAug',
            'ContrastJitterAug', 'SaturationJitterAug', 'HueJitterAug', 'ColorJitterAug',
@@ -201,6 +201,14 @@ def _resize_np(x, w, h, interp):
         interp = 1          # OpenCV's area interpolation enlarges bilinearly
     if interp in (0, 1):
         return np.asarray(resize_image(np, x, h, w, interp))
+    if interp == 3 and in_h % h == 0 and in_w % w == 0:
+        # shrinking by whole factors: OpenCV's area interpolation is the block mean
+        fh, fw = in_h // h, in_w // w
+        out = x.reshape(h, fh, w, fw, x.shape[2]).mean(axis=(1, 3), dtype=np.float64)
+        if np.issubdtype(x.dtype, np.integer):
+            info = np.iinfo(x.dtype)
+            out = np.clip(np.rint(out), info.min, info.max)
+        return out.astype(x.dtype)
     Image = _pil()
     resample = {2: Image.BICUBIC, 3: Image.BOX, 4: Image.LANCZOS}[interp]
     if x.dtype == np.uint8 and x.shape[2] in (3, 4):
@@ -361,6 +369,73 @@ def color_normalize(src, mean, std=None):
     if std is not None:
         x = x / (std.asnumpy() if isinstance(std, NDArray) else np.asarray(std)).astype(dtype)
     return x
+
+
+def _bilinear_sample(img, gx, gy):
+    """Sample C x H x W ``img`` at normalised coordinates (-1..1, as BilinearSampler), zero outside."""
+    c, h, w = img.shape
+    x = (gx + 1.0) * (w - 1) / 2.0
+    y = (gy + 1.0) * (h - 1) / 2.0
+    x0, y0 = np.floor(x).astype(np.int64), np.floor(y).astype(np.int64)
+    out = np.zeros((c,) + gx.shape, dtype=np.float32)
+    for dy in (0, 1):
+        for dx in (0, 1):
+            xi, yi = x0 + dx, y0 + dy
+            wgt = (1.0 - np.abs(x - xi)) * (1.0 - np.abs(y - yi))
+            ok = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
+            vals = img[:, np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)]
+            out += np.where(ok, wgt, 0.0).astype(np.float32) * vals
+    return out
+
+
+def imrotate(src, rotation_degrees, zoom_in=False, zoom_out=False):
+    """Rotate float32 images C x H x W (or a batch N x C x H x W, with one angle or one per
+    image) by ``rotation_degrees`` counter-clockwise about the centre, bilinearly, with zeros
+    outside; ``zoom_in`` scales up to leave no zeros, ``zoom_out`` down to keep every pixel."""
+    if zoom_in and zoom_out:
+        raise ValueError('`zoom_in` and `zoom_out` cannot be both True')
+    x, ctx = _np(src)
+    if x.dtype != np.float32:
+        raise TypeError('imrotate: only float32 images are supported, got %s' % x.dtype)
+    single = x.ndim == 3
+    if single:
+        if not isinstance(rotation_degrees, numbers.Number):
+            raise TypeError('imrotate: when a single image is passed the rotation angle must be a scalar, got %s'
+                            % type(rotation_degrees).__name__)
+        x = x[None]
+    elif x.ndim != 4:
+        raise ValueError('imrotate: expected C x H x W or N x C x H x W images, got shape %s' % (x.shape,))
+    if isinstance(rotation_degrees, numbers.Number):
+        angles = np.full(len(x), float(rotation_degrees))
+    else:
+        angles = np.asarray(rotation_degrees.asnumpy() if isinstance(rotation_degrees, NDArray) else rotation_degrees,
+                            dtype=np.float64).ravel()
+    if len(angles) != len(x):
+        raise ValueError('imrotate: %d images but %d rotation angles' % (len(x), len(angles)))
+    _, _, h, w = x.shape
+    hs, ws = (h - 1) / 2.0, (w - 1) / 2.0
+    hm, wm = np.meshgrid(np.arange(h) - hs, np.arange(w) - ws, indexing='ij')
+    out = np.empty_like(x)
+    for i, deg in enumerate(angles):
+        rad = np.pi * deg / 180.0
+        ca, sa = np.cos(rad), np.sin(rad)
+        gx = (wm * ca - hm * sa) / ws
+        gy = (wm * sa + hm * ca) / hs
+        scale = 1.0
+        if zoom_in or zoom_out:
+            rho, ang = np.sqrt(h * h + w * w), np.arctan(h / w)
+            mx_x = max(abs(rho * np.cos(ang + abs(rad))), abs(rho * np.cos(ang - abs(rad))))
+            mx_y = max(abs(rho * np.sin(ang + abs(rad))), abs(rho * np.sin(ang - abs(rad))))
+            scale = max(mx_x / w, mx_y / h) if zoom_out else min(w / mx_x, h / mx_y)
+        out[i] = _bilinear_sample(x[i], gx * scale, gy * scale)
+    return _back(out[0] if single else out, ctx)
+
+
+def random_rotate(src, angle_limits, zoom_in=False, zoom_out=False):
+    """``imrotate`` by angles drawn uniformly from ``angle_limits`` (numpy's global generator)."""
+    if len(src.shape) == 3:
+        return imrotate(src, np.random.uniform(*angle_limits), zoom_in, zoom_out)
+    return imrotate(src, np.random.uniform(*angle_limits, size=src.shape[0]), zoom_in, zoom_out)
 
 
 # ---------------------------------------------------------------------------------------
