@@ -74,6 +74,9 @@ def _pil():
     return Image
 
 
+_FORMATS = {b'\xff\xd8': ['JPEG'], b'BM': ['BMP'], b'GI': ['GIF']}
+
+
 def _decode_numpy(buf, flag=1, bgr=False, what='imdecode', squeeze=False):
     """Decode encoded image bytes to a uint8 numpy array H x W x C.
 
@@ -88,10 +91,12 @@ def _decode_numpy(buf, flag=1, bgr=False, what='imdecode', squeeze=False):
         raise MXNetError('%s: the image buffer is empty' % what)
     Image = _pil()
     try:
-        img = Image.open(_io.BytesIO(buf))
-        if flag == 0:
+        # naming the format skips Pillow's probing of every plugin (most of a small image's cost)
+        formats = _FORMATS.get(buf[:2]) if buf[:2] != b'\x89P' else ['PNG']
+        img = Image.open(_io.BytesIO(buf), formats=formats)
+        if flag == 0 and img.mode != 'L':
             img = img.convert('L')
-        elif flag > 0:
+        elif flag > 0 and img.mode != 'RGB':
             img = img.convert('RGB')
         elif img.mode not in ('L', 'RGB', 'RGBA'):
             img = img.convert('RGBA' if 'A' in img.mode or 'transparency' in img.info else 'RGB')
