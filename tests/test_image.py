@@ -285,3 +285,30 @@ def test_imageiter_from_record_file(tmp_path):
         mx.image.ImageIter(2, (3, 8, 8), path_imgrec=rec, aug_list=[]).next()
     with pytest.raises(ValueError, match='3 channels'):
         mx.image.ImageIter(2, (1, 8, 8), path_imgrec=rec)
+
+
+def ref_cubic_1d(row, n_out):
+    """OpenCV's interpolateCubic coefficients (A = -0.75) along one row, edge pixels repeated."""
+    n_in, A = len(row), -0.75
+    out = np.zeros(n_out)
+    for j in range(n_out):
+        fx = (j + 0.5) * n_in / n_out - 0.5
+        sx = int(np.floor(fx))
+        x = fx - sx
+        c0 = ((A * (x + 1) - 5 * A) * (x + 1) + 8 * A) * (x + 1) - 4 * A
+        c1 = ((A + 2) * x - (A + 3)) * x * x + 1
+        c2 = ((A + 2) * (1 - x) - (A + 3)) * (1 - x) * (1 - x) + 1
+        coeffs = [c0, c1, c2, 1 - c0 - c1 - c2]
+        out[j] = sum(c * row[min(max(sx - 1 + k, 0), n_in - 1)] for k, c in enumerate(coeffs))
+    return out
+
+
+@pytest.mark.parametrize('size', [(11, 7), (4, 3), (9, 14)])
+def test_bicubic_is_opencvs_kernel(size):
+    x = np.random.RandomState(9).rand(7, 9, 2).astype(np.float32) * 100
+    w, h = size
+    cols = np.stack([np.stack([ref_cubic_1d(x[i, :, c], w) for i in range(7)]) for c in range(2)], axis=2)
+    ref = np.stack([np.stack([ref_cubic_1d(cols[:, j, c], h) for j in range(w)], axis=1) for c in range(2)], axis=2)
+    np.testing.assert_allclose(mx.image.imresize(x, w, h, interp=2), ref, rtol=1e-5, atol=1e-3)
+    u8 = mx.image.imresize(x.astype(np.uint8), w, h, interp=2)
+    assert u8.dtype == np.uint8 and u8.shape == (h, w, 2)

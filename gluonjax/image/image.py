@@ -11,9 +11,10 @@ both gives the same crops and flips as MXNet.
 
 Interpolation codes are OpenCV's: 0 nearest, 1 bilinear, 2 bicubic, 3 area, 4 lanczos,
 9 chosen by the sizes (cubic when enlarging, area when shrinking, bilinear otherwise) and
-10 random among 0-4. Nearest and bilinear follow OpenCV's pixel-centre rules (results
-within 1 of OpenCV's on uint8 images); bicubic, area and lanczos are Pillow's filters,
-which smooth when shrinking where OpenCV's cubic and lanczos do not (see MIGRATING).
+10 random among 0-4. Nearest, bilinear, bicubic (a = -0.75) and Lanczos4 follow OpenCV's
+kernels and pixel-centre rules, computed in floating point (uint8 results within 1 of
+OpenCV's fixed-point ones); area is the exact block mean when shrinking by whole factors
+and Pillow's box filter otherwise (close to, not equal to, OpenCV's), bilinear when enlarging.
 """
 import io as _io
 import json
@@ -193,6 +194,50 @@ def _interp_method(interp, sizes=()):
     return interp
 
 
+def _cubic(t):
+    """OpenCV's bicubic kernel (Keys, a = -0.75)."""
+    a, t = -0.75, np.abs(t)
+    return np.where(t <= 1, ((a + 2) * t - (a + 3)) * t * t + 1,
+                    np.where(t < 2, ((a * t - 5 * a) * t + 8 * a) * t - 4 * a, 0.0))
+
+
+def _lanczos4(t):
+    """OpenCV's Lanczos kernel over 8 taps (a = 4)."""
+    t = np.asarray(t, dtype=np.float64)
+    safe = np.where(t == 0, 1.0, t)
+    val = 4 * np.sin(np.pi * safe) * np.sin(np.pi * safe / 4) / (np.pi * np.pi * safe * safe)
+    return np.where(t == 0, 1.0, val)
+
+
+def _kernel_taps(n_in, n_out, interp):
+    """(indices n_out x taps, weights n_out x taps) of OpenCV's cubic or Lanczos4 resize:
+    half-pixel centres, no smoothing when shrinking, edge pixels repeated."""
+    radius, kernel = (2, _cubic) if interp == 2 else (4, _lanczos4)
+    f = (np.arange(n_out, dtype=np.float64) + 0.5) * (n_in / n_out) - 0.5
+    base = np.floor(f).astype(np.int64)
+    offsets = np.arange(-radius + 1, radius + 1)
+    idx = base[:, None] + offsets[None, :]
+    wgt = kernel(f[:, None] - idx)
+    wgt /= wgt.sum(axis=1, keepdims=True)
+    return np.clip(idx, 0, n_in - 1), wgt
+
+
+def _resize_kernel(x, h, w, interp):
+    """Separable cubic (2) or Lanczos4 (4) resize of an H x W x C image, as OpenCV computes it
+    (in float; integer images are rounded and saturated at the end)."""
+    out = x.astype(np.float64)
+    for axis, n_in, n_out in ((0, x.shape[0], h), (1, x.shape[1], w)):
+        idx, wgt = _kernel_taps(n_in, n_out, interp)
+        taken = np.take(out, idx, axis=axis)            # axis becomes (n_out, taps)
+        shape = [1] * taken.ndim
+        shape[axis], shape[axis + 1] = wgt.shape
+        out = (taken * wgt.reshape(shape)).sum(axis=axis + 1)
+    if np.issubdtype(x.dtype, np.integer):
+        info = np.iinfo(x.dtype)
+        out = np.clip(np.rint(out), info.min, info.max)
+    return out.astype(x.dtype)
+
+
 def _resize_np(x, w, h, interp):
     """Resize a numpy image H x W x C to h x w (interp 0-4; see the module's docstring)."""
     from ..gluon.data.vision.transforms import resize_image
@@ -214,8 +259,10 @@ def _resize_np(x, w, h, interp):
             info = np.iinfo(x.dtype)
             out = np.clip(np.rint(out), info.min, info.max)
         return out.astype(x.dtype)
+    if interp in (2, 4):
+        return _resize_kernel(x, h, w, interp)
     Image = _pil()
-    resample = {2: Image.BICUBIC, 3: Image.BOX, 4: Image.LANCZOS}[interp]
+    resample = Image.BOX
     if x.dtype == np.uint8 and x.shape[2] in (3, 4):
         return np.asarray(Image.fromarray(np.ascontiguousarray(x)).resize((w, h), resample))
     chans = []
