@@ -82,11 +82,14 @@ def test_imresize_matches_opencv_rules(shape, size):
     np.testing.assert_array_equal(out.asnumpy(), lin.asnumpy())
 
 
-def test_area_of_integer_factor_is_the_block_mean():
+def test_area_shrinks_by_covered_fractions():
     x = rand_img(8, 12, seed=2)
     got = mx.image.imresize(x, 6, 4, interp=3).astype(float)
     ref = x.reshape(4, 2, 6, 2, 3).astype(float).mean(axis=(1, 3))
     assert np.abs(got - ref).max() <= 0.5 + 1e-6
+    # 3 pixels into 2: each output averages 1.5 pixels (the middle one shared by halves)
+    row = np.array([[[0.], [30.], [90.]]], dtype=np.float32)
+    np.testing.assert_allclose(mx.image.imresize(row, 2, 1, interp=3)[0, :, 0], [10., 70.], rtol=1e-6)
 
 
 def test_resize_short_scale_down_and_crops():
@@ -312,3 +315,23 @@ def test_bicubic_is_opencvs_kernel(size):
     np.testing.assert_allclose(mx.image.imresize(x, w, h, interp=2), ref, rtol=1e-5, atol=1e-3)
     u8 = mx.image.imresize(x.astype(np.uint8), w, h, interp=2)
     assert u8.dtype == np.uint8 and u8.shape == (h, w, 2)
+
+
+def test_matches_opencv_when_installed():
+    cv2 = pytest.importorskip('cv2')        # optional: opencv-python-headless
+    rs = np.random.RandomState(11)
+    x = rs.randint(0, 256, (37, 53, 3)).astype(np.uint8)
+    for w, h in [(20, 15), (80, 70), (53, 10), (13, 9), (80, 20)]:
+        for interp in range(5):
+            ref = cv2.resize(x, (w, h), interpolation=interp)
+            assert np.abs(mx.image.imresize(x, w, h, interp).astype(int) - ref).max() <= 1, (w, h, interp)
+            xf = x.astype(np.float32)
+            np.testing.assert_allclose(mx.image.imresize(xf, w, h, interp), cv2.resize(xf, (w, h), interpolation=interp),
+                                       atol=2e-3)
+    buf = cv2.imencode('.jpg', x, [cv2.IMWRITE_JPEG_QUALITY, 80])[1].tobytes()
+    np.testing.assert_array_equal(mx.image.imdecode(buf, to_rgb=0).asnumpy(), cv2.imdecode(np.frombuffer(buf, np.uint8), 1))
+    np.testing.assert_array_equal(mx.image.imdecode(buf, flag=0).asnumpy()[:, :, 0],
+                                  cv2.imdecode(np.frombuffer(buf, np.uint8), 0))
+    for t in range(5):
+        np.testing.assert_array_equal(mx.image.copyMakeBorder(x, 1, 2, 3, 4, type=t, values=[5, 6, 7]),
+                                      cv2.copyMakeBorder(x, 1, 2, 3, 4, borderType=t, value=[5, 6, 7]))

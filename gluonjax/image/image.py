@@ -12,9 +12,9 @@ both gives the same crops and flips as MXNet.
 Interpolation codes are OpenCV's: 0 nearest, 1 bilinear, 2 bicubic, 3 area, 4 lanczos,
 9 chosen by the sizes (cubic when enlarging, area when shrinking, bilinear otherwise) and
 10 random among 0-4. Nearest, bilinear, bicubic (a = -0.75) and Lanczos4 follow OpenCV's
-kernels and pixel-centre rules, computed in floating point (uint8 results within 1 of
-OpenCV's fixed-point ones); area is the exact block mean when shrinking by whole factors
-and Pillow's box filter otherwise (close to, not equal to, OpenCV's), bilinear when enlarging.
+kernels and pixel-centre rules, and so does area (the covered-fraction average when
+shrinking, OpenCV's own linear coefficients when enlarging); all are computed in floating
+point, so uint8 results are within 1 of OpenCV's fixed-point ones.
 """
 import io as _io
 import json
@@ -96,6 +96,8 @@ def _decode_numpy(buf, flag=1, bgr=False, what='imdecode', squeeze=False):
         formats = _FORMATS.get(buf[:2]) if buf[:2] != b'\x89P' else ['PNG']
         img = Image.open(_io.BytesIO(buf), formats=formats)
         if flag == 0 and img.mode != 'L':
+            if img.format == 'JPEG':
+                img.draft('L', img.size)    # the luma plane, as libjpeg decodes greyscale for OpenCV
             img = img.convert('L')
         elif flag > 0 and img.mode != 'RGB':
             img = img.convert('RGB')
@@ -238,6 +240,43 @@ def _resize_kernel(x, h, w, interp):
     return out.astype(x.dtype)
 
 
+def _area_matrix(n_in, n_out, shrink):
+    """(n_out x n_in) weights of OpenCV's INTER_AREA along one axis.
+
+    Shrinking (on both axes): each output pixel averages the source pixels its cell
+    covers, partly covered pixels weighted by the covered fraction. Otherwise OpenCV
+    interpolates linearly with its own area coefficients.
+    """
+    m = np.zeros((n_out, n_in))
+    scale = n_in / n_out
+    for d in range(n_out):
+        if shrink:
+            lo, hi = d * scale, min((d + 1) * scale, n_in)
+            cell = hi - lo
+            for sx in range(int(np.floor(lo)), min(int(np.ceil(hi)), n_in)):
+                m[d, sx] = (min(hi, sx + 1) - max(lo, sx)) / cell
+        else:
+            sx = int(np.floor(d * scale))
+            fx = (d + 1) - (sx + 1) / scale
+            fx = 0.0 if fx <= 0 else fx - np.floor(fx)
+            if sx >= n_in - 1:
+                m[d, n_in - 1] = 1.0
+            else:
+                m[d, sx], m[d, sx + 1] = 1.0 - fx, fx
+    return m
+
+
+def _resize_area(x, h, w):
+    """OpenCV's INTER_AREA (in float; integer images rounded and saturated at the end)."""
+    shrink = x.shape[0] >= h and x.shape[1] >= w
+    out = np.einsum('ij,jkc->ikc', _area_matrix(x.shape[0], h, shrink), x.astype(np.float64))
+    out = np.einsum('ij,kjc->kic', _area_matrix(x.shape[1], w, shrink), out)
+    if np.issubdtype(x.dtype, np.integer):
+        info = np.iinfo(x.dtype)
+        out = np.clip(np.rint(out), info.min, info.max)
+    return out.astype(x.dtype)
+
+
 def _resize_np(x, w, h, interp):
     """Resize a numpy image H x W x C to h x w (interp 0-4; see the module's docstring)."""
     from ..gluon.data.vision.transforms import resize_image
@@ -247,36 +286,11 @@ def _resize_np(x, w, h, interp):
     in_h, in_w = x.shape[0], x.shape[1]
     if (in_h, in_w) == (h, w):
         return x.copy()
-    if interp == 3 and (h > in_h or w > in_w):
-        interp = 1          # OpenCV's area interpolation enlarges bilinearly
     if interp in (0, 1):
         return np.asarray(resize_image(np, x, h, w, interp))
-    if interp == 3 and in_h % h == 0 and in_w % w == 0:
-        # shrinking by whole factors: OpenCV's area interpolation is the block mean
-        fh, fw = in_h // h, in_w // w
-        out = x.reshape(h, fh, w, fw, x.shape[2]).mean(axis=(1, 3), dtype=np.float64)
-        if np.issubdtype(x.dtype, np.integer):
-            info = np.iinfo(x.dtype)
-            out = np.clip(np.rint(out), info.min, info.max)
-        return out.astype(x.dtype)
     if interp in (2, 4):
         return _resize_kernel(x, h, w, interp)
-    Image = _pil()
-    resample = Image.BOX
-    if x.dtype == np.uint8 and x.shape[2] in (3, 4):
-        return np.asarray(Image.fromarray(np.ascontiguousarray(x)).resize((w, h), resample))
-    chans = []
-    for c in range(x.shape[2]):
-        if x.dtype == np.uint8:
-            chans.append(np.asarray(Image.fromarray(np.ascontiguousarray(x[:, :, c])).resize((w, h), resample)))
-        else:
-            plane = Image.fromarray(np.ascontiguousarray(x[:, :, c], dtype=np.float32), mode='F')
-            chans.append(np.asarray(plane.resize((w, h), resample)))
-    out = np.stack(chans, axis=2)
-    if np.issubdtype(x.dtype, np.integer) and x.dtype != np.uint8:
-        info = np.iinfo(x.dtype)
-        out = np.clip(np.rint(out), info.min, info.max)
-    return out.astype(x.dtype)
+    return _resize_area(x, h, w)
 
 
 def imresize(src, w, h, interp=1, out=None):
