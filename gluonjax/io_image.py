@@ -49,7 +49,11 @@ _IGNORED = {'prefetch_buffer_keep', 'ctx', 'verbose', 'shuffle_chunk_size', 'shu
 
 def _reader_close(fd, pool):
     if pool is not None:
-        pool.shutdown(wait=False, cancel_futures=True)
+        # Wait for the workers, so none reads fd after it closes. The last reference to an
+        # iterator can drop in one of its own workers (a task holds it); no other task of
+        # that iterator runs then, and a thread cannot wait for itself.
+        in_worker = threading.current_thread() in getattr(pool, '_threads', ())
+        pool.shutdown(wait=not in_worker, cancel_futures=True)
     if fd is not None:
         os.close(fd)
 
@@ -116,6 +120,9 @@ class ImageRecordIter(DataIter):
         std = np.array([std_r, std_g, std_b][:c] if c == 3 else [std_r], dtype=np.float32)
         self._mean = mean.reshape(c, 1, 1)
         self._mult = (np.float32(scale) / std).astype(np.float32).reshape(c, 1, 1)
+        # (pixel - mean) * mult for every uint8 value, per channel: the same float32 arithmetic
+        # as computing it per pixel, as one table lookup
+        self._lut = (np.arange(256, dtype=np.float32)[None, :] - self._mean[:, :, 0]) * self._mult[:, :, 0]
         self._labels = self._read_imglist(path_imglist) if path_imglist else None
 
         if path_imgidx:
@@ -249,11 +256,11 @@ class ImageRecordIter(DataIter):
         img = img[y0:y0 + h, x0:x0 + w]
         if self.mirror or (self.rand_mirror and rng.random() < 0.5):
             img = img[:, ::-1]
-        chw = img.transpose(2, 0, 1)
         if self.dtype == np.uint8:
-            data[slot] = chw
+            data[slot] = img.transpose(2, 0, 1)
         else:
-            np.multiply(chw - self._mean, self._mult, out=data[slot])
+            for ch in range(c):
+                np.take(self._lut[ch], img[:, :, ch], out=data[slot, ch])
         if self._labels is not None:
             if header.id not in self._labels:
                 raise MXNetError('ImageRecordIter: %s: image index %d is not in path_imglist' % (where, header.id))
