@@ -148,7 +148,13 @@ class MXRecordIO:
         self.close()
 
     def reset(self):
-        """Goes back to the first record; a writer starts an empty file again."""
+        """Goes back to the first record; a writer starts an empty file again (what it wrote
+        before is dropped, never published)."""
+        if self.is_open and self.writable:
+            dropped, self._files.renames = self._files.renames, []
+            self.close()
+            for tmp, _ in dropped:
+                os.remove(tmp)
         self.close()
         self.open()
 

@@ -122,6 +122,14 @@ def test_writer_publishes_files_on_close(tmp_path):
     with mx.recordio.MXRecordIO(str(tmp_path / 'x.rec'), 'w') as w:
         w.write(b'1')
     assert os.path.getsize(tmp_path / 'x.rec') == 12
+    writer = mx.recordio.MXIndexedRecordIO(idx, rec, 'w')
+    writer.write_idx(0, b'dropped')
+    writer.reset()                      # starts again from an empty file
+    writer.write_idx(1, b'kept')
+    writer.close()
+    assert sorted(os.listdir(tmp_path)) == ['w.idx', 'w.rec', 'x.rec']
+    reader = mx.recordio.MXIndexedRecordIO(idx, rec, 'r')
+    assert reader.keys == [1] and reader.read_idx(1) == b'kept' and reader.read() is None
 
 
 def test_errors_name_file_offset_and_key(tmp_path):
