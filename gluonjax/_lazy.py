@@ -15,7 +15,8 @@ LAZY = {
     'np': 'gluonjax.numpy', 'numpy': 'gluonjax.numpy', 'npx': 'gluonjax.numpy_extension',
     'deploy': 'gluonjax.deploy', 'executor': 'gluonjax.symbol.executor',
     'util': 'gluonjax.util', 'operator': 'gluonjax.operator', 'name': 'gluonjax.name', 'attribute': 'gluonjax.symbol._attribute',
-    'runtime': 'gluonjax.runtime',
+    'runtime': 'gluonjax.runtime', 'recordio': 'gluonjax.recordio', 'image': 'gluonjax.image',
+    'img': 'gluonjax.image',
 }
 
 

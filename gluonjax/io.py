@@ -12,7 +12,7 @@ from collections import OrderedDict, namedtuple
 
 import numpy as np
 
-from .base import MXNetError, NotSupportedError
+from .base import MXNetError, NotSupportedError, upper_layer
 from .context import current_context
 from .ndarray.ndarray import NDArray, array as _nd_array
 
@@ -632,9 +632,12 @@ def _unsupported(name, advice):
     return make
 
 
-ImageRecordIter = _unsupported('ImageRecordIter', 'use gluon.data.vision.ImageRecordDataset with a DataLoader')
-ImageRecordUInt8Iter = _unsupported('ImageRecordUInt8Iter',
-                                    'use gluon.data.vision.ImageRecordDataset with a DataLoader')
 ImageDetRecordIter = _unsupported('ImageDetRecordIter', 'use gluon.data.vision.ImageRecordDataset')
 LibSVMIter = _unsupported('LibSVMIter', 'gluonjax has no sparse arrays; load the data with numpy')
 MXDataIter = _unsupported('MXDataIter', 'it wraps a C++ iterator; use NDArrayIter or a DataLoader')
+
+
+def __getattr__(name):  # ImageRecordIter & ImageRecordUInt8Iter: gluonjax/io_image.py, loaded on first use
+    if name in ('ImageRecordIter', 'ImageRecordUInt8Iter'):
+        return getattr(upper_layer('io_image'), name)  # built on this module's DataIter
+    raise AttributeError('module %r has no attribute %r' % (__name__, name))

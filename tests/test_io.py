@@ -160,7 +160,7 @@ def test_mnist_and_csv_iters(tmp_path):
                         batch_size=3)
     batches = list(csv)
     assert batches[1].pad == 2 and batches[1].data[0].asnumpy()[0].tolist() == [9, 10, 11]
-    with pytest.raises(MXNetError, match='not supported'):
+    with pytest.raises(MXNetError, match='data_shape and batch_size are required'):
         mx.io.ImageRecordIter(path_imgrec='x.rec')
 
 

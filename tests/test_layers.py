@@ -27,7 +27,8 @@ LAYERS = [
     ('numpy', ['gluonjax.numpy', 'gluonjax.numpy_extension', 'gluonjax.util']),
     ('gluon', ['gluonjax.gluon', 'gluonjax.initializer', 'gluonjax.optimizer',
                'gluonjax.lr_scheduler', 'gluonjax.metric', 'gluonjax.io',
-               'gluonjax.deploy', 'gluonjax.operator', 'gluonjax.runtime']),
+               'gluonjax.deploy', 'gluonjax.operator', 'gluonjax.runtime',
+               'gluonjax.recordio', 'gluonjax.image', 'gluonjax.io_image']),
     ('tools', ['kvstore', 'viz']),
     # The package module: `import gluonjax` loads the core and registers the loaders of
     # base.upper_layer, so it may import anything and no module below may import it.
