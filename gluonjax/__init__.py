@@ -39,6 +39,8 @@ _LAZY = {
     'np': 'gluonjax.numpy', 'numpy': 'gluonjax.numpy', 'npx': 'gluonjax.numpy_extension',
     'deploy': 'gluonjax.deploy', 'executor': 'gluonjax.symbol.executor',
     'util': 'gluonjax.util', 'name': 'gluonjax.name', 'attribute': 'gluonjax.symbol._attribute',
+    'mod': 'gluonjax.module', 'module': 'gluonjax.module', 'model': 'gluonjax.model',
+    'callback': 'gluonjax.callback', 'monitor': 'gluonjax.monitor', 'mon': 'gluonjax.monitor',
 }
 
 
