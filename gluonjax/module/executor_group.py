@@ -250,10 +250,10 @@ class DataParallelExecutorGroup:
         try:
             arg_shapes, _, aux_shapes = self.symbol.infer_shape(**input_shapes)
         except MXNetError as err:
-            given = ', '.join('%s: %s' % (n, shape_str(s)) for n, s in input_shapes.items())
+            given = ', '.join('%s: %s' % (n, s) for n, s in input_shapes.items())
             raise ValueError('bind: the input shapes (%s) do not fit the symbol: %s' % (given, err)) from None
         if arg_shapes is None:
-            given = ', '.join('%s: %s' % (n, shape_str(s)) for n, s in input_shapes.items())
+            given = ', '.join('%s: %s' % (n, s) for n, s in input_shapes.items())
             raise ValueError('bind: the input shapes (%s) do not determine every argument shape of the '
                              'symbol (arguments %s)' % (given, ', '.join(self.arg_names)))
         try:
@@ -305,6 +305,9 @@ class DataParallelExecutorGroup:
             arr = _first(reuse(shared_aux, name, shape, dt), reuse(prev_aux, name, shape, dt))
             aux.append(arr if arr is not None else nd.zeros(shape, ctx=ctx, dtype=dt))
         exe = _TrainExecutor(self.symbol, ctx, args, grads, dict(self.grad_req), aux)
+        if self.execs:  # the devices run the same graph: trace it once (jit specialises per device)
+            exe._fn = self.execs[0]._fn
+            exe._jit = self.execs[0]._jit
         if prev_exec is not None and prev_exec._monitor is not None:
             exe._monitor = prev_exec._monitor
         return exe
