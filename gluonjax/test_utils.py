@@ -9,6 +9,7 @@ import gzip
 import numbers
 import os
 import shutil
+import sys
 
 import numpy as np
 
@@ -22,7 +23,9 @@ __all__ = ['default_context', 'set_default_context', 'default_dtype', 'default_r
            'rand_shape_3d', 'rand_shape_nd', 'rand_coord_2d', 'np_reduce', 'same', 'checkShapes', 'almost_equal',
            'assert_almost_equal', 'assert_allclose', 'assert_almost_equal_ignore_nan', 'assert_exception', 'retry',
            'same_array', 'list_gpus', 'download', 'get_mnist', 'get_mnist_ubyte', 'get_mnist_iterator',
-           'get_mnist_pkl', 'get_cifar10', 'DummyIter', 'environment', 'collapse_sum_like']
+           'get_mnist_pkl', 'get_cifar10', 'DummyIter', 'environment', 'collapse_sum_like',
+           # modules MXNet's test_utils hands to `from mxnet.test_utils import *` (it has no __all__)
+           'np', 'os', 'sys']
 
 
 # ---------------------------------------------------------------------------------------
