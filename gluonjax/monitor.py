@@ -11,6 +11,7 @@ import math
 import re
 
 import jax
+import jax.numpy as jnp
 
 __all__ = ['Monitor']
 
@@ -57,8 +58,10 @@ class Monitor:
         self._internals = {}   # id(executor) -> (output names, jitted function)
 
     def install(self, exe):
-        """Watch executor ``exe`` (its forward reports to this monitor)."""
+        """Watch executor ``exe`` (its forward reports to this monitor, and a Module's
+        executors report their backward too)."""
         exe.set_monitor_callback(self._on_forward, self.monitor_all)
+        exe._monitor_backward = self._on_backward
         self.exes.append(exe)
 
     def stat_helper(self, name, array):
@@ -100,6 +103,64 @@ class Monitor:
         for name, value in zip(names, values):
             self.stat_helper(name, NDArray._from_jax(value, exe._ctx))
 
+    def _backward_fn(self, exe):
+        """A jitted function giving the gradient of every operator's inputs (what MXNet's
+        backward operators output), named ``<node>_backward_<input>``."""
+        key_ = ('backward', id(exe))
+        entry = self._internals.get(key_)
+        if entry is not None:
+            return entry
+        graph = exe._fn
+        names, probe_ids = [], []
+        for i, step in enumerate(graph._steps):
+            for pos, input_name in enumerate(step.node.input_names()):
+                names.append('%s_backward_%s' % (step.name, input_name))
+                probe_ids.append((i, pos))
+
+        def run(inputs, probes, train, key):
+            values = [None] * graph._n_slots
+            for slot, name in graph._variables:
+                values[slot] = (inputs[name],)
+            for i, step in enumerate(graph._steps):
+                kernel = step.kernel(train)
+                call_args = [values[s][k] + probes[(i, pos)] if (i, pos) in probes else values[s][k]
+                             for pos, (s, k) in enumerate(step.slots)]
+                if kernel.dynamic:
+                    call_args.extend(kernel.attrs[n] for n in kernel.dynamic)
+                if step.op.random:
+                    key, sub = jax.random.split(key)
+                    call_args.append(sub)
+                outs = kernel.fn(*call_args)
+                if step.op.updates_aux and len(outs) > kernel.n_out:
+                    outs = outs[:kernel.n_out]
+                values[step.out_slot] = outs
+            return [values[s][k] for s, k in graph._heads]
+
+        def grads(inputs, train, key):
+            # probes: zeros shaped like each inexact operator input, found by one shape pass
+            avals = jax.eval_shape(lambda inp: _inputs_of_steps(graph, inp, train, key), inputs)
+            probes = {pid: jnp.zeros(a.shape, a.dtype) for pid, a in zip(probe_ids, avals)
+                      if jnp.issubdtype(a.dtype, jnp.inexact)}
+            outs, vjp = jax.vjp(lambda p: run(inputs, p, train, key), probes)
+            g = vjp([jnp.ones_like(o) for o in outs])[0]
+            return [g.get(pid) for pid in probe_ids]
+        fn = jax.jit(grads, static_argnums=(1,))
+        entry = self._internals[key_] = (names, fn)
+        return entry
+
+    def _on_backward(self, exe):
+        """Called by a Module's executor after its backward: record the operators' gradients."""
+        if not self.activated or exe._last is None:
+            return
+        names, fn = self._backward_fn(exe)
+        args, aux, key, train = exe._last
+        if key is None and exe._fn.has_random:
+            key = jax.random.PRNGKey(0)
+        from .ndarray import NDArray
+        for name, value in zip(names, fn(dict(args, **aux), train, key)):
+            if value is not None:
+                self.stat_helper(name, NDArray._from_jax(value, exe._ctx))
+
     def tic(self):
         """Start collecting for this batch when it is an ``interval``-th one."""
         if self.step % self.interval == 0:
@@ -140,3 +201,26 @@ class Monitor:
         """``toc()`` and log each entry: ``Batch:       1 fc1_output            0.5``."""
         for step, name, text in self.toc():
             logging.info('Batch: {:7d} {:30s} {:s}'.format(step, name, text))
+
+
+def _inputs_of_steps(graph, inputs, train, key):
+    """The value of every operator input, in step then input order (for shapes)."""
+    values = [None] * graph._n_slots
+    for slot, name in graph._variables:
+        values[slot] = (inputs[name],)
+    seen = []
+    for step in graph._steps:
+        kernel = step.kernel(train)
+        args = [values[s][k] for s, k in step.slots]
+        seen.extend(args)
+        call_args = list(args)
+        if kernel.dynamic:
+            call_args.extend(kernel.attrs[n] for n in kernel.dynamic)
+        if step.op.random:
+            key, sub = jax.random.split(key)
+            call_args.append(sub)
+        outs = kernel.fn(*call_args)
+        if step.op.updates_aux and len(outs) > kernel.n_out:
+            outs = outs[:kernel.n_out]
+        values[step.out_slot] = outs
+    return seen

@@ -308,7 +308,8 @@ def test_monitor_collects_outputs_and_parameters(caplog):
     mod.forward_backward(batch)
     res = mon.toc()
     names = [k for _, k, _ in res]
-    assert names == sorted(['fc1_output', 'fc2_output', 'fc1_weight', 'fc1_bias', 'fc2_weight', 'fc2_bias'])
+    grads = ['fc%d_backward_%s' % (i, n) for i in (1, 2) for n in ('data', 'weight', 'bias')]
+    assert names == sorted(['fc1_output', 'fc2_output', 'fc1_weight', 'fc1_bias', 'fc2_weight', 'fc2_bias'] + grads)
     assert all(step == 1 for step, _, _ in res)
     rms = float(np.sqrt((_initial_params()['fc1_weight'].asnumpy() ** 2).mean()))
     assert float(dict((k, v) for _, k, v in res)['fc1_weight']) == pytest.approx(rms, rel=1e-5)
@@ -336,3 +337,21 @@ def test_update_without_kvstore_and_optimizer_object_warns():
     mod.update()
     execs = mod._exec_group.execs
     np.testing.assert_array_equal(execs[0].arg_dict['fc1_weight'].asnumpy(), execs[1].arg_dict['fc1_weight'].asnumpy())
+
+
+def test_monitor_reports_backward_gradients():
+    x = mx.sym.FullyConnected(mx.sym.var('data'), num_hidden=2, name='fc')
+    x = mx.sym.LinearRegressionOutput(x, name='out')
+    mod = mx.mod.Module(x, label_names=['out_label'])
+    mod.bind(data_shapes=[('data', (1, 2))], label_shapes=[('out_label', (1, 2))])
+    mod.init_params(mx.init.One())
+    mon = mx.monitor.Monitor(1, stat_func=lambda a: a.sum(), pattern='.*backward', sort=True)
+    mod.install_monitor(mon)
+    mon.tic()
+    mod.forward_backward(mx.io.DataBatch([mx.nd.array([[1., 2.]])], [mx.nd.array([[0., 1.]])]))
+    res = {k: float(v) for _, k, v in mon.toc()}
+    # out = x.W^T + b = [3, 3]; LinearRegressionOutput's gradient (out - label) / 2 outputs = [1.5, 1]
+    assert res == {'fc_backward_data': 5.0, 'fc_backward_weight': 7.5, 'fc_backward_bias': 2.5,
+                   'out_backward_data': 2.5, 'out_backward_label': 0.0}
+    with pytest.raises(TypeError, match='data shape'):
+        mx.mod.Module(x, label_names=None).bind(data_shapes=[('data', mx.nd.array([10, 10]))])

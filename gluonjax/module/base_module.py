@@ -10,6 +10,8 @@ import logging
 import time
 import warnings
 
+import numpy as np
+
 from ..io import DataDesc
 from ..model import BatchEndParam
 
@@ -56,7 +58,8 @@ def _parse_one(names, shapes, what):
         if isinstance(item, DataDesc):
             descs.append(item)
         elif isinstance(item, (tuple, list)) and len(item) == 2 and isinstance(item[0], str):
-            descs.append(DataDesc(item[0], tuple(item[1])))
+            shape = item[1]
+            descs.append(DataDesc(item[0], tuple(shape) if isinstance(shape, (tuple, list)) else shape))
         else:
             raise ValueError('%s_shapes must be a list of (name, shape) pairs or DataDescs, got %r'
                              % (what, item))
@@ -65,8 +68,9 @@ def _parse_one(names, shapes, what):
         raise ValueError("Data provided by %s_shapes don't match names specified by %s_names (%s vs. %s)"
                          % (what, what, descs, names))
     for d in descs:
-        if not all(isinstance(s, int) and s >= 0 for s in d.shape):
-            raise ValueError('%s shape of %r must be a tuple of non-negative ints, got %r'
+        if not isinstance(d.shape, (tuple, list)) or \
+                not all(isinstance(s, (int, np.integer)) and s >= 0 for s in d.shape):
+            raise TypeError('%s shape of %r must be a tuple of non-negative ints, got %r'
                              % (what, d.name, d.shape))
     return descs
 

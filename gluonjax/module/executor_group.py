@@ -91,6 +91,12 @@ class _TrainExecutor(Executor):
         return self._outputs
 
     def backward(self, out_grads=None, is_train=True):
+        self._backward(out_grads, is_train)
+        report = getattr(self, '_monitor_backward', None)
+        if report is not None:
+            report(self)
+
+    def _backward(self, out_grads, is_train):
         pending, self._pending = self._pending, None
         if out_grads is not None or pending is None:
             return super().backward(out_grads, is_train)
