@@ -5,7 +5,9 @@
 One Module step is ``mod.forward_backward(batch); mod.update()`` then waiting for the
 updated weights (one compiled forward+backward program per device, one compiled SGD
 update). One Gluon step is the hybridized net under ``autograd.record()`` with
-SoftmaxCrossEntropyLoss, ``backward()``, ``trainer.step(64)`` and the same wait. Both
+SoftmaxCrossEntropyLoss, ``backward()``, ``trainer.step(64)`` and the same wait; with
+``--devices N`` both split the batch over N devices (Gluon: ``split_and_load`` and a
+Trainer on kvstore 'device', the Module on the same store). Both
 start from the same weights and their weights after one step are compared first, so
 they do the same work. Prints both times (best of 7 interleaved repeats, ms) and the ratio.
 """
@@ -41,16 +43,16 @@ def lenet():
 def bench(name, make, contexts, number):
     rs = np.random.RandomState(0)
     net, shape = make()
-    net.initialize(mx.init.Xavier())
+    net.initialize(mx.init.Xavier(), ctx=contexts)
     x = mx.nd.array(rs.rand(*shape))
     y = mx.nd.array(rs.randint(0, 10, BATCH))
-    net(x)
+    net(x.as_in_context(contexts[0]))
     # the Module: the hybridized net's graph with SoftmaxOutput on top, the same weights
     net.hybridize()
-    net(x)
+    net(x.as_in_context(contexts[0]))
     sym = net(mx.sym.var('data'))
     sym = mx.sym.SoftmaxOutput(sym, name='softmax')
-    params = {p.name: p.data().copy() for p in net.collect_params().values()}
+    params = {p.name: p.data(contexts[0]).copy() for p in net.collect_params().values()}
     mod = mx.mod.Module(sym, context=contexts)
     mod.bind(data_shapes=[('data', shape)], label_shapes=[('softmax_label', (BATCH,))])
     mod.set_params(params, {})
@@ -63,20 +65,24 @@ def bench(name, make, contexts, number):
         mod.update()
         mod._exec_group.param_arrays[0][0].wait_to_read()
 
-    trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1})
+    trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1},
+                            kvstore='device' if len(contexts) > 1 else None)
     loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
     weight = list(net.collect_params().values())[0]
+    xs = gluon.utils.split_and_load(x, contexts)
+    ys = gluon.utils.split_and_load(y, contexts)
 
     def gluon_step():
         with autograd.record():
-            loss = loss_fn(net(x), y)
-        loss.backward()
+            losses = [loss_fn(net(xi), yi) for xi, yi in zip(xs, ys)]
+        for loss in losses:   # one backward per device (autograd.backward over devices: one program, not here)
+            loss.backward()
         trainer.step(BATCH)
-        weight.data().wait_to_read()
+        weight.data(contexts[0]).wait_to_read()
 
     mod_step()
     gluon_step()
-    np.testing.assert_allclose(mod.get_params()[0][first].asnumpy(), weight.data().asnumpy(),
+    np.testing.assert_allclose(mod.get_params()[0][first].asnumpy(), weight.data(contexts[0]).asnumpy(),
                                rtol=1e-4, atol=1e-5)
     # interleaved repeats, best of each: the machine is shared, so load hits both alike
     t_mod, t_gluon = float('inf'), float('inf')

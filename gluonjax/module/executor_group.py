@@ -379,9 +379,9 @@ class DataParallelExecutorGroup:
             if dsts is None:
                 continue
             if isinstance(src, nd.NDArray):
-                data = src._data
+                data, src_ctx = src._data, src.context
             else:
-                data = jnp.asarray(np.asarray(src))
+                data, src_ctx = jnp.asarray(np.asarray(src)), None
             for slc, dst in dsts:
                 part = data if len(dsts) == 1 else data[slc]
                 if part.shape != dst.shape:
@@ -389,7 +389,9 @@ class DataParallelExecutorGroup:
                                      % (what, shape_str(part.shape), shape_str(dst.shape)))
                 if part.dtype != dst._data.dtype:
                     part = part.astype(dst._data.dtype)
-                dst._data = jax.device_put(part, dst.context.jax_device)
+                if len(dsts) > 1 or src_ctx != dst.context:  # already there: no copy, no dispatch
+                    part = jax.device_put(part, dst.context.jax_device)
+                dst._data = part
 
     def forward(self, data_batch, is_train=None):
         """Load the batch's slices and run forward on every device."""
