@@ -355,3 +355,19 @@ def test_monitor_reports_backward_gradients():
                    'out_backward_data': 2.5, 'out_backward_label': 0.0}
     with pytest.raises(TypeError, match='data shape'):
         mx.mod.Module(x, label_names=None).bind(data_shapes=[('data', mx.nd.array([10, 10]))])
+
+
+def test_time_major_layout_and_float16_split_on_batch_axis():
+    sym = mx.sym.Activation(mx.sym.var('data'), act_type='relu', attr={'__layout__': 'TNC'})
+    assert sym.attr('__layout__') == 'TNC'
+    mod = mx.mod.Module(sym, ('data',), None, context=[mx.cpu(0), mx.cpu(1)])
+    mod.bind(data_shapes=[mx.io.DataDesc('data', (3, 8, 7), np.float16, layout='TNC')])
+    mod.init_params()
+    x = np.random.RandomState(0).randn(3, 8, 7).astype(np.float16)
+    mod.forward(mx.io.DataBatch([mx.nd.array(x, dtype=np.float16)]), is_train=True)
+    mod.backward([mx.nd.ones((3, 8, 7), dtype=np.float16)])
+    out, = mod.get_outputs()
+    assert out.dtype == np.float16 and out.shape == (3, 8, 7)
+    np.testing.assert_array_equal(out.asnumpy(), np.maximum(x, 0))
+    assert [o.shape for o in mod.get_outputs(merge_multi_context=False)[0]] == [(3, 4, 7), (3, 4, 7)]
+    assert mod.output_shapes == [(mod.output_names[0], (3, 8, 7))]

@@ -316,6 +316,7 @@ class DataParallelExecutorGroup:
             exe._jit = self.execs[0]._jit
         if prev_exec is not None and prev_exec._monitor is not None:
             exe._monitor = prev_exec._monitor
+            exe._monitor_backward = getattr(prev_exec, '_monitor_backward', None)
         return exe
 
     def _collect_arrays(self):
@@ -370,12 +371,12 @@ class DataParallelExecutorGroup:
                     dst._data = value
 
     # ---- running ---------------------------------------------------------------------------
-    def _load(self, targets, sources, what):
+    def _load(self, targets, sources, what, axes):
         nd = _nd()
         if len(sources) != len(targets):
             raise ValueError('forward: the batch has %d %s arrays, the module takes %d'
                              % (len(sources), what, len(targets)))
-        for src, dsts in zip(sources, targets):
+        for src, dsts, axis in zip(sources, targets, axes):
             if dsts is None:
                 continue
             if isinstance(src, nd.NDArray):
@@ -383,7 +384,12 @@ class DataParallelExecutorGroup:
             else:
                 data, src_ctx = jnp.asarray(np.asarray(src)), None
             for slc, dst in dsts:
-                part = data if len(dsts) == 1 else data[slc]
+                if len(dsts) == 1 or axis < 0:
+                    part = data
+                else:
+                    index = [slice(None)] * data.ndim
+                    index[axis] = slc
+                    part = data[tuple(index)]
                 if part.shape != dst.shape:
                     raise ValueError('forward: %s array of shape %s does not fit the bound shape %s'
                                      % (what, shape_str(part.shape), shape_str(dst.shape)))
@@ -395,11 +401,12 @@ class DataParallelExecutorGroup:
 
     def forward(self, data_batch, is_train=None):
         """Load the batch's slices and run forward on every device."""
-        self._load(self.data_arrays, data_batch.data, 'data')
+        self._load(self.data_arrays, data_batch.data, 'data', self.data_layouts)
         if is_train is None:
             is_train = self.for_training
         if any(t is not None for t in self.label_arrays or []) and data_batch.label:
-            self._load(self.label_arrays, data_batch.label, 'label')
+            self._load(self.label_arrays, data_batch.label, 'label',
+                       self.label_layouts or [0] * len(self.label_arrays))
         for exe in self.execs:
             exe.forward(is_train=is_train)
 
