@@ -206,7 +206,7 @@ def test_fixed_params_are_not_updated():
     assert not np.allclose(arg['fc2_weight'].asnumpy(), params['fc2_weight'].asnumpy())
 
 
-def test_bucketing_module_two_buckets_share_parameters():
+def test_bucketing_module_two_buckets_share_parameters(tmp_path):
     def sym_gen(seq_len):
         data = mx.sym.var('data')
         pooled = mx.sym.mean(data, axis=1)                    # (batch, seq, 4) -> (batch, 4)
@@ -243,6 +243,17 @@ def test_bucketing_module_two_buckets_share_parameters():
     # each bucket compiled its fused forward+backward once
     for key in (3, 5):
         assert list(mod._buckets[key]._exec_group.execs[0]._jit) == ['fused']
+    # checkpoint: one symbol file per bucket, the shared parameters once
+    prefix = str(tmp_path / 'bucket')
+    mod.save_checkpoint(prefix, 3)
+    assert os.path.exists(prefix + '-3-symbol.json') and os.path.exists(prefix + '-5-symbol.json')
+    assert sorted(mx.nd.load(prefix + '.buckets')[0].asnumpy().tolist()) == [3, 5]
+    mod2 = mx.mod.BucketingModule.load(prefix, 3, sym_gen=sym_gen, default_bucket_key=5)
+    mod2.bind(data_shapes=batches[0].provide_data, label_shapes=batches[0].provide_label, for_training=False)
+    np.testing.assert_array_equal(mod2.get_params()[0]['fc_weight'].asnumpy(), after)
+    mod2.forward(batches[1])
+    mod.forward(batches[1], is_train=False)
+    np.testing.assert_allclose(mod2.get_outputs()[0].asnumpy(), mod.get_outputs()[0].asnumpy(), rtol=1e-6)
 
 
 def test_sequential_module():
