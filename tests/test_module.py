@@ -153,9 +153,9 @@ def test_checkpoint_round_trip(tmp_path):
     mod4.bind(data_shapes=it.provide_data, label_shapes=it.provide_label)
     mod4.init_optimizer(optimizer_params={'learning_rate': 0.5})
     assert mod4.optimizer_initialized
-    with pytest.raises(ValueError, match='Invalid param file'):
-        mx.nd.save(prefix + '-bad-0001.params', {'weird:x': mx.nd.ones(2)})
-        mx.model.load_checkpoint(prefix + '-bad', 1) if False else mx.model.load_params(prefix + '-bad', 1)
+    mx.nd.save(prefix + '-bad-0001.params', {'weird:x': mx.nd.ones(2)})
+    with pytest.raises(ValueError, match="Invalid param file .*'weird:x'"):
+        mx.model.load_params(prefix + '-bad', 1)
 
 
 def test_bind_errors_name_arguments_and_shapes():

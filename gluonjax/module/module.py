@@ -5,7 +5,6 @@ import warnings
 
 import jax
 
-from ..base import MXNetError
 from ..context import Context, cpu
 from ..initializer import InitDesc, Uniform
 from .base_module import BaseModule, _check_input_names, _check_names, _parse_data_desc
