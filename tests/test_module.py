@@ -382,3 +382,25 @@ def test_time_major_layout_and_float16_split_on_batch_axis():
     np.testing.assert_array_equal(out.asnumpy(), np.maximum(x, 0))
     assert [o.shape for o in mod.get_outputs(merge_multi_context=False)[0]] == [(3, 4, 7), (3, 4, 7)]
     assert mod.output_shapes == [(mod.output_names[0], (3, 8, 7))]
+
+
+@pytest.mark.parametrize('kvstore,ndev,on_kvstore', [
+    ('store', 1, '1'), ('device', 2, '1'), ('device', 2, '0'), ('local', 4, '1'), (None, 2, '0')])
+def test_update_paths_give_the_same_weights(monkeypatch, kvstore, ndev, on_kvstore):
+    """Optimizer on the store or on the devices, 1, 2 or 4 devices: the same SGD-momentum
+    trajectory as one device without a store."""
+    x, y = _data(n=80)
+
+    def train(kv, contexts):
+        mod = mx.mod.Module(_mlp_sym(), context=contexts)
+        mod.fit(mx.io.NDArrayIter(x, y, batch_size=20), num_epoch=2, kvstore=kv,
+                arg_params={k: v.copy() for k, v in _initial_params().items()},
+                optimizer_params={'learning_rate': 0.2, 'momentum': 0.9, 'wd': 1e-3})
+        return mod
+    reference = train(None, [mx.cpu(0)]).get_params()[0]
+    monkeypatch.setenv('MXNET_UPDATE_ON_KVSTORE', on_kvstore)
+    kv = mx.kv.create('local') if kvstore == 'store' else kvstore
+    mod = train(kv, [mx.cpu(i) for i in range(ndev)])
+    assert mod._update_on_kvstore == (kvstore is not None and on_kvstore == '1')
+    for name, value in mod.get_params()[0].items():
+        np.testing.assert_allclose(value.asnumpy(), reference[name].asnumpy(), rtol=1e-4, atol=1e-5)
