@@ -18,6 +18,18 @@ def _nd():
     return ndarray
 
 
+@jax.jit
+def _sum_per_param(grads):
+    """``[sum of each parameter's per-device gradients]`` (all on one device)."""
+    out = []
+    for per_device in grads:
+        total = per_device[0]
+        for g in per_device[1:]:
+            total = total + g
+        out.append(total)
+    return out
+
+
 def _create_kvstore(kvstore, num_device, arg_params):
     """``(kvstore or None, update_on_kvstore)`` as MXNet's Module decides them."""
     update_on_kvstore = bool(int(os.getenv('MXNET_UPDATE_ON_KVSTORE', '1')))
@@ -435,11 +447,15 @@ class Module(BaseModule):
         if kv is not None:
             kv.pushpull(names, grads, out=grads)
         elif num_device > 1:
-            for g in grads:
-                dev0 = g[0].context.jax_device
-                total = sum(jax.device_put(x._data, dev0) for x in g)
-                for x in g:
-                    x._data = jax.device_put(total, x.context.jax_device)
+            # no store: gather to the first device in one transfer, sum in one compiled call,
+            # send the sums back in one transfer per device
+            dev0 = self._context[0].jax_device
+            moved = jax.device_put([[x._data for x in g] for g in grads], dev0)
+            totals = _sum_per_param(moved)
+            for k, ctx in enumerate(self._context):
+                values = totals if k == 0 else jax.device_put(totals, ctx.jax_device)
+                for g, v in zip(grads, values):
+                    g[k]._data = v
         index = {n: i for i, n in enumerate(group.param_names)}
         for k in range(num_device):
             self._updater([index[n] * num_device + k for n in names],
