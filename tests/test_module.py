@@ -404,3 +404,37 @@ def test_update_paths_give_the_same_weights(monkeypatch, kvstore, ndev, on_kvsto
     assert mod._update_on_kvstore == (kvstore is not None and on_kvstore == '1')
     for name, value in mod.get_params()[0].items():
         np.testing.assert_allclose(value.asnumpy(), reference[name].asnumpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_several_devices_run_one_program_with_per_device_results(monkeypatch):
+    """The one-program (shard_map) training step equals one program per device."""
+    x, y = _data(n=40)
+    bn = mx.sym.BatchNorm(mx.sym.FullyConnected(mx.sym.var('data'), num_hidden=8, name='fc1'), name='bn')
+    sym = mx.sym.SoftmaxOutput(mx.sym.FullyConnected(bn, num_hidden=3, name='fc2'), name='softmax')
+    results = []
+    for one_program in (True, False):
+        monkeypatch.setattr(mx.mod.DataParallelExecutorGroup, 'one_program', one_program)
+        mod = mx.mod.Module(sym, context=[mx.cpu(0), mx.cpu(1), mx.cpu(2), mx.cpu(3)])
+        mod.bind(data_shapes=[('data', (40, 10))], label_shapes=[('softmax_label', (40,))])
+        mx.random.seed(3)
+        mod.init_params(mx.init.Xavier())
+        mod.init_optimizer(kvstore=None, optimizer_params={'learning_rate': 0.3})
+        mod.forward_backward(mx.io.DataBatch([mx.nd.array(x)], [mx.nd.array(y)]))
+        mod.update()
+        mod.forward_backward(mx.io.DataBatch([mx.nd.array(x)], [mx.nd.array(y)]))
+        group = mod._exec_group
+        assert (group._spmd not in (None, False)) == one_program
+        grads = [e.grad_dict['fc1_weight'].asnumpy() for e in group.execs]   # before the sum
+        assert not np.allclose(grads[0], grads[1])          # each device its own slice
+        # BatchNorm's moving statistics: each device's own, as MXNet keeps them
+        means = [e.aux_dict['bn_moving_mean'].asnumpy() for e in group.execs]
+        assert not np.allclose(means[0], means[1])
+        outputs = mod.get_outputs()[0].asnumpy()
+        mod.update()
+        results.append((outputs, grads, means, mod.get_params()))
+    (o1, g1, m1, p1), (o2, g2, m2, p2) = results
+    np.testing.assert_allclose(o1, o2, rtol=1e-5, atol=1e-6)
+    for a, b in zip(g1 + m1, g2 + m2):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
+    for name in p1[0]:
+        np.testing.assert_allclose(p1[0][name].asnumpy(), p2[0][name].asnumpy(), rtol=1e-5, atol=1e-6)

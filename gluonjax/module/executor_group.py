@@ -4,7 +4,8 @@
 context (shapes from the batch slice the context gets), keeps each parameter as one
 array per device, loads a batch's slices, runs forward and backward on every device and
 merges the outputs. A training forward runs forward *and* the gradients as one compiled
-program per device and shapes (``_TrainExecutor``); ``backward()`` then only stores them.
+program per shapes (``_TrainExecutor`` on one device; on several, one ``shard_map`` program
+over all of them); ``backward()`` then only stores the gradients.
 """
 import logging
 
@@ -136,7 +137,13 @@ class DataParallelExecutorGroup:
         Parameters that are not trained (no gradient).
     grad_req : str, list or dict
     state_names : list of str
+
+    On several devices a training forward runs every device's forward and backward as one
+    compiled program (``shard_map`` over the devices, each on its own slice and its own copy
+    of the parameters), so a new shape compiles once, not once per device; set the class
+    attribute ``one_program = False`` for one program per device.
     """
+    one_program = True
 
     def __init__(self, symbol, contexts, workload, data_shapes, label_shapes, param_names,
                  for_training, inputs_need_grad, shared_group=None, logger=logging,
@@ -246,6 +253,7 @@ class DataParallelExecutorGroup:
         self.label_shapes = list(label_shapes) if label_shapes else None
         self.data_names = [d.name for d in data_shapes]
         self.label_names = [d.name for d in label_shapes] if label_shapes else []
+        self._spmd = None   # the one-program training step, built on first use for these shapes
         self._collect_arrays()
 
     def _bind_ith_exec(self, i, data_shapes, label_shapes, shared_exec, prev_exec):
@@ -407,8 +415,92 @@ class DataParallelExecutorGroup:
         if any(t is not None for t in self.label_arrays or []) and data_batch.label:
             self._load(self.label_arrays, data_batch.label, 'label',
                        self.label_layouts or [0] * len(self.label_arrays))
+        if is_train and self.one_program and self._spmd_forward():
+            return
         for exe in self.execs:
             exe.forward(is_train=is_train)
+
+    # ---- several devices, one program --------------------------------------------------------
+    def _make_spmd(self):
+        """The training forward+backward of every device as ONE compiled program (``shard_map``
+        over the devices), or False where it does not apply (one device, unequal slices, 0-d
+        arrays, nothing to differentiate, or a key type that cannot be stacked)."""
+        execs = self.execs
+        if len(execs) < 2 or not execs[0]._diff_names:
+            return False
+        devices = [c.jax_device for c in self.contexts]
+        if len(set(devices)) != len(devices):
+            return False
+        e0 = execs[0]
+        for e in execs:
+            if e._diff_names != e0._diff_names:
+                return False
+            for a, b in zip(e.arg_arrays + e.aux_arrays, e0.arg_arrays + e0.aux_arrays):
+                if a.shape != b.shape or a.ndim == 0:
+                    return False
+        if any(len(o.shape) == 0 for o in e0.outputs):
+            return False
+        if e0._fn.has_random:
+            from .. import random as _random
+            if np.ndim(_random.next_key(e0._ctx)) == 0:
+                return False
+        from jax.sharding import Mesh, NamedSharding, PartitionSpec
+        mesh = Mesh(np.array(devices), ('dev',))
+        graph, diff_names = e0._fn, e0._diff_names
+
+        def local(args, aux, key):
+            fixed = {n: v for n, v in args.items() if n not in diff_names}
+
+            def f(diff):
+                return graph(dict(fixed, **diff, **aux), True, key)
+            outs, vjp, new_aux = jax.vjp(f, {n: args[n] for n in diff_names}, has_aux=True)
+            grads = vjp([jnp.ones_like(o) for o in outs])[0]
+            return outs, new_aux, grads
+        spec = PartitionSpec('dev')
+        fn = jax.jit(jax.shard_map(local, mesh=mesh, in_specs=spec, out_specs=spec, check_vma=False))
+        return fn, NamedSharding(mesh, spec), devices
+
+    def _spmd_forward(self):
+        """Run the training step of all devices as one program; False when it does not apply."""
+        if self._spmd is None:
+            self._spmd = self._make_spmd()
+        if self._spmd is False:
+            return False
+        fn, sharding, devices = self._spmd
+        execs = self.execs
+        e0 = execs[0]
+        per_dev = [e._jax_inputs() for e in execs]
+        keys = None
+        if e0._fn.has_random:
+            from .. import random as _random
+            keys = [_random.next_key(e._ctx) for e in execs]
+
+        def stacked(vals):
+            # each device's array is one block of a global array split over the devices on axis 0
+            v0 = vals[0]
+            return jax.make_array_from_single_device_arrays(
+                (len(vals) * v0.shape[0],) + tuple(v0.shape[1:]), sharding, vals)
+
+        def split(arr):
+            by_device = {shard.device: shard.data for shard in arr.addressable_shards}
+            return [by_device[d] for d in devices]
+        args = {n: stacked([pd[0][n] for pd in per_dev]) for n in e0._fn.arg_names}
+        aux = {n: stacked([pd[1][n] for pd in per_dev]) for n in e0._fn.aux_names}
+        key = stacked(keys) if keys is not None else None
+        outs, new_aux, grads = fn(args, aux, key)
+        outs = [split(o) for o in outs]
+        new_aux = {n: split(v) for n, v in new_aux.items()}
+        grads = {n: split(v) for n, v in grads.items()}
+        NDArray = _nd().NDArray
+        for k, e in enumerate(execs):
+            e._last = (per_dev[k][0], per_dev[k][1], keys[k] if keys is not None else None, True)
+            e._pending = {n: g[k] for n, g in grads.items()}
+            for n, v in new_aux.items():
+                e.aux_dict[n]._data = v[k]
+            e._outputs = [NDArray._from_jax(o[k], e._ctx) for o in outs]
+            if e._monitor is not None:
+                e._monitor(e)
+        return True
 
     def backward(self, out_grads=None):
         """Gradients on every device (``out_grads`` are split like the batch)."""
