@@ -16,7 +16,8 @@ LAZY = {
     'deploy': 'gluonjax.deploy', 'executor': 'gluonjax.symbol.executor',
     'util': 'gluonjax.util', 'operator': 'gluonjax.operator', 'name': 'gluonjax.name', 'attribute': 'gluonjax.symbol._attribute',
     'runtime': 'gluonjax.runtime', 'recordio': 'gluonjax.recordio', 'image': 'gluonjax.image',
-    'img': 'gluonjax.image',
+    'img': 'gluonjax.image', 'mod': 'gluonjax.module', 'module': 'gluonjax.module', 'model': 'gluonjax.model',
+    'callback': 'gluonjax.callback', 'monitor': 'gluonjax.monitor', 'mon': 'gluonjax.monitor',
 }
 
 

@@ -28,8 +28,11 @@ LAYERS = [
     ('gluon', ['gluonjax.gluon', 'gluonjax.initializer', 'gluonjax.optimizer',
                'gluonjax.lr_scheduler', 'gluonjax.metric', 'gluonjax.io',
                'gluonjax.deploy', 'gluonjax.operator', 'gluonjax.runtime',
-               'gluonjax.recordio', 'gluonjax.image', 'gluonjax.io_image']),
+               'gluonjax.recordio', 'gluonjax.image', 'gluonjax.io_image', 'gluonjax.model',
+               'gluonjax.callback', 'gluonjax.monitor']),
     ('tools', ['kvstore', 'viz']),
+    # MXNet's Module API trains through a KVStore, as MXNet's does: above the kvstore package.
+    ('module', ['gluonjax.module']),
     # The package module: `import gluonjax` loads the core and registers the loaders of
     # base.upper_layer, so it may import anything and no module below may import it.
     # test_utils hands out ``mx`` itself (``from mxnet.test_utils import *`` does in MXNet).
