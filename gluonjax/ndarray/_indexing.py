@@ -13,7 +13,7 @@ import numpy as np
 from jax import lax
 
 from ..base import MXNetError, shape_str
-from .ndarray import NDArray, PassThrough, after_write, apply_fn, array, make_view
+from .ndarray import NDArray, PassThrough, apply_fn, array, make_view
 from .. import autograd
 from ..autograd import _state as _ag_state
 
@@ -268,7 +268,6 @@ def setitem(x, key, value):
         out = apply_fn(fn, ('setitem', plan), inputs, name='__setitem__')[0]
     except _AssignError as err:
         raise ValueError(str(err)) from None
-    x._data = out._data
-    after_write(x)
+    x._set_data(out._data)
     if _ag_state.recording and out._ag is not None:
         x._ag = out._ag

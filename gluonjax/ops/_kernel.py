@@ -11,6 +11,7 @@ import functools
 import jax
 import numpy as np
 
+from .._x64 import on as _x64_on, restore as _x64_restore
 from ..base import MXNetError, shape_str
 from ._registry import get_op
 
@@ -63,6 +64,9 @@ class Kernel:
         self.fn, self.jitted = shared
 
     def __call__(self, *arrays):
+        # Kernels are traced and run with 64-bit dtypes on (float64/int64 NDArrays), whatever the
+        # user's jax setting: the eager path's share of gluonjax's x64 boundary (see _x64.py).
+        prev = _x64_on()
         try:
             return self.jitted(*arrays)
         except MXNetError:
@@ -70,6 +74,8 @@ class Kernel:
         except Exception as err:  # a jax or XLA failure: name the operator and the shapes
             raise operator_error(self.op.name, self.op.input_names(self.attrs, len(arrays)),
                                  arrays, err) from None
+        finally:
+            _x64_restore(prev)
 
 
 def _as_tuple_fn(fn, static, dynamic, n_out, random):
