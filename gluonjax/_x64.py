@@ -7,14 +7,15 @@ current thread while its own code runs jax: a kernel call, moving host data to a
 compiled update, a backward pass. jax keys its compilation caches on the switch, so every
 compiled function gluonjax makes is traced and called with it on, and compiles once.
 
-Three forms, all nesting freely (each puts back the state it found):
+Forms, all nesting freely (each puts back the state it found):
 
 * ``@x64`` on a function that runs jax on arrays (an entry point of a layer);
-* ``prev = on()`` ... ``finally: restore(prev)`` inline, on the hot paths (kernel calls);
-* ``with scope():`` for a block.
+* ``jit(fn)``: a ``jax.jit`` whose calls enter x64 (compiled helpers called from several places);
+* ``prev = on()`` ... ``finally: restore(prev)`` inline, on the hot paths (kernel calls).
 
-The switch is per thread: threads gluonjax starts itself (DataLoader workers) enter it around
-gluonjax's work, not around the user's code (a Dataset's ``__getitem__``).
+The switch is per thread and each boundary sets it, so threads need nothing of their own:
+DataLoader workers run batchify through ``apply_fn`` and ``nd.array`` (boundaries), and the
+user's code around them (a Dataset's ``__getitem__``) keeps the user's setting.
 
 A float64 jax array handed to the user (``NDArray._data``) stays float64; what the user's jax
 code computes from it outside gluonjax follows jax's rules without x64 (float32), as for any
@@ -24,7 +25,7 @@ import functools
 
 import jax
 
-__all__ = ['x64', 'jit', 'on', 'restore', 'scope', 'enabled']
+__all__ = ['x64', 'jit', 'on', 'restore']
 
 
 def _switch():
@@ -57,11 +58,6 @@ def _switch():
 on, restore = _switch()
 
 
-def enabled():
-    """Whether x64 is on in this thread now."""
-    return bool(jax.config.jax_enable_x64)
-
-
 def x64(fn):
     """Decorator: ``fn`` runs with x64 on (and the caller's state is restored after)."""
     if getattr(fn, '__wrapped_x64__', False):  # already a boundary: one switch is enough
@@ -76,19 +72,6 @@ def x64(fn):
             restore(prev)
     wrapper.__wrapped_x64__ = True
     return wrapper
-
-
-class scope:
-    """``with scope():`` runs the block with x64 on."""
-    __slots__ = ('_prev',)
-
-    def __enter__(self):
-        self._prev = on()
-        return self
-
-    def __exit__(self, *exc):
-        restore(self._prev)
-        return False
 
 
 def jit(fn, **kwargs):

@@ -68,6 +68,23 @@ def test_x64_state_is_restored_after_gluonjax_calls_and_errors():
     assert jnp.zeros(2).dtype == jnp.float32
 
 
+def test_switch_falls_back_to_the_public_context_manager(monkeypatch):
+    """Without the state's swap_local/set_local (a later jax), the switch uses jax.enable_x64(True)."""
+    from gluonjax import _x64
+    state = jax.enable_x64
+
+    class PublicOnly:  # only what jax documents: calling the state gives a context manager
+        def __call__(self, value):
+            return state(value)
+    monkeypatch.setattr(jax, 'enable_x64', PublicOnly())
+    on, restore = _x64._switch()
+    monkeypatch.undo()
+    prev = on()
+    assert jax.config.jax_enable_x64 and jnp.zeros(1).dtype == jnp.float64
+    restore(prev)
+    assert not jax.config.jax_enable_x64 and jnp.zeros(1).dtype == jnp.float32
+
+
 def test_float64_creation_arithmetic_and_reductions():
     host = np.array([1.0, 1.0 + TINY, 3.0])
     a = nd.array(host, dtype='float64')

@@ -16,7 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .. import autograd, initializer
-from .._x64 import x64 as _x64
+from .._x64 import x64
 from ..base import MXNetError, shape_str
 from ..context import Context, cpu, current_context
 from .utils import _brief_print_list, _indent, shape_is_known
@@ -53,7 +53,7 @@ def _tracing():
     return getattr(_trace_state, 'depth', 0) > 0
 
 
-@_x64
+@x64
 def _fresh_zeros(x):
     """Zeros like ``x`` on its device, made on the host: a net's first gradient buffers would
     otherwise compile one program per parameter shape (seconds for a model-zoo net)."""
@@ -260,7 +260,7 @@ class Parameter:
     def list_row_sparse_data(self, row_id):
         return self.list_data()
 
-    @_x64
+    @x64
     def _reduce(self):
         """The value on the CPU: the mean over contexts (they are equal after a Trainer step)."""
         arrays = self.list_data()
@@ -297,7 +297,7 @@ class Parameter:
         self._deferred_init = (init, ctx, default_init, None)
         self._finish_deferred_init()
 
-    @_x64
+    @x64
     def _finish_deferred_init(self):
         """Initialise now that the shape is known (called by the Block at the first forward)."""
         if not self._deferred_init:
@@ -319,7 +319,7 @@ class Parameter:
                 data = NDArray._from_jax(jnp.asarray(np.asarray(data, dtype=_dtype_name(self.dtype))), cpu())
             self._init_impl(data, ctx)
 
-    @_x64
+    @x64
     def _init_impl(self, data, ctx_list):
         """Put copies of ``data`` on every context and make the gradient buffers."""
         from ..ndarray import NDArray
@@ -359,7 +359,7 @@ class Parameter:
             raise ValueError("Cannot reset context for Parameter '%s' because it has not been "
                              "initialized." % self.name)
 
-    @_x64
+    @x64
     def set_data(self, data):
         """Set the value on every context (the shape must fit)."""
         from ..ndarray import NDArray
@@ -400,7 +400,7 @@ class Parameter:
             self._var_key = key
         return self._var
 
-    @_x64
+    @x64
     def cast(self, dtype):
         """Cast the arrays and gradients to ``dtype``."""
         self._dtype = dtype

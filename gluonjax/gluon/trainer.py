@@ -24,7 +24,7 @@ import numbers
 import jax
 
 from .. import optimizer as opt
-from .._x64 import x64 as _x64
+from .._x64 import x64
 from ..base import MXNetError
 from .parameter import Parameter, ParameterDict
 
@@ -279,7 +279,7 @@ class Trainer:
         else:
             self._kvstore.pushpull(keys, grads)
 
-    @_x64
+    @x64
     def _sum_grads_directly(self):
         """Without the kvstore package: sum each gradient over devices, copy the sum back."""
         for _, param in self._grad_params():
