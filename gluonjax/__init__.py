@@ -7,12 +7,6 @@
 from . import _logs
 _logs.quiet_library_loggers()  # before jax is imported: its import logs too
 
-import jax as _jax  # noqa: E402
-
-# MXNet has float64 and int64 arrays; jax keeps them only with x64 enabled.
-# Every operator keeps float32 as the default dtype (see docs/DESIGN.md).
-_jax.config.update('jax_enable_x64', True)
-
 __version__ = '0.1.0'
 
 from . import _compile_cache  # noqa: E402

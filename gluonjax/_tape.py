@@ -62,7 +62,7 @@ class Leaf:
         self.fresh = True
         if g.dtype != buf._data.dtype:
             g = g.astype(buf._data.dtype)
-        buf._data = add(buf._data, g) if self.req == 'add' else g
+        buf._set_data(add(buf._data, g) if self.req == 'add' else g)
 
 
 class Node:

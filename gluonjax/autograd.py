@@ -18,6 +18,7 @@ import jax.numpy as jnp
 
 from . import _tape
 from ._tape import Leaf, Node  # noqa: F401  (the tape's objects, under their old names)
+from ._x64 import x64
 from .base import MXNetError
 
 __all__ = ['record', 'pause', 'train_mode', 'predict_mode', 'is_recording', 'is_training',
@@ -110,12 +111,14 @@ def unmark_variables(variables):
         var._ag = None
 
 
+@x64  # jax runs on the tape's arrays (vjp, ones): gluonjax's 64-bit boundary (see _x64.py)
 def backward(heads, head_grads=None, retain_graph=False, train_mode=True):  # noqa: train_mode shadows
     """Compute the gradients of ``heads`` and write them to the variables' ``.grad``."""
     from .ndarray.ndarray import backward_heads
     backward_heads(heads, head_grads, retain_graph, train_mode)
 
 
+@x64
 def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=False,
          train_mode=True):  # noqa: train_mode shadows
     """Gradients of ``heads`` with respect to ``variables``, returned rather than stored.

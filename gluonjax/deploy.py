@@ -26,6 +26,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ._files import atomic_open, atomic_write
+from ._x64 import x64
 from .base import MXNetError
 
 __all__ = ['export_stablehlo', 'load', 'DeployedModel']
@@ -87,6 +88,7 @@ def _platforms():
     return ('cpu', 'cuda')
 
 
+@x64  # traced with 64-bit dtypes on, as the block runs (see gluonjax/_x64.py)
 def export_stablehlo(block, path, example_inputs, batch_polymorphic=True):
     """Export ``block`` for prediction as a StableHLO module plus parameters in directory ``path``.
 
@@ -155,6 +157,7 @@ class DeployedModel:
     Returns one NDArray, or a list of them when the model has several outputs.
     """
 
+    @x64
     def __init__(self, path, ctx=None):
         from .context import Context, current_context
         with open(os.path.join(path, 'meta.json')) as f:
@@ -177,6 +180,7 @@ class DeployedModel:
         self._call = jax.jit(self._exported.call)
         self.input_names = [i['name'] for i in self.meta['inputs']]
 
+    @x64
     def __call__(self, *inputs):
         from .ndarray.ndarray import NDArray
         if len(inputs) != len(self.meta['inputs']):

@@ -23,6 +23,7 @@ import warnings
 import jax
 import numpy as np
 
+from ._x64 import x64
 from .base import MXNetError, string_types
 
 __all__ = ['InitDesc', 'Initializer', 'register', 'alias', 'create', 'Load', 'Mixed', 'Zero', 'One',
@@ -44,10 +45,11 @@ class InitDesc(str):
 # Writing into arrays
 # ---------------------------------------------------------------------------------------
 
+@x64  # float64 host data stays float64 on the device
 def _fill(arr, value):
     """Write ``value`` (a scalar or array broadcastable to ``arr``) into the NDArray ``arr``."""
     host = np.broadcast_to(np.asarray(value, dtype=arr._data.dtype), arr.shape)
-    arr._data = jax.device_put(np.ascontiguousarray(host), next(iter(arr._data.devices())))
+    arr._set_data(jax.device_put(np.ascontiguousarray(host), next(iter(arr._data.devices()))))
 
 
 def _rng():

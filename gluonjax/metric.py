@@ -19,6 +19,7 @@ import jax.numpy as jnp
 import numpy
 
 from ._caches import lru_cache
+from . import _x64
 from .base import MXNetError, numeric_types, string_types
 from .ndarray.ndarray import NDArray
 
@@ -336,7 +337,7 @@ def _count_correct_fn(argmax_axis):
             if argmax_axis is not None:
                 pred = jnp.argmax(pred, axis=argmax_axis)
             return jnp.sum(pred.astype(jnp.int32).ravel() == label.astype(jnp.int32).ravel(), dtype=jnp.int32)
-        fn = _count_cache[argmax_axis] = jax.jit(count)
+        fn = _count_cache[argmax_axis] = _x64.jit(count)
     return fn
 
 
@@ -872,7 +873,7 @@ class PCC(EvalMetric):
         self.lcm = numpy.zeros((self.k, self.k))
 
 
-_sum_fn = jax.jit(lambda x: jnp.sum(x))
+_sum_fn = _x64.jit(lambda x: jnp.sum(x))  # a float64 loss is summed in float64
 
 
 @register

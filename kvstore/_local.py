@@ -25,6 +25,7 @@ import jax
 import numpy as np
 
 from gluonjax._files import atomic_write
+from gluonjax._x64 import x64
 from gluonjax.base import MXNetError, shape_str
 from gluonjax.ndarray.ndarray import NDArray
 
@@ -183,6 +184,7 @@ class KVStore(KVStoreBase):
         return groups
 
     # ---- init --------------------------------------------------------------------------
+    @x64  # sums and copies of float64/int64 values (see gluonjax/_x64.py)
     def init(self, key, value):
         """Initialise one key or a list of keys with their values (one value per key)."""
         items = self._init_items('init', key, value)
@@ -220,6 +222,7 @@ class KVStore(KVStoreBase):
             self._store[k] = _Entry(NDArray._from_jax(data, v.context), order)
 
     # ---- push ------------------------------------------------------------------------
+    @x64
     def push(self, key, value, priority=0):
         """Push values: the values of each key are summed, then merged into the store.
 
@@ -258,13 +261,14 @@ class KVStore(KVStoreBase):
     def _merge(self, key, entry, merged, copies):
         stored = entry.value
         if self._updater is None:
-            stored._data = merged
+            stored._set_data(merged)
             entry.copies, entry.source = copies, merged
         else:
             self._updater(key, NDArray._from_jax(merged, stored.context), stored)
             entry.copies = entry.source = None
 
     # ---- pull ------------------------------------------------------------------------
+    @x64
     def pull(self, key, out=None, priority=0, ignore_sparse=True):
         """Copy the stored values into ``out`` (an NDArray, a list per device, or a list per key)."""
         if out is None:
@@ -286,13 +290,14 @@ class KVStore(KVStoreBase):
                     pending.append((data, device))
                     targets.append(o)
                 else:
-                    o._data = local
+                    o._set_data(local)
         if pending:
             moved = _collective.copy_to_devices([d for d, _ in pending], [dev for _, dev in pending])
             for o, data in zip(targets, moved):
-                o._data = data
+                o._set_data(data)
 
     # ---- pushpull, broadcast, row_sparse_pull ----------------------------------------
+    @x64
     def pushpull(self, key, value, out=None, priority=0):
         """Push ``value`` then pull into ``out`` (into ``value`` itself when ``out`` is None)."""
         push_groups = self._grouped('pushpull', self._pairs('pushpull', key, value))
@@ -303,6 +308,7 @@ class KVStore(KVStoreBase):
         self._push_groups(push_groups)
         self._pull_groups(pull_groups)
 
+    @x64
     def broadcast(self, key, value, out, priority=0):
         """Initialise ``key`` with ``value`` (rank 0's across workers) and copy it into ``out``."""
         items = self._init_items('broadcast', key, value)
@@ -316,6 +322,7 @@ class KVStore(KVStoreBase):
         self._store_initial(items)
         self._pull_groups(self._grouped('broadcast', out_pairs, 'out'))
 
+    @x64
     def row_sparse_pull(self, key, out=None, priority=0, row_ids=None):
         """Pull only the rows ``row_ids`` of each value; other rows of ``out`` become zeros.
 
@@ -335,7 +342,7 @@ class KVStore(KVStoreBase):
         self._pull_groups(groups)
         for o, rid in zip(outs, ids):
             rows = rid._data if _is_array(rid) else np.asarray(rid)
-            o._data = _keep_rows(o._data, jax.device_put(rows, device_of(o._data)))
+            o._set_data(_keep_rows(o._data, jax.device_put(rows, device_of(o._data))))
 
     # ---- updaters and optimizers -----------------------------------------------------
     def _set_updater(self, updater):

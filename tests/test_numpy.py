@@ -629,7 +629,8 @@ def test_einsum_matches_numpy_with_gradients(subscripts, shapes):
         loss = (y * y).sum()
     loss.backward()
     onp.testing.assert_allclose(y.asnumpy(), onp.einsum(subscripts, *xs), rtol=1e-12)
-    ref = jax.grad(lambda *v: (jnp.einsum(subscripts, *v) ** 2).sum(), argnums=tuple(range(len(xs))))(*xs)
+    with jax.enable_x64(True):  # the float64 reference (gluonjax leaves jax's x64 default off)
+        ref = jax.grad(lambda *v: (jnp.einsum(subscripts, *v) ** 2).sum(), argnums=tuple(range(len(xs))))(*xs)
     for a, g in zip(arrays, ref):
         onp.testing.assert_allclose(a.grad.asnumpy(), g, rtol=1e-10)
     with pytest.raises(MXNetError, match='_npi_einsum'):

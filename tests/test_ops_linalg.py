@@ -44,9 +44,11 @@ def grads_match(fn, jnp_ref, *arrays, seed=3):
         y = fn(*xs)
     head = np.random.default_rng(seed).standard_normal(y.shape)
     y.backward(nd.array(head, dtype='float64'))
-    out, vjp = jax.vjp(jnp_ref, *[jnp.asarray(a, jnp.float64) for a in arrays])
+    with jax.enable_x64(True):  # a float64 reference (gluonjax leaves jax's x64 default off)
+        out, vjp = jax.vjp(jnp_ref, *[jnp.asarray(a, jnp.float64) for a in arrays])
+        ref_grads = vjp(jnp.asarray(head))
     np.testing.assert_allclose(y.asnumpy(), np.asarray(out), rtol=1e-10, atol=1e-10)
-    for x, g in zip(xs, vjp(jnp.asarray(head))):
+    for x, g in zip(xs, ref_grads):
         np.testing.assert_allclose(x.grad.asnumpy(), np.asarray(g), rtol=1e-8, atol=1e-10)
 
 

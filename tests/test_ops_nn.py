@@ -129,8 +129,9 @@ def test_conv_channel_last_layout_matches_channel_first(rng):
 
 
 def test_conv_float64_and_float16(rng):
-    x, w = _conv_inputs(rng, (1, 2, 6, 6), 3, (3, 3), 1, np.float64)
-    ref = lax.conv_general_dilated(x, w, (1, 1), 'VALID', dimension_numbers=('NCHW', 'OIHW', 'NCHW'))
+    with jax.enable_x64(True):  # a float64 reference (gluonjax leaves jax's x64 default off)
+        x, w = _conv_inputs(rng, (1, 2, 6, 6), 3, (3, 3), 1, np.float64)
+        ref = lax.conv_general_dilated(x, w, (1, 1), 'VALID', dimension_numbers=('NCHW', 'OIHW', 'NCHW'))
     out = mx.nd.Convolution(nd(x, 'float64'), nd(w, 'float64'), kernel=(3, 3), num_filter=3, no_bias=True)
     assert out.dtype == np.float64
     np.testing.assert_allclose(out.asnumpy(), ref, rtol=1e-12)
@@ -410,7 +411,8 @@ def test_norm_gradients_match_jax_reference(rng):
     with mx.autograd.record():
         y = mx.nd.sin(mx.nd.GroupNorm(xa, nd(g2, 'float64'), nd(b2, 'float64'), num_groups=2)).sum()
     y.backward()
-    value, grad = jax.jit(jax.value_and_grad(ref))(jnp.asarray(x))
+    with jax.enable_x64(True):  # a float64 reference (gluonjax leaves jax's x64 default off)
+        value, grad = jax.jit(jax.value_and_grad(ref))(jnp.asarray(x))
     np.testing.assert_allclose(y.asnumpy(), value, rtol=1e-10)
     np.testing.assert_allclose(xa.grad.asnumpy(), grad, rtol=1e-8, atol=1e-10)
 

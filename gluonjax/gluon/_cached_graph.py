@@ -19,6 +19,7 @@ import jax
 
 from .. import _tape
 from .._tape import state as _ag_state
+from .._x64 import x64
 from ..base import MXNetError
 from .parameter import _generation
 
@@ -104,6 +105,7 @@ class GraphRunner:
         return arrays
 
     # ---- running ---------------------------------------------------------------------------
+    @x64  # the compiled graph is traced and run with 64-bit dtypes on (see gluonjax/_x64.py)
     def __call__(self, args, ctx):
         """Run on the flat list of input NDArrays ``args``; returns the output NDArrays."""
         from ..ndarray.ndarray import NDArray
@@ -147,7 +149,7 @@ class GraphRunner:
                 op, attrs = rules.get(key, (None, None))
                 if arr._data is not b and op is not None and op.rebase_aux is not None:
                     a = op.rebase_aux(attrs, (b,), (a,), (arr._data,))[0]
-                arr._data = a
+                arr._set_data(a)
         return write
 
     def _aux_rules(self):

@@ -16,6 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .. import autograd, initializer
+from .._x64 import x64
 from ..base import MXNetError, shape_str
 from ..context import Context, cpu, current_context
 from .utils import _brief_print_list, _indent, shape_is_known
@@ -52,6 +53,7 @@ def _tracing():
     return getattr(_trace_state, 'depth', 0) > 0
 
 
+@x64
 def _fresh_zeros(x):
     """Zeros like ``x`` on its device, made on the host: a net's first gradient buffers would
     otherwise compile one program per parameter shape (seconds for a model-zoo net)."""
@@ -257,6 +259,7 @@ class Parameter:
     def list_row_sparse_data(self, row_id):
         return self.list_data()
 
+    @x64
     def _reduce(self):
         """The value on the CPU: the mean over contexts (they are equal after a Trainer step)."""
         arrays = self.list_data()
@@ -293,6 +296,7 @@ class Parameter:
         self._deferred_init = (init, ctx, default_init, None)
         self._finish_deferred_init()
 
+    @x64
     def _finish_deferred_init(self):
         """Initialise now that the shape is known (called by the Block at the first forward)."""
         if not self._deferred_init:
@@ -314,6 +318,7 @@ class Parameter:
                 data = NDArray._from_jax(jnp.asarray(np.asarray(data, dtype=_dtype_name(self.dtype))), cpu())
             self._init_impl(data, ctx)
 
+    @x64
     def _init_impl(self, data, ctx_list):
         """Put copies of ``data`` on every context and make the gradient buffers."""
         from ..ndarray import NDArray
@@ -351,6 +356,7 @@ class Parameter:
             raise ValueError("Cannot reset context for Parameter '%s' because it has not been "
                              "initialized." % self.name)
 
+    @x64
     def set_data(self, data):
         """Set the value on every context (the shape must fit)."""
         from ..ndarray import NDArray
@@ -366,7 +372,7 @@ class Parameter:
             if arr.shape != shape:
                 raise AssertionError("Parameter '%s': cannot set data of shape %s into shape %s"
                                  % (self.name, shape_str(shape), shape_str(arr.shape)))
-            arr._data = jax.device_put(value.astype(arr._data.dtype), arr.context.jax_device)
+            arr._set_data(jax.device_put(value.astype(arr._data.dtype), arr.context.jax_device))
 
     def zero_grad(self):
         """Set the gradient buffers to 0 (no effect without gradients)."""
@@ -374,7 +380,7 @@ class Parameter:
             return
         from ..ndarray.ndarray import _zeros_like
         for g in self._grad:
-            g._data = _zeros_like(g._data)
+            g._set_data(_zeros_like(g._data))
 
     def var(self):
         """The Symbol variable standing for this Parameter in graphs."""
@@ -391,6 +397,7 @@ class Parameter:
             self._var_key = key
         return self._var
 
+    @x64
     def cast(self, dtype):
         """Cast the arrays and gradients to ``dtype``."""
         self._dtype = dtype
@@ -398,10 +405,10 @@ class Parameter:
             return
         with autograd.pause():
             for arr in self._data:
-                arr._data = arr._data.astype(_dtype_name(dtype))
+                arr._set_data(arr._data.astype(_dtype_name(dtype)))
             if self._grad is not None:
                 for g in self._grad:
-                    g._data = g._data.astype(_dtype_name(dtype))
+                    g._set_data(g._data.astype(_dtype_name(dtype)))
         _generation[0] += 1
 
     # ---- loading ---------------------------------------------------------------------------

@@ -24,6 +24,7 @@ import numbers
 import jax
 
 from .. import optimizer as opt
+from .._x64 import x64
 from ..base import MXNetError
 from .parameter import Parameter, ParameterDict
 
@@ -278,6 +279,7 @@ class Trainer:
         else:
             self._kvstore.pushpull(keys, grads)
 
+    @x64
     def _sum_grads_directly(self):
         """Without the kvstore package: sum each gradient over devices, copy the sum back."""
         for _, param in self._grad_params():
@@ -287,7 +289,7 @@ class Trainer:
             for g in grads[1:]:
                 total = total + jax.device_put(g._data, first)
             for g in grads:
-                g._data = jax.device_put(total, next(iter(g._data.devices())))
+                g._set_data(jax.device_put(total, next(iter(g._data.devices()))))
 
     def update(self, batch_size, ignore_stale_grad=False):
         """Apply the optimizer to the (already summed) gradients (after ``allreduce_grads``)."""

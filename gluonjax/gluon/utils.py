@@ -9,6 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._files import atomic_open
+from .._x64 import x64
 from ..base import MXNetError
 
 __all__ = ['split_data', 'split_and_load', 'clip_global_norm', 'check_sha1', 'download',
@@ -53,6 +54,7 @@ def _sum_squares(arrays):
     return jnp.sqrt(sum(jnp.sum(jnp.square(a.astype(jnp.float32))) for a in arrays))
 
 
+@x64
 def clip_global_norm(arrays, max_norm, check_isfinite=True):
     """Scale the arrays in place so that the 2-norm of all of them together is at most ``max_norm``.
 
@@ -70,7 +72,7 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
                       stacklevel=2)
     scale = jnp.minimum(max_norm / (total + 1e-8), 1.0)
     for arr in arrays:
-        arr._data = arr._data * jax.device_put(scale, next(iter(arr._data.devices()))).astype(arr._data.dtype)
+        arr._set_data(arr._data * jax.device_put(scale, next(iter(arr._data.devices()))).astype(arr._data.dtype))
     total = total.astype(arrays[0]._data.dtype)
     if check_isfinite:
         return np.asarray(total)[()]

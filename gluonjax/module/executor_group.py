@@ -84,7 +84,7 @@ class _TrainExecutor(Executor):
         self._last = (args, aux, key, True)
         self._pending = grads
         for name, value in new_aux.items():
-            self.aux_dict[name]._data = value
+            self.aux_dict[name]._set_data(value)
         NDArray = _nd().NDArray
         self._outputs = [NDArray._from_jax(o, self._ctx) for o in outs]
         if self._monitor is not None:
@@ -106,7 +106,7 @@ class _TrainExecutor(Executor):
             g = pending[name]
             if g.dtype != target._data.dtype:
                 g = g.astype(target._data.dtype)
-            target._data = target._data + g if self._grad_req[name] == 'add' else g
+            target._set_data(target._data + g if self._grad_req[name] == 'add' else g)
 
 
 def _first(a, b):
@@ -376,7 +376,7 @@ class DataParallelExecutorGroup:
                     target[name] = nd.NDArray._from_jax(value, block[0].context)
                 else:
                     value = jax.device_put(value.astype(dst._data.dtype), dst.context.jax_device)
-                    dst._data = value
+                    dst._set_data(value)
 
     # ---- running ---------------------------------------------------------------------------
     def _load(self, targets, sources, what, axes):
@@ -405,7 +405,7 @@ class DataParallelExecutorGroup:
                     part = part.astype(dst._data.dtype)
                 if len(dsts) > 1 or src_ctx != dst.context:  # already there: no copy, no dispatch
                     part = jax.device_put(part, dst.context.jax_device)
-                dst._data = part
+                dst._set_data(part)
 
     def forward(self, data_batch, is_train=None):
         """Load the batch's slices and run forward on every device."""
@@ -496,7 +496,7 @@ class DataParallelExecutorGroup:
             e._last = (per_dev[k][0], per_dev[k][1], keys[k] if keys is not None else None, True)
             e._pending = {n: g[k] for n, g in grads.items()}
             for n, v in new_aux.items():
-                e.aux_dict[n]._data = v[k]
+                e.aux_dict[n]._set_data(v[k])
             e._outputs = [NDArray._from_jax(o[k], e._ctx) for o in outs]
             if e._monitor is not None:
                 e._monitor(e)

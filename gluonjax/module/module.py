@@ -455,7 +455,7 @@ class Module(BaseModule):
             for k, ctx in enumerate(self._context):
                 values = totals if k == 0 else jax.device_put(totals, ctx.jax_device)
                 for g, v in zip(grads, values):
-                    g[k]._data = v
+                    g[k]._set_data(v)
         index = {n: i for i, n in enumerate(group.param_names)}
         for k in range(num_device):
             self._updater([index[n] * num_device + k for n in names],

@@ -14,7 +14,7 @@ from jax import lax
 
 from .._caches import lru_cache
 from ..base import MXNetError, shape_str
-from .ndarray import NDArray, PassThrough, after_write, apply_fn, array, make_view
+from .ndarray import NDArray, PassThrough, apply_fn, array, make_view
 from .._tape import state as _ag_state
 
 
@@ -268,8 +268,7 @@ def setitem(x, key, value):
         out = apply_fn(fn, ('setitem', plan), inputs, name='__setitem__')[0]
     except _AssignError as err:
         raise ValueError(str(err)) from None
-    x._data = out._data
-    after_write(x)
+    x._set_data(out._data)
     if _ag_state.recording and out._ag is not None:
         x._ag = out._ag
 

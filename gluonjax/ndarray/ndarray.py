@@ -13,9 +13,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .. import _tape
+from .. import _tape, _x64
 from .._caches import lru_cache
 from .._tape import state as _ag_state
+from .._x64 import x64, on as _x64_on, restore as _x64_restore
 from ..base import MXNetError, shape_str, upper_layer
 from ..context import Context, current_context, context_of_device
 from ..ops._kernel import kernel_for, operator_error
@@ -55,6 +56,15 @@ class NDArray(ArrayType):
         obj._data, obj._ctx, obj._ag = data, ctx, None
         obj._view = obj._views = None
         return obj
+
+    def _set_data(self, data):
+        """Write the jax array ``data`` (this array's shape) into this array: the one way code
+        outside NDArray (an optimizer's update, a kvstore pull, an initializer) stores a new value
+        in an existing array, so that the arrays sharing its memory (basic slices, reshapes)
+        see it, as they do in MXNet. No views: one attribute test more than ``_data = data``."""
+        self._data = data
+        if self._view is not None or self._views is not None:
+            after_write(self)
 
     # ---- properties --------------------------------------------------------------------
     @property
@@ -189,8 +199,7 @@ class NDArray(ArrayType):
             if other.shape != self.shape:
                 raise MXNetError('copyto: shape mismatch, source %s vs destination %s'
                                  % (shape_str(self.shape), shape_str(other.shape)))
-            other._data = jax.device_put(self._data.astype(other._data.dtype), other.context.jax_device)
-            after_write(other)
+            other._set_data(jax.device_put(_cast(self._data, other._data.dtype), other.context.jax_device))
             return other
         if isinstance(other, Context):
             # jax arrays are immutable, so sharing the buffer on the same device is a safe copy
@@ -347,6 +356,11 @@ def after_write(arr):
     """Propagate a write to ``arr`` (setitem, ``+=``, ``out=``, copyto) to the arrays sharing its memory."""
     if arr._view is None and arr._views is None:
         return
+    _write_through(arr)
+
+
+@x64
+def _write_through(arr):
     node = arr
     while node._view is not None:
         base, begin, end = node._view
@@ -388,9 +402,19 @@ def _record_copy(src, out):
     out._ag = (node, 0)
 
 
-@jax.jit
+@_x64.jit
 def _zeros_like(x):
     return jnp.zeros_like(x)
+
+
+def _cast(data, dtype):
+    """``data`` as ``dtype`` (float64 and int64 included, whatever the caller's x64 state)."""
+    return data if data.dtype == dtype else _astype(data, dtype)
+
+
+@x64
+def _astype(data, dtype):
+    return data.astype(dtype)
 
 
 # ---------------------------------------------------------------------------------------
@@ -447,6 +471,7 @@ def invoke(op_name, inputs, kwargs, out=None, ctx=None):
     return visible[0] if len(visible) == 1 else visible
 
 
+@x64  # the vjp form is traced and run with 64-bit dtypes, as the kernel
 def _record(kernel, inputs, args):
     """Run a kernel under record(): ``(outputs, node)``, the node None when no input is tracked.
 
@@ -482,7 +507,7 @@ def _aux_writer(op, attrs, arrays, after):
         else:
             values = op.rebase_aux(attrs, before, after, now)
         for arr, value in zip(arrays, values):
-            arr._data = value
+            arr._set_data(value)
     return write
 
 
@@ -494,11 +519,7 @@ def _write_out(out, results):
         if o.shape != r.shape:
             raise MXNetError('out= array has shape %s but the result has shape %s'
                              % (shape_str(o.shape), shape_str(r.shape)))
-        data = r._data
-        if data.dtype != o._data.dtype:
-            data = data.astype(o._data.dtype)
-        o._data = data
-        after_write(o)
+        o._set_data(_cast(r._data, o._data.dtype))
         if _ag_state.recording:
             o._ag = r._ag
     return out
@@ -524,6 +545,7 @@ def apply_fn(fn, key, inputs, name=''):
     values = [x._data for x in inputs]
     parents = [x._ag for x in inputs] if _ag_state.recording else ()
     node = None
+    prev = _x64_on()  # traced and run with 64-bit dtypes, as the kernels (see _x64.py)
     try:
         if _tape.tracked(parents):
             outs, node = _tape.record_call(fn, key, parents, values, jitted, name, None)
@@ -534,6 +556,8 @@ def apply_fn(fn, key, inputs, name=''):
     except Exception as err:
         raise operator_error(name or str(key[0]), ['arg%d' % i for i in range(len(inputs))],
                              values, err) from None
+    finally:
+        _x64_restore(prev)
     ctx = _ctx_of(inputs) if inputs else current_context()
     cls = type(inputs[0]) if inputs else NDArray  # mx.np arrays stay mx.np arrays
     results = [cls._from_jax(o, ctx) for o in outs]
@@ -580,6 +604,7 @@ def head_entries(heads, head_grads):
     return entries, cts
 
 
+@x64
 def backward_heads(heads, head_grads=None, retain_graph=False, train_mode=True):
     """MXNet's backward: the gradients of ``heads`` written into the variables' ``.grad``."""
     entries, cts = head_entries(heads, head_grads)
@@ -617,6 +642,7 @@ def _infer_dtype(source, dtype):
     return np.dtype(_DEFAULT_DTYPE)
 
 
+@x64
 def array(source_array, ctx=None, dtype=None):
     """An NDArray from a nested list, a numpy array, a scalar or another NDArray (float32 by default)."""
     ctx = Context(ctx) if ctx is not None and not isinstance(ctx, Context) else (ctx or current_context())
@@ -676,10 +702,7 @@ def _inplace(method):
         if data.shape != self._data.shape:  # broadcasting may not grow the target
             raise MXNetError('in-place operation: shape inconsistent, provided %s, inferred %s'
                              % (shape_str(self.shape), shape_str(data.shape)))
-        if data.dtype != self._data.dtype:
-            data = data.astype(self._data.dtype)
-        self._data = data
-        after_write(self)
+        self._set_data(_cast(data, self._data.dtype))
         if _ag_state.recording and result._ag is not None:
             self._ag = result._ag
         return self

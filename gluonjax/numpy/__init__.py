@@ -26,8 +26,17 @@ from .multiarray import (ndarray, array, asarray, zeros, ones, full, empty, aran
                          expand_dims, squeeze, broadcast_to, tile, repeat, flip, concatenate, stack, vstack,
                          hstack, split, copy, dot, matmul, tensordot, einsum, pad, unique, inner, outer, vdot, sort, argsort, take,
                          shape, size, ndim, _unary_functions)
-from . import random  # noqa: F401
-from . import linalg  # noqa: F401
+from . import multiarray as _multiarray  # noqa: E402
+from .._x64 import x64 as _x64
+
+# array() moves host data to the device (int64 indices of nonzero/take, float64 data): an x64
+# boundary (see gluonjax/_x64.py). multiarray.py is edited elsewhere this session: until it
+# decorates array itself, the module's own function is replaced here, so its internal calls
+# (where, nonzero, take, ...) get the wrapped one too.
+array = _multiarray.array = _x64(_multiarray.array)
+
+from . import random  # noqa: F401,E402
+from . import linalg  # noqa: F401,E402
 from ._state import is_np_array  # noqa: F401
 
 globals().update(_unary_functions)

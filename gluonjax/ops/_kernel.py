@@ -12,6 +12,7 @@ import jax
 import numpy as np
 
 from .. import _caches
+from .._x64 import on as _x64_on, restore as _x64_restore
 from ..base import MXNetError, shape_str
 from ._registry import get_op
 
@@ -64,12 +65,17 @@ class Kernel:
         self.fn, self.jitted = shared
 
     def __call__(self, *arrays):
+        # Kernels are traced and run with 64-bit dtypes on (float64/int64 NDArrays), whatever the
+        # user's jax setting: the eager path's share of gluonjax's x64 boundary (see _x64.py).
+        prev = _x64_on()
         try:
             return self.jitted(*arrays)
         except MXNetError:
             raise
         except Exception as err:  # a jax or XLA failure: name the operator and the shapes
             raise self.error(arrays, err) from None
+        finally:
+            _x64_restore(prev)
 
     def error(self, arrays, err):
         """The MXNetError for ``err``, raised by this kernel on ``arrays``."""

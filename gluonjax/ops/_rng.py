@@ -9,6 +9,7 @@ split, so eager random calls are reproducible after ``seed``.
 import jax
 import numpy as np
 
+from .._x64 import x64
 from ..context import Context, current_context
 
 __all__ = ['seed', 'next_key']
@@ -23,6 +24,7 @@ def _split(key):
     return k1, k2
 
 
+@x64  # keys from seeds as before x64 became gluonjax's own (PRNGKey reads a 64-bit seed)
 def seed(seed_state, ctx='all'):
     """Seed the random number generators (all contexts, or one context)."""
     if ctx == 'all':
@@ -34,6 +36,7 @@ def seed(seed_state, ctx='all'):
     np.random.seed(int(seed_state) % (2 ** 32))
 
 
+@x64
 def next_key(ctx=None):
     """A fresh PRNG key on ``ctx``'s device."""
     ctx = ctx or current_context()

@@ -30,6 +30,7 @@ import numpy as np
 import optax
 
 from .._caches import lru_cache
+from .._x64 import x64
 from ..base import MXNetError
 
 __all__ = ['Optimizer', 'Updater', 'create', 'register', 'get_updater']
@@ -394,6 +395,7 @@ class Optimizer:
         """Update every weight given in one compiled call."""
         self._run(indices, weights, grads, [self._split_state(w, s) for w, s in zip(weights, states)])
 
+    @x64  # float64 weights and the float64 hyper-parameter rows (see gluonjax/_x64.py)
     def _run(self, indices, weights, grads, split):
         """The compiled update; ``split`` holds (inner state NDArrays, master or None) per weight."""
         rows = self._hyper_rows(indices, weights, grads)
@@ -403,12 +405,12 @@ class Optimizer:
                     for inner, master in split]
         new_w, new_state = fn([w._data for w in weights], [g._data for g in grads], state_in, hypers)
         for w, nw in zip(weights, new_w):
-            w._data = nw
+            w._set_data(nw)
         for (inner, master), (ni, nm) in zip(split, new_state):
             for a, v in zip(inner, ni):
-                a._data = v
+                a._set_data(v)
             if master is not None:
-                master._data = nm
+                master._set_data(nm)
 
     def update(self, index, weight, grad, state):
         """Update ``weight`` in place from ``grad`` and ``state`` (lists of them work too)."""
@@ -431,7 +433,7 @@ class Optimizer:
             if self._uses_master(w):
                 inner, master = s if self._master_position == 'last' else s[::-1]
                 self.update(i, master, g.astype(np.float32), inner)
-                w._data = master._data.astype(w._data.dtype)
+                w._set_data(master._data.astype(w._data.dtype))
             else:
                 self.update(i, w, g, s)
 

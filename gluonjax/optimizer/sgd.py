@@ -8,6 +8,7 @@ import math
 
 import jax.numpy as jnp
 
+from .._x64 import x64
 from .optimizer import Optimizer, register
 
 __all__ = ['SGD', 'ccSGD', 'NAG', 'Signum', 'LARS', 'DCASGD', 'SGLD', 'LBSGD', 'Test']
@@ -425,6 +426,7 @@ class LBSGD(Optimizer):
         self.cumgrads[index] = entry
         return entry
 
+    @x64  # runs the rule eagerly: float64 weights stay float64
     def update(self, index, weight, grad, state):
         lr = self._get_lr(index)
         wd = self._get_wd(index)
@@ -442,9 +444,9 @@ class LBSGD(Optimizer):
         h = jnp.asarray([self.rescale_grad, lr, wd, momentum], dtype=dtype)
         inner = (state._data,) if state is not None else ()
         new_w, new_inner = SGD.rule((self._clip(),), weight._data, g._data.astype(dtype), inner, h)
-        weight._data = new_w.astype(dtype)
+        weight._set_data(new_w.astype(dtype))
         if state is not None:
-            state._data = new_inner[0].astype(dtype)
+            state._set_data(new_inner[0].astype(dtype))
         entry['cum_grad'] = 0
 
 

@@ -14,6 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._caches import lru_cache
+from .._x64 import x64
 from ..base import MXNetError, shape_str
 from ..ops._kernel import kernel_for, operator_error
 from ..ops._registry import _literal
@@ -36,6 +37,7 @@ def node_error(node, err):
     return MXNetError('Error in operator %s: %s' % (node.name, err))
 
 
+@x64  # float64/int64 inputs keep their dtypes in the abstract evaluation
 def eval_node(node, in_avals, train=False):
     """Output (shape, dtype) pairs of an operator node for input (shape, dtype) pairs.
 

@@ -11,6 +11,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .._x64 import x64
 from ..base import MXNetError, shape_str
 from ..context import Context, current_context
 from .graph import GraphFunction
@@ -107,6 +108,7 @@ class Executor:
 
     # ---- properties ------------------------------------------------------------------------
     @property
+    @x64
     def outputs(self):
         """The outputs of the last forward (before any forward: zeros of the inferred shapes)."""
         if self._outputs is None:
@@ -152,6 +154,7 @@ class Executor:
         return run
 
     # ---- running ---------------------------------------------------------------------------
+    @x64  # the graph runs with 64-bit dtypes on (see gluonjax/_x64.py)
     def forward(self, is_train=False, **kwargs):
         """Run the graph; keyword arguments are copied into the argument arrays first."""
         for name, value in kwargs.items():
@@ -167,13 +170,14 @@ class Executor:
         self._last = (args, aux, key, bool(is_train))
         if is_train:
             for name, value in new_aux.items():
-                self.aux_dict[name]._data = value
+                self.aux_dict[name]._set_data(value)
         nd = _nd()
         self._outputs = [nd.NDArray._from_jax(o, self._ctx) for o in outs]
         if self._monitor is not None:
             self._monitor(self)
         return self._outputs
 
+    @x64
     def backward(self, out_grads=None, is_train=True):
         """Gradients of the outputs (head gradients ``out_grads``, default ones) into grad_arrays."""
         if all(req == 'null' for req in self._grad_req.values()):
@@ -201,7 +205,7 @@ class Executor:
         for name in diff_names:
             target = self.grad_dict[name]
             g = grads[name].astype(target._data.dtype)
-            target._data = target._data + g if self._grad_req[name] == 'add' else g
+            target._set_data(target._data + g if self._grad_req[name] == 'add' else g)
 
     def copy_params_from(self, arg_params, aux_params=None, allow_extra_params=False):
         """Copy parameter values into the bound arrays (names must be arguments unless allowed)."""
