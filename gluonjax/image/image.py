@@ -555,15 +555,8 @@ class SequentialAug(Augmenter):
         return src
 
 
-class RandomOrderAug(Augmenter):
+class RandomOrderAug(SequentialAug):
     """Apply the augmenters ``ts`` in a random order (``random.shuffle``)."""
-
-    def __init__(self, ts):
-        super().__init__()
-        self.ts = ts
-
-    def dumps(self):
-        return [self.__class__.__name__.lower(), [x.dumps() for x in self.ts]]
 
     def __call__(self, src):
         random.shuffle(self.ts)

@@ -308,11 +308,25 @@ class BaseModule:
                     allow_missing=False, force_init=False, allow_extra=False):
         raise NotImplementedError()
 
+    # (arg_params, aux_params, force_init, allow_extra) -> None: how a module sets only the
+    # parameters given (Module, BucketingModule); None: through init_params.
+    _set_given_params = None
+
     def set_params(self, arg_params, aux_params, allow_missing=False, force_init=True,
                    allow_extra=False):
-        """Set the parameters (as ``init_params`` with these values, forced by default)."""
-        self.init_params(initializer=None, arg_params=arg_params, aux_params=aux_params,
-                         allow_missing=allow_missing, force_init=force_init, allow_extra=allow_extra)
+        """Set the parameters (as ``init_params`` with these values, forced by default); with
+        ``allow_missing`` only the given ones change, where the module can set them directly."""
+        if not allow_missing or self._set_given_params is None:
+            self.init_params(initializer=None, arg_params=arg_params, aux_params=aux_params,
+                             allow_missing=allow_missing, force_init=force_init, allow_extra=allow_extra)
+            return
+        if self.params_initialized and not force_init:
+            warnings.warn('Parameters already initialized and force_init=False. '
+                          'set_params call ignored.', stacklevel=2)
+            return
+        self._set_given_params(arg_params, aux_params, force_init, allow_extra)
+        self._params_dirty = True
+        self.params_initialized = True
 
     def save_params(self, fname):
         """Write the parameters to ``fname`` (MXNet's .params format, ``arg:``/``aux:`` keys)."""
