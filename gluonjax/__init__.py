@@ -35,6 +35,7 @@ def _load_numpy_front_ends():
 # Lower layers reach higher ones through base.upper_layer, not by importing them:
 # F.np / F.npx and NDArray.as_np_ndarray (mx.np is above NDArray and Symbol).
 base.register_upper_layer('numpy', _load_numpy_front_ends)
+base.register_upper_layer('kvstore', lambda: _importlib.import_module('kvstore'))  # Trainer's stores
 # mx.io.ImageRecordIter and recordio's image codecs live in modules built on io and recordio.
 base.register_upper_layer('io_image', lambda: _importlib.import_module('gluonjax.io_image'))
 base.register_upper_layer('image', lambda: _importlib.import_module('gluonjax.image.image'))

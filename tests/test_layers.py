@@ -39,17 +39,6 @@ LAYERS = [
     ('package', ['gluonjax', 'gluonjax._alias', 'gluonjax._lazy', 'gluonjax.run', 'gluonjax.test_utils']),
 ]
 
-# Violations that live in files other engineers are rewriting this session. Each is an
-# exact (importer, imported) pair; the test fails on any violation not listed here, and
-# on an entry that no longer happens (so the list only shrinks).
-KNOWN_VIOLATIONS = {
-    # gluon/trainer.py: `import kvstore` in _kvstore_package(); kvstore is above gluon.
-    # Fix: gluonjax/__init__.py registers base.register_upper_layer('kvstore', loader) next to
-    # 'numpy', and _kvstore_package() returns base.upper_layer('kvstore').
-    ('gluonjax.gluon.trainer', 'kvstore'),
-}
-
-
 def _module_name(path):
     rel = os.path.relpath(path, ROOT)[:-len('.py')].split(os.sep)
     if rel[-1] == '__init__':
@@ -207,25 +196,14 @@ def test_layer_prefixes_are_listed_once():
 def test_no_upward_import():
     modules, edges = _graph()
     found = _upward(modules, edges)
-    new = sorted(line for pair, lines in found.items() if pair not in KNOWN_VIOLATIONS
-                 for line in lines)
+    new = sorted(line for lines in found.values() for line in lines)
     assert not new, 'imports into a higher layer:\n  ' + '\n  '.join(new)
 
 
 def test_no_import_circle():
     _, edges = _graph()
-    # A circle made only of known violations' pairs is reported by the known list.
-    kept = {m: [(l, t) for l, t in imps if (m, t) not in KNOWN_VIOLATIONS]
-            for m, imps in edges.items()}
-    circles = _circles(kept)
+    circles = _circles(edges)
     assert not circles, 'import circles:\n  ' + '\n  '.join(' <-> '.join(c) for c in circles)
-
-
-def test_known_violations_still_happen():
-    modules, edges = _graph()
-    happening = {(m, t) for m, imps in edges.items() for _, t in imps}
-    gone = sorted(KNOWN_VIOLATIONS - happening)
-    assert not gone, 'fixed, remove from KNOWN_VIOLATIONS: %s' % gone
 
 
 def test_checker_sees_function_level_and_literal_imports(tmp_path):

@@ -25,19 +25,19 @@ import jax
 
 from .. import optimizer as opt
 from .._x64 import x64
-from ..base import MXNetError
+from ..base import MXNetError, upper_layer
 from .parameter import Parameter, ParameterDict
 
 __all__ = ['Trainer']
 
 
 def _kvstore_package():
-    """The ``kvstore`` package (imported on first use), or None when it is not installed."""
+    """The ``kvstore`` package (a layer above gluon: reached through base.upper_layer), or None
+    when it is not installed."""
     try:
-        import kvstore
+        return upper_layer('kvstore')
     except ImportError:
         return None
-    return kvstore
 
 
 class Trainer:
