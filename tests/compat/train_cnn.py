@@ -61,7 +61,8 @@ def run(net, tag):
         print(tag, 'predict_mode', net(nd.array(X[:3])).asnumpy().round(3).tolist())
     with autograd.train_mode():
         out2 = net(nd.array(X[:3]))
-    print(tag, 'train_mode', out2.asnumpy().round(3).tolist())
+    # two decimals: after training, float rounding of a different gradient order moves the third
+    print(tag, 'train_mode', out2.asnumpy().round(2).tolist())
     print(tag, 'running_mean after train_mode', net.bn.running_mean.data().asnumpy().round(4).tolist())
     acc = mx.metric.Accuracy()
     acc.update(nd.array(y), net(nd.array(X)))
