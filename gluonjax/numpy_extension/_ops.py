@@ -6,20 +6,15 @@ positionally in declared order or by keyword), shared with ``mx.nd`` through
 :func:`gluonjax.ops._frontend.split_call`.
 """
 from ..base import MXNetError
-from ..ndarray.ndarray import NDArray
-from ..ops._frontend import split_call, function_doc
+from ..ops._frontend import function_doc, is_array, split_call
 from ..ops._registry import named_by
-from ..numpy._core import apply_op, is_symbol
-
-def _is_input(x):
-    return isinstance(x, NDArray) or is_symbol(x)
-
+from ..numpy._core import apply_op
 
 def _make(public, op):
     def fn(*args, **kwargs):
-        inputs, params, extras = split_call(op, args, dict(kwargs), _is_input)
+        inputs, params, extras = split_call(op, args, dict(kwargs), is_array)
         for i, x in enumerate(inputs):
-            if x is not None and not _is_input(x):
+            if x is not None and not is_array(x):
                 raise MXNetError('npx.%s: input %d must be an mx.np.ndarray, got %s'
                                  % (public, i, type(x).__name__))
         return apply_op(op.name, inputs, params, out=extras.get('out'), hint=public)
