@@ -334,19 +334,36 @@ def _make_fused(structure):
 
 
 _FUSED_CACHE_SIZE = 64
+_SMALL_GRAPH = 4  # nodes: walking them costs a few dispatches, never worth a second compile
 _seen_structures = _caches.register('tape.seen_structures', collections.OrderedDict(), 4 * _FUSED_CACHE_SIZE)
 _fused_cache = _caches.register('tape.fused_backwards', collections.OrderedDict(), _FUSED_CACHE_SIZE)
+_seen_pieces = _caches.lru_cache('tape.seen_nodes', 4096)  # _piece(node) of nodes in past graphs
+
+
+def _piece(node):
+    """What names a node's compiled pullback: its function and its inputs' shapes and dtypes."""
+    return (node.key, tuple([(getattr(v, 'shape', None), getattr(v, 'dtype', None)) for v in node.values]))
 
 
 def _fused_backward(nodes, node_heads, structure, leaves):
-    # Compile the whole graph only once its structure repeats (a training loop):
-    # one-off graphs take the per-node walk, whose compiled pieces are shared.
+    # Compile as little as possible. A graph with nodes never seen before (a first training
+    # step, a new input shape) is compiled as one fused program at once: cheaper than one
+    # program per node, and compiled once. A new graph made only of familiar nodes (a network
+    # whose structure changes with its input) walks them, sharing each node's compiled
+    # pullback; it is fused only if its structure repeats and it has enough nodes for one
+    # dispatch instead of many to pay for the compile.
     fused = _fused_cache.get(structure)
     if fused is None:
-        if structure not in _seen_structures:
+        repeated = structure in _seen_structures
+        if not repeated:
             _seen_structures[structure] = True
             if len(_seen_structures) > 4 * _FUSED_CACHE_SIZE:
                 _seen_structures.popitem(last=False)
+        pieces = [_piece(n) for n in nodes]
+        familiar = all(p in _seen_pieces for p in pieces)
+        for p in pieces:
+            _seen_pieces[p] = True
+        if familiar and (not repeated or len(nodes) <= _SMALL_GRAPH):
             return walk(nodes, node_heads)
         fused = _fused_cache[structure] = _make_fused(structure)
         if len(_fused_cache) > _FUSED_CACHE_SIZE:
