@@ -257,3 +257,33 @@ def test_parameters_on_several_devices_run_where_the_input_is():
     np.testing.assert_allclose(y0.asnumpy(), y1.asnumpy())
     with pytest.raises(RuntimeError, match='not initialized on context'):
         net(_x().as_in_context(mx.cpu(2)))
+
+
+def test_hybridized_call_keeps_overridden_forward_and_hooks():
+    """A hybridized call on one NDArray goes straight to the compiled graph only when nothing
+    else would run: an overridden ``forward`` around ``hybrid_forward`` and hooks still run."""
+    from gluonjax import nd
+    from gluonjax.gluon import nn
+
+    class Doubler(nn.HybridBlock):
+        def hybrid_forward(self, F, x):
+            return x * 2
+
+    class PlusOne(Doubler):
+        def forward(self, x):
+            return super().forward(x) + 1
+
+    x = nd.array([[1., 2.]])
+    for cls, want in ((Doubler, [[2., 4.]]), (PlusOne, [[3., 5.]])):
+        net = cls()
+        net.hybridize()
+        for _ in range(2):  # the first call compiles, the second takes the compiled path
+            np.testing.assert_array_equal(net(x).asnumpy(), want)
+    net = Doubler()
+    net.hybridize()
+    seen = []
+    net.register_forward_pre_hook(lambda block, args: seen.append(('pre', args[0].shape)))
+    net.register_forward_hook(lambda block, args, out: seen.append(('post', out.asnumpy().tolist())))
+    net(x)
+    net(x)
+    assert seen == [('pre', (1, 2)), ('post', [[2., 4.]])] * 2

@@ -21,6 +21,7 @@ from .. import _tape
 from .._tape import state as _ag_state
 from .._x64 import x64
 from ..base import MXNetError
+from ..ndarray.ndarray import NDArray
 from .parameter import _generation
 
 _tokens = itertools.count()
@@ -108,7 +109,6 @@ class GraphRunner:
     @x64  # the compiled graph is traced and run with 64-bit dtypes on (see gluonjax/_x64.py)
     def __call__(self, args, ctx):
         """Run on the flat list of input NDArrays ``args``; returns the output NDArrays."""
-        from ..ndarray.ndarray import NDArray
         train = _ag_state.training
         entry = self._compiled.get(train)
         if entry is None:

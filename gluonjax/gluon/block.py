@@ -584,7 +584,19 @@ class HybridBlock(Block):
                                    and cls.hybrid_forward is HybridBlock.hybrid_forward)
         return flag
 
+    def _runs_graph(self):
+        """True when calling the Block on NDArrays runs its compiled graph once hybridized
+        (its ``forward`` is HybridBlock's, or the Gluon 2 ``forward`` that hybridize traces)."""
+        cls = type(self)
+        flag = _RUNS_GRAPH.get(cls)
+        if flag is None:
+            flag = _RUNS_GRAPH[cls] = cls.forward is HybridBlock.forward or self._gluon2()
+        return flag
+
     def __call__(self, *args):
+        if (self._active and len(args) == 1 and isinstance(args[0], NDArray) and not self._forward_hooks
+                and not self._forward_pre_hooks and self._runs_graph() and not _in_trace()):
+            return _to_np(self._call_cached_op(args[0]))  # the common call, without the detours below
         for hook in self._forward_pre_hooks.values():
             hook(self, args)
         if self._gluon2():
@@ -794,7 +806,7 @@ class HybridBlock(Block):
             if runner is None:
                 runner, _ = self._runner_for(x)
             out = runner([x], x._ctx or x.context)
-            return _regroup(out, runner.out_format)
+            return out[0] if runner.out_format == 0 else _regroup(out, runner.out_format)
         runner, flat = self._runner_for(*args)
         real = [a for a in flat if a is not None]
         ctxs = set(a.context for a in real)
@@ -818,6 +830,7 @@ class HybridBlock(Block):
 
 
 _GLUON2 = {}
+_RUNS_GRAPH = {}
 
 
 def _in_trace():
