@@ -14,6 +14,7 @@ import numpy as np
 from .. import _caches
 from .._x64 import on as _x64_on, restore as _x64_restore
 from ..base import MXNetError, shape_str
+from . import _host
 from ._registry import get_op
 
 __all__ = ['Kernel', 'kernel_for', 'freeze']
@@ -42,7 +43,7 @@ class Kernel:
     scalar of ``_mul_scalar``) their values come after the arrays, so that a
     new scalar does not compile a new kernel.
     """
-    __slots__ = ('op', 'attrs', 'key', 'fn', 'jitted', 'n_out', 'n_visible', 'dynamic', 'train')
+    __slots__ = ('op', 'attrs', 'key', 'fn', 'jitted', 'n_out', 'n_visible', 'dynamic', 'train', 'host')
 
     def __init__(self, op, attrs, train, device=None):
         self.op, self.attrs, self.train = op, attrs, train
@@ -63,12 +64,17 @@ class Kernel:
                 jitted = jax.jit(fn, out_shardings=jax.sharding.SingleDeviceSharding(device))
             shared = _compiled[self.key] = (fn, jitted)
         self.fn, self.jitted = shared
+        self.host = None if op.host is None else _as_tuple_fn(op.host, static, self.dynamic, self.n_out, False)
 
     def __call__(self, *arrays):
         # Kernels are traced and run with 64-bit dtypes on (float64/int64 NDArrays), whatever the
         # user's jax setting: the eager path's share of gluonjax's x64 boundary (see _x64.py).
         prev = _x64_on()
         try:
+            if self.host is not None:  # a signature not compiled yet runs on the host (ops/_host.py)
+                outs = _host.run(self, arrays)
+                if outs is not None:
+                    return outs
             return self.jitted(*arrays)
         except MXNetError:
             raise

@@ -290,6 +290,11 @@ class OpDef:
     input_inits: Optional[dict] = None
     # How mx.viz.plot_network draws a node: a Plot (colour group and label), None for the default.
     plot: Optional['Plot'] = None
+    # The operator written with NumPy, giving the same bits as ``fn`` compiled (exactly rounded
+    # arithmetic, data movement): eager calls on the CPU run it while their shapes are new, so
+    # a first call costs microseconds instead of a compile (see ops/_host.py). Same signature
+    # as ``fn``, on numpy arrays.
+    host: Optional[Callable] = None
     _param_map: dict = dataclasses.field(default_factory=dict, repr=False)
 
     def __post_init__(self):

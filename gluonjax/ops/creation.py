@@ -14,12 +14,14 @@ def _shape_params():
     return [P('shape', 'shape', ())] + _DT
 
 
-@register('_zeros', inputs=(), params=_shape_params(), aliases=('zeros',), creation=True)
+@register('_zeros', inputs=(), params=_shape_params(), aliases=('zeros',), creation=True,
+          host=lambda *, shape, ctx, dtype: np.zeros(shape, dtype))
 def _zeros(*, shape, ctx, dtype):
     return jnp.zeros(shape, dtype)
 
 
-@register('_ones', inputs=(), params=_shape_params(), aliases=('ones',), creation=True)
+@register('_ones', inputs=(), params=_shape_params(), aliases=('ones',), creation=True,
+          host=lambda *, shape, ctx, dtype: np.ones(shape, dtype))
 def _ones(*, shape, ctx, dtype):
     return jnp.ones(shape, dtype)
 

@@ -1,20 +1,23 @@
 """Elementwise operators: unary math, binary broadcast, array-scalar, comparisons."""
 import jax
 import jax.numpy as jnp
+import numpy
 from jax import lax
 
 from ..base import MXNetError, shape_str
+from ._host import cpu_arithmetic, flush_subnormals
 from ._registry import P, arith, register
 
 
-def _unary(name, fn, aliases=(), method=False, np=(), npx=()):
+def _unary(name, fn, aliases=(), method=False, np=(), npx=(), host=None):
     """An elementwise operator; ``method``: also NDArray/Symbol method ``name``; ``np``, ``npx``:
-    the mx.np / mx.npx functions it serves."""
+    the mx.np / mx.npx functions it serves; ``host``: its exact NumPy form (OpDef.host)."""
     def op(data):
         return fn(data)
     op.__name__ = name
     op.__doc__ = 'Elementwise %s.' % name
-    register(name, aliases=aliases, methods=(name,) if method else (), np=tuple(np), npx=tuple(npx))(op)
+    register(name, aliases=aliases, methods=(name,) if method else (), np=tuple(np), npx=tuple(npx),
+             host=host)(op)
 
 
 def _float_only(fn):
@@ -25,6 +28,12 @@ def _float_only(fn):
         return fn(x.astype(jnp.float32)).astype(x.dtype)
     return run
 
+
+# The NumPy forms of the float operators IEEE rounds exactly (the same bits as XLA's; OpDef.host).
+_EXACT_FLOAT = {'sqrt': cpu_arithmetic(numpy.sqrt), 'reciprocal': cpu_arithmetic(lambda x: 1.0 / x)}
+_EXACT = {'square': cpu_arithmetic(numpy.square), 'negative': numpy.negative, 'ceil': cpu_arithmetic(numpy.ceil),
+          'floor': cpu_arithmetic(numpy.floor), 'trunc': cpu_arithmetic(numpy.trunc),
+          'fix': cpu_arithmetic(numpy.trunc)}
 
 # (name, kernel, where): 'm' = also a method of NDArray and Symbol (x.exp()), 'n' = also mx.np.<name>,
 # 'x' = also mx.npx.<name>.
@@ -39,7 +48,7 @@ for _name, _fn, _where in (
         ('erfinv', jax.scipy.special.erfinv, 'x'), ('gamma', lambda x: jnp.exp(jax.scipy.special.gammaln(x)), 'mx'),
         ('gammaln', jax.scipy.special.gammaln, 'mx'), ('reciprocal', lambda x: 1.0 / x, 'mn')):
     _unary(_name, _float_only(_fn), method='m' in _where, np=(_name,) if 'n' in _where else (),
-           npx=(_name,) if 'x' in _where else ())
+           npx=(_name,) if 'x' in _where else (), host=_EXACT_FLOAT.get(_name))
 _unary('degrees', _float_only(jnp.degrees), method=True, np=('degrees', 'rad2deg'))
 _unary('radians', _float_only(jnp.radians), method=True, np=('radians', 'deg2rad'))
 
@@ -67,9 +76,9 @@ for _name, _fn, _where in (
         ('relu', lambda x: jnp.maximum(x, 0).astype(x.dtype), 'mx'),
         ('logical_not', lambda x: (x == 0).astype(x.dtype), '')):
     _unary(_name, _fn, method='m' in _where, np=(_name,) if 'n' in _where else (),
-           npx=(_name,) if 'x' in _where else ())
-_unary('abs', jnp.abs, method=True, np=('absolute', 'abs', 'fabs'))
-_unary('identity', lambda x: x, aliases=('_copy',))
+           npx=(_name,) if 'x' in _where else (), host=_EXACT.get(_name))
+_unary('abs', jnp.abs, method=True, np=('absolute', 'abs', 'fabs'), host=numpy.abs)
+_unary('identity', lambda x: x, aliases=('_copy',), host=numpy.copy)
 _unary('BlockGrad', lax.stop_gradient, aliases=('stop_gradient',), npx=('stop_gradient',))
 _unary('make_loss', lambda x: x)
 
@@ -95,26 +104,33 @@ def _check_broadcast(name, lhs, rhs):
                              % (name, shape_str(a), shape_str(b)))
 
 
-def _binary(name, fn, aliases=(), elemwise=None, logical=False, backs=()):
+def _binary(name, fn, aliases=(), elemwise=None, logical=False, backs=(), host=None):
     """A broadcasting binary operator and, when ``elemwise`` = (name, aliases, backs) is given,
-    its equal-shapes twin; ``backs`` are the Arith entries each one implements."""
-    def op(lhs, rhs):
-        _check_broadcast(name, lhs, rhs)
-        out = fn(lhs, rhs)
-        return out.astype(lhs.dtype) if logical else out
-    op.__name__ = name
-    register(name, inputs=('lhs', 'rhs'), aliases=aliases, arith=backs)(op)
+    its equal-shapes twin; ``backs`` are the Arith entries each one implements; ``host``: the
+    NumPy function giving ``fn``'s exact bits, for both operators' OpDef.host."""
+    def broadcasting(fn):
+        def op(lhs, rhs):
+            _check_broadcast(name, lhs, rhs)
+            out = fn(lhs, rhs)
+            return out.astype(lhs.dtype) if logical else out
+        op.__name__ = name
+        return op
+    register(name, inputs=('lhs', 'rhs'), aliases=aliases, arith=backs,
+             host=host and broadcasting(host))(broadcasting(fn))
     if elemwise is not None:
         ename, ealiases, ebacks = elemwise
 
-        def eop(lhs, rhs):
-            if lhs.shape != rhs.shape:
-                raise MXNetError('%s: shapes %s and %s must be equal (use broadcast_%s to broadcast)'
-                                 % (ename, shape_str(lhs.shape), shape_str(rhs.shape), name[10:]))
-            out = fn(lhs, rhs)
-            return out.astype(lhs.dtype) if logical else out
-        eop.__name__ = ename
-        register(ename, inputs=('lhs', 'rhs'), aliases=ealiases, arith=ebacks, same_shape_inputs=True)(eop)
+        def equal_shapes(fn):
+            def eop(lhs, rhs):
+                if lhs.shape != rhs.shape:
+                    raise MXNetError('%s: shapes %s and %s must be equal (use broadcast_%s to broadcast)'
+                                     % (ename, shape_str(lhs.shape), shape_str(rhs.shape), name[10:]))
+                out = fn(lhs, rhs)
+                return out.astype(lhs.dtype) if logical else out
+            eop.__name__ = ename
+            return eop
+        register(ename, inputs=('lhs', 'rhs'), aliases=ealiases, arith=ebacks, same_shape_inputs=True,
+                 host=host and equal_shapes(host))(equal_shapes(fn))
 
 
 def exact_divide(a, b):
@@ -150,13 +166,14 @@ def _mod(a, b):
 # The Python arithmetic of each front end (arith entries): nd and np broadcast; MXNet's symbols
 # use the equal-shapes operators under their CamelCase names (``a + b`` is '_Plus', node _plus0);
 # the symbol functions (sym.maximum, sym.pow) are a front end of their own ('symfunc').
-_binary('broadcast_add', jnp.add, aliases=('broadcast_plus',), backs=arith('nd np', 'add'),
+_binary('broadcast_add', jnp.add, aliases=('broadcast_plus',), backs=arith('nd np', 'add'), host=cpu_arithmetic(numpy.add),
         elemwise=('elemwise_add', ('_plus', '_add', '_Plus'), arith('sym', 'add', call_name='_Plus')))
 _binary('broadcast_sub', jnp.subtract, aliases=('broadcast_minus',), backs=arith('nd', 'subtract') + arith('np', 'subtract'),
+        host=cpu_arithmetic(numpy.subtract),
         elemwise=('elemwise_sub', ('_minus', '_sub', '_Minus'), arith('sym', 'subtract', call_name='_Minus')))
-_binary('broadcast_mul', jnp.multiply, backs=arith('nd np', 'multiply'),
+_binary('broadcast_mul', jnp.multiply, backs=arith('nd np', 'multiply'), host=cpu_arithmetic(numpy.multiply),
         elemwise=('elemwise_mul', ('_mul', '_Mul'), arith('sym', 'multiply', call_name='_Mul')))
-_binary('broadcast_div', _true_div, backs=arith('nd', 'divide'),
+_binary('broadcast_div', _true_div, backs=arith('nd', 'divide'), host=cpu_arithmetic(numpy.true_divide),
         elemwise=('elemwise_div', ('_div', '_Div'), arith('sym', 'divide', call_name='_Div')))
 _binary('broadcast_mod', _mod, backs=arith('nd', 'modulo') + arith('np', 'mod'),
         elemwise=('_mod', ('_Mod',), arith('sym', 'modulo', call_name='_Mod')))
@@ -165,27 +182,42 @@ _binary('broadcast_power', jnp.power, backs=arith('nd np', 'power'),
 for _fname in ('maximum', 'minimum', 'hypot'):
     _call = '_' + _fname.capitalize()
     _binary('broadcast_' + _fname, getattr(jnp, _fname), backs=arith('nd np', _fname),
+
             elemwise=('_' + _fname, (_call,), arith('symfunc', _fname, call_name=_call)))
 _binary('arctan2', jnp.arctan2, aliases=('_arctan2',))
-for _cmp, _fn in {'equal': jnp.equal, 'not_equal': jnp.not_equal, 'greater': jnp.greater,
-                  'greater_equal': jnp.greater_equal, 'lesser': jnp.less, 'lesser_equal': jnp.less_equal,
-                  'logical_and': lambda a, b: (a != 0) & (b != 0),
-                  'logical_or': lambda a, b: (a != 0) | (b != 0),
-                  'logical_xor': lambda a, b: (a != 0) ^ (b != 0)}.items():
+# MXNet's comparisons and logical operators: (jax function, NumPy function of the same bits).
+_COMPARISONS = {
+    'equal': (jnp.equal, numpy.equal), 'not_equal': (jnp.not_equal, numpy.not_equal),
+    'greater': (jnp.greater, numpy.greater), 'greater_equal': (jnp.greater_equal, numpy.greater_equal),
+    'lesser': (jnp.less, numpy.less), 'lesser_equal': (jnp.less_equal, numpy.less_equal),
+    'logical_and': (lambda a, b: (a != 0) & (b != 0),) * 2,
+    'logical_or': (lambda a, b: (a != 0) | (b != 0),) * 2,
+    'logical_xor': (lambda a, b: (a != 0) ^ (b != 0),) * 2}
+for _cmp, (_fn, _host_fn) in _COMPARISONS.items():
     _binary('broadcast_' + _cmp, _fn, elemwise=('_' + _cmp, (), arith('sym', _cmp)), logical=True,
-            backs=arith('nd', _cmp))
+            backs=arith('nd', _cmp), host=cpu_arithmetic(_host_fn))
 
 
 # ---- array with a scalar: the scalar is a traced value, so new values do not recompile ----
 
-def _scalar(name, fn, aliases=(), logical=False, backs=()):
-    def op(data, *, scalar, is_int=True):
-        s = lax.convert_element_type(scalar, data.dtype)
-        out = fn(data, s)
-        return out.astype(data.dtype) if logical or out.dtype != data.dtype else out
-    op.__name__ = name
+def _host_scalar(scalar, dtype):
+    """The scalar as the compiled operator sees it: converted to the array's dtype, a subnormal
+    result read as zero (see ops/_host.py)."""
+    return flush_subnormals(numpy.asarray(scalar).astype(dtype)[()])
+
+
+def _scalar(name, fn, aliases=(), logical=False, backs=(), host=None):
+    """An array-scalar operator; ``host``: the NumPy function giving ``fn``'s exact bits (OpDef.host)."""
+    def with_scalar(fn, convert):
+        def op(data, *, scalar, is_int=True):
+            out = fn(data, convert(scalar, data.dtype))
+            return out.astype(data.dtype) if logical or out.dtype != data.dtype else out
+        op.__name__ = name
+        return op
     register(name, params=[P('scalar', 'float', 1.0), P('is_int', 'bool', True)], aliases=aliases,
-             dynamic_params=('scalar',), arith=backs)(op)
+             dynamic_params=('scalar',), arith=backs,
+             host=host and with_scalar(host, _host_scalar))(
+        with_scalar(fn, lax.convert_element_type))
 
 
 def _scalar_backs(function, forms, call_name, np_function=None, fronts='sym'):
@@ -196,15 +228,15 @@ def _scalar_backs(function, forms, call_name, np_function=None, fronts='sym'):
 
 
 _BOTH = 'scalar rscalar'
-_scalar('_plus_scalar', jnp.add, aliases=('_PlusScalar',), backs=_scalar_backs('add', _BOTH, '_PlusScalar', 'add'))
-_scalar('_minus_scalar', jnp.subtract, aliases=('_MinusScalar',),
+_scalar('_plus_scalar', jnp.add, aliases=('_PlusScalar',), host=cpu_arithmetic(numpy.add), backs=_scalar_backs('add', _BOTH, '_PlusScalar', 'add'))
+_scalar('_minus_scalar', jnp.subtract, aliases=('_MinusScalar',), host=cpu_arithmetic(numpy.subtract),
         backs=_scalar_backs('subtract', 'scalar', '_MinusScalar', 'subtract'))
-_scalar('_rminus_scalar', lambda x, s: s - x, aliases=('_RMinusScalar',),
+_scalar('_rminus_scalar', lambda x, s: s - x, aliases=('_RMinusScalar',), host=cpu_arithmetic(lambda x, s: s - x),
         backs=_scalar_backs('subtract', 'rscalar', '_RMinusScalar', 'subtract'))
-_scalar('_mul_scalar', jnp.multiply, aliases=('_MulScalar',),
+_scalar('_mul_scalar', jnp.multiply, aliases=('_MulScalar',), host=cpu_arithmetic(numpy.multiply),
         backs=_scalar_backs('multiply', _BOTH, '_MulScalar', 'multiply'))
-_scalar('_div_scalar', _true_div, aliases=('_DivScalar',), backs=_scalar_backs('divide', 'scalar', '_DivScalar'))
-_scalar('_rdiv_scalar', lambda x, s: _true_div(s, x), aliases=('_RDivScalar',),
+_scalar('_div_scalar', _true_div, aliases=('_DivScalar',), host=cpu_arithmetic(numpy.true_divide), backs=_scalar_backs('divide', 'scalar', '_DivScalar'))
+_scalar('_rdiv_scalar', lambda x, s: _true_div(s, x), aliases=('_RDivScalar',), host=cpu_arithmetic(lambda x, s: s / x),
         backs=_scalar_backs('divide', 'rscalar', '_RDivScalar'))
 _scalar('_mod_scalar', _mod, aliases=('_ModScalar',), backs=_scalar_backs('modulo', 'scalar', '_ModScalar', 'mod'))
 _scalar('_rmod_scalar', lambda x, s: _mod(s, x), aliases=('_RModScalar',),
@@ -223,12 +255,8 @@ for _fname in ('maximum', 'minimum', 'hypot'):
 # A comparison with the number on the left is the mirrored one: 2 < x is x > 2.
 _MIRROR = {'greater': 'lesser', 'lesser': 'greater', 'greater_equal': 'lesser_equal',
            'lesser_equal': 'greater_equal'}
-for _cmp, _fn in {'equal': jnp.equal, 'not_equal': jnp.not_equal, 'greater': jnp.greater,
-                  'greater_equal': jnp.greater_equal, 'lesser': jnp.less, 'lesser_equal': jnp.less_equal,
-                  'logical_and': lambda a, b: (a != 0) & (b != 0),
-                  'logical_or': lambda a, b: (a != 0) | (b != 0),
-                  'logical_xor': lambda a, b: (a != 0) ^ (b != 0)}.items():
-    _scalar('_%s_scalar' % _cmp, _fn, logical=True,
+for _cmp, (_fn, _host_fn) in _COMPARISONS.items():
+    _scalar('_%s_scalar' % _cmp, _fn, logical=True, host=cpu_arithmetic(_host_fn),
             backs=arith('nd sym', _cmp, 'scalar') + arith('nd', _MIRROR.get(_cmp, _cmp), 'rscalar'))
 
 
