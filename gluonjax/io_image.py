@@ -156,25 +156,8 @@ class ImageRecordIter(DataIter):
 
     # -- labels from an image list ---------------------------------------------------------
     def _read_imglist(self, path):
-        labels = {}
-        try:
-            f = open(path)
-        except OSError as err:
-            raise MXNetError('%s: cannot open %s: %s' % (type(self).__name__, path, err.strerror)) from None
-        with f:
-            for line_no, line in enumerate(f, 1):
-                fields = line.strip().split('\t')
-                if fields == ['']:
-                    continue
-                try:
-                    values = [float(v) for v in fields[1:-1]]
-                    if len(values) < self.label_width:
-                        raise ValueError
-                    labels[int(float(fields[0]))] = np.asarray(values[:self.label_width], dtype=np.float32)
-                except ValueError:
-                    raise MXNetError('%s: %s line %d: expected "index<TAB>%d label(s)<TAB>path", got %r'
-                                     % (type(self).__name__, path, line_no, self.label_width, line.rstrip('\n'))) from None
-        return labels
+        return {key: np.asarray(labels[:self.label_width], dtype=np.float32)
+                for key, labels, _ in recordio.read_lst(path, type(self).__name__, self.label_width)}
 
     # -- epoch planning --------------------------------------------------------------------
     def _draw_order(self):

@@ -411,3 +411,25 @@ def scan_offsets(path):
         if offset > size or in_record:
             raise _bad(path, offsets[-1], 'truncated record (the file ends at byte %d)' % size)
     return offsets
+
+
+def read_lst(path, who, min_labels=1):
+    """The entries of an image list file (MXNet's .lst, as im2rec writes it): one
+    ``index<TAB>label(s)<TAB>path`` per line. Yields ``(index, labels, image path)``, the labels
+    a list of floats; ``who`` names the reader in errors (a missing file, a malformed line)."""
+    try:
+        f = open(path)
+    except OSError as err:
+        raise MXNetError('%s: cannot open %s: %s' % (who, path, err.strerror)) from None
+    with f:
+        for line_no, line in enumerate(f, 1):
+            fields = line.strip().split('\t')
+            if fields == ['']:
+                continue
+            try:
+                if len(fields) < 2 + min_labels:
+                    raise ValueError
+                yield int(float(fields[0])), [float(v) for v in fields[1:-1]], fields[-1]
+            except ValueError:
+                raise MXNetError('%s: %s line %d: expected "index<TAB>%d label(s)<TAB>path", got %r'
+                                 % (who, path, line_no, min_labels, line.rstrip('\n'))) from None

@@ -189,3 +189,15 @@ def test_scan_offsets_and_pread(tmp_path):
         f.write(part(0, b'abcdefgh')[:10])
     with pytest.raises(MXNetError, match=r's\.rec.*truncated record.*byte offset %d' % end):
         mx.recordio.scan_offsets(path)
+
+
+def test_read_lst_entries_and_errors(tmp_path):
+    from gluonjax.recordio import read_lst
+    path = tmp_path / 'images.lst'
+    path.write_text('0\t1.0\ta.jpg\n\n7\t2\t0.5\tsub/b.jpg\n')
+    assert list(read_lst(str(path), 'ImageIter')) == [(0, [1.0], 'a.jpg'), (7, [2.0, 0.5], 'sub/b.jpg')]
+    with pytest.raises(MXNetError, match=r'ImageRecordIter: .*images.lst line 1: expected "index<TAB>2 '
+                                         r'label\(s\)<TAB>path", got .0\\t1.0\\ta.jpg.'):
+        list(read_lst(str(path), 'ImageRecordIter', min_labels=2))
+    with pytest.raises(MXNetError, match='ImageIter: cannot open .*missing.lst'):
+        list(read_lst(str(tmp_path / 'missing.lst'), 'ImageIter'))

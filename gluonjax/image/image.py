@@ -929,25 +929,9 @@ class ImageIter(DataIter):
     @staticmethod
     def _read_list(path, dtype):
         imglist, keys = {}, []
-        try:
-            f = open(path)
-        except OSError as err:
-            raise MXNetError('ImageIter: cannot open %s: %s' % (path, err.strerror)) from None
-        with f:
-            for line_no, line in enumerate(f, 1):
-                fields = line.strip().split('\t')
-                if fields == ['']:
-                    continue
-                try:
-                    if len(fields) < 3:
-                        raise ValueError
-                    key = int(fields[0])
-                    label = np.asarray([float(v) for v in fields[1:-1]], dtype=dtype)
-                except ValueError:
-                    raise MXNetError('ImageIter: %s line %d: expected "index<TAB>label(s)<TAB>path", got %r'
-                                     % (path, line_no, line.rstrip('\n'))) from None
-                imglist[key] = (label, fields[-1])
-                keys.append(key)
+        for key, labels, image in recordio.read_lst(path, 'ImageIter'):
+            imglist[key] = (np.asarray(labels, dtype=dtype), image)
+            keys.append(key)
         return imglist, keys
 
     def reset(self):
