@@ -447,6 +447,10 @@ SHAPE_CASES = {
     'ROIPooling': ([(1, 2, 8, 8), (2, 5)], {'pooled_size': (2, 2), 'spatial_scale': 1.0}),
     'SVMOutput': ([(2, 3), (2,)], {}),
     'LRN': ([(1, 4, 3, 3)], {'nsize': 3}),
+    '_contrib_AdaptiveAvgPooling2D': ([(1, 2, 5, 4)], {'output_size': (2, 3)}),
+    '_contrib_BilinearResize2D': ([(1, 2, 3, 3)], {'height': 5, 'width': 4}),
+    '_contrib_box_nms': ([(1, 4, 6)], {'overlap_thresh': 0.4}),
+    '_contrib_box_iou': ([(3, 4), (2, 4)], {}),
     # mx.np's operators (registered when gluonjax.numpy is imported)
     '_np_dot': ([(2, 3), (3, 4)], {}),
     '_npi_matmul': ([(2, 2, 3), (3, 4)], {}),
