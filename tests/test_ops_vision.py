@@ -66,3 +66,25 @@ def test_bad_inputs_name_the_operator():
         mx.nd.contrib.BilinearResize2D(mx.nd.zeros((2, 3)), height=2, width=2)
     with pytest.raises(MXNetError, match="mode='odd_scale' is not implemented"):
         mx.nd.contrib.BilinearResize2D(mx.nd.zeros((1, 1, 2, 2)), mode='odd_scale')
+
+
+def test_image_to_tensor_and_normalize_match_numpy():
+    """mx.nd.image.to_tensor / normalize (GluonCV's presets): HWC uint8 -> CHW float32 in [0, 1],
+    then (x - mean[c]) / std[c]; one value serves every channel; batches too."""
+    rng = np.random.RandomState(0)
+    img = rng.randint(0, 256, (2, 4, 5, 3)).astype('uint8')
+    want = img.transpose(0, 3, 1, 2).astype('float32') / 255
+    tensor = mx.nd.image.to_tensor(mx.nd.array(img[0], dtype='uint8'))
+    assert tensor.dtype == np.float32
+    np.testing.assert_allclose(tensor.asnumpy(), want[0], rtol=1e-6)
+    batch = mx.nd.image.to_tensor(mx.nd.array(img, dtype='uint8'))
+    np.testing.assert_allclose(batch.asnumpy(), want, rtol=1e-6)
+    mean, std = np.array([0.485, 0.456, 0.406], 'float32'), np.array([0.229, 0.224, 0.225], 'float32')
+    got = mx.nd.image.normalize(batch, mean=tuple(mean), std=tuple(std)).asnumpy()
+    np.testing.assert_allclose(got, (want - mean[:, None, None]) / std[:, None, None], rtol=1e-5)
+    np.testing.assert_allclose(mx.nd.image.normalize(tensor, mean=0.5, std=2.0).asnumpy(), (want[0] - 0.5) / 2,
+                               rtol=1e-5, atol=1e-7)
+    with pytest.raises(MXNetError, match='normalize: mean has 2 values for 3 channels'):
+        mx.nd.image.normalize(tensor, mean=(0.1, 0.2))
+    with pytest.raises(MXNetError, match='to_tensor: input must be'):
+        mx.nd.image.to_tensor(mx.nd.zeros((4, 5)))
