@@ -6,6 +6,8 @@
 Every kernel works on fixed shapes (XLA needs them): NMS keeps its survivors at the front of the
 box axis, in score order, and fills the rest with -1, as MXNet does.
 """
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -124,8 +126,10 @@ def box_nms(data, *, overlap_thresh, valid_thresh, topk, coord_start, score_inde
             raise MXNetError('box_nms: %s=%d is out of range for rows of %d values (data %s)'
                              % (name, index, width, shape_str(data.shape)))
     flat = data.reshape((-1,) + data.shape[-2:])
-    one = lambda rows: _nms_one(rows, overlap_thresh, valid_thresh, topk, coord_start, score_index,  # noqa: E731
-                                id_index, background_id, force_suppress, in_format, out_format)
+    one = functools.partial(_nms_one, overlap_thresh=overlap_thresh, valid_thresh=valid_thresh, topk=topk,
+                            coord_start=coord_start, score_index=score_index, id_index=id_index,
+                            background_id=background_id, force_suppress=force_suppress,
+                            in_format=in_format, out_format=out_format)
     return jax.vmap(one)(flat).reshape(data.shape)
 
 
