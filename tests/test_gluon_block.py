@@ -287,3 +287,63 @@ def test_hybridized_call_keeps_overridden_forward_and_hooks():
     net(x)
     net(x)
     assert seen == [('pre', (1, 2)), ('post', [[2., 4.]])] * 2
+
+
+class _WithFeatures(gluon.HybridBlock):
+    """A head over a SymbolBlock cut from a deferred-shape network (GluonCV's FeatureExpander)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            base = gluon.nn.HybridSequential(prefix='base_')
+            with base.name_scope():
+                base.add(gluon.nn.Conv2D(4, 3), gluon.nn.BatchNorm(), gluon.nn.Dense(5))
+            data = mx.sym.var('data')
+            cut = base(data).get_internals()[base.prefix + 'batchnorm0_fwd_output']
+            extra = mx.sym.Convolution(cut, num_filter=2, kernel=(1, 1), name='extra',
+                                       attr={'__init__': mx.init.Xavier()})
+            self.features = gluon.SymbolBlock([extra], [data], base.collect_params())
+            self.head = gluon.nn.Conv2D(3, 1)
+
+    def hybrid_forward(self, F, x):
+        return self.head(self.features(x))
+
+
+def test_symbol_block_inside_a_hybridized_parent_completes_deferred_shapes():
+    x = mx.nd.random.uniform(shape=(2, 3, 8, 8))
+    eager = _WithFeatures(prefix='outer_')
+    eager.initialize()
+    want = eager(x)
+    net = _WithFeatures(prefix='outer_')
+    net.initialize()
+    net.hybridize()
+    got = net(x)
+    assert got.shape == want.shape == (2, 3, 6, 6)
+    params = net.collect_params()
+    assert params['outer_base_conv0_weight'].shape == (4, 3, 3, 3)
+    extra = [p for name, p in params.items() if name.endswith('extra_weight')]
+    assert [p.shape for p in extra] == [(2, 4, 1, 1)] and params['outer_conv0_weight'].shape == (3, 2, 1, 1)
+    net.collect_params().load_dict({k: v.data() for k, v in eager.collect_params().items()})
+    np.testing.assert_allclose(net(x).asnumpy(), want.asnumpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_operator_attr_values_are_stored_as_strings():
+    """MXNet's creator stores str(value) for an operator's attr=; a variable's must be strings."""
+    init = mx.init.Xavier(magnitude=2)
+    sym = mx.sym.Convolution(mx.sym.var('data'), num_filter=2, kernel=(1, 1), name='c', attr={'__init__': init})
+    assert sym.list_attr()['__init__'] == str(init)
+    with pytest.raises(ValueError, match='Attributes need to be string'):
+        mx.sym.var('v', attr={'__lr_mult__': 2})
+
+
+def test_multi_worker_iter_collects_pool_batches_in_order():
+    """gluon.data.dataloader._MultiWorkerIter, which GluonCV's RandomTransformDataLoader subclasses."""
+    from multiprocessing.pool import ThreadPool
+    from gluonjax.gluon.data.dataloader import _MultiWorkerIter, default_batchify_fn
+    dataset = gluon.data.ArrayDataset(np.arange(10, dtype='float32'))
+    sampler = gluon.data.BatchSampler(gluon.data.SequentialSampler(10), 4, 'keep')
+    with ThreadPool(2) as pool:
+        it = _MultiWorkerIter(pool, default_batchify_fn, sampler, prefetch=2, dataset=dataset)
+        batches = [b.asnumpy().tolist() for b in it]
+    assert len(it) == 3
+    assert batches == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]

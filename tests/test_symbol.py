@@ -447,6 +447,12 @@ SHAPE_CASES = {
     'ROIPooling': ([(1, 2, 8, 8), (2, 5)], {'pooled_size': (2, 2), 'spatial_scale': 1.0}),
     'SVMOutput': ([(2, 3), (2,)], {}),
     'LRN': ([(1, 4, 3, 3)], {'nsize': 3}),
+    '_contrib_AdaptiveAvgPooling2D': ([(1, 2, 5, 4)], {'output_size': (2, 3)}),
+    '_contrib_BilinearResize2D': ([(1, 2, 3, 3)], {'height': 5, 'width': 4}),
+    '_contrib_box_nms': ([(1, 4, 6)], {'overlap_thresh': 0.4}),
+    '_contrib_box_iou': ([(3, 4), (2, 4)], {}),
+    '_image_to_tensor': ([(4, 5, 3)], {}),
+    '_image_normalize': ([(3, 4, 5)], {'mean': (0.1, 0.2, 0.3), 'std': (0.5, 0.6, 0.7)}),
     # mx.np's operators (registered when gluonjax.numpy is imported)
     '_np_dot': ([(2, 3), (3, 4)], {}),
     '_npi_matmul': ([(2, 2, 3), (3, 4)], {}),

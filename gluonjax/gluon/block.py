@@ -962,8 +962,14 @@ class SymbolBlock(HybridBlock):
         if _freeze_fmt(fmt) != _freeze_fmt(self._in_format):
             raise AssertionError('SymbolBlock: invalid input format %s, expected %s' % (fmt, self._in_format))
         sym_inputs, out = self._cached_graph
+        if _input_shapes_known(flat):  # traced inside a parent: its deferred Parameters need shapes now
+            self._deferred_shapes(sym_inputs, out, flat)
+        # The Parameters' own variables carry their shapes, so the blocks after this one see shapes too
+        graph_inputs = set(out.list_inputs())
+        args = {p.name: p.var() for p in self._params.values() if p.name in graph_inputs}
+        args.update((k.name, v) for k, v in zip(sym_inputs, flat))
         ret = copy.copy(out)
-        ret._compose(**{k.name: v for k, v in zip(sym_inputs, flat)})
+        ret._compose(**args)
         return _regroup(list(ret), self._out_format)
 
     def _clear_cached_op(self):

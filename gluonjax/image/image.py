@@ -196,6 +196,9 @@ def _interp_method(interp, sizes=()):
     return interp
 
 
+_get_interp_method = _interp_method  # MXNet's name, imported by GluonCV's resize_short_within
+
+
 def _cubic(t):
     """OpenCV's bicubic kernel (Keys, a = -0.75)."""
     a, t = -0.75, np.abs(t)

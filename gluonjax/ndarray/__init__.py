@@ -18,6 +18,7 @@ _gen.add_methods()
 from . import random  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
 from . import contrib  # noqa: E402,F401
+from . import image  # noqa: E402,F401
 from . import sparse  # noqa: E402,F401
 
 

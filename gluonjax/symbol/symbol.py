@@ -515,11 +515,15 @@ def Group(symbols, name=None):
     return Symbol(outs)
 
 
-def _user_attrs(attr):
+def _user_attrs(attr, stringify=False):
+    # An operator call stores its attr= values as str(value), as MXNet's creator does (GluonCV
+    # passes attr={'__init__': Xavier(...)}); a variable's attributes must be strings already.
     attrs = {}
     for key, value in _attribute.current_attrs(attr).items():
         if not isinstance(value, str):
-            raise ValueError('Attributes need to be string: %r=%r' % (key, value))
+            if not stringify:
+                raise ValueError('Attributes need to be string: %r=%r' % (key, value))
+            value = str(value)
         attrs[hidden_key(key)] = value
     return attrs
 
@@ -531,7 +535,7 @@ def create(op, inputs, params, name=None, attr=None, hint=None):
     node's attributes, as MXNet's composition makes them.
     """
     parsed = op.parse_attrs(params)  # validate now, naming the operator
-    attrs = _op_attrs(op, op.format_attrs(params), _user_attrs(attr))
+    attrs = _op_attrs(op, op.format_attrs(params), _user_attrs(attr, stringify=True))
     name = _name.current().get(name, hint or op.name.lower())
     if op.variadic:
         if any(x is None for x in inputs):

@@ -13,6 +13,7 @@ batchified as in MXNet.
 import collections
 import concurrent.futures
 import numbers
+import pickle
 
 import jax
 import numpy as np
@@ -78,6 +79,67 @@ def _as_in_context(data, ctx):
     if isinstance(data, (list, tuple)):
         return [_as_in_context(d, ctx) for d in data]
     return data
+
+
+def _worker_fn(samples, batchify_fn, dataset):
+    """One batch of ``dataset`` read by a pool worker (the default ``worker_fn`` of ``_MultiWorkerIter``)."""
+    return batchify_fn([dataset[i] for i in samples])
+
+
+class _MultiWorkerIter:
+    """Iterates over batches that a pool (anything with ``apply_async``) prepares ahead.
+
+    MXNet's internal iterator, kept because libraries subclass it (GluonCV's
+    ``RandomTransformDataLoader``): ``_push_next`` submits the next batch of indices, ``__next__``
+    collects them in order. A worker that returns bytes sent them pickled (MXNet's process workers
+    do, with ``dataset=None``); they are unpickled here.
+    """
+
+    def __init__(self, worker_pool, batchify_fn, batch_sampler, pin_memory=False, pin_device_id=0,
+                 worker_fn=_worker_fn, prefetch=0, dataset=None, data_loader=None, timeout=120):
+        self._worker_pool = worker_pool
+        self._batchify_fn = batchify_fn
+        self._batch_sampler = batch_sampler
+        self._data_buffer = {}
+        self._rcvd_idx = 0
+        self._sent_idx = 0
+        self._iter = iter(batch_sampler)
+        self._worker_fn = worker_fn
+        self._pin_memory = pin_memory
+        self._pin_device_id = pin_device_id
+        self._dataset = dataset
+        self._data_loader = data_loader
+        self._timeout = timeout
+        for _ in range(prefetch):
+            self._push_next()
+
+    def __len__(self):
+        return len(self._batch_sampler)
+
+    def _push_next(self):
+        indices = next(self._iter, None)
+        if indices is None:
+            return
+        self._data_buffer[self._sent_idx] = self._worker_pool.apply_async(
+            self._worker_fn, (indices, self._batchify_fn, self._dataset))
+        self._sent_idx += 1
+
+    def __next__(self):
+        self._push_next()
+        if self._rcvd_idx == self._sent_idx:
+            raise StopIteration
+        batch = self._data_buffer.pop(self._rcvd_idx).get(self._timeout)
+        if isinstance(batch, bytes):
+            batch = pickle.loads(batch)
+        if self._pin_memory:
+            batch = _as_in_context(batch, cpu_pinned(self._pin_device_id))
+        self._rcvd_idx += 1
+        return batch
+
+    next = __next__
+
+    def __iter__(self):
+        return self
 
 
 class DataLoader:

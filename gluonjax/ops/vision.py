@@ -1,0 +1,243 @@
+"""Vision operators of MXNet's contrib namespace (``mx.nd.contrib.X``, ``F.contrib.X``).
+
+- box_iou, box_nms: overlaps and non-maximum suppression of boxes (src/operator/contrib/bounding_box)
+- BilinearResize2D, AdaptiveAvgPooling2D: resampling of NCHW maps, as GluonCV's heads use them
+
+Every kernel works on fixed shapes (XLA needs them): NMS keeps its survivors at the front of the
+box axis, in score order, and fills the rest with -1, as MXNet does.
+"""
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from ..base import MXNetError, shape_str
+from ._registry import P, register
+
+_BOX_FORMATS = ('corner', 'center')
+
+
+def _check_format(op, name, fmt):
+    if fmt not in _BOX_FORMATS:
+        raise MXNetError('%s: %s must be one of %s, got %r' % (op, name, _BOX_FORMATS, fmt))
+
+
+def _to_corner(boxes, fmt):
+    """(..., 4) boxes as (xmin, ymin, xmax, ymax) from MXNet's 'corner' or 'center' (x, y, w, h)."""
+    if fmt == 'corner':
+        return boxes
+    xy, half = boxes[..., :2], boxes[..., 2:] / 2
+    return jnp.concatenate([xy - half, xy + half], axis=-1)
+
+
+def _from_corner(boxes, fmt):
+    if fmt == 'corner':
+        return boxes
+    lo, hi = boxes[..., :2], boxes[..., 2:]
+    return jnp.concatenate([(lo + hi) / 2, hi - lo], axis=-1)
+
+
+def _pairwise_iou(a, b):
+    """IoU of every corner box of ``a`` (..., N, 4) with every one of ``b`` (..., M, 4): (..., N, M).
+
+    Widths are x2 - x1 (no +1, as MXNet); an empty union gives 0."""
+    a, b = a[..., :, None, :], b[..., None, :, :]
+    width = jnp.maximum(jnp.minimum(a[..., 2], b[..., 2]) - jnp.maximum(a[..., 0], b[..., 0]), 0)
+    height = jnp.maximum(jnp.minimum(a[..., 3], b[..., 3]) - jnp.maximum(a[..., 1], b[..., 1]), 0)
+    inter = width * height
+    area_a = (a[..., 2] - a[..., 0]) * (a[..., 3] - a[..., 1])
+    area_b = (b[..., 2] - b[..., 0]) * (b[..., 3] - b[..., 1])
+    union = area_a + area_b - inter
+    return jnp.where(union > 0, inter / jnp.where(union > 0, union, 1), 0)
+
+
+@register('_contrib_box_iou', inputs=('lhs', 'rhs'),
+          params=[P('format', 'str', 'corner')])
+def box_iou(lhs, rhs, *, format):  # noqa: A002 (MXNet's parameter name)
+    """Intersection over union of every box of ``lhs`` (..., 4) with every box of ``rhs`` (..., 4).
+
+    The result has shape ``lhs.shape[:-1] + rhs.shape[:-1]``."""
+    _check_format('box_iou', 'format', format)
+    if lhs.shape[-1:] != (4,) or rhs.shape[-1:] != (4,):
+        raise MXNetError('box_iou: boxes need 4 coordinates on the last axis, got lhs %s rhs %s'
+                         % (shape_str(lhs.shape), shape_str(rhs.shape)))
+    a = _to_corner(lhs.reshape(-1, 4), format)
+    b = _to_corner(rhs.reshape(-1, 4), format)
+    return _pairwise_iou(a, b).astype(lhs.dtype).reshape(lhs.shape[:-1] + rhs.shape[:-1])
+
+
+_NMS_PARAMS = [P('overlap_thresh', 'float', 0.5), P('valid_thresh', 'float', 0.0), P('topk', 'int', -1),
+               P('coord_start', 'int', 2), P('score_index', 'int', 1), P('id_index', 'int', -1),
+               P('background_id', 'int', -1), P('force_suppress', 'bool', False),
+               P('in_format', 'str', 'corner'), P('out_format', 'str', 'corner')]
+
+
+def _nms_one(rows, overlap_thresh, valid_thresh, topk, coord_start, score_index, id_index,
+             background_id, force_suppress, in_format, out_format):
+    """NMS over the (N, K) rows of one batch item."""
+    n = rows.shape[0]
+    scores = rows[:, score_index]
+    valid = scores > valid_thresh
+    if id_index >= 0:  # rows of the background class (by default id -1: padding) take no part
+        valid &= rows[:, id_index] != background_id
+    order = jnp.argsort(jnp.where(valid, -scores, jnp.inf), stable=True)
+    rows = rows[order]
+    valid = valid[order]
+    if 0 < topk < n:
+        valid &= jnp.arange(n) < topk
+    corners = _to_corner(rows[:, coord_start:coord_start + 4], in_format)
+    overlapping = _pairwise_iou(corners, corners) > overlap_thresh
+    if id_index >= 0 and not force_suppress:
+        overlapping &= rows[:, id_index][:, None] == rows[:, id_index][None, :]
+    later = jnp.arange(n)[None, :] > jnp.arange(n)[:, None]
+    suppresses = overlapping & later
+
+    def visit(i, keep):  # a kept box suppresses the later boxes it overlaps
+        return keep & ~(keep[i] & suppresses[i])
+    keep = lax.fori_loop(0, n, visit, valid)
+    if out_format != in_format:
+        boxes = _from_corner(corners, out_format)
+        rows = rows.at[:, coord_start:coord_start + 4].set(boxes)
+    front = jnp.argsort(~keep, stable=True)  # survivors first, still in score order
+    return jnp.where(keep[front][:, None], rows[front], jnp.asarray(-1, rows.dtype))
+
+
+@register('_contrib_box_nms', aliases=('_contrib_box_non_maximum_suppression',), mxnet_outputs=2,
+          params=_NMS_PARAMS)
+def box_nms(data, *, overlap_thresh, valid_thresh, topk, coord_start, score_index, id_index,
+            background_id, force_suppress, in_format, out_format):
+    """Non-maximum suppression of the boxes on the second-last axis of ``data`` (..., N, K).
+
+    Each row holds a score at ``score_index``, 4 coordinates from ``coord_start`` and optionally a
+    class id at ``id_index``. Rows scoring at most ``valid_thresh``, or of class ``background_id``,
+    are dropped; of the ``topk`` best, a row overlapping (IoU > ``overlap_thresh``) a better kept row
+    of its class (any class with ``force_suppress``) is dropped. Survivors come first, by
+    decreasing score; the other rows are -1."""
+    _check_format('box_nms', 'in_format', in_format)
+    _check_format('box_nms', 'out_format', out_format)
+    if data.ndim < 2:
+        raise MXNetError('box_nms: data must have at least 2 axes (..., N, K), got %s' % shape_str(data.shape))
+    width = data.shape[-1]
+    for name, index, span in (('coord_start', coord_start, 4), ('score_index', score_index, 1),
+                              ('id_index', id_index, 1)):
+        if (index >= 0 or name != 'id_index') and not 0 <= index <= width - span:
+            raise MXNetError('box_nms: %s=%d is out of range for rows of %d values (data %s)'
+                             % (name, index, width, shape_str(data.shape)))
+    flat = data.reshape((-1,) + data.shape[-2:])
+    one = functools.partial(_nms_one, overlap_thresh=overlap_thresh, valid_thresh=valid_thresh, topk=topk,
+                            coord_start=coord_start, score_index=score_index, id_index=id_index,
+                            background_id=background_id, force_suppress=force_suppress,
+                            in_format=in_format, out_format=out_format)
+    return jax.vmap(one)(flat).reshape(data.shape)
+
+
+# ---- resampling of NCHW maps ------------------------------------------------------------------
+
+def _resize_size(op, mode, in_hw, height, width, scale_height, scale_width, like):
+    if mode == 'like':
+        if like is None:
+            raise MXNetError('%s: mode="like" needs the like input' % op)
+        return like.shape[2:4]
+    if mode != 'size':
+        raise NotImplementedError('%s: mode=%r is not implemented in gluonjax (size and like are)' % (op, mode))
+    out_h = int(in_hw[0] * scale_height) if scale_height is not None else height
+    out_w = int(in_hw[1] * scale_width) if scale_width is not None else width
+    if out_h < 1 or out_w < 1:
+        raise MXNetError('%s: output size (%d, %d) must be positive' % (op, out_h, out_w))
+    return out_h, out_w
+
+
+def _linear_weights(n_in, n_out, align_corners):
+    """(n_out, n_in) matrix interpolating linearly along one axis, with MXNet's sampling points."""
+    dst = np.arange(n_out, dtype=np.float64)
+    if align_corners:
+        src = dst * ((n_in - 1) / (n_out - 1)) if n_out > 1 else np.zeros(n_out)
+    else:
+        src = np.maximum((dst + 0.5) * (n_in / n_out) - 0.5, 0)
+    lo = np.minimum(np.floor(src).astype(np.int64), n_in - 1)
+    hi = np.minimum(lo + 1, n_in - 1)
+    frac = src - lo
+    weights = np.zeros((n_out, n_in))
+    np.add.at(weights, (np.arange(n_out), lo), 1 - frac)
+    np.add.at(weights, (np.arange(n_out), hi), frac)
+    return weights
+
+
+def _resize_inputs(attrs):
+    if attrs is None or attrs.get('mode') == 'like':
+        return ('data', 'like')
+    return ('data',)
+
+
+@register('_contrib_BilinearResize2D', inputs=_resize_inputs,
+          params=[P('height', 'int', 1), P('width', 'int', 1), P('scale_height', 'float', None, optional=True),
+                  P('scale_width', 'float', None, optional=True), P('mode', 'str', 'size'), P('align_corners', 'bool', True)])
+def bilinear_resize_2d(data, like=None, *, height, width, scale_height, scale_width, mode, align_corners):
+    """Bilinear resampling of an NCHW map to (height, width), to ``scale_*`` times its size, or to
+    the spatial size of ``like`` (mode='like')."""
+    if data.ndim != 4:
+        raise MXNetError('BilinearResize2D: data must be NCHW, got %s' % shape_str(data.shape))
+    in_h, in_w = data.shape[2:]
+    out_h, out_w = _resize_size('BilinearResize2D', mode, (in_h, in_w), height, width,
+                                scale_height, scale_width, like)
+    rows = jnp.asarray(_linear_weights(in_h, out_h, align_corners), data.dtype)
+    cols = jnp.asarray(_linear_weights(in_w, out_w, align_corners), data.dtype)
+    return jnp.einsum('oh,nchw,pw->ncop', rows, data, cols)
+
+
+def _average_bins(n_in, n_out):
+    """(n_out, n_in) matrix averaging MXNet's adaptive bins [floor(i*n/o), ceil((i+1)*n/o))."""
+    weights = np.zeros((n_out, n_in))
+    for i in range(n_out):
+        start, end = (i * n_in) // n_out, -((-(i + 1) * n_in) // n_out)
+        weights[i, start:end] = 1.0 / (end - start)
+    return weights
+
+
+@register('_contrib_AdaptiveAvgPooling2D', params=[P('output_size', 'shape', ())])
+def adaptive_avg_pooling_2d(data, *, output_size):
+    """Average pooling of an NCHW map onto an ``output_size`` grid (one int: square; empty: 1x1)."""
+    if data.ndim != 4:
+        raise MXNetError('AdaptiveAvgPooling2D: data must be NCHW, got %s' % shape_str(data.shape))
+    out_h, out_w = {0: (1, 1), 1: tuple(output_size) * 2, 2: tuple(output_size)}.get(len(output_size), (0, 0))
+    if out_h < 1 or out_w < 1:
+        raise MXNetError('AdaptiveAvgPooling2D: output_size must be one or two positive ints, got %s'
+                         % (output_size,))
+    rows = jnp.asarray(_average_bins(data.shape[2], out_h), data.dtype)
+    cols = jnp.asarray(_average_bins(data.shape[3], out_w), data.dtype)
+    return jnp.einsum('oh,nchw,pw->ncop', rows, data, cols)
+
+
+# ---- image tensors (mx.nd.image.X: GluonCV's transform presets) ----------------------------------
+
+def _check_image(op, data, layouts):
+    if data.ndim not in (3, 4):
+        raise MXNetError('%s: input must be %s, got %s' % (op, layouts, shape_str(data.shape)))
+
+
+@register('_image_to_tensor')
+def image_to_tensor(data):
+    """An image H x W x C (or a batch N x H x W x C) with values in [0, 255] as a float32 tensor
+    C x H x W (N x C x H x W) with values in [0, 1]."""
+    _check_image('to_tensor', data, '(H, W, C) or (N, H, W, C)')
+    axes = (2, 0, 1) if data.ndim == 3 else (0, 3, 1, 2)
+    return jnp.transpose(data.astype(jnp.float32) * (np.float32(1) / np.float32(255)), axes)
+
+
+@register('_image_normalize', params=[P('mean', 'floats', (0.0, 0.0, 0.0, 0.0)),
+                                      P('std', 'floats', (1.0, 1.0, 1.0, 1.0))])
+def image_normalize(data, *, mean, std):
+    """(x - mean[c]) / std[c] per channel of a C x H x W (or N x C x H x W) tensor; one value
+    serves every channel."""
+    _check_image('normalize', data, '(C, H, W) or (N, C, H, W)')
+    channels = data.shape[-3]
+    per_channel = []
+    for name, values in (('mean', mean), ('std', std)):
+        if len(values) != 1 and len(values) < channels:
+            raise MXNetError('normalize: %s has %d values for %d channels (input %s)'
+                             % (name, len(values), channels, shape_str(data.shape)))
+        values = values * channels if len(values) == 1 else values[:channels]
+        per_channel.append(jnp.asarray(values, data.dtype).reshape(channels, 1, 1))
+    return (data - per_channel[0]) / per_channel[1]
