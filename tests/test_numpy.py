@@ -759,3 +759,22 @@ def test_creation_edge_cases_raise_as_mxnet():
         np.split(np.arange(6), 4)
     assert np.full((2,), True).dtype == onp.bool_ and np.full((2,), 3).dtype == onp.float32
     assert mx.util.is_np_array() == npx.is_np_array()
+
+
+@pytest.mark.parametrize('indexing', ['xy', 'ij'])
+def test_meshgrid_matches_numpy(indexing):
+    vectors = [onp.arange(3, dtype='float32'), onp.array([1.5, -2.], dtype='float32'), onp.arange(4, dtype='float32')]
+    for n in (1, 2, 3):
+        got = np.meshgrid(*[np.array(v) for v in vectors[:n]], indexing=indexing)
+        ref = onp.meshgrid(*vectors[:n], indexing=indexing)
+        assert isinstance(got, list) and len(got) == n
+        for g, r in zip(got, ref):
+            assert isinstance(g, np.ndarray) and g.dtype == onp.float32
+            onp.testing.assert_array_equal(g.asnumpy(), r)
+    flat = np.meshgrid(np.ones((2, 2)), np.arange(3))  # inputs of more than one axis are flattened
+    assert [g.shape for g in flat] == [(3, 4), (3, 4)]
+    assert np.meshgrid() == []
+    with pytest.raises(ValueError, match='indexing'):
+        np.meshgrid(np.arange(2), indexing='yx')
+    with pytest.raises(NotImplementedError, match='sparse'):
+        np.meshgrid(np.arange(2), sparse=True)

@@ -26,6 +26,7 @@ from .multiarray import (ndarray, array, asarray, zeros, ones, full, empty, aran
                          expand_dims, squeeze, broadcast_to, tile, repeat, flip, concatenate, stack, vstack,
                          hstack, split, copy, dot, matmul, tensordot, einsum, pad, unique, inner, outer, vdot, sort, argsort, take,
                          shape, size, ndim, _unary_functions)
+from .multiarray import meshgrid  # noqa: F401,E402
 from . import multiarray as _multiarray  # noqa: E402
 from .._x64 import x64 as _x64
 

@@ -828,3 +828,30 @@ def size(a):
 
 def ndim(a):
     return a.ndim
+
+
+# ---------------------------------------------------------------------------------------
+# Coordinate grids
+# ---------------------------------------------------------------------------------------
+
+def meshgrid(*xi, indexing='xy', sparse=False, copy=True):
+    """Coordinate arrays from 1-D coordinate vectors (other inputs are flattened, as NumPy does).
+
+    ``indexing='xy'`` (Cartesian) swaps the first two output axes, ``'ij'`` (matrix) keeps the
+    input order; a list of arrays of one shape. MXNet 1.9.1 has only dense grids: ``sparse=True``
+    raises NotImplementedError there too."""
+    if indexing not in ('xy', 'ij'):
+        raise ValueError("meshgrid: valid values for `indexing` are 'xy' and 'ij', got %r" % (indexing,))
+    if sparse:
+        raise NotImplementedError('meshgrid: sparse=True is not implemented (MXNet has dense grids only)')
+    vectors = [ravel(to_array(x, 'meshgrid', 'xi')) for x in xi]
+    lengths = [v.shape[0] for v in vectors]
+    if indexing == 'xy' and len(vectors) > 1:
+        lengths[0], lengths[1] = lengths[1], lengths[0]
+    grids = []
+    for i, v in enumerate(vectors):
+        axis = 1 - i if indexing == 'xy' and i < 2 and len(vectors) > 1 else i
+        along = [1] * len(vectors)
+        along[axis] = -1
+        grids.append(broadcast_to(reshape(v, tuple(along)), tuple(lengths)))
+    return grids
