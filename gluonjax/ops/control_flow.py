@@ -129,7 +129,9 @@ def foreach(*arrays, num_args, num_outputs, num_out_data, in_state_locs, in_data
                for i, (s, old) in enumerate(zip(outs[num_out_data:], states))]
         return (new, key), list(outs[:num_out_data])
 
-    (final, _), stacked = lax.scan(step, (list(states), _key), list(data))
+    # A slice of a 1-d array is an array of one element, as MXNet has no 0-d arrays.
+    data = [d.reshape(-1, 1) if d.ndim == 1 else d for d in data]
+    (final, _), stacked = lax.scan(step, (list(states), _key), data)
     return tuple(stacked) + tuple(final)
 
 

@@ -45,7 +45,7 @@ def _loop_variable(sym, slice_first=False):
     if aval is not None:
         shape, dtype = aval
         if shape is not None and slice_first:
-            shape = tuple(shape[1:])
+            shape = tuple(shape[1:]) or (1,)  # MXNet has no 0-d arrays: a 1-d array's slice has one element
         new._outputs[0][0]._avals = ((shape, dtype),)
     return new
 
