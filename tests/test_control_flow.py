@@ -226,6 +226,8 @@ def test_errors_are_clear():
     sym = mx.sym.contrib.cond(x.sum() > 0, lambda: x, lambda: mx.sym.concat(x, x, dim=0))
     with pytest.raises(MXNetError, match='then branch'):
         sym.eval(x=mx.nd.ones(2))
+    graph = json.loads(RECORDED['foreach']['json'])
+    del graph['nodes'][-1]['subgraphs']  # a control-flow node that lost its subgraphs
+    broken = mx.sym.load_json(json.dumps(graph))
     with pytest.raises(MXNetError, match='subgraphs'):
-        mx.nd._foreach(mx.nd.ones((2, 2)), num_args=2, num_outputs=1, num_out_data=1,
-                       in_state_locs="[]", in_data_locs="[0]", remain_locs="[]")
+        broken.eval(**{k: mx.nd.array(v) for k, v in RECORDED['foreach']['inputs'].items()})
