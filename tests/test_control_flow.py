@@ -198,6 +198,28 @@ def test_hybridized_foreach_block_exports_and_imports(tmp_path):
     np.testing.assert_allclose(last2.asnumpy(), last.asnumpy(), rtol=1e-6)
 
 
+class _Gluon2Loop(gluon.HybridBlock):
+    """Gluon 2 style: forward() calls mx.nd.contrib.* (Symbols while hybridize traces it)."""
+
+    def forward(self, x):
+        outs, (_, total) = mx.nd.contrib.while_loop(
+            lambda i, s: i < 3, lambda i, s: (s * x, (i + 1, s + x)),
+            [mx.nd.zeros((1,)), mx.nd.zeros_like(x)] if isinstance(x, mx.nd.NDArray)
+            else [mx.sym.zeros((1,)), mx.sym.zeros_like(x)], max_iterations=4)
+        return mx.nd.contrib.cond(total.sum() > 0, lambda: outs * 2, lambda: outs)
+
+
+def test_gluon2_forward_with_nd_contrib_hybridizes():
+    x = mx.nd.array([1.0, 2.0])
+    eager = _Gluon2Loop()(x).asnumpy()
+    net = _Gluon2Loop()
+    net.hybridize()
+    hybrid = net(x).asnumpy()
+    want = np.array([[0, 0], [1, 4], [2, 8], [0, 0]]) * 2  # s*x with s = 0, x, 2x; then padding
+    np.testing.assert_allclose(eager, want)
+    np.testing.assert_allclose(hybrid, want)
+
+
 def test_nested_foreach_and_shape_inference():
     def inner(x, s):
         return x * 2 + s[0], [x * 2 + s[0]]

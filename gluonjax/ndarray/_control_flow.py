@@ -7,6 +7,8 @@ through every step taken. (Symbols and hybridized blocks compile the same functi
 """
 import numpy as np
 
+from ..base import upper_layer
+from ..ops._frontend import ArrayType
 from ..ops.control_flow import flatten, regroup
 from ._creation import concatenate, zeros
 from .ndarray import NDArray, invoke
@@ -32,9 +34,25 @@ def _stack(items):
     return invoke('stack', list(items), {'axis': 0, 'num_args': len(items)})
 
 
+def _symbolic(*values):
+    """The symbol front end's control flow when the arrays are traced Symbols (Gluon 2
+    ``forward`` code that hybridize traces calls mx.nd.contrib.* on them), else None."""
+    for value in values:
+        try:
+            flat, _ = flatten(value, 'control flow input', ArrayType)
+        except TypeError:  # not arrays: the imperative function says what it needs
+            continue
+        if any(not isinstance(a, NDArray) for a in flat):
+            return upper_layer('symbol_control_flow')
+    return None
+
+
 def foreach(body, data, init_states):
     """Run ``body(data_slice, states) -> (outputs, new_states)`` for each slice of ``data``
     along axis 0; returns ``(outputs stacked along axis 0, final states)``."""
+    symbolic = _symbolic(data, init_states)
+    if symbolic is not None:
+        return symbolic.foreach(body, data, init_states)
     flat_data, _ = _flat_arrays(data, 'foreach data')
     _flat_arrays(init_states, 'foreach init_states')
     n_steps = flat_data[0].shape[0]
@@ -55,6 +73,9 @@ def while_loop(cond, func, loop_vars, max_iterations=None):
     Returns ``(outputs, final loop_vars)``: each step output stacked along axis 0 and padded
     with zeros to ``max_iterations`` rows (MXNet leaves those rows unset).
     """
+    symbolic = _symbolic(loop_vars)
+    if symbolic is not None:
+        return symbolic.while_loop(cond, func, loop_vars, max_iterations)
     if max_iterations is None:
         raise ValueError('max_iterations should be specified')
     max_iterations = _python_scalar(max_iterations, int, 'max_iteration')
@@ -96,6 +117,9 @@ def _padded(items, rows, index):
 
 def cond(pred, then_func, else_func):
     """``then_func()`` if the one-element ``pred`` is non-zero, else ``else_func()``."""
+    symbolic = _symbolic(pred)
+    if symbolic is not None:
+        return symbolic.cond(pred, then_func, else_func)
     if _python_scalar(pred, bool, 'pred'):
         return then_func()
     return else_func()
