@@ -102,7 +102,7 @@ _FOREACH_PARAMS = [P('num_args', 'int'), P('num_outputs', 'int'), P('num_out_dat
 
 
 @register('_foreach', params=_FOREACH_PARAMS, inputs=_foreach_inputs, num_outputs=_counts,
-          mode_dependent=True, random=True)
+          mode_dependent=True, random=True, subgraphs=1)
 def foreach(*arrays, num_args, num_outputs, num_out_data, in_state_locs, in_data_locs, remain_locs,
             _subgraphs=None, _train=False, _key=None):
     """Run the body subgraph on each slice of the data along axis 0, carrying the states.
@@ -155,7 +155,7 @@ def _as_predicate(name, value):
 
 
 @register('_while_loop', params=_WHILE_PARAMS, inputs=_while_inputs, num_outputs=_counts,
-          mode_dependent=True, random=True)
+          mode_dependent=True, random=True, subgraphs=2)
 def while_loop(*arrays, num_args, num_outputs, num_out_data, max_iterations, cond_input_locs,
                func_input_locs, func_var_locs, _subgraphs=None, _train=False, _key=None):
     """Run the func subgraph while the cond subgraph holds, at most ``max_iterations`` times.
@@ -215,7 +215,7 @@ _COND_PARAMS = [P('num_args', 'int'), P('num_outputs', 'int'), P('cond_input_loc
 
 
 @register('_cond', params=_COND_PARAMS, inputs=_cond_inputs, num_outputs=_counts,
-          mode_dependent=True, random=True)
+          mode_dependent=True, random=True, subgraphs=3)
 def cond(*arrays, num_args, num_outputs, cond_input_locs, then_input_locs, else_input_locs,
          _subgraphs=None, _train=False, _key=None):
     """The then subgraph's outputs where the pred subgraph's one element is non-zero, else the
