@@ -39,6 +39,8 @@ base.register_upper_layer('kvstore', lambda: _importlib.import_module('kvstore')
 # mx.io.ImageRecordIter and recordio's image codecs live in modules built on io and recordio.
 base.register_upper_layer('io_image', lambda: _importlib.import_module('gluonjax.io_image'))
 base.register_upper_layer('image', lambda: _importlib.import_module('gluonjax.image.image'))
+# mx.nd.contrib.foreach & co. on Symbols (Gluon 2 forward code traced by hybridize) build graph nodes.
+base.register_upper_layer('symbol_control_flow', lambda: _importlib.import_module('gluonjax.symbol._control_flow'))
 
 from ._lazy import LAZY as _LAZY, LAZY_ATTRS as _LAZY_ATTRS  # noqa: E402
 

@@ -18,6 +18,7 @@ LAZY = {
     'runtime': 'gluonjax.runtime', 'recordio': 'gluonjax.recordio', 'image': 'gluonjax.image',
     'img': 'gluonjax.image', 'mod': 'gluonjax.module', 'module': 'gluonjax.module', 'model': 'gluonjax.model',
     'callback': 'gluonjax.callback', 'monitor': 'gluonjax.monitor', 'mon': 'gluonjax.monitor',
+    'contrib': 'gluonjax.contrib',
 }
 
 

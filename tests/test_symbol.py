@@ -559,8 +559,10 @@ def test_infer_shape_matches_nd_for_operator(name):
 
 
 def test_operator_table_is_covered_by_shape_cases():
-    """Every operator of the table has an infer_shape case (generic or in SHAPE_CASES)."""
-    missing = [n for n, op in sorted(mx.ops.canonical_ops().items()) if _case(n, op) is None]
+    """Every operator of the table has an infer_shape case (generic or in SHAPE_CASES); control
+    flow, whose nodes carry subgraphs, is tested in test_control_flow.py."""
+    missing = [n for n, op in sorted(mx.ops.canonical_ops().items())
+               if _case(n, op) is None and not op.subgraphs]
     assert missing == []
 
 

@@ -267,6 +267,9 @@ class OpDef:
     open_params: bool = False
     # Creation operators make arrays from nothing: they take ctx and run on its device.
     creation: bool = False
+    # Control flow: a node carries this many subgraphs, which the function takes as
+    # ``_subgraphs`` (see ops/control_flow.py); it runs only as a node of a symbol graph.
+    subgraphs: int = 0
     doc: str = ''
     # ---- where the operator appears beyond nd.<name> and sym.<name> -------------------------
     # Python arithmetic it implements: Arith entries (``x + y`` on NDArrays is broadcast_add).

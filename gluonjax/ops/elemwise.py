@@ -78,7 +78,7 @@ for _name, _fn, _where in (
     _unary(_name, _fn, method='m' in _where, np=(_name,) if 'n' in _where else (),
            npx=(_name,) if 'x' in _where else (), host=_EXACT.get(_name))
 _unary('abs', jnp.abs, method=True, np=('absolute', 'abs', 'fabs'), host=numpy.abs)
-_unary('identity', lambda x: x, aliases=('_copy',), host=numpy.copy)
+_unary('_copy', lambda x: x, aliases=('identity',), host=numpy.copy)  # MXNet's name for it is _copy (JSON)
 _unary('BlockGrad', lax.stop_gradient, aliases=('stop_gradient',), npx=('stop_gradient',))
 _unary('make_loss', lambda x: x)
 

@@ -1,4 +1,5 @@
 """Attribute scopes (MXNet's ``mx.AttrScope``): attributes given to every symbol made inside."""
+import collections
 import threading
 
 __all__ = ['AttrScope', 'current_attrs']
@@ -11,6 +12,8 @@ class AttrScope:
 
     Values must be strings, as symbol attributes are; inner scopes extend outer ones.
     """
+    # How many subgraphs of each name the control-flow operators have made (foreach0, ...).
+    _subgraph_names = collections.defaultdict(int)
 
     def __init__(self, **kwargs):
         for key, value in kwargs.items():

@@ -16,7 +16,8 @@ import numpy as np
 from .._caches import lru_cache
 from .._x64 import x64
 from ..base import MXNetError, shape_str
-from ..ops._kernel import kernel_for, operator_error
+from ..ops._kernel import operator_error
+from .graph import node_kernel
 from ..ops._registry import _literal
 
 __all__ = ['node_avals', 'eval_node', 'infer_shape', 'infer_type']
@@ -45,7 +46,7 @@ def eval_node(node, in_avals, train=False):
     the operator's kernel key and the input avals.
     """
     try:
-        kernel = kernel_for(node.op.name, node.params(), train)
+        kernel = node_kernel(node, train)
     except MXNetError as err:
         raise node_error(node, err) from None
     key = (kernel.key, tuple(in_avals))

@@ -193,8 +193,9 @@ class Executor:
             if isinstance(out_grads, NDArray):
                 out_grads = [out_grads]
             out_grads = list(out_grads)
-            if len(out_grads) != n_out:
+            if len(out_grads) < n_out:
                 raise MXNetError('backward: %d head gradients given for %d outputs' % (len(out_grads), n_out))
+            out_grads = out_grads[:n_out]  # MXNet ignores the extra ones
             heads = [None if g is None else (g._data if isinstance(g, NDArray) else jnp.asarray(g))
                      for g in out_grads]
         diff_names = tuple(n for n in self._fn.arg_names

@@ -8,10 +8,33 @@ hybridized blocks compile.
 """
 import jax
 
+from .._caches import lru_cache
 from ..base import MXNetError
-from ..ops._kernel import kernel_for, operator_error
+from ..ops._kernel import Kernel, kernel_for, operator_error
 
-__all__ = ['GraphFunction']
+__all__ = ['GraphFunction', 'SubgraphFunction', 'node_kernel']
+
+# id(node.subgraphs) -> (the subgraphs, their SubgraphFunctions, {(params, train): Kernel}):
+# copies of a control-flow node share its subgraphs, and so their functions and kernels.
+_subgraph_kernels = lru_cache('symbol.subgraph_kernels', 1024)
+
+
+def node_kernel(node, train=False):
+    """The Kernel that runs operator ``node``: the table's, and for a control-flow node the
+    table's with its subgraphs bound as functions (the ``_subgraphs`` its function takes)."""
+    if not node.subgraphs:
+        return kernel_for(node.op.name, node.params(), train)
+    cached = _subgraph_kernels.get(id(node.subgraphs))
+    if cached is None or cached[0] is not node.subgraphs:
+        cached = (node.subgraphs, tuple(SubgraphFunction(g) for g in node.subgraphs), {})
+        _subgraph_kernels[id(node.subgraphs)] = cached
+    _, functions, kernels = cached
+    key = (tuple(sorted(node.params().items())), train)
+    kernel = kernels.get(key)
+    if kernel is None:
+        attrs = dict(node.op.parse_attrs(node.params()), _subgraphs=functions)
+        kernel = kernels[key] = Kernel(node.op, attrs, train and node.op.mode_dependent)
+    return kernel
 
 
 class _Step:
@@ -33,7 +56,7 @@ class _Step:
         k = self.kernels.get(train)
         if k is None:
             try:
-                k = self.kernels[train] = kernel_for(self.op.name, self.params, train)
+                k = self.kernels[train] = node_kernel(self.node, train)
             except MXNetError as err:
                 raise MXNetError('Error in operator %s: %s' % (self.name, err)) from None
         return k
@@ -50,8 +73,8 @@ class GraphFunction:
     """
 
     def __init__(self, symbol):
-        from .symbol import Symbol
-        if not isinstance(symbol, Symbol):
+        # A Symbol, tested without importing symbol.py (whose shape inference uses this module).
+        if not callable(getattr(symbol, '_topo', None)):
             raise TypeError('GraphFunction expects a Symbol, got %s' % type(symbol).__name__)
         self.symbol = symbol
         order = symbol._topo()
@@ -117,3 +140,19 @@ class GraphFunction:
         outputs = [values[s][i] for s, i in self._heads]
         aux = {name: new_aux.get(name, values[slot][0]) for name, slot in self._aux_slot.items()}
         return outputs, aux
+
+
+class SubgraphFunction:
+    """A control-flow node's subgraph as ``f(arrays, train, key) -> list of arrays``, the arrays
+    being its inputs in ``list_inputs`` order (the order the node's ``*_locs`` refer to).
+
+    Auxiliary states a subgraph's operators write (BatchNorm's running statistics inside a
+    loop body) are not carried out of the loop: they keep the values the node was given.
+    """
+
+    def __init__(self, symbol):
+        self.graph = GraphFunction(symbol)
+
+    def __call__(self, arrays, train, key):
+        outputs, _aux = self.graph(dict(zip(self.graph.input_names, arrays)), train, key)
+        return outputs

@@ -121,8 +121,9 @@ def _row_count(node):
     return n
 
 
-def graph_dict(symbol):
-    """The JSON structure of ``symbol`` (nodes in MXNet's DFS order)."""
+def graph_dict(symbol, top_level=True):
+    """The JSON structure of ``symbol`` (nodes in MXNet's DFS order); a control-flow node's
+    subgraphs are nested in it as MXNet writes them (``subgraphs``, without ``attrs``)."""
     order = topo_order([n for n, _ in symbol._outputs])
     index = {id(n): i for i, n in enumerate(order)}
     nodes, arg_nodes, row_ptr = _Arr(), [], [0]
@@ -133,6 +134,8 @@ def graph_dict(symbol):
         if node.attrs:
             item['attrs'] = _map(node.attrs)
         item['inputs'] = _plain_array([_inline([index[id(n)], j, v]) for n, j, v in node.inputs])
+        if node.subgraphs:
+            item['subgraphs'] = _Arr(graph_dict(g, top_level=False) for g in node.subgraphs)
         nodes.append(item)
         if node.is_variable:
             arg_nodes.append(i)
@@ -143,7 +146,8 @@ def graph_dict(symbol):
     top['node_row_ptr'] = _plain_array(row_ptr)
     top['heads'] = _plain_array([_inline([index[id(n)], j, n.version if n.is_variable else 0])
                                  for n, j in symbol._outputs])
-    top['attrs'] = _map({'mxnet_version': _inline(['int', MXNET_VERSION])})
+    if top_level:
+        top['attrs'] = _map({'mxnet_version': _inline(['int', MXNET_VERSION])})
     return top
 
 
@@ -213,11 +217,16 @@ def loads(text, source=None):
         raise _fail(source, 'not valid JSON: %s' % err) from None
     if not isinstance(data, dict) or 'nodes' not in data or 'heads' not in data:
         raise _fail(source, 'not a symbol graph: expected an object with "nodes" and "heads"')
+    return Symbol(_graph_outputs(data, source, _version(data) < 10000))
+
+
+def _graph_outputs(data, source, old_format):
+    """The heads of the graph described by ``data`` (the top level or a node's subgraph)."""
+    if not isinstance(data, dict) or 'nodes' not in data or 'heads' not in data:
+        raise _fail(source, 'a subgraph must be an object with "nodes" and "heads"')
     raw_nodes, heads = data['nodes'], data['heads']
     if not isinstance(raw_nodes, list) or not raw_nodes:
         raise _fail(source, '"nodes" must be a non-empty list')
-    version = _version(data)
-    old_format = version < 10000
     nodes = []
     for i, raw in enumerate(raw_nodes):
         nodes.append(_read_node(raw, i, nodes, source, old_format, len(raw_nodes)))
@@ -244,7 +253,7 @@ def loads(text, source=None):
             node.avals()
         except MXNetError:
             node._avals = None  # inconsistent declared shapes surface when the graph runs
-    return Symbol(outputs)
+    return outputs
 
 
 def _version(data):
@@ -283,7 +292,11 @@ def _read_node(raw, i, built, source, old_format, n_nodes):
             if key not in op._param_map and not (key.startswith('__') and key.endswith('__')):
                 raise _fail(source, '%s: %s: unknown parameter %r; it takes %s'
                             % (_node_label(i, raw), op_name, key, ', '.join(sorted(op._param_map))))
-    node = _Node(op, raw['name'], attrs)
+    raw_subgraphs = raw.get('subgraphs', [])
+    if not isinstance(raw_subgraphs, list):
+        raise _fail(source, '%s: "subgraphs" must be a list' % _node_label(i, raw))
+    subgraphs = [Symbol(_graph_outputs(g, source, old_format)) for g in raw_subgraphs]
+    node = _Node(op, raw['name'], attrs, subgraphs=subgraphs)
     try:
         node.parsed()
         names = op.input_names(node._parsed, len(entries))

@@ -43,13 +43,16 @@ def hidden_key(key):
 
 class _Node:
     """One node of a graph: a variable (``op`` None) or an operator with its inputs."""
-    __slots__ = ('op', 'name', 'attrs', 'inputs', 'version', '_parsed', '_avals', '__weakref__')
+    __slots__ = ('op', 'name', 'attrs', 'inputs', 'subgraphs', 'version', '_parsed', '_avals', '__weakref__')
 
-    def __init__(self, op, name, attrs=None, inputs=()):
+    def __init__(self, op, name, attrs=None, inputs=(), subgraphs=()):
         self.op = op
         self.name = name
         self.attrs = dict(attrs) if attrs else {}
         self.inputs = list(inputs)     # [(node, index, version)]
+        # A control-flow node's own graphs (loop body, condition, branches): Symbols whose
+        # inputs are the node's inputs, never shared with the outer graph, never modified.
+        self.subgraphs = tuple(subgraphs)
         self.version = 0               # variables: how many operators have written this state
         self._parsed = None
         self._avals = _UNSET           # output (shape, dtype) pairs, None when unknown
@@ -111,8 +114,11 @@ class _Node:
         self._avals = _UNSET
 
 
-def topo_order(heads):
-    """Nodes reachable from ``heads`` (nodes), inputs before users, in MXNet's DFS order."""
+def topo_order(heads, descend=None):
+    """Nodes reachable from ``heads`` (nodes), inputs before users, in MXNet's DFS order.
+
+    With ``descend``, only the inputs of nodes for which ``descend(node)`` holds are visited.
+    """
     order, visited = [], set()
     for head in heads:
         if id(head) in visited:
@@ -121,7 +127,7 @@ def topo_order(heads):
         stack = [(head, 0)]
         while stack:
             node, i = stack[-1]
-            if i == len(node.inputs):
+            if i == len(node.inputs) or (descend is not None and not descend(node)):
                 order.append(node)
                 stack.pop()
                 continue
@@ -432,7 +438,7 @@ def copy_graph(outputs, subst=None):
         if node.is_variable and node.name in subst:
             mapping[id(node)] = subst[node.name]
             continue
-        new = _Node(node.op, node.name, node.attrs)
+        new = _Node(node.op, node.name, node.attrs, subgraphs=node.subgraphs)
         new.version = node.version
         new._parsed = node._parsed
         new.inputs = [_remap(mapping, n, i, v) for n, i, v in node.inputs]
@@ -528,11 +534,12 @@ def _user_attrs(attr, stringify=False):
     return attrs
 
 
-def create(op, inputs, params, name=None, attr=None, hint=None):
+def create(op, inputs, params, name=None, attr=None, hint=None, subgraphs=()):
     """A new operator node over ``inputs`` (Symbols or None), MXNet-named; returns its Symbol.
 
     Missing inputs become variables named ``<name>_<input>`` carrying a copy of the
-    node's attributes, as MXNet's composition makes them.
+    node's attributes, as MXNet's composition makes them. ``subgraphs`` are a
+    control-flow operator's graphs (see ``symbol/_control_flow.py``).
     """
     parsed = op.parse_attrs(params)  # validate now, naming the operator
     attrs = _op_attrs(op, op.format_attrs(params), _user_attrs(attr, stringify=True))
@@ -559,7 +566,7 @@ def create(op, inputs, params, name=None, attr=None, hint=None):
             raise MXNetError('%s: argument %s is a group of %d outputs, a single output is required'
                              % (op.name, in_name, len(x._outputs)))
         entries.append(x._outputs[0])
-    node = _Node(op, name, attrs)
+    node = _Node(op, name, attrs, subgraphs=subgraphs)
     node._parsed = parsed
     _connect(node, entries, names)
     node.avals()  # known input shapes give output shapes now, and shape errors surface here
