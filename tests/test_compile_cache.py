@@ -60,3 +60,17 @@ def test_bad_size_is_a_clear_error(tmp_path):
     out = subprocess.run([sys.executable, '-c', 'import gluonjax'], env=env, capture_output=True, text=True,
                          timeout=120)
     assert out.returncode != 0 and 'GLUONJAX_CACHE_MAX_MB must be a whole number' in out.stderr
+
+
+def test_prune_keeps_the_most_recent_programs_under_the_bound(tmp_path):
+    from gluonjax._compile_cache import prune
+    for i in range(6):  # six 1000-byte programs, used at times 100, 200, ... 600
+        f = tmp_path / ('prog%d-cache' % i)
+        f.write_bytes(b'x' * 1000)
+        os.utime(f, (100 * (i + 1), 100 * (i + 1)))
+    assert prune(str(tmp_path), 3500) == 3000
+    assert sorted(os.listdir(tmp_path)) == ['.gluonjax-pruned', 'prog3-cache', 'prog4-cache', 'prog5-cache']
+    (tmp_path / 'prog6-cache').write_bytes(b'x' * 1000)
+    assert prune(str(tmp_path), 1000) is None  # pruned less than an hour ago: not again
+    assert prune(str(tmp_path), 1000, interval_s=0) == 1000
+    assert sorted(os.listdir(tmp_path)) == ['.gluonjax-pruned', 'prog6-cache']
