@@ -341,6 +341,10 @@ _fused_cache = _caches.register('tape.fused_backwards', collections.OrderedDict(
 def _fused_backward(nodes, node_heads, structure, leaves):
     # Compile the whole graph only once its structure repeats (a training loop):
     # one-off graphs take the per-node walk, whose compiled pieces are shared.
+    if len(nodes) == 1:
+        # a hybridized network that computes its own loss: the walk's pullback call is the
+        # whole backward, compiled once; a fused copy would compile the same program again
+        return walk(nodes, node_heads)
     fused = _fused_cache.get(structure)
     if fused is None:
         if structure not in _seen_structures:

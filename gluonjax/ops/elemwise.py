@@ -4,6 +4,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from ..base import MXNetError, shape_str
+from . import _input_shapes
 from ._registry import P, arith, register
 
 
@@ -244,7 +245,7 @@ def add_n(*args, num_args):
     return out
 
 
-@register('where', inputs=('condition', 'x', 'y'))
+@register('where', inputs=('condition', 'x', 'y'), input_shapes=_input_shapes.where)
 def where(condition, x, y):
     """Elements of x where condition is non-zero, else of y (condition may be 1-D over the first axis)."""
     if condition.shape != x.shape:
