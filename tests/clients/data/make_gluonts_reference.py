@@ -18,7 +18,7 @@ import gluonts  # noqa: E402
 
 import gluonts_workload as workload  # noqa: E402
 
-NAMES = ('SimpleFeedForward', 'DeepAR')
+NAMES = ('SimpleFeedForward', 'DeepAR', 'MQCNN', 'Transformer', 'NBEATS', 'DeepState')
 KEYS = ('MASE', 'ND', 'mean_wQuantileLoss', 'RMSE')
 
 
