@@ -22,6 +22,7 @@ from ._caches import lru_cache
 from . import _x64
 from .base import MXNetError, numeric_types, string_types
 from .ndarray.ndarray import NDArray
+from . import ndarray  # MXNet's metric module has mx.nd as metric.ndarray; GluonTS imports it from there
 
 __all__ = ['EvalMetric', 'CompositeEvalMetric', 'Accuracy', 'TopKAccuracy', 'F1', 'MCC', 'Perplexity', 'MAE',
            'MSE', 'RMSE', 'CrossEntropy', 'NegativeLogLikelihood', 'PearsonCorrelation', 'PCC', 'Loss', 'Torch',

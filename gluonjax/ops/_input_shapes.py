@@ -99,3 +99,13 @@ def regression_output(a, s):
 def first_axis_label(a, s):
     d = s.get('data')
     return {} if d is None else {'label': (d[0],)}
+
+
+def where(a, s):
+    """x and y share one shape; a condition of several dimensions has it too (MXNet's where),
+    so an unknown x or y (a ``zeros((0, n))`` begin state in a symbol) follows the others."""
+    known = s.get('x') or s.get('y')
+    cond = s.get('condition')
+    if known is None and cond is not None and len(cond) > 1:
+        known = cond
+    return {} if known is None else {'x': known, 'y': known}

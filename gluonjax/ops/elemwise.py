@@ -5,6 +5,7 @@ import numpy
 from jax import lax
 
 from ..base import MXNetError, shape_str
+from . import _input_shapes
 from ._host import cpu_arithmetic, flush_subnormals
 from ._registry import P, arith, register
 
@@ -272,7 +273,7 @@ def add_n(*args, num_args):
     return out
 
 
-@register('where', inputs=('condition', 'x', 'y'))
+@register('where', inputs=('condition', 'x', 'y'), input_shapes=_input_shapes.where)
 def where(condition, x, y):
     """Elements of x where condition is non-zero, else of y (condition may be 1-D over the first axis)."""
     if condition.shape != x.shape:

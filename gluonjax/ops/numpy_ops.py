@@ -124,7 +124,7 @@ _np_arg('_npi_argmax', jnp.argmax)
 _np_arg('_npi_argmin', jnp.argmin)
 
 
-@register('_np_cumsum', inputs=('a',),
+@register('_np_cumsum', inputs=('a',), aliases=('cumsum',),  # MXNet's nd.cumsum / sym.cumsum
           params=[P('axis', 'int', None, optional=True), P('dtype', 'dtype', None, optional=True)])
 def np_cumsum(a, *, axis, dtype):
     """Cumulative sum along an axis (of the flattened array when axis is None)."""

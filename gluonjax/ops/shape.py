@@ -446,7 +446,7 @@ def broadcast_like(lhs, rhs, *, lhs_axes, rhs_axes):
     return jnp.broadcast_to(lhs, tuple(target))
 
 
-@register('broadcast_axis', aliases=('broadcast_axes',),
+@register('broadcast_axis', aliases=('broadcast_axes',), methods=('broadcast_axes',),
           params=[P('axis', 'shape', ()), P('size', 'shape', ())])
 def broadcast_axis(data, *, axis, size):
     """Broadcast the given axes (each of size 1) to the given sizes."""

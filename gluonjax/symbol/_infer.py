@@ -20,7 +20,7 @@ from ..ops._kernel import operator_error
 from .graph import node_kernel
 from ..ops._registry import _literal
 
-__all__ = ['node_avals', 'eval_node', 'infer_shape', 'infer_type']
+__all__ = ['node_avals', 'eval_node', 'infer_shape', 'infer_type', 'pending_shape', 'entry_shapes']
 
 _KEY_AVAL = jax.ShapeDtypeStruct((2,), jnp.uint32)
 
@@ -96,24 +96,67 @@ def var_dtype(node):
         return None
 
 
+def pending_shape(node):
+    """The ``shape`` of a creation node (``zeros``, ``ones``, ``full``, ``empty``) with unknown (0)
+    dimensions, else None.
+
+    In MXNet's symbols a 0 in such a shape is a dimension decided by shape inference from the
+    node's consumers (``F.zeros(shape=(0, n))`` as an RNN begin state of any batch size); the
+    node's output shape stays unknown until a consumer's rule gives it.
+    """
+    if node.is_variable or not node.op.creation or 'shape' not in node.op._param_map:
+        return None
+    shape = node.parsed().get('shape')
+    if shape is None or all(d > 0 for d in shape):
+        return None
+    return tuple(shape)
+
+
+def _compatible(partial, shape):
+    return len(partial) == len(shape) and all(p <= 0 or p == d for p, d in zip(partial, shape))
+
+
 def node_avals(node):
     """A node's output (shape, dtype) pairs when its inputs' shapes are known, else None.
 
-    Shapes unknown but dtypes known give (None, dtype) pairs.
+    Shapes unknown but dtypes known give (None, dtype) pairs. Inputs from creation nodes of
+    unknown dimensions take the shapes the operator's input rule gives them.
     """
     if node.is_variable:
         shape, dtype = var_shape(node), var_dtype(node)
         return None if shape is None and dtype is None else ((shape, dtype),)
+    if pending_shape(node) is not None:
+        return ((None, _fallback_dtype(node, [])),)
     ins = []
     for src, i, _v in node.inputs:
         avals = src.avals()
         ins.append((None, None) if avals is None else avals[i])
+    if any(s is None for s, _ in ins):
+        ins = _resolve_pending_inputs(node, ins)
     if all(s is not None for s, _ in ins):
         return eval_node(node, tuple((s, d or 'float32') for s, d in ins))
     dtype = _fallback_dtype(node, [d for _, d in ins])
     if dtype is None:
         return None
     return tuple((None, dtype) for _ in range(node.num_outputs()))
+
+
+def _resolve_pending_inputs(node, ins):
+    """``ins`` with the shapes of pending creation inputs filled by the operator's input rule."""
+    pending = {k: pending_shape(src) for k, (src, _i, _v) in enumerate(node.inputs)}
+    if not any(p is not None and ins[k][0] is None for k, p in pending.items()):
+        return ins
+    names = node.input_names()
+    known = {n: s for n, (s, _d) in zip(names, ins) if s is not None}
+    inferred = _inputs_rule(node, known)
+    out = list(ins)
+    for k, (name, (s, d)) in enumerate(zip(names, ins)):
+        got = inferred.get(name)
+        if s is None and pending[k] is not None and got is not None:
+            if not _compatible(pending[k], got):
+                _inconsistent(node, pending[k], got)
+            out[k] = (tuple(got), d)
+    return out
 
 
 def _fallback_dtype(node, in_dtypes):
@@ -175,6 +218,8 @@ def _run(symbol, shapes, dtypes):
         for node in order:
             if node.is_variable or id(node) in done:
                 continue
+            if pending_shape(node) is not None:  # its shape comes from its consumers
+                continue
             keys = [(id(n), i) for n, i, _v in node.inputs]
             progress |= _fill_inputs(node, keys, ent_shape)
             progress |= _fill_dtypes(node, keys, ent_dtype)
@@ -199,6 +244,20 @@ def _run(symbol, shapes, dtypes):
     return order, ent_shape, ent_dtype
 
 
+def entry_shapes(symbol, shapes, dtypes, nodes):
+    """The output shape inference gives each of ``nodes`` (pending creation nodes) for variables
+    of ``shapes`` and ``dtypes``; an MXNetError names a node it cannot decide."""
+    _order, ent_shape, _ = _run(symbol, shapes, dtypes)
+    out = {}
+    for node in nodes:
+        shape = ent_shape.get((id(node), 0))
+        if shape is None:
+            raise MXNetError('Error in operator %s: cannot decide the unknown (0) dimensions of its shape %s '
+                             'from the operators that use it' % (node.name, shape_str(pending_shape(node))))
+        out[id(node)] = shape
+    return out
+
+
 def _set_output(node, index, ent_shape, shape):
     key = (id(node), index)
     old = ent_shape.get(key)
@@ -221,25 +280,34 @@ def _fill_inputs(node, keys, ent_shape):
     given ones; True if any was new."""
     names = node.input_names()
     known = {n: ent_shape.get(k) for n, k in zip(names, keys)}
-    rule = node.op.input_shapes
-    if rule is not None:
-        inferred = _rule_shapes(node, rule, {n: v for n, v in known.items() if v is not None})
-    elif node.op.same_shape_inputs and None in known.values():
-        first = next((v for v in known.values() if v is not None), None)
-        inferred = {} if first is None else {n: first for n in names}
-    else:
+    if node.op.input_shapes is None and not (node.op.same_shape_inputs and None in known.values()):
         return False
+    inferred = _inputs_rule(node, {n: v for n, v in known.items() if v is not None})
     new = False
-    for n, k in zip(names, keys):
+    for (src, _i, _v), n, k in zip(node.inputs, names, keys):
         s = inferred.get(n)
         if s is None:
             continue
         if known[n] is None:
+            partial = pending_shape(src)
+            if partial is not None and not _compatible(partial, s):
+                _inconsistent(node, partial, s)
             ent_shape[k] = tuple(s)
             new = True
         elif tuple(known[n]) != tuple(s):
             _inconsistent(node, known[n], s)
     return new
+
+
+def _inputs_rule(node, known):
+    """{input name: shape} the operator's rule (or its same-shape inputs) gives from ``known``."""
+    rule = node.op.input_shapes
+    if rule is not None:
+        return _rule_shapes(node, rule, known)
+    if node.op.same_shape_inputs and known:
+        first = next(iter(known.values()))
+        return {n: first for n in node.input_names()}
+    return {}
 
 
 def _inconsistent(node, provided, inferred):

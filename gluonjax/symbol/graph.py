@@ -7,10 +7,12 @@ programs and profiles carry the layer names. It is what executors and
 hybridized blocks compile.
 """
 import jax
+import numpy as np
 
 from .._caches import lru_cache
 from ..base import MXNetError
 from ..ops._kernel import Kernel, kernel_for, operator_error
+from ._infer import entry_shapes, pending_shape
 
 __all__ = ['GraphFunction', 'SubgraphFunction', 'node_kernel']
 
@@ -52,11 +54,14 @@ class _Step:
         self.aux = node.aux_indices()
         self.n_out = node.num_outputs()
 
-    def kernel(self, train):
-        k = self.kernels.get(train)
+    def kernel(self, train, shape=None):
+        """The kernel; ``shape`` replaces the shape of a creation node whose dimensions inference decided."""
+        k = self.kernels.get((train, shape))
         if k is None:
+            params = self.params if shape is None else dict(self.params, shape=str(shape))
             try:
-                k = self.kernels[train] = node_kernel(self.node, train)
+                k = self.kernels[(train, shape)] = (node_kernel(self.node, train) if shape is None
+                                                    else kernel_for(self.op.name, params, train))
             except MXNetError as err:
                 raise MXNetError('Error in operator %s: %s' % (self.name, err)) from None
         return k
@@ -97,6 +102,8 @@ class GraphFunction:
         self._heads = [(slot_of[id(n)], i) for n, i in symbol._outputs]
         self._aux_slot = {name: slot for slot, name in self._variables if name in set(self.aux_names)}
         self.has_random = any(s.op.random for s in self._steps)
+        # zeros((0, n)) & co.: MXNet decides their unknown dimensions from their consumers
+        self._pending = [s.node for s in self._steps if pending_shape(s.node) is not None]
 
     def __repr__(self):
         return '<GraphFunction %s -> %s>' % (self.input_names, self.output_names)
@@ -112,9 +119,10 @@ class GraphFunction:
         new_aux = {}
         if key is None and self.has_random:
             key = jax.random.PRNGKey(0)
+        decided = self._pending_shapes(inputs) if self._pending else {}
         for step in self._steps:
             args = [values[s][i] for s, i in step.slots]
-            kernel = step.kernel(train)
+            kernel = step.kernel(train, decided.get(id(step.node)))
             call_args = list(args)
             if kernel.dynamic:
                 call_args.extend(kernel.attrs[n] for n in kernel.dynamic)
@@ -140,6 +148,12 @@ class GraphFunction:
         outputs = [values[s][i] for s, i in self._heads]
         aux = {name: new_aux.get(name, values[slot][0]) for name, slot in self._aux_slot.items()}
         return outputs, aux
+
+    def _pending_shapes(self, inputs):
+        """{id(node): shape} of the creation nodes with unknown dimensions, for these inputs."""
+        shapes = {n: tuple(int(d) for d in inputs[n].shape) for n in self.input_names}
+        dtypes = {n: np.dtype(inputs[n].dtype).name for n in self.input_names}
+        return entry_shapes(self.symbol, shapes, dtypes, self._pending)
 
 
 class SubgraphFunction:

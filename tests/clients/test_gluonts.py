@@ -1,0 +1,82 @@
+"""GluonTS 0.16.2's MXNet estimators, unmodified, trained and evaluated on gluonjax.
+
+Workloads (data, estimator settings) are in gluonts_workload.py, shared with the script that
+recorded real MXNet 1.9.1 on them (data/gluonts_mxnet_reference.json). XLA compiles each
+network a few times (training forward and backward, prediction): SimpleFeedForward and NBEATS
+(~50 s and ~35 s on a loaded 2-core machine) run by default, the others with
+GLUONJAX_TEST_ALL_GLUONTS=1 (DeepAR alone compiles for 3-5 minutes there, DeepState and
+Transformer longer; a second run reads the persistent compilation cache).
+"""
+import json
+import math
+import os
+
+import numpy as np
+import pytest
+
+from conftest import import_client
+
+import_client('gluonts.mx')
+
+import gluonts_workload as workload  # noqa: E402
+from gluonts.model.predictor import Predictor  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(HERE, 'data', 'gluonts_mxnet_reference.json')) as _f:
+    REFERENCE = json.load(_f)
+# gluonjax's metrics against real MXNet's on the same workload: different random streams
+# (initial weights, batches, samples) give a spread, so a band, not equality
+BAND = (0.5, 1.5)
+SLOW = ('DeepAR', 'MQCNN', 'Transformer', 'DeepState')
+
+_trained = {}
+
+
+def _trained_predictor(name):
+    if name not in _trained:
+        _trained[name] = workload.train(name)
+    return _trained[name]
+
+
+def _forecast_means(predictor, seed=0):
+    import mxnet as mx
+    mx.random.seed(seed)
+    np.random.seed(seed)
+    train, _ = workload.datasets()
+    return np.stack([f.mean for f in predictor.predict(train, num_samples=workload.NUM_SAMPLES)])
+
+
+def _needs(name):
+    if name in SLOW and not os.environ.get('GLUONJAX_TEST_ALL_GLUONTS'):
+        pytest.skip('compiles for minutes on CPU: set GLUONJAX_TEST_ALL_GLUONTS=1')
+
+
+@pytest.mark.parametrize('name', ('SimpleFeedForward', 'NBEATS') + SLOW)
+def test_estimator_trains_predicts_and_evaluates(name):
+    _needs(name)
+    metrics = workload.evaluate(_trained_predictor(name))
+    for key in ('MASE', 'ND', 'mean_wQuantileLoss', 'RMSE'):
+        assert math.isfinite(metrics[key]), (key, metrics[key])
+    ref = REFERENCE['estimators'].get(name)
+    if ref is not None:  # real MXNet ran this workload
+        for key in ('MASE', 'ND'):
+            low, high = BAND[0] * ref[key], BAND[1] * ref[key]
+            assert low <= metrics[key] <= high, '%s %s: gluonjax %.4f, MXNet 1.9.1 %.4f' % (
+                name, key, metrics[key], ref[key])
+
+
+def test_simple_feed_forward_beats_the_naive_forecast():
+    metrics = workload.evaluate(_trained_predictor('SimpleFeedForward'))
+    naive = workload.naive_metrics()
+    assert metrics['ND'] < 0.75 * naive['ND'], (metrics['ND'], naive['ND'])
+    assert metrics['MASE'] < naive['MASE']
+
+
+@pytest.mark.parametrize('name', ('SimpleFeedForward', 'NBEATS') + SLOW)
+def test_predictor_serializes_and_forecasts_the_same(name, tmp_path):
+    _needs(name)
+    predictor = _trained_predictor(name)
+    predictor.serialize(tmp_path)
+    loaded = Predictor.deserialize(tmp_path)
+    assert type(loaded) is type(predictor)
+    np.testing.assert_allclose(_forecast_means(loaded), _forecast_means(predictor), rtol=1e-5, atol=1e-5)

@@ -1,0 +1,42 @@
+"""MXNet's unknown (0) dimensions of symbol creation ops: ``F.zeros(shape=(0, n))`` (an RNN begin
+state of any batch size, as GluonTS's DeepAR makes it) takes its shape from its consumers."""
+import numpy as np
+import pytest
+
+import gluonjax as mx
+from gluonjax.base import MXNetError
+
+COND = np.array([[1, 0, 1], [0, 1, 0]], dtype=np.float32)
+
+
+def test_infer_shape_and_executor_decide_the_zero_dimensions():
+    z = mx.sym.zeros(shape=(0, 3))
+    out = mx.sym.where(mx.sym.var('c'), z, mx.sym.var('x')) + 1
+    assert out.infer_shape(c=(2, 3), x=(2, 3)) == ([(2, 3), (2, 3)], [(2, 3)], [])
+    ex = out.bind(mx.cpu(), {'c': mx.nd.array(COND), 'x': mx.nd.ones((2, 3)) * 5})
+    np.testing.assert_array_equal(ex.forward()[0].asnumpy(), np.where(COND, 0, 5) + 1)
+    assert '"shape": "(0, 3)"' in z.tojson()  # the graph keeps MXNet's attribute
+
+
+def test_hybridized_block_with_zero_dim_begin_state_follows_the_batch():
+    class Reset(mx.gluon.HybridBlock):
+        def hybrid_forward(self, F, cond, x):
+            return F.where(cond, F.zeros(shape=(0, 3)), x) * 2
+    block = Reset()
+    block.hybridize()
+    np.testing.assert_array_equal(block(mx.nd.array(COND), mx.nd.ones((2, 3))).asnumpy(), np.where(COND, 0, 2))
+    np.testing.assert_array_equal(block(mx.nd.array(COND[:1]), mx.nd.ones((1, 3))).asnumpy(),
+                                  np.where(COND[:1], 0, 2))
+
+
+def test_known_dimensions_of_the_creation_shape_must_agree():
+    out = mx.sym.where(mx.sym.var('c'), mx.sym.zeros(shape=(0, 4)), mx.sym.var('x'))
+    with pytest.raises(MXNetError, match='inconsistent'):
+        out.infer_shape(c=(2, 3), x=(2, 3))
+
+
+def test_an_undecided_zero_dimension_is_a_clear_error():
+    out = mx.sym.var('x') + mx.sym.sum(mx.sym.zeros(shape=(0, 3)))
+    ex = out.bind(mx.cpu(), {'x': mx.nd.ones((1,))})
+    with pytest.raises(MXNetError, match='cannot decide the unknown'):
+        ex.forward()
