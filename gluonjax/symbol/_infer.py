@@ -17,7 +17,7 @@ from .._caches import lru_cache
 from .._x64 import x64
 from ..base import MXNetError, shape_str
 from ..ops._kernel import operator_error
-from .graph import node_kernel
+from ._node_kernel import node_kernel
 from ..ops._registry import _literal
 
 __all__ = ['node_avals', 'eval_node', 'infer_shape', 'infer_type', 'pending_shape', 'entry_shapes']

@@ -9,35 +9,13 @@ hybridized blocks compile.
 import jax
 import numpy as np
 
-from .._caches import lru_cache
 from ..base import MXNetError
-from ..ops._kernel import Kernel, kernel_for, operator_error
+from ..ops._kernel import kernel_for, operator_error
+from . import _node_kernel
 from ._infer import entry_shapes, pending_shape
+from ._node_kernel import node_kernel
 
 __all__ = ['GraphFunction', 'SubgraphFunction', 'node_kernel']
-
-# id(node.subgraphs) -> (the subgraphs, their SubgraphFunctions, {(params, train): Kernel}):
-# copies of a control-flow node share its subgraphs, and so their functions and kernels.
-_subgraph_kernels = lru_cache('symbol.subgraph_kernels', 1024)
-
-
-def node_kernel(node, train=False):
-    """The Kernel that runs operator ``node``: the table's, and for a control-flow node the
-    table's with its subgraphs bound as functions (the ``_subgraphs`` its function takes)."""
-    if not node.subgraphs:
-        return kernel_for(node.op.name, node.params(), train)
-    cached = _subgraph_kernels.get(id(node.subgraphs))
-    if cached is None or cached[0] is not node.subgraphs:
-        cached = (node.subgraphs, tuple(SubgraphFunction(g) for g in node.subgraphs), {})
-        _subgraph_kernels[id(node.subgraphs)] = cached
-    _, functions, kernels = cached
-    key = (tuple(sorted(node.params().items())), train)
-    kernel = kernels.get(key)
-    if kernel is None:
-        attrs = dict(node.op.parse_attrs(node.params()), _subgraphs=functions)
-        kernel = kernels[key] = Kernel(node.op, attrs, train and node.op.mode_dependent)
-    return kernel
-
 
 class _Step:
     """One operator node, ready to run: its kernels and where its inputs come from."""
@@ -170,3 +148,6 @@ class SubgraphFunction:
     def __call__(self, arrays, train, key):
         outputs, _aux = self.graph(dict(zip(self.graph.input_names, arrays)), train, key)
         return outputs
+
+
+_node_kernel.subgraph_function.append(SubgraphFunction)
