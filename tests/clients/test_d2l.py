@@ -13,7 +13,7 @@ import matplotlib
 import numpy as onp
 import pytest
 
-from conftest import import_client
+from client_import import import_client  # tests/clients/client_import.py (pytest puts this folder on sys.path)
 
 matplotlib.use('Agg')
 d2l = import_client('d2l.mxnet')

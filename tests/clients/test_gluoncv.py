@@ -10,7 +10,7 @@ import os
 import numpy as np
 import pytest
 
-from conftest import import_client  # tests/clients/conftest.py (this folder is first on sys.path)
+from client_import import import_client  # tests/clients/client_import.py (pytest puts this folder on sys.path)
 
 gluoncv = import_client('gluoncv')
 import mxnet as mx  # noqa: E402  (gluonjax, after import_client's alias)

@@ -14,7 +14,7 @@ import os
 import numpy as np
 import pytest
 
-from conftest import import_client
+from client_import import import_client  # tests/clients/client_import.py (pytest puts this folder on sys.path)
 
 import_client('gluonts.mx')
 
