@@ -78,6 +78,17 @@ def pick(data, index, *, axis, keepdims, mode):
     return out if keepdims else jnp.squeeze(out, ax)
 
 
+@register('fill_element_0index', inputs=('lhs', 'mhs', 'rhs'))
+def fill_element_0index(lhs, mhs, rhs):
+    """``lhs`` (2-d) with one element per row replaced: out[i, rhs[i]] = mhs[i]."""
+    if lhs.ndim != 2 or mhs.shape != lhs.shape[:1] or rhs.shape != lhs.shape[:1]:
+        raise MXNetError('fill_element_0index: needs lhs of 2 dimensions and mhs, rhs of shape (%s,), '
+                         'got lhs %s, mhs %s, rhs %s' % (lhs.shape[0] if lhs.ndim else '?', shape_str(lhs.shape),
+                                                          shape_str(mhs.shape), shape_str(rhs.shape)))
+    rows = jnp.arange(lhs.shape[0])
+    return lhs.at[rows, _as_index(rhs)].set(mhs.astype(lhs.dtype))
+
+
 @register('one_hot', npx=('one_hot',), methods=('one_hot',), inputs=('indices',),
           params=[P('depth', 'int'), P('on_value', 'float', 1.0), P('off_value', 'float', 0.0),
                   P('dtype', 'dtype', 'float32')])
@@ -190,3 +201,15 @@ def scatter_nd(data, indices, *, shape):
         raise MXNetError('scatter_nd: data of shape %s does not match indices %s and shape %s (expected %s)'
                          % (shape_str(data.shape), shape_str(indices.shape), shape_str(shape), shape_str(expected)))
     return jnp.zeros(shape, data.dtype).at[index].set(data)
+
+
+@register('_backward_gather_nd', inputs=('data', 'indices'), params=[P('shape', 'shape')])
+def backward_gather_nd(data, indices, *, shape):
+    """gather_nd's gradient: scatter_nd that adds the values of repeated indices instead of
+    keeping one of them."""
+    index = _nd_index('_backward_gather_nd', indices, shape, 'output')
+    expected = tuple(indices.shape[1:]) + tuple(shape[indices.shape[0]:])
+    if data.shape != expected:
+        raise MXNetError('_backward_gather_nd: data of shape %s does not match indices %s and shape %s (expected %s)'
+                         % (shape_str(data.shape), shape_str(indices.shape), shape_str(shape), shape_str(expected)))
+    return jnp.zeros(shape, data.dtype).at[index].add(data)

@@ -295,20 +295,46 @@ def slice_channel(data, *, num_outputs, axis, squeeze_axis):
           params=[P('begin', 'optints'), P('end', 'optints'), P('step', 'optints', ())])
 def slice_op(data, *, begin, end, step):
     """Python-style slicing of the leading axes: begin/end/step per axis, None for the default."""
+    return data[_slice_index('slice', data, begin, end, step)]
+
+
+def _slice_index(name, data, begin, end, step):
+    """The tuple of Python slices that ``slice``'s begin/end/step stand for, checked."""
     if len(begin) != len(end):
-        raise MXNetError('slice: begin %s and end %s must have the same length' % (_tuple_str(begin), _tuple_str(end)))
+        raise MXNetError('%s: begin %s and end %s must have the same length' % (name, _tuple_str(begin), _tuple_str(end)))
     if step and len(step) != len(begin):
-        raise MXNetError('slice: step %s must have the same length as begin %s' % (_tuple_str(step), _tuple_str(begin)))
+        raise MXNetError('%s: step %s must have the same length as begin %s' % (name, _tuple_str(step), _tuple_str(begin)))
     if len(begin) > data.ndim:
-        raise MXNetError('slice: begin %s has more entries than the %d dimensions of shape %s'
-                         % (_tuple_str(begin), data.ndim, shape_str(data.shape)))
+        raise MXNetError('%s: begin %s has more entries than the %d dimensions of shape %s'
+                         % (name, _tuple_str(begin), data.ndim, shape_str(data.shape)))
     index = []
     for i, (b, e) in enumerate(zip(begin, end)):
         s = step[i] if step else None
         if s == 0:
-            raise MXNetError('slice: step[%d] cannot be 0' % i)
+            raise MXNetError('%s: step[%d] cannot be 0' % (name, i))
         index.append(slice(b, e, s))
-    return data[tuple(index)]
+    return tuple(index)
+
+
+_SLICE_PARAMS = [P('begin', 'optints'), P('end', 'optints'), P('step', 'optints', ())]
+
+
+@register('_slice_assign', aliases=('_crop_assign',), inputs=('lhs', 'rhs'), params=_SLICE_PARAMS)
+def slice_assign(lhs, rhs, *, begin, end, step):
+    """``lhs`` with the region that ``slice`` would cut (begin/end/step) replaced by ``rhs``."""
+    index = _slice_index('_slice_assign', lhs, begin, end, step)
+    region = np.broadcast_to(0, lhs.shape)[index].shape  # the slice's shape, no memory
+    if tuple(rhs.shape) != tuple(region):
+        raise MXNetError('_slice_assign: rhs of shape %s does not fit the slice of shape %s cut from lhs %s'
+                         % (shape_str(rhs.shape), shape_str(region), shape_str(lhs.shape)))
+    return lhs.at[index].set(rhs.astype(lhs.dtype))
+
+
+@register('_slice_assign_scalar', aliases=('_crop_assign_scalar',),
+          params=[P('scalar', 'float', 0.0)] + _SLICE_PARAMS)
+def slice_assign_scalar(data, *, scalar, begin, end, step):
+    """``data`` with the region that ``slice`` would cut (begin/end/step) set to ``scalar``."""
+    return data.at[_slice_index('_slice_assign_scalar', data, begin, end, step)].set(scalar)
 
 
 @register('slice_axis', methods=('slice_axis',),
