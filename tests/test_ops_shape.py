@@ -831,3 +831,38 @@ def test_backward_gather_nd_adds_repeated_indices():
     np.add.at(expected, (idx[0], idx[1]), data)
     out = nd._internal._backward_gather_nd(nd.array(data), nd.array(idx), shape=(2, 3))
     np.testing.assert_array_equal(out.asnumpy(), expected)
+
+
+# ---- SequenceLast / SequenceReverse --------------------------------------------------------------
+
+_SEQ = np.arange(24, dtype=np.float32).reshape(4, 3, 2)   # (time, batch, feature)
+_LENGTHS = np.array([1, 4, 2], dtype=np.float32)
+
+
+def test_sequence_last_matches_numpy():
+    expected = np.stack([_SEQ[int(n) - 1, b] for b, n in enumerate(_LENGTHS)])
+    out = nd.SequenceLast(nd.array(_SEQ), nd.array(_LENGTHS), use_sequence_length=True)
+    np.testing.assert_array_equal(out.asnumpy(), expected)
+    batch_major = nd.SequenceLast(nd.array(_SEQ.transpose(1, 0, 2)), nd.array(_LENGTHS), use_sequence_length=True, axis=1)
+    np.testing.assert_array_equal(batch_major.asnumpy(), expected)
+    np.testing.assert_array_equal(nd.SequenceLast(nd.array(_SEQ)).asnumpy(), _SEQ[-1])
+
+
+def test_sequence_reverse_keeps_padding_in_place():
+    expected = _SEQ.copy()
+    for b, n in enumerate(_LENGTHS.astype(int)):
+        expected[:n, b] = _SEQ[:n, b][::-1]
+    out = nd.SequenceReverse(nd.array(_SEQ), nd.array(_LENGTHS), use_sequence_length=True)
+    np.testing.assert_array_equal(out.asnumpy(), expected)
+    np.testing.assert_array_equal(nd.SequenceReverse(nd.array(_SEQ)).asnumpy(), _SEQ[::-1])
+    with pytest.raises(MXNetError, match='batch size'):
+        nd.SequenceReverse(nd.array(_SEQ), nd.array([1, 2]), use_sequence_length=True)
+
+
+def test_moments_match_numpy():
+    x = np.random.RandomState(0).rand(4, 3, 2).astype(np.float32)
+    mean, var = nd.moments(nd.array(x), axes=(0, 2))
+    np.testing.assert_allclose(mean.asnumpy(), x.mean(axis=(0, 2)), rtol=1e-6)
+    np.testing.assert_allclose(var.asnumpy(), x.var(axis=(0, 2)), rtol=1e-5)
+    mean, var = nd.moments(nd.array(x), axes=(1,), keepdims=True)
+    assert mean.shape == var.shape == (4, 1, 2)

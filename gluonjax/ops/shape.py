@@ -524,6 +524,50 @@ def sequence_mask(data, sequence_length=None, *, use_sequence_length, value, axi
     return jnp.where(keep, data, jnp.asarray(value, data.dtype))
 
 
+def _sequence_lengths(name, data, sequence_length, axis):
+    """The per-batch-entry lengths (integers) of a Sequence* operator, checked against ``data``."""
+    if data.ndim < 2:
+        raise MXNetError('%s: data must have at least 2 dimensions, got shape %s' % (name, shape_str(data.shape)))
+    batch = data.shape[1 - axis]
+    if sequence_length.shape != (batch,):
+        raise MXNetError('%s: sequence_length has shape %s but data %s has batch size %d (axis=%d)'
+                         % (name, shape_str(sequence_length.shape), shape_str(data.shape), batch, axis))
+    return sequence_length.astype(jnp.int32)
+
+
+@register('SequenceLast', inputs=_sequence_mask_inputs,
+          params=[P('use_sequence_length', 'bool', False), P('axis', 'int', 0)])
+def sequence_last(data, sequence_length=None, *, use_sequence_length, axis):
+    """The last step of each sequence along the time ``axis`` (0 or 1): step length-1 of each batch
+    entry with ``use_sequence_length``, else the final step; the time axis is removed."""
+    if axis not in (0, 1):
+        raise MXNetError('SequenceLast: axis must be 0 or 1, got %d' % axis)
+    if not use_sequence_length:
+        return jnp.take(data, data.shape[axis] - 1, axis=axis)
+    if sequence_length is None:
+        raise MXNetError('SequenceLast: use_sequence_length=True needs the sequence_length input')
+    last = _sequence_lengths('SequenceLast', data, sequence_length, axis) - 1
+    batch = jnp.arange(data.shape[1 - axis])
+    return data[last, batch] if axis == 0 else data[batch, last]
+
+
+@register('SequenceReverse', inputs=_sequence_mask_inputs,
+          params=[P('use_sequence_length', 'bool', False), P('axis', 'int', 0)])
+def sequence_reverse(data, sequence_length=None, *, use_sequence_length, axis):
+    """Reverse each sequence along the time axis 0: its first length steps with
+    ``use_sequence_length`` (the padding after them stays in place), else all steps."""
+    if axis != 0:
+        raise MXNetError('SequenceReverse: only axis 0 is supported (as in MXNet), got %d' % axis)
+    if not use_sequence_length:
+        return jnp.flip(data, 0)
+    if sequence_length is None:
+        raise MXNetError('SequenceReverse: use_sequence_length=True needs the sequence_length input')
+    lengths = _sequence_lengths('SequenceReverse', data, sequence_length, 0)
+    steps = jnp.arange(data.shape[0])[:, None]
+    source = jnp.where(steps < lengths[None, :], lengths[None, :] - 1 - steps, steps)  # (time, batch)
+    return data[source, jnp.arange(data.shape[1])[None, :]]
+
+
 @register('diag', methods=('diag',), params=[P('k', 'int', 0), P('axis1', 'int', 0), P('axis2', 'int', 1)])
 def diag(data, *, k, axis1, axis2):
     """A 1-D input gives a matrix with it on diagonal ``k``; an N-D input gives diagonal ``k``
