@@ -866,3 +866,17 @@ def test_moments_match_numpy():
     np.testing.assert_allclose(var.asnumpy(), x.var(axis=(0, 2)), rtol=1e-5)
     mean, var = nd.moments(nd.array(x), axes=(1,), keepdims=True)
     assert mean.shape == var.shape == (4, 1, 2)
+
+
+@pytest.mark.parametrize('leading', ['known', 'unknown'])
+def test_ravel_multi_index_and_unravel_index_match_numpy(leading):
+    data = np.random.RandomState(1).randint(20, size=(3, 12))
+    shape = tuple(int(d) for d in data.max(axis=1) + 1)
+    flat = np.ravel_multi_index(data, shape)
+    given = shape if leading == 'known' else (-1,) + shape[1:]
+    out = nd.ravel_multi_index(nd.array(data), shape=given)
+    assert out.dtype == np.float32
+    np.testing.assert_array_equal(out.asnumpy(), flat)
+    np.testing.assert_array_equal(nd.unravel_index(nd.array(flat), shape=given).asnumpy(), data)
+    with pytest.raises(MXNetError, match='rows'):
+        nd.ravel_multi_index(nd.array(data), shape=shape[:2])

@@ -213,3 +213,37 @@ def backward_gather_nd(data, indices, *, shape):
         raise MXNetError('_backward_gather_nd: data of shape %s does not match indices %s and shape %s (expected %s)'
                          % (shape_str(data.shape), shape_str(indices.shape), shape_str(shape), shape_str(expected)))
     return jnp.zeros(shape, data.dtype).at[index].add(data)
+
+
+def _ravel_strides(name, shape):
+    """Row-major strides of ``shape``; its leading size may be -1 (unknown: not needed)."""
+    if any(d <= 0 for d in shape[1:]) or shape[0] == 0 or shape[0] < -1:
+        raise MXNetError('%s: shape %s must be positive (the first entry may be -1)' % (name, shape_str(shape)))
+    strides = [1] * len(shape)
+    for i in range(len(shape) - 2, -1, -1):
+        strides[i] = strides[i + 1] * shape[i + 1]
+    return strides
+
+
+@register('_ravel_multi_index', aliases=('ravel_multi_index',), params=[P('shape', 'shape')])
+def ravel_multi_index(data, *, shape):
+    """Flat indices into an array of ``shape`` of the multi-indices in the columns of ``data``
+    (shape (len(shape), N)), in ``data``'s dtype."""
+    if data.ndim < 1 or data.shape[0] != len(shape):
+        raise MXNetError('_ravel_multi_index: data of shape %s needs %d rows, one per entry of shape %s'
+                         % (shape_str(data.shape), len(shape), shape_str(shape)))
+    strides = _ravel_strides('_ravel_multi_index', shape)
+    index = _as_index(data).astype(jnp.int64)
+    flat = sum(index[i] * strides[i] for i in range(len(shape)))
+    return flat.astype(data.dtype)
+
+
+@register('_unravel_index', aliases=('unravel_index',), params=[P('shape', 'shape')])
+def unravel_index(data, *, shape):
+    """The multi-indices (one row per entry of ``shape``) of the flat indices ``data``: the
+    inverse of ravel_multi_index, in ``data``'s dtype."""
+    strides = _ravel_strides('_unravel_index', shape)
+    flat = _as_index(data).astype(jnp.int64)
+    rows = [flat // strides[0] if shape[0] == -1 else (flat // strides[0]) % shape[0]]
+    rows += [(flat // strides[i]) % shape[i] for i in range(1, len(shape))]
+    return jnp.stack(rows).astype(data.dtype)
