@@ -60,7 +60,7 @@ class Monitor:
     def install(self, exe):
         """Watch executor ``exe`` (its forward reports to this monitor, and a Module's
         executors report their backward too)."""
-        exe.set_monitor_callback(self._on_forward, self.monitor_all)
+        exe._set_monitor_hook(self._on_forward)
         exe._monitor_backward = self._on_backward
         self.exes.append(exe)
 

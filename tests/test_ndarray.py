@@ -274,10 +274,66 @@ def test_waitall_and_wait_to_read():
     assert x.asnumpy().sum() == 300
 
 
-def test_pickle_refused():
+# MXNet 1.9.1's pickled state of nd.array([1, 2]): {'handle': one NDArray file record}.
+_MXNET_PICKLED_STATE = bytes.fromhex('c9fa93f9000000000100000002000000000000000100000000000000'
+                                     '000000000000803f00000040')
+
+
+@pytest.mark.parametrize('dtype', ['float32', 'float64', 'int64', 'uint8'])
+def test_pickle_round_trip(dtype):
     import pickle
-    with pytest.raises(TypeError, match='nd.save'):
-        pickle.dumps(nd.ones((2,)))
+    x = nd.array(np.arange(6).reshape(2, 3), dtype=dtype)
+    y = pickle.loads(pickle.dumps(x))
+    assert y.dtype == x.dtype and y.shape == (2, 3)
+    np.testing.assert_array_equal(y.asnumpy(), x.asnumpy())
+
+
+def test_pickled_state_is_mxnets():
+    assert bytes(nd.array([1, 2]).__getstate__()['handle']) == _MXNET_PICKLED_STATE
+    x = nd.zeros((1,))
+    x.__setstate__({'handle': bytearray(_MXNET_PICKLED_STATE)})
+    np.testing.assert_array_equal(x.asnumpy(), [1, 2])
+    with pytest.raises(MXNetError, match='truncated'):
+        x.__setstate__({'handle': _MXNET_PICKLED_STATE[:-2]})
+
+
+def test_asnumpy_is_a_writable_copy():
+    x = nd.ones((2,))
+    host = x.asnumpy()
+    host[0] = 5
+    assert x.asnumpy()[0] == 1
+
+
+def test_zeros_ones_write_out():
+    out = nd.full((2, 2), 3)
+    nd.ones((2, 2), out=out)
+    np.testing.assert_array_equal(out.asnumpy(), 1)
+    nd.zeros((2, 2), out=out)
+    np.testing.assert_array_equal(out.asnumpy(), 0)
+
+
+def test_contrib_isinf_isnan_isfinite():
+    data = np.array([1, np.inf, -np.inf, np.nan], dtype=np.float32)
+    for fn, ref in [(nd.contrib.isinf, np.isinf), (nd.contrib.isnan, np.isnan), (nd.contrib.isfinite, np.isfinite)]:
+        out = fn(nd.array(data))
+        assert out.dtype == np.float32
+        np.testing.assert_array_equal(out.asnumpy(), ref(data).astype(np.float32))
+
+
+def test_basic_indexing_slice_is_contiguous_matches_numpy():
+    import itertools
+    host = np.zeros((4, 5, 6))
+    slices = [slice(None), slice(2), slice(1, 3), slice(None, None, 2), slice(0, 1), slice(None, None, -1), 1]
+    for key in itertools.product(slices, repeat=3):
+        assert nd.NDArray._basic_indexing_slice_is_contiguous(key, host.shape) == host[key].flags.contiguous, key
+
+
+def test_fill_element_0index_matches_numpy():
+    lhs = np.zeros((3, 4), dtype=np.float32)
+    expected = lhs.copy()
+    expected[np.arange(3), [0, 3, 1]] = [1, 2, 3]
+    out = nd.fill_element_0index(nd.array(lhs), nd.array([1, 2, 3]), nd.array([0, 3, 1]))
+    np.testing.assert_array_equal(out.asnumpy(), expected)
 
 
 def test_basic_slices_and_reshape_share_memory():

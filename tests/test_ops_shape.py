@@ -775,3 +775,108 @@ def test_cast_to_narrow_integers_wraps():
     x = nd.array([300, -1, 2.7, -2.7])
     np.testing.assert_array_equal(nd.cast(x, 'uint8').asnumpy(), [44, 255, 2, 254])
     np.testing.assert_array_equal(x.astype('int8').asnumpy(), [44, -1, 2, -2])
+
+
+def test_slice_assign_and_crop_assign_match_numpy():
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    rhs = -np.ones((2, 1, 2), dtype=np.float32)
+    expected = x.copy()
+    expected[0:2, 1:2, 0:4:2] = rhs
+    out = nd._internal._slice_assign(nd.array(x), nd.array(rhs), begin=(0, 1, 0), end=(2, 2, 4), step=(1, 1, 2))
+    np.testing.assert_array_equal(out.asnumpy(), expected)
+    assert mx.nd._internal._crop_assign is not None and 'crop_assign' in mx.nd._internal._crop_assign.__name__
+    target = nd.array(x)
+    nd._internal._crop_assign(target, nd.zeros((1, 3, 4)), begin=(1, 0, 0), end=(2, 3, 4), out=target)
+    np.testing.assert_array_equal(target.asnumpy()[1], 0)
+    np.testing.assert_array_equal(target.asnumpy()[0], x[0])
+    with pytest.raises(MXNetError, match='does not fit'):
+        nd._internal._slice_assign(nd.array(x), nd.zeros((2, 2)), begin=(0,), end=(1,))
+
+
+def test_slice_assign_scalar_matches_numpy():
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    expected = x.copy()
+    expected[::2, 1:3] = 5
+    out = nd._internal._crop_assign_scalar(nd.array(x), scalar=5, begin=(None, 1), end=(None, 3), step=(2, 1))
+    np.testing.assert_array_equal(out.asnumpy(), expected)
+
+
+@pytest.mark.parametrize('source, destination', [(0, -1), ([0, 1], [2, 3]), ([3, 0], [1, 0]), (range(4), range(4))])
+def test_moveaxis_matches_numpy(source, destination):
+    x = np.zeros((4, 1, 2, 3), dtype=np.float32)
+    assert nd.moveaxis(nd.array(x), source, destination).shape == np.moveaxis(x, source, destination).shape
+
+
+@pytest.mark.parametrize('source, destination', [(3, 0), (0, [0, 1]), ([0, 0], [0, 1]), ([0, 1], [1, 1])])
+def test_moveaxis_rejects_bad_axes(source, destination):
+    with pytest.raises(ValueError):
+        nd.moveaxis(nd.zeros((1, 2, 3)), source, destination)
+
+
+def test_flatten_squeeze_expand_dims_inplace_share_memory():
+    x = nd.array(np.arange(6, dtype=np.float32).reshape(2, 3, 1))
+    views = [x.flatten(inplace=True), x.squeeze(inplace=True), x.expand_dims(0, inplace=True)]
+    assert [v.shape for v in views] == [(2, 3), (2, 3), (1, 2, 3, 1)]
+    copy = x.squeeze()
+    x[:] = 7
+    for v in views:
+        assert (v.asnumpy() == 7).all()
+    assert copy.asnumpy()[0, 0] == 0
+
+
+def test_backward_gather_nd_adds_repeated_indices():
+    idx = np.array([[0, 1, 0], [2, 0, 2]])
+    data = np.array([1, 2, 3], dtype=np.float32)
+    expected = np.zeros((2, 3), dtype=np.float32)
+    np.add.at(expected, (idx[0], idx[1]), data)
+    out = nd._internal._backward_gather_nd(nd.array(data), nd.array(idx), shape=(2, 3))
+    np.testing.assert_array_equal(out.asnumpy(), expected)
+
+
+# ---- SequenceLast / SequenceReverse --------------------------------------------------------------
+
+_SEQ = np.arange(24, dtype=np.float32).reshape(4, 3, 2)   # (time, batch, feature)
+_LENGTHS = np.array([1, 4, 2], dtype=np.float32)
+
+
+def test_sequence_last_matches_numpy():
+    expected = np.stack([_SEQ[int(n) - 1, b] for b, n in enumerate(_LENGTHS)])
+    out = nd.SequenceLast(nd.array(_SEQ), nd.array(_LENGTHS), use_sequence_length=True)
+    np.testing.assert_array_equal(out.asnumpy(), expected)
+    batch_major = nd.SequenceLast(nd.array(_SEQ.transpose(1, 0, 2)), nd.array(_LENGTHS), use_sequence_length=True, axis=1)
+    np.testing.assert_array_equal(batch_major.asnumpy(), expected)
+    np.testing.assert_array_equal(nd.SequenceLast(nd.array(_SEQ)).asnumpy(), _SEQ[-1])
+
+
+def test_sequence_reverse_keeps_padding_in_place():
+    expected = _SEQ.copy()
+    for b, n in enumerate(_LENGTHS.astype(int)):
+        expected[:n, b] = _SEQ[:n, b][::-1]
+    out = nd.SequenceReverse(nd.array(_SEQ), nd.array(_LENGTHS), use_sequence_length=True)
+    np.testing.assert_array_equal(out.asnumpy(), expected)
+    np.testing.assert_array_equal(nd.SequenceReverse(nd.array(_SEQ)).asnumpy(), _SEQ[::-1])
+    with pytest.raises(MXNetError, match='batch size'):
+        nd.SequenceReverse(nd.array(_SEQ), nd.array([1, 2]), use_sequence_length=True)
+
+
+def test_moments_match_numpy():
+    x = np.random.RandomState(0).rand(4, 3, 2).astype(np.float32)
+    mean, var = nd.moments(nd.array(x), axes=(0, 2))
+    np.testing.assert_allclose(mean.asnumpy(), x.mean(axis=(0, 2)), rtol=1e-6)
+    np.testing.assert_allclose(var.asnumpy(), x.var(axis=(0, 2)), rtol=1e-5)
+    mean, var = nd.moments(nd.array(x), axes=(1,), keepdims=True)
+    assert mean.shape == var.shape == (4, 1, 2)
+
+
+@pytest.mark.parametrize('leading', ['known', 'unknown'])
+def test_ravel_multi_index_and_unravel_index_match_numpy(leading):
+    data = np.random.RandomState(1).randint(20, size=(3, 12))
+    shape = tuple(int(d) for d in data.max(axis=1) + 1)
+    flat = np.ravel_multi_index(data, shape)
+    given = shape if leading == 'known' else (-1,) + shape[1:]
+    out = nd.ravel_multi_index(nd.array(data), shape=given)
+    assert out.dtype == np.float32
+    np.testing.assert_array_equal(out.asnumpy(), flat)
+    np.testing.assert_array_equal(nd.unravel_index(nd.array(flat), shape=given).asnumpy(), data)
+    with pytest.raises(MXNetError, match='rows'):
+        nd.ravel_multi_index(nd.array(data), shape=shape[:2])

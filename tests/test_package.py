@@ -13,3 +13,11 @@ def test_lazy_submodule_imports(name):
 def test_unknown_attribute_names_itself():
     with pytest.raises(AttributeError, match="no attribute 'no_such_module'"):
         mx.no_such_module
+
+
+def test_np_mode_helpers_at_top_level():
+    """MXNet re-exports mxnet.util's np-mode helpers at its top level (mx.use_np_shape)."""
+    import gluonjax.util as util
+    for name in ('is_np_shape', 'set_np_shape', 'np_shape', 'use_np_shape', 'is_np_array', 'np_array',
+                 'use_np_array', 'use_np'):
+        assert getattr(mx, name) is getattr(util, name)

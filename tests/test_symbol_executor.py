@@ -260,3 +260,22 @@ def test_mxnet_network_runs_with_mxnet_numbers(name):
     exe.backward([mx.nd.array(ref['head:%d' % i]) for i in range(n_out)])
     for n, g in grads.items():
         np.testing.assert_allclose(g.asnumpy(), ref['grad:' + n], rtol=1e-4, atol=1e-5, err_msg=n)
+
+
+def test_set_monitor_callback_reports_operator_outputs():
+    data = mx.sym.Variable('data')
+    net = mx.sym.relu(mx.sym.FullyConnected(data, num_hidden=3, name='fc'), name='act')
+    exe = net.simple_bind(mx.cpu(), data=(2, 4), grad_req='null')
+    exe.arg_dict['data'][:] = np.arange(8).reshape(2, 4) - 4
+    exe.arg_dict['fc_weight'][:] = 1
+    seen = {}
+    exe.set_monitor_callback(lambda name, arr: seen.__setitem__(name, arr.asnumpy()))
+    exe.forward()
+    assert list(seen) == ['fc_output', 'act_output']
+    fc = (np.arange(8).reshape(2, 4) - 4).sum(axis=1, keepdims=True) * np.ones((1, 3))
+    np.testing.assert_allclose(seen['fc_output'], fc)
+    np.testing.assert_allclose(seen['act_output'], np.maximum(fc, 0))
+    seen.clear()
+    exe.set_monitor_callback(lambda name, arr: seen.__setitem__(name, arr), monitor_all=True)
+    exe.forward()
+    assert set(seen) == {'data', 'fc_weight', 'fc_bias', 'fc_output', 'act_output'}

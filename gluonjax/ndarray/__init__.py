@@ -20,6 +20,7 @@ from . import linalg  # noqa: E402,F401
 from . import contrib  # noqa: E402,F401
 from . import image  # noqa: E402,F401
 from . import sparse  # noqa: E402,F401
+from . import _internal  # noqa: E402,F401
 
 
 def __getattr__(name):

@@ -15,13 +15,13 @@ def _dtype(dtype):
     return np.dtype('float32' if dtype is None else dtype).name
 
 
-def zeros(shape, ctx=None, dtype=None, **kwargs):
-    """An array of zeros (float32 unless ``dtype`` says otherwise)."""
-    return invoke('_zeros', [], {'shape': _shape(shape), 'dtype': _dtype(dtype)}, ctx=ctx)
+def zeros(shape, ctx=None, dtype=None, out=None, **kwargs):
+    """An array of zeros (float32 unless ``dtype`` says otherwise); written into ``out`` if given."""
+    return invoke('_zeros', [], {'shape': _shape(shape), 'dtype': _dtype(dtype)}, ctx=ctx, out=out)
 
 
-def ones(shape, ctx=None, dtype=None, **kwargs):
-    return invoke('_ones', [], {'shape': _shape(shape), 'dtype': _dtype(dtype)}, ctx=ctx)
+def ones(shape, ctx=None, dtype=None, out=None, **kwargs):
+    return invoke('_ones', [], {'shape': _shape(shape), 'dtype': _dtype(dtype)}, ctx=ctx, out=out)
 
 
 def empty(shape, ctx=None, dtype=None):
@@ -63,13 +63,32 @@ def concatenate(arrays, axis=0, always_copy=True):
     return invoke('Concat', list(arrays), {'dim': axis, 'num_args': len(arrays)})
 
 
+def _moveaxis_axes(axes, ndim, what):
+    """``axes`` (an int or a sequence of ints) as non-negative axes; ValueError if one is out of
+    range or repeated (MXNet's moveaxis errors)."""
+    axes = [axes] if isinstance(axes, (int, np.integer)) else list(axes)
+    for a in axes:
+        if not -ndim <= a < ndim:
+            raise ValueError('moveaxis: %s axis %d is out of range for an array of %d dimensions'
+                             % (what, a, ndim))
+    axes = [a % ndim for a in axes]
+    if len(set(axes)) != len(axes):
+        raise ValueError('moveaxis: repeated axis in %s %s' % (what, axes))
+    return axes
+
+
 def moveaxis(tensor, source, destination):
-    axes = list(range(tensor.ndim))
-    src = source % tensor.ndim
-    dst = destination % tensor.ndim
-    axes.pop(src)
-    axes.insert(dst, src)
-    return invoke('transpose', [tensor], {'axes': tuple(axes)})
+    """Move the axes ``source`` of ``tensor`` to positions ``destination`` (ints or sequences of
+    ints, as numpy.moveaxis); the other axes keep their order."""
+    src = _moveaxis_axes(source, tensor.ndim, 'source')
+    dst = _moveaxis_axes(destination, tensor.ndim, 'destination')
+    if len(src) != len(dst):
+        raise ValueError('moveaxis: source %s and destination %s must have the same number of '
+                         'elements' % (src, dst))
+    order = [a for a in range(tensor.ndim) if a not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return invoke('transpose', [tensor], {'axes': tuple(order)})
 
 
 def onehot_encode(indices, out):

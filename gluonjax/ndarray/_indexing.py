@@ -275,5 +275,30 @@ def setitem(x, key, value):
 
 # NDArray's indexing methods live here, above ndarray.py (this module needs NDArray);
 # ndarray/__init__.py imports this module, so every NDArray has them.
+def basic_slice_is_contiguous(key, shape):
+    """Whether the basic index ``key`` (ints and slices) selects one C-contiguous block of an
+    array of ``shape`` (MXNet's NDArray._basic_indexing_slice_is_contiguous; numpy's flag)."""
+    key = key if isinstance(key, tuple) else (key,)
+    lengths, steps = [], []
+    for i, d in enumerate(shape):
+        k = key[i] if i < len(key) else slice(None)
+        if isinstance(k, slice):
+            start, stop, step = k.indices(d)
+            lengths.append(len(range(start, stop, step)))
+            steps.append(step)
+        else:
+            lengths.append(1)
+            steps.append(1)
+    if 0 in lengths:  # an empty block is contiguous
+        return True
+    # Axes of length 1 never break contiguity; after the first longer axis, every axis is whole.
+    first = next((i for i, n in enumerate(lengths) if n != 1), len(lengths))
+    if first < len(lengths) and steps[first] != 1:
+        return False
+    return all(lengths[j] == shape[j] and (steps[j] == 1 or lengths[j] == 1)
+               for j in range(first + 1, len(shape)))
+
+
 NDArray.__getitem__ = getitem
 NDArray.__setitem__ = setitem
+NDArray._basic_indexing_slice_is_contiguous = staticmethod(basic_slice_is_contiguous)

@@ -408,24 +408,50 @@ def _write(out, arrays, names, np_shape):
                     'files (np_shape=True, read by mx.npx.load); mx.nd.load cannot read them. '
                     'Reshape it to (1,) for mx.nd.load.' % ('array %r' % names[i] if names
                                                              else 'array %d' % i))
-    magic = (ND_MAGIC_V3 if np_shape else ND_MAGIC_V2).to_bytes(4, 'little')
     out.write(LIST_MAGIC.to_bytes(8, 'little') + bytes(8) + len(arrays).to_bytes(8, 'little'))
     for a in arrays:
-        flag = _DTYPE_NAME_TO_FLAG[a.dtype.name]
-        out.write(magic + bytes(4) + _shape_bytes(a.shape)
-                  + _DEV_CPU.to_bytes(4, 'little') + bytes(4) + flag.to_bytes(4, 'little'))
-        if flag == 7:
-            raw = np.ascontiguousarray(a).view(np.uint8)
-        elif flag == 12:
-            raw = np.ascontiguousarray(a).view(np.uint16).astype('<u2', copy=False)
-        else:
-            raw = np.ascontiguousarray(a, dtype=a.dtype.newbyteorder('<'))
-        if raw.size:
-            out.write(memoryview(raw.reshape(-1).view(np.uint8)))
+        _write_record(out, a, np_shape)
     out.write(len(names).to_bytes(8, 'little'))
     for name in names:
         b = name.encode('utf-8')
         out.write(len(b).to_bytes(8, 'little') + b)
+
+
+def _write_record(out, a, np_shape):
+    """One array record: what MXNet's NDArray::Save writes for one dense array."""
+    magic = (ND_MAGIC_V3 if np_shape else ND_MAGIC_V2).to_bytes(4, 'little')
+    flag = _DTYPE_NAME_TO_FLAG[a.dtype.name]
+    out.write(magic + bytes(4) + _shape_bytes(a.shape)
+              + _DEV_CPU.to_bytes(4, 'little') + bytes(4) + flag.to_bytes(4, 'little'))
+    if flag == 7:
+        raw = np.ascontiguousarray(a).view(np.uint8)
+    elif flag == 12:
+        raw = np.ascontiguousarray(a).view(np.uint16).astype('<u2', copy=False)
+    else:
+        raw = np.ascontiguousarray(a, dtype=a.dtype.newbyteorder('<'))
+    if raw.size:
+        out.write(memoryview(raw.reshape(-1).view(np.uint8)))
+
+
+def array_to_record_bytes(a):
+    """One array as a bare record (no list header): the state MXNet pickles an NDArray as."""
+    a = _as_array(a, 'the array')
+    out = io.BytesIO()
+    _write_record(out, a, a.ndim == 0)
+    return out.getvalue()
+
+
+def array_from_record_bytes(buf):
+    """The numpy array of one bare record (``array_to_record_bytes``, or MXNet's pickled state,
+    whatever device it was saved from)."""
+    view = memoryview(buf).cast('B')
+    r = _Reader(io.BytesIO(view), view.nbytes, 'pickled NDArray')
+    arr = _read_record(r, 0)
+    if isinstance(arr, str):
+        r.fail('a %s array; sparse storage is not supported' % arr)
+    if r.left:
+        r.fail('%d bytes left after the array record (corrupt state)' % r.left)
+    return arr
 
 
 def save_arrays_to_bytes(data, np_shape=None):

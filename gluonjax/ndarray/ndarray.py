@@ -130,7 +130,8 @@ class NDArray(ArrayType):
 
     # ---- conversion --------------------------------------------------------------------
     def asnumpy(self):
-        return np.asarray(self._data)
+        """A new, writable numpy copy of the array (as MXNet's)."""
+        return np.array(self._data)
 
     def __array__(self, dtype=None, copy=None):
         a = np.asarray(self._data)
@@ -276,7 +277,21 @@ class NDArray(ArrayType):
         return invoke('logical_not', [self], {})
 
     def __getstate__(self):
-        raise TypeError('NDArray cannot be pickled by gluonjax: save it with mx.nd.save')
+        """MXNet's pickled state: {'handle': the array as one NDArray file record}."""
+        from ._serialization import array_to_record_bytes
+        return {'handle': bytearray(array_to_record_bytes(self.asnumpy()))}
+
+    def __setstate__(self, state):
+        """Load MXNet's pickled state (read by the validating NDArray file reader; a record
+        saved from a GPU loads on the current device)."""
+        from ._serialization import array_from_record_bytes
+        handle = state.get('handle') if isinstance(state, dict) else None
+        if handle is None:
+            raise MXNetError('NDArray.__setstate__: expected {"handle": bytes}, got %r'
+                             % type(state).__name__)
+        host = array_from_record_bytes(handle)
+        fresh = array(host, dtype=host.dtype)
+        NDArray.__init__(self, fresh._data, fresh._ctx)
 
     def __copy__(self):
         """copy.copy and copy.deepcopy give an independent array, as in MXNet (no pickling needed)."""
@@ -306,6 +321,20 @@ class NDArray(ArrayType):
 
     def reshape_like(self, other):
         return invoke('reshape_like', [self, other], {})
+
+    # flatten, expand_dims and squeeze take MXNet's `inplace`: True gives a reshaped view that
+    # shares this array's memory (as `reshape` does) instead of a new array.
+    def flatten(self, inplace=False):
+        out = invoke('Flatten', [self], {})
+        return self.reshape(out.shape) if inplace else out
+
+    def expand_dims(self, axis, inplace=False):
+        out = invoke('expand_dims', [self], {'axis': axis})
+        return self.reshape(out.shape) if inplace else out
+
+    def squeeze(self, axis=None, inplace=False):
+        out = invoke('squeeze', [self], {'axis': axis})
+        return self.reshape(out.shape) if inplace else out
 
     def broadcast_to(self, shape):
         return invoke('broadcast_to', [self], {'shape': tuple(shape)})

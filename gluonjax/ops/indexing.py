@@ -78,6 +78,17 @@ def pick(data, index, *, axis, keepdims, mode):
     return out if keepdims else jnp.squeeze(out, ax)
 
 
+@register('fill_element_0index', inputs=('lhs', 'mhs', 'rhs'))
+def fill_element_0index(lhs, mhs, rhs):
+    """``lhs`` (2-d) with one element per row replaced: out[i, rhs[i]] = mhs[i]."""
+    if lhs.ndim != 2 or mhs.shape != lhs.shape[:1] or rhs.shape != lhs.shape[:1]:
+        raise MXNetError('fill_element_0index: needs lhs of 2 dimensions and mhs, rhs of shape (%s,), '
+                         'got lhs %s, mhs %s, rhs %s' % (lhs.shape[0] if lhs.ndim else '?', shape_str(lhs.shape),
+                                                          shape_str(mhs.shape), shape_str(rhs.shape)))
+    rows = jnp.arange(lhs.shape[0])
+    return lhs.at[rows, _as_index(rhs)].set(mhs.astype(lhs.dtype))
+
+
 @register('one_hot', npx=('one_hot',), methods=('one_hot',), inputs=('indices',),
           params=[P('depth', 'int'), P('on_value', 'float', 1.0), P('off_value', 'float', 0.0),
                   P('dtype', 'dtype', 'float32')])
@@ -190,3 +201,49 @@ def scatter_nd(data, indices, *, shape):
         raise MXNetError('scatter_nd: data of shape %s does not match indices %s and shape %s (expected %s)'
                          % (shape_str(data.shape), shape_str(indices.shape), shape_str(shape), shape_str(expected)))
     return jnp.zeros(shape, data.dtype).at[index].set(data)
+
+
+@register('_backward_gather_nd', inputs=('data', 'indices'), params=[P('shape', 'shape')])
+def backward_gather_nd(data, indices, *, shape):
+    """gather_nd's gradient: scatter_nd that adds the values of repeated indices instead of
+    keeping one of them."""
+    index = _nd_index('_backward_gather_nd', indices, shape, 'output')
+    expected = tuple(indices.shape[1:]) + tuple(shape[indices.shape[0]:])
+    if data.shape != expected:
+        raise MXNetError('_backward_gather_nd: data of shape %s does not match indices %s and shape %s (expected %s)'
+                         % (shape_str(data.shape), shape_str(indices.shape), shape_str(shape), shape_str(expected)))
+    return jnp.zeros(shape, data.dtype).at[index].add(data)
+
+
+def _ravel_strides(name, shape):
+    """Row-major strides of ``shape``; its leading size may be -1 (unknown: not needed)."""
+    if any(d <= 0 for d in shape[1:]) or shape[0] == 0 or shape[0] < -1:
+        raise MXNetError('%s: shape %s must be positive (the first entry may be -1)' % (name, shape_str(shape)))
+    strides = [1] * len(shape)
+    for i in range(len(shape) - 2, -1, -1):
+        strides[i] = strides[i + 1] * shape[i + 1]
+    return strides
+
+
+@register('_ravel_multi_index', aliases=('ravel_multi_index',), params=[P('shape', 'shape')])
+def ravel_multi_index(data, *, shape):
+    """Flat indices into an array of ``shape`` of the multi-indices in the columns of ``data``
+    (shape (len(shape), N)), in ``data``'s dtype."""
+    if data.ndim < 1 or data.shape[0] != len(shape):
+        raise MXNetError('_ravel_multi_index: data of shape %s needs %d rows, one per entry of shape %s'
+                         % (shape_str(data.shape), len(shape), shape_str(shape)))
+    strides = _ravel_strides('_ravel_multi_index', shape)
+    index = _as_index(data).astype(jnp.int64)
+    flat = sum(index[i] * strides[i] for i in range(len(shape)))
+    return flat.astype(data.dtype)
+
+
+@register('_unravel_index', aliases=('unravel_index',), params=[P('shape', 'shape')])
+def unravel_index(data, *, shape):
+    """The multi-indices (one row per entry of ``shape``) of the flat indices ``data``: the
+    inverse of ravel_multi_index, in ``data``'s dtype."""
+    strides = _ravel_strides('_unravel_index', shape)
+    flat = _as_index(data).astype(jnp.int64)
+    rows = [flat // strides[0] if shape[0] == -1 else (flat // strides[0]) % shape[0]]
+    rows += [(flat // strides[i]) % shape[i] for i in range(1, len(shape))]
+    return jnp.stack(rows).astype(data.dtype)

@@ -110,3 +110,14 @@ _arg('argmin', jnp.argmin)
 @register('argmax_channel', methods=('argmax_channel',))
 def argmax_channel(data):
     return jnp.argmax(data, axis=-1).astype(data.dtype)
+
+
+@register('moments', num_outputs=2, output_names=('mean', 'var'),
+          params=[P('axes', 'axis', None, optional=True), P('keepdims', 'bool', False)])
+def moments(data, *, axes, keepdims):
+    """The mean and the (biased) variance of ``data`` over ``axes`` (all axes when None)."""
+    red = reduce_axes('moments', data.shape, axes, False)
+    mean = jnp.mean(data, axis=red, keepdims=True)
+    var = jnp.mean(jnp.square(data - mean), axis=red, keepdims=keepdims)
+    mean = mean if keepdims else jnp.squeeze(mean, red)
+    return _finish(mean.astype(data.dtype), keepdims), _finish(var.astype(data.dtype), keepdims)

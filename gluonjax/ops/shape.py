@@ -295,20 +295,46 @@ def slice_channel(data, *, num_outputs, axis, squeeze_axis):
           params=[P('begin', 'optints'), P('end', 'optints'), P('step', 'optints', ())])
 def slice_op(data, *, begin, end, step):
     """Python-style slicing of the leading axes: begin/end/step per axis, None for the default."""
+    return data[_slice_index('slice', data, begin, end, step)]
+
+
+def _slice_index(name, data, begin, end, step):
+    """The tuple of Python slices that ``slice``'s begin/end/step stand for, checked."""
     if len(begin) != len(end):
-        raise MXNetError('slice: begin %s and end %s must have the same length' % (_tuple_str(begin), _tuple_str(end)))
+        raise MXNetError('%s: begin %s and end %s must have the same length' % (name, _tuple_str(begin), _tuple_str(end)))
     if step and len(step) != len(begin):
-        raise MXNetError('slice: step %s must have the same length as begin %s' % (_tuple_str(step), _tuple_str(begin)))
+        raise MXNetError('%s: step %s must have the same length as begin %s' % (name, _tuple_str(step), _tuple_str(begin)))
     if len(begin) > data.ndim:
-        raise MXNetError('slice: begin %s has more entries than the %d dimensions of shape %s'
-                         % (_tuple_str(begin), data.ndim, shape_str(data.shape)))
+        raise MXNetError('%s: begin %s has more entries than the %d dimensions of shape %s'
+                         % (name, _tuple_str(begin), data.ndim, shape_str(data.shape)))
     index = []
     for i, (b, e) in enumerate(zip(begin, end)):
         s = step[i] if step else None
         if s == 0:
-            raise MXNetError('slice: step[%d] cannot be 0' % i)
+            raise MXNetError('%s: step[%d] cannot be 0' % (name, i))
         index.append(slice(b, e, s))
-    return data[tuple(index)]
+    return tuple(index)
+
+
+_SLICE_PARAMS = [P('begin', 'optints'), P('end', 'optints'), P('step', 'optints', ())]
+
+
+@register('_slice_assign', aliases=('_crop_assign',), inputs=('lhs', 'rhs'), params=_SLICE_PARAMS)
+def slice_assign(lhs, rhs, *, begin, end, step):
+    """``lhs`` with the region that ``slice`` would cut (begin/end/step) replaced by ``rhs``."""
+    index = _slice_index('_slice_assign', lhs, begin, end, step)
+    region = np.broadcast_to(0, lhs.shape)[index].shape  # the slice's shape, no memory
+    if tuple(rhs.shape) != tuple(region):
+        raise MXNetError('_slice_assign: rhs of shape %s does not fit the slice of shape %s cut from lhs %s'
+                         % (shape_str(rhs.shape), shape_str(region), shape_str(lhs.shape)))
+    return lhs.at[index].set(rhs.astype(lhs.dtype))
+
+
+@register('_slice_assign_scalar', aliases=('_crop_assign_scalar',),
+          params=[P('scalar', 'float', 0.0)] + _SLICE_PARAMS)
+def slice_assign_scalar(data, *, scalar, begin, end, step):
+    """``data`` with the region that ``slice`` would cut (begin/end/step) set to ``scalar``."""
+    return data.at[_slice_index('_slice_assign_scalar', data, begin, end, step)].set(scalar)
 
 
 @register('slice_axis', methods=('slice_axis',),
@@ -496,6 +522,50 @@ def sequence_mask(data, sequence_length=None, *, use_sequence_length, value, axi
     keep = steps[:, None] < lengths[None, :] if axis == 0 else lengths[:, None] > steps[None, :]
     keep = keep.reshape(keep.shape + (1,) * (data.ndim - 2))
     return jnp.where(keep, data, jnp.asarray(value, data.dtype))
+
+
+def _sequence_lengths(name, data, sequence_length, axis):
+    """The per-batch-entry lengths (integers) of a Sequence* operator, checked against ``data``."""
+    if data.ndim < 2:
+        raise MXNetError('%s: data must have at least 2 dimensions, got shape %s' % (name, shape_str(data.shape)))
+    batch = data.shape[1 - axis]
+    if sequence_length.shape != (batch,):
+        raise MXNetError('%s: sequence_length has shape %s but data %s has batch size %d (axis=%d)'
+                         % (name, shape_str(sequence_length.shape), shape_str(data.shape), batch, axis))
+    return sequence_length.astype(jnp.int32)
+
+
+@register('SequenceLast', inputs=_sequence_mask_inputs,
+          params=[P('use_sequence_length', 'bool', False), P('axis', 'int', 0)])
+def sequence_last(data, sequence_length=None, *, use_sequence_length, axis):
+    """The last step of each sequence along the time ``axis`` (0 or 1): step length-1 of each batch
+    entry with ``use_sequence_length``, else the final step; the time axis is removed."""
+    if axis not in (0, 1):
+        raise MXNetError('SequenceLast: axis must be 0 or 1, got %d' % axis)
+    if not use_sequence_length:
+        return jnp.take(data, data.shape[axis] - 1, axis=axis)
+    if sequence_length is None:
+        raise MXNetError('SequenceLast: use_sequence_length=True needs the sequence_length input')
+    last = _sequence_lengths('SequenceLast', data, sequence_length, axis) - 1
+    batch = jnp.arange(data.shape[1 - axis])
+    return data[last, batch] if axis == 0 else data[batch, last]
+
+
+@register('SequenceReverse', inputs=_sequence_mask_inputs,
+          params=[P('use_sequence_length', 'bool', False), P('axis', 'int', 0)])
+def sequence_reverse(data, sequence_length=None, *, use_sequence_length, axis):
+    """Reverse each sequence along the time axis 0: its first length steps with
+    ``use_sequence_length`` (the padding after them stays in place), else all steps."""
+    if axis != 0:
+        raise MXNetError('SequenceReverse: only axis 0 is supported (as in MXNet), got %d' % axis)
+    if not use_sequence_length:
+        return jnp.flip(data, 0)
+    if sequence_length is None:
+        raise MXNetError('SequenceReverse: use_sequence_length=True needs the sequence_length input')
+    lengths = _sequence_lengths('SequenceReverse', data, sequence_length, 0)
+    steps = jnp.arange(data.shape[0])[:, None]
+    source = jnp.where(steps < lengths[None, :], lengths[None, :] - 1 - steps, steps)  # (time, batch)
+    return data[source, jnp.arange(data.shape[1])[None, :]]
 
 
 @register('diag', methods=('diag',), params=[P('k', 'int', 0), P('axis1', 'int', 0), P('axis2', 'int', 1)])

@@ -21,6 +21,7 @@ _gen.add_fluent_methods()
 
 from . import contrib, linalg, random, image, sparse  # noqa: E402,F401
 from . import graph  # noqa: E402,F401
+from . import _internal  # noqa: E402,F401
 
 
 def __getattr__(name):

@@ -31,6 +31,9 @@ UT="$WORK/python/unittest"
 mkdir -p "$OUT/$label"
 if [ "$1" = all ]; then set -- $(cd "$UT" && ls test_*.py); fi
 export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"
+# The suite makes thousands of one-off shapes: the persistent compilation cache would only fill up
+# (and its file lock, shared with other processes, cost more than compiling: ~10x on test_ndarray).
+export GLUONJAX_COMPILATION_CACHE="${GLUONJAX_COMPILATION_CACHE:-0}"
 export XLA_FLAGS="${XLA_FLAGS:---xla_force_host_platform_device_count=4}" JAX_PLATFORMS="${JAX_PLATFORMS:-cpu}"
 export PYTHONPATH="$here:$repo:$WORK/python/train${PYTHONPATH:+:$PYTHONPATH}"
 for spec in "$@"; do
