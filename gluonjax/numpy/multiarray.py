@@ -736,10 +736,8 @@ def matmul(a, b, out=None):
 def tensordot(a, b, axes=2):
     a, b = to_array(a, 'tensordot', 'a'), to_array(b, 'tensordot', 'b')
     if isinstance(axes, (numbers.Integral, onp.integer)):
-        a_axes = tuple(range(a.ndim - int(axes), a.ndim))
-        b_axes = tuple(range(int(axes)))
-    else:
-        a_axes, b_axes = ([x] if isinstance(x, int) else list(x) for x in axes)
+        return apply_op('_npi_tensordot_int_axes', [a, b], {'axes': int(axes)})
+    a_axes, b_axes = ([x] if isinstance(x, int) else list(x) for x in axes)
     return apply_op('_npi_tensordot', [a, b], {'a_axes_summed': tuple(a_axes), 'b_axes_summed': tuple(b_axes)})
 
 

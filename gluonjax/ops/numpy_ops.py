@@ -403,6 +403,15 @@ def np_tensordot(a, b, *, a_axes_summed, b_axes_summed):
     return jnp.tensordot(a, b, (a_axes_summed, b_axes_summed))
 
 
+@register('_npi_tensordot_int_axes', inputs=('a', 'b'), params=[P('axes', 'int')])
+def np_tensordot_int_axes(a, b, *, axes):
+    """Sum products over the last ``axes`` axes of a and the first ``axes`` of b (the form
+    ``np.tensordot(a, b, 2)`` takes, usable where the ranks are not known yet)."""
+    if axes < 0 or axes > min(a.ndim, b.ndim) or a.shape[a.ndim - axes:] != b.shape[:axes]:
+        raise _matmul_error('_npi_tensordot_int_axes', a, b)
+    return jnp.tensordot(a, b, axes)
+
+
 @register('_npi_norm', inputs=('x',),
           params=[P('ord', 'any', None), P('axis', 'axis', None, optional=True), P('keepdims', 'bool', False)])
 def np_norm(x, *, ord, axis, keepdims):
