@@ -840,3 +840,52 @@ def test_new_functions_differentiate_and_hybridize():
     ref = onp.trace(a) + onp.diff(a, 1, 0).sum() + onp.tensordot(a, a.T, 1).sum()
     onp.testing.assert_allclose(eager.asnumpy(), [ref], rtol=1e-5)
     onp.testing.assert_allclose(traced.asnumpy(), [ref], rtol=1e-5)
+
+
+def test_npx_reshape_special_codes_as_mxnet():
+    cases = [((2, 3, 5, 4), (-1, -2, -2), False, (8, 3, 5)), ((2, 1, 4, 5), (-2, -3, -2, -2), False, (2, 4, 5)),
+             ((2, 3, 5, 6), (6, 1, -4), False, (6, 1, 5, 6)), ((2, 3, 5, 6), (-5, -1), False, (6, 30)),
+             ((64, 1, 2, 3), (-6, 16, -1, -4), False, (16, 4, 1, 2, 3)),
+             ((8, 5, 4, 6), (-4, -1, 3, -6), True, (8, 5, 4, 2, 3))]
+    for shape, newshape, reverse, expected in cases:
+        a = onp.random.uniform(size=shape).astype('float32')
+        _close(npx.reshape(np.array(a), newshape, reverse=reverse), a.reshape(expected))
+    with pytest.raises(MXNetError, match='_npx_reshape'):
+        npx.reshape(np.ones((2, 3)), (-3, -1))
+
+
+def test_zero_d_boolean_index_and_c_order_only():
+    a = np.arange(6).reshape(2, 3)
+    t, f = np.array(True, dtype='bool'), np.array(False, dtype='bool')
+    assert a[t].shape == (1, 2, 3) and a[f].shape == (0, 2, 3)
+    with pytest.raises(NotImplementedError):
+        np.empty((2,), order='F')
+    with pytest.raises(NotImplementedError):
+        a.copy(order='F')
+    assert '{:0.3g}'.format(np.array(onp.pi)) == '3.14' and '{}'.format(a) == str(a.asnumpy())
+    with pytest.raises(TypeError):
+        '{:30}'.format(a)
+    host = a.asnumpy()
+    host[0, 0] = 7  # asnumpy is a writable copy, as MXNet's
+    assert a[0, 0].item() == 0
+
+
+def test_np_parameters_of_use_np_blocks_and_sym_np_creation():
+    @npx.use_np
+    class Net(gluon.HybridBlock):
+        def __init__(self):
+            super().__init__()
+            with self.name_scope():
+                self.w = self.params.get('w', shape=(3, 4), allow_deferred_init=True)
+
+        def hybrid_forward(self, F, x, w):
+            return F.np.dot(x, w) + F.np.ones((4,))
+
+    for hybridize in (False, True):
+        net = Net()
+        net.initialize()
+        if hybridize:
+            net.hybridize()
+        out = net(np.ones((2, 3)))
+        assert type(net.w.data()) is np.ndarray and type(out) is np.ndarray
+        onp.testing.assert_allclose(out.asnumpy(), onp.ones((2, 3)) @ net.w.data().asnumpy() + 1, rtol=1e-5)

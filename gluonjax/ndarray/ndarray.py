@@ -130,7 +130,8 @@ class NDArray(ArrayType):
 
     # ---- conversion --------------------------------------------------------------------
     def asnumpy(self):
-        return np.asarray(self._data)
+        """A numpy copy of the data: writable and independent of the array, as MXNet's."""
+        return np.array(self._data)
 
     def __array__(self, dtype=None, copy=None):
         a = np.asarray(self._data)

@@ -145,16 +145,17 @@ class _NumpyMethods:
     def take(self, indices, axis=None, mode='raise'):
         return take(self, indices, axis, mode)
 
-    def sort(self, axis=-1):
-        return sort(self, axis)
+    def sort(self, axis=-1, kind=None, order=None):
+        return sort(self, axis, kind, order)
 
-    def argsort(self, axis=-1):
-        return argsort(self, axis)
+    def argsort(self, axis=-1, kind=None, order=None):
+        return argsort(self, axis, kind, order)
 
     def round(self, decimals=0, out=None):
         return around(self, decimals, out)
 
     def copy(self, order='C'):
+        _c_order('copy', order)
         return apply_op('_copy', [self])
 
     def astype(self, dtype, order='K', casting='unsafe', subok=True, copy=True):
@@ -232,8 +233,20 @@ class ndarray(_NumpyMethods, NDArray):
     def __str__(self):
         return str(self.asnumpy())
 
+    def __format__(self, spec):
+        """A 0-d array formats as its value; others only without a format spec, as MXNet."""
+        if self.ndim == 0 and spec:
+            return self.item().__format__(spec)
+        if spec:
+            raise TypeError('unsupported format string passed to mx.np.ndarray.__format__: %r' % spec)
+        return str(self)
+
     # ---- indexing ----------------------------------------------------------------------
     def __getitem__(self, key):
+        if isinstance(key, NDArray) and key.ndim == 0 and key.dtype == onp.bool_:
+            # NumPy: a 0-d boolean index adds an axis of length 1 (True) or 0 (False)
+            expanded = self[None]
+            return expanded if key.item() else expanded[0:0]
         key = _normalize_key(self, key)
         if key is Ellipsis or (isinstance(key, tuple) and not key):
             return self
@@ -330,18 +343,27 @@ def asarray(a, dtype=None, ctx=None):
     return array(a, dtype, ctx)
 
 
+def _c_order(name, order):
+    """MXNet's arrays are row-major only."""
+    if order != 'C':
+        raise NotImplementedError("%s: only order='C' is supported, got %r" % (name, order))
+
+
 def zeros(shape, dtype=None, order='C', ctx=None):
     """An array of zeros (float32 unless ``dtype`` says otherwise)."""
+    _c_order('zeros', order)
     return apply_op('_zeros', [], {'shape': _shape(shape), 'dtype': _dtype_name(dtype)}, ctx=_ctx(ctx))
 
 
 def ones(shape, dtype=None, order='C', ctx=None):
     """An array of ones (float32 unless ``dtype`` says otherwise)."""
+    _c_order('ones', order)
     return apply_op('_ones', [], {'shape': _shape(shape), 'dtype': _dtype_name(dtype)}, ctx=_ctx(ctx))
 
 
 def empty(shape, dtype=None, order='C', ctx=None):
     """An array of the given shape (gluonjax fills it with zeros)."""
+    _c_order('empty', order)
     return zeros(shape, dtype, order, ctx)
 
 
@@ -618,8 +640,6 @@ def cumsum(a, axis=None, dtype=None, out=None):
 
 def reshape(a, newshape, order='C'):
     """The same data in a new shape (one dimension may be -1)."""
-    if is_symbol(a):
-        return a.reshape(_shape(newshape))
     return apply_op('_np_reshape', [to_array(a, 'reshape', 'a')], {'newshape': _shape(newshape), 'order': order})
 
 
@@ -656,14 +676,11 @@ def squeeze(a, axis=None):
 
 def broadcast_to(array, shape):  # noqa: A002 (NumPy's name)
     """``array`` broadcast to ``shape`` (missing leading axes are added, as NumPy does)."""
-    array, shape = to_array(array, 'broadcast_to', 'array'), _shape(shape)
-    if len(array.shape) < len(shape):
-        array = reshape(array, (1,) * (len(shape) - len(array.shape)) + tuple(array.shape))
-    return apply_op('broadcast_to', [array], {'shape': shape})
+    return apply_op('_npi_broadcast_to', [to_array(array, 'broadcast_to', 'array')], {'shape': _shape(shape)})
 
 
 def tile(A, reps):
-    return apply_op('tile', [to_array(A, 'tile', 'A')], {'reps': _shape(reps)})
+    return apply_op('_npi_tile', [to_array(A, 'tile', 'A')], {'reps': _shape(reps)})
 
 
 def repeat(a, repeats, axis=None):
@@ -794,12 +811,20 @@ def vdot(a, b):
     return dot(ravel(a), ravel(b))
 
 
-def sort(a, axis=-1):
+def sort(a, axis=-1, kind=None, order=None):
+    _default_sort('sort', kind, order)
     return apply_op('sort', [to_array(a, 'sort', 'a')], {'axis': axis})
 
 
-def argsort(a, axis=-1):
+def _default_sort(name, kind, order):
+    if order is not None:
+        raise NotImplementedError('%s: order is not supported (as in MXNet)' % name)
+    # kind only picks numpy's algorithm; every kind gives the same sorted values (stable: equal keys in order)
+
+
+def argsort(a, axis=-1, kind=None, order=None):
     """Indices (int64) that sort ``a`` along ``axis``."""
+    _default_sort('argsort', kind, order)
     return apply_op('argsort', [to_array(a, 'argsort', 'a')], {'axis': axis, 'dtype': 'int64'})
 
 

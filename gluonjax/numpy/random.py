@@ -21,7 +21,7 @@ def _size(size):
     if size is None:
         return (1,), True
     shape = _shape(size)
-    return shape, shape == ()
+    return shape or (1,), shape == ()  # size=(): one sample as a 0-d array
 
 
 def _scalar_sample(scalar_op, array_op, params, size, dtype, ctx, out):

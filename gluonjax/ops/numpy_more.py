@@ -239,3 +239,93 @@ def np_unravel_index(data, *, shape):
         flat = flat // dim
     out = jnp.stack(rows[::-1]) if rows else jnp.zeros((0,) + data.shape, jnp.int64)
     return out.astype(data.dtype)
+
+
+# ---- npx.reshape --------------------------------------------------------------------------
+
+def npx_reshape_shape(shape, newshape, reverse=False):
+    """The output shape of ``npx.reshape``: besides sizes (each standing for one input axis),
+    -1 infers one size, -2 copies an input axis, -3 drops an input axis of size 1, -4 copies all
+    the remaining axes, -5 merges two input axes, -6 splits one into the next two values (one of
+    them may be -1); with ``reverse`` the codes are matched from the right."""
+    shape, codes = (tuple(shape)[::-1], tuple(newshape)[::-1]) if reverse else (tuple(shape), tuple(newshape))
+    out, infer, i, j = [], None, 0, 0
+
+    def bad(why):
+        return MXNetError('_npx_reshape: cannot reshape %s with newshape %s%s: %s'
+                          % (shape_str(shape[::-1] if reverse else shape), newshape,
+                             ' (reverse)' if reverse else '', why))
+    while j < len(codes):
+        code = codes[j]
+        if code >= 0 or code == -1:
+            if code == -1:
+                if infer is not None:
+                    raise bad('only one -1 is allowed')
+                infer = len(out)
+            out.append(code)
+            i += 1
+        elif code == -2 or code == -3:
+            if i >= len(shape):
+                raise bad('no input axis left for %d' % code)
+            if code == -2:
+                out.append(shape[i])
+            elif shape[i] != 1:
+                raise bad('-3 applies to axes of size 1 only, got %d' % shape[i])
+            i += 1
+        elif code == -4:
+            out.extend(shape[i:])
+            i = len(shape)
+        elif code == -5:
+            if i + 1 >= len(shape):
+                raise bad('-5 needs two input axes')
+            out.append(shape[i] * shape[i + 1])
+            i += 2
+        elif code == -6:
+            if j + 2 >= len(codes) or i >= len(shape):
+                raise bad('-6 needs an input axis and two sizes after it')
+            size, (a, b) = shape[i], codes[j + 1:j + 3]
+            a, b = (size // b if a == -1 else a), (size // a if b == -1 else b)
+            if a * b != size:
+                raise bad('%d does not split into %d x %d' % (size, a, b))
+            out.extend((a, b))
+            i, j = i + 1, j + 2
+        else:
+            raise bad('unknown code %d' % code)
+        j += 1
+    total = int(np.prod(shape))
+    if infer is not None:
+        known = int(np.prod([d for k, d in enumerate(out) if k != infer]))
+        if known == 0 or total % known:
+            raise bad('the size %d cannot be inferred' % total)
+        out[infer] = total // known
+    if int(np.prod(out)) != total:
+        raise bad('the sizes do not match (%d elements into %s)' % (total, tuple(out)))
+    return tuple(out[::-1]) if reverse else tuple(out)
+
+
+@register('_npx_reshape', inputs=('a',), npx=('reshape',),
+          params=[P('newshape', 'shape'), P('reverse', 'bool', False), P('order', 'str', 'C')])
+def npx_reshape(a, *, newshape, reverse, order):
+    """``a`` in a new shape given with MXNet's special codes (see :func:`npx_reshape_shape`)."""
+    if order != 'C':
+        raise MXNetError("_npx_reshape: only order='C' is supported, got %r" % order)
+    return a.reshape(npx_reshape_shape(a.shape, newshape, reverse))
+
+
+# ---- NumPy's broadcasting and tiling rules --------------------------------------------------
+
+@register('_npi_broadcast_to', inputs=('array',), params=[P('shape', 'shape')])
+def np_broadcast_to(array, *, shape):
+    """``array`` broadcast to ``shape`` by NumPy's rules (missing leading axes are added)."""
+    if len(shape) < array.ndim or any(d != s and d != 1 for d, s in zip(array.shape[::-1], shape[::-1])):
+        raise MXNetError('_npi_broadcast_to: operands could not be broadcast together with remapped shapes '
+                         '%s and requested shape %s' % (shape_str(array.shape), shape_str(shape)))
+    return jnp.broadcast_to(array, shape)
+
+
+@register('_npi_tile', inputs=('A',), params=[P('reps', 'shape')])
+def np_tile(A, *, reps):
+    """The array repeated ``reps`` times per axis (numpy.tile: a repetition may be 0)."""
+    if any(r < 0 for r in reps):
+        raise MXNetError('_npi_tile: reps %s cannot be negative (input of shape %s)' % (reps, shape_str(A.shape)))
+    return jnp.tile(A, reps)

@@ -288,6 +288,8 @@ def np_transpose(a, *, axes):
 @register('_np_squeeze', inputs=('a',), params=[P('axis', 'axis', None, optional=True)])
 def np_squeeze(a, *, axis):
     """Remove axes of length one (all of them when axis is None); 0-d results are kept."""
+    if a.ndim == 0 and axis in (None, 0, -1, (0,), (-1,)):  # numpy accepts axis 0 / -1 of a 0-d array
+        return a
     if axis is not None:
         for ax in ((axis,) if isinstance(axis, int) else axis):
             if not -a.ndim <= ax < a.ndim or a.shape[ax] != 1:
