@@ -889,3 +889,23 @@ def test_np_parameters_of_use_np_blocks_and_sym_np_creation():
         out = net(np.ones((2, 3)))
         assert type(net.w.data()) is np.ndarray and type(out) is np.ndarray
         onp.testing.assert_allclose(out.asnumpy(), onp.ones((2, 3)) @ net.w.data().asnumpy() + 1, rtol=1e-5)
+
+
+def test_basic_indexing_of_traced_numpy_symbols():
+    a = onp.random.uniform(size=(4, 6, 8, 5)).astype('float32')
+    keys = [(1, slice(None, None, 2)), (Ellipsis, -1), (None, slice(3, 0, -1), 2, None), (), (0, 0, 0, 0)]
+
+    def net_for(key):
+        class Index(gluon.HybridBlock):
+            def hybrid_forward(self, F, x):
+                return x[key]
+        net = Index()
+        net.hybridize()
+        return net
+
+    npx.set_np()
+    try:
+        for key in keys:
+            onp.testing.assert_allclose(net_for(key)(np.array(a)).asnumpy(), a[key])
+    finally:
+        npx.reset_np()
