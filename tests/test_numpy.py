@@ -909,3 +909,12 @@ def test_basic_indexing_of_traced_numpy_symbols():
             onp.testing.assert_allclose(net_for(key)(np.array(a)).asnumpy(), a[key])
     finally:
         npx.reset_np()
+
+
+def test_boolean_index_of_the_wrong_shape_raises_index_error():
+    arr = np.ones((5, 4, 3))
+    for mask in (np.array([True], dtype='bool'), np.zeros((4, 4), dtype='bool')):
+        with pytest.raises(IndexError):
+            arr[mask]
+    assert arr[:, np.array([True, False, True, True], dtype='bool')].shape == (5, 3, 3)
+    assert arr[..., onp.array([True, False, True])].shape == (5, 4, 2)

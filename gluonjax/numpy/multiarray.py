@@ -279,6 +279,8 @@ def _normalize_key(x, key):
         key = (key,)
     out = []
     for k in key:
+        if not _builtins.any(o is Ellipsis for o in out):  # a mask's first axis is known until an Ellipsis
+            _check_mask(x, k, _builtins.sum(1 for o in out if o is not None))
         if isinstance(k, range):
             k = onp.arange(k.start, k.stop, k.step)
         elif isinstance(k, list) and k and _builtins.any(isinstance(e, (NDArray, list, range)) for e in k):
@@ -291,6 +293,20 @@ def _normalize_key(x, key):
             continue
         out.append(k)
     return tuple(out) if len(out) != 1 else out[0]
+
+
+def _check_mask(x, k, axis):
+    """NumPy's rule: a boolean index covers the axes it stands for with exactly their sizes."""
+    if isinstance(k, NDArray) and k._data.dtype == onp.bool_ and k.ndim > 0:
+        mask_shape = tuple(k.shape)
+    elif isinstance(k, (onp.ndarray, list)) and onp.asarray(k).dtype == onp.bool_ and onp.ndim(k) > 0:
+        mask_shape = onp.shape(k)
+    else:
+        return
+    covered = tuple(x.shape[axis:axis + len(mask_shape)])
+    if covered != mask_shape:
+        raise IndexError('boolean index of shape %s does not match the indexed array of shape %s at axis %d'
+                         % (mask_shape, tuple(x.shape), axis))
 
 
 _getitem_fns = _caches.lru_cache('numpy.getitem_fns', 4096)  # by indexing plan
