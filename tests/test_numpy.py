@@ -918,3 +918,11 @@ def test_boolean_index_of_the_wrong_shape_raises_index_error():
             arr[mask]
     assert arr[:, np.array([True, False, True, True], dtype='bool')].shape == (5, 3, 3)
     assert arr[..., onp.array([True, False, True])].shape == (5, 4, 2)
+
+
+def test_multinomial_counts_and_empty_categories():
+    counts = np.random.multinomial(1000, [0.2, 0.3, 0.5], size=(2,)).asnumpy()
+    assert counts.shape == (2, 3) and counts.dtype == onp.int64 and (counts.sum(-1) == 1000).all()
+    assert np.random.multinomial(10, []).shape == (0,)
+    assert np.random.multinomial(10, [0.5, 0.5], size=(0, 2)).shape == (0, 2, 2)
+    assert np.random.uniform(size=()).shape == ()
