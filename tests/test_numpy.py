@@ -772,6 +772,7 @@ def test_triangles_diagonals_rolls_match_numpy():
     x = np.array(a)
     _close(np.tril(x, 1), onp.tril(a, 1))
     _close(np.triu(x, -1), onp.triu(a, -1))
+    _close(np.tril(x[0, 0], 2), onp.tril(a[0, 0], 2))  # 1-d: repeated into a square first
     _close(np.trace(x, 1, 1, 2), onp.trace(a, 1, 1, 2))
     _close(np.diagonal(x, -1, 0, 2), onp.diagonal(a, -1, 0, 2))
     _close(np.diag(x[0]), onp.diag(a[0]))

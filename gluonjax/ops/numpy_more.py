@@ -17,13 +17,18 @@ from ._registry import P, register
 
 @register('_npi_tril', inputs=('data',), params=[P('k', 'int', 0)])
 def np_tril(data, *, k):
-    """The lower triangle of the last two axes (below the k-th diagonal zeroed above)."""
+    """The lower triangle of the last two axes (zeros above the k-th diagonal); a 1-d array is
+    first repeated into a square, as numpy.tril does."""
+    if data.ndim == 1:
+        data = jnp.broadcast_to(data, data.shape * 2)
     return jnp.tril(data, k)
 
 
 @register('_npi_triu', inputs=('data',), params=[P('k', 'int', 0)])
 def np_triu(data, *, k):
-    """The upper triangle of the last two axes."""
+    """The upper triangle of the last two axes (a 1-d array first repeated into a square)."""
+    if data.ndim == 1:
+        data = jnp.broadcast_to(data, data.shape * 2)
     return jnp.triu(data, k)
 
 
