@@ -927,3 +927,8 @@ def test_multinomial_counts_and_empty_categories():
     assert np.random.multinomial(10, []).shape == (0,)
     assert np.random.multinomial(10, [0.5, 0.5], size=(0, 2)).shape == (0, 2, 2)
     assert np.random.uniform(size=()).shape == ()
+
+
+def test_inner_contracts_last_axes_without_known_ranks():
+    a, b = onp.random.rand(2, 3, 4).astype('float32'), onp.random.rand(5, 4).astype('float32')
+    _close(np.inner(np.array(a), np.array(b)), onp.inner(a, b))
