@@ -280,7 +280,8 @@ def _normalize_key(x, key):
     out = []
     for k in key:
         if not _builtins.any(o is Ellipsis for o in out):  # a mask's first axis is known until an Ellipsis
-            _check_mask(x, k, _builtins.sum(1 for o in out if o is not None))
+            # axes consumed so far: None and scalar booleans add axes instead
+            _check_mask(x, k, _builtins.sum(1 for o in out if o is not None and not isinstance(o, (bool, onp.bool_))))
         if isinstance(k, range):
             k = onp.arange(k.start, k.stop, k.step)
         elif isinstance(k, list) and k and _builtins.any(isinstance(e, (NDArray, list, range)) for e in k):
