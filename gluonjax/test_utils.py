@@ -766,7 +766,7 @@ def check_numeric_gradient(sym, location, aux_states=None, numeric_eps=None, rto
     proj = mx.sym.Variable('__random_proj')
     out = mx.sym.make_loss(sym * proj)
     # elements not too close to 0, or the finite differences lose their precision
-    projection = np.random.rand(*out_shapes[0]) + 0.1
+    projection = np.asarray(np.random.rand(*out_shapes[0]) + 0.1)  # an array for 0-d outputs too
     location = dict(location)
     location['__random_proj'] = array(projection, ctx=ctx, dtype=dtype)
     args_grad_npy = {k: np.random.normal(0, 0.01, size=location[k].shape) for k in grad_nodes}

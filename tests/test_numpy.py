@@ -778,3 +778,176 @@ def test_meshgrid_matches_numpy(indexing):
         np.meshgrid(np.arange(2), indexing='yx')
     with pytest.raises(NotImplementedError, match='sparse'):
         np.meshgrid(np.arange(2), sparse=True)
+
+
+# ---- issue 15: more mx.np functions (gluonjax/numpy/_functions.py, ops/numpy_more.py) ------
+
+def _close(mx_out, ref):
+    onp.testing.assert_allclose(mx_out.asnumpy(), ref, rtol=1e-5, atol=1e-6)
+
+
+def test_triangles_diagonals_rolls_match_numpy():
+    a = onp.random.uniform(size=(4, 5, 6)).astype('float32')
+    x = np.array(a)
+    _close(np.tril(x, 1), onp.tril(a, 1))
+    _close(np.triu(x, -1), onp.triu(a, -1))
+    _close(np.tril(x[0, 0], 2), onp.tril(a[0, 0], 2))  # 1-d: repeated into a square first
+    _close(np.trace(x, 1, 1, 2), onp.trace(a, 1, 1, 2))
+    _close(np.diagonal(x, -1, 0, 2), onp.diagonal(a, -1, 0, 2))
+    _close(np.diag(x[0]), onp.diag(a[0]))
+    _close(np.diag(x[0, 0], 2), onp.diag(a[0, 0], 2))
+    _close(np.diagflat(x[0], 1), onp.diagflat(a[0], 1))
+    _close(np.roll(x, 3), onp.roll(a, 3))
+    _close(np.roll(x, (1, -2), (0, 2)), onp.roll(a, (1, -2), (0, 2)))
+    _close(np.rot90(x, 3, (1, 2)), onp.rot90(a, 3, (1, 2)))
+    _close(np.flipud(x), onp.flipud(a))
+    _close(np.fliplr(x), onp.fliplr(a))
+    with pytest.raises(MXNetError, match='_np_diag'):
+        np.diag(x)
+
+
+def test_differences_stacking_splitting_match_numpy():
+    a = onp.random.uniform(size=(4, 5, 6)).astype('float32')
+    x = np.array(a)
+    _close(np.diff(x, 2, 1), onp.diff(a, 2, 1))
+    _close(np.ediff1d(x, to_end=np.array([1., 2.]), to_begin=3.), onp.ediff1d(a, to_end=[1., 2.], to_begin=3.))
+    _close(np.column_stack([x[0, 0], x[0, 1]]), onp.column_stack([a[0, 0], a[0, 1]]))
+    _close(np.dstack([x[0], x[1]]), onp.dstack([a[0], a[1]]))
+    _close(np.append(x, x[0:1], axis=0), onp.append(a, a[0:1], axis=0))
+    for got, ref in zip(np.hsplit(x, 5), onp.hsplit(a, 5)):
+        _close(got, ref)
+    for got, ref in zip(np.dsplit(x, [1, 3]), onp.dsplit(a, [1, 3])):
+        _close(got, ref)
+    parts = np.array_split(x, 4, axis=2)
+    assert [p.shape for p in parts] == [p.shape for p in onp.array_split(a, 4, axis=2)]
+    assert np.atleast_3d(x[0, 0]).shape == (1, 6, 1)
+    assert [t.shape for t in np.atleast_2d(x[0, 0], x)] == [(1, 6), (4, 5, 6)]
+    _close(np.broadcast_arrays(x[0, 0:1], x[0])[0], onp.broadcast_arrays(a[0, 0:1], a[0])[0])
+
+
+def test_values_and_creation_functions_match_numpy():
+    b = onp.array([onp.nan, onp.inf, -onp.inf, 1.], 'float32')
+    _close(np.nan_to_num(np.array(b), nan=2., posinf=5.), onp.nan_to_num(b, nan=2., posinf=5.))
+    x = np.array(b)
+    assert np.nan_to_num(x, copy=False) is x and onp.isfinite(x.asnumpy()).all()
+    a = onp.random.uniform(size=(3, 4)).astype('float32')
+    _close(np.polyval(np.array([1., 2., 3.]), np.array(a)), onp.polyval([1., 2., 3.], a))
+    _close(np.logspace(1, 3, 7, base=2.), onp.logspace(1, 3, 7, base=2.).astype('float32'))
+    assert np.indices((2, 3)).dtype == onp.int32
+    _close(np.indices((2, 3)), onp.indices((2, 3)))
+    idx = np.array([1, 7, 20], dtype='int64')
+    _close(np.unravel_index(idx, (4, 6)), onp.array(onp.unravel_index([1, 7, 20], (4, 6))))
+    _close(np.average(np.array(a), axis=1, weights=np.arange(4)), onp.average(a, axis=1, weights=onp.arange(4)))
+
+
+def test_new_functions_differentiate_and_hybridize():
+    a = onp.random.uniform(size=(3, 4)).astype('float32')
+    y, (g,) = _grad_of(lambda x: np.tril(x, 0) + np.roll(x, 1, 1) * 2, a)
+    onp.testing.assert_allclose(g, onp.tril(onp.ones((3, 4))) + 2, rtol=1e-6)
+
+    class Net(gluon.HybridBlock):
+        def hybrid_forward(self, F, x):
+            return F.np.trace(x) + F.np.diff(x, 1, 0).sum() + F.np.zeros((1,)) + F.np.tensordot(x, x.T, 1).sum()
+
+    npx.set_np()
+    try:
+        net = Net()
+        eager = net(np.array(a))
+        net.hybridize()
+        traced = net(np.array(a))
+    finally:
+        npx.reset_np()
+    ref = onp.trace(a) + onp.diff(a, 1, 0).sum() + onp.tensordot(a, a.T, 1).sum()
+    onp.testing.assert_allclose(eager.asnumpy(), [ref], rtol=1e-5)
+    onp.testing.assert_allclose(traced.asnumpy(), [ref], rtol=1e-5)
+
+
+def test_npx_reshape_special_codes_as_mxnet():
+    cases = [((2, 3, 5, 4), (-1, -2, -2), False, (8, 3, 5)), ((2, 1, 4, 5), (-2, -3, -2, -2), False, (2, 4, 5)),
+             ((2, 3, 5, 6), (6, 1, -4), False, (6, 1, 5, 6)), ((2, 3, 5, 6), (-5, -1), False, (6, 30)),
+             ((64, 1, 2, 3), (-6, 16, -1, -4), False, (16, 4, 1, 2, 3)),
+             ((8, 5, 4, 6), (-4, -1, 3, -6), True, (8, 5, 4, 2, 3))]
+    for shape, newshape, reverse, expected in cases:
+        a = onp.random.uniform(size=shape).astype('float32')
+        _close(npx.reshape(np.array(a), newshape, reverse=reverse), a.reshape(expected))
+    with pytest.raises(MXNetError, match='_npx_reshape'):
+        npx.reshape(np.ones((2, 3)), (-3, -1))
+
+
+def test_zero_d_boolean_index_and_c_order_only():
+    a = np.arange(6).reshape(2, 3)
+    t, f = np.array(True, dtype='bool'), np.array(False, dtype='bool')
+    assert a[t].shape == (1, 2, 3) and a[f].shape == (0, 2, 3)
+    with pytest.raises(NotImplementedError):
+        np.empty((2,), order='F')
+    with pytest.raises(NotImplementedError):
+        a.copy(order='F')
+    assert '{:0.3g}'.format(np.array(onp.pi)) == '3.14' and '{}'.format(a) == str(a.asnumpy())
+    with pytest.raises(TypeError):
+        '{:30}'.format(a)
+    host = a.asnumpy()
+    host[0, 0] = 7  # asnumpy is a writable copy, as MXNet's
+    assert a[0, 0].item() == 0
+
+
+def test_np_parameters_of_use_np_blocks_and_sym_np_creation():
+    @npx.use_np
+    class Net(gluon.HybridBlock):
+        def __init__(self):
+            super().__init__()
+            with self.name_scope():
+                self.w = self.params.get('w', shape=(3, 4), allow_deferred_init=True)
+
+        def hybrid_forward(self, F, x, w):
+            return F.np.dot(x, w) + F.np.ones((4,))
+
+    for hybridize in (False, True):
+        net = Net()
+        net.initialize()
+        if hybridize:
+            net.hybridize()
+        out = net(np.ones((2, 3)))
+        assert type(net.w.data()) is np.ndarray and type(out) is np.ndarray
+        onp.testing.assert_allclose(out.asnumpy(), onp.ones((2, 3)) @ net.w.data().asnumpy() + 1, rtol=1e-5)
+
+
+def test_basic_indexing_of_traced_numpy_symbols():
+    a = onp.random.uniform(size=(4, 6, 8, 5)).astype('float32')
+    keys = [(1, slice(None, None, 2)), (Ellipsis, -1), (None, slice(3, 0, -1), 2, None), (), (0, 0, 0, 0)]
+
+    def net_for(key):
+        class Index(gluon.HybridBlock):
+            def hybrid_forward(self, F, x):
+                return x[key]
+        net = Index()
+        net.hybridize()
+        return net
+
+    npx.set_np()
+    try:
+        for key in keys:
+            onp.testing.assert_allclose(net_for(key)(np.array(a)).asnumpy(), a[key])
+    finally:
+        npx.reset_np()
+
+
+def test_boolean_index_of_the_wrong_shape_raises_index_error():
+    arr = np.ones((5, 4, 3))
+    for mask in (np.array([True], dtype='bool'), np.zeros((4, 4), dtype='bool')):
+        with pytest.raises(IndexError):
+            arr[mask]
+    assert arr[:, np.array([True, False, True, True], dtype='bool')].shape == (5, 3, 3)
+    assert arr[..., onp.array([True, False, True])].shape == (5, 4, 2)
+
+
+def test_multinomial_counts_and_empty_categories():
+    counts = np.random.multinomial(1000, [0.2, 0.3, 0.5], size=(2,)).asnumpy()
+    assert counts.shape == (2, 3) and counts.dtype == onp.int64 and (counts.sum(-1) == 1000).all()
+    assert np.random.multinomial(10, []).shape == (0,)
+    assert np.random.multinomial(10, [0.5, 0.5], size=(0, 2)).shape == (0, 2, 2)
+    assert np.random.uniform(size=()).shape == ()
+
+
+def test_inner_contracts_last_axes_without_known_ranks():
+    a, b = onp.random.rand(2, 3, 4).astype('float32'), onp.random.rand(5, 4).astype('float32')
+    _close(np.inner(np.array(a), np.array(b)), onp.inner(a, b))

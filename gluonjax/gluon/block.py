@@ -41,8 +41,7 @@ class _BlockScope:
     def __init__(self, block):
         self._block = block
         self._counter = {}
-        self._old_scope = None
-        self._name_scope = None
+        self._entries = []  # (the scope it replaced, its name prefix) per active entry
 
     @staticmethod
     def create(prefix, params, hint):
@@ -70,18 +69,20 @@ class _BlockScope:
     def __enter__(self):
         if self._block._empty_prefix:
             return self
-        self._old_scope = getattr(_BlockScope._current, 'value', None)
+        # re-entrant: a Block's scope may be entered again inside itself (deferred shape
+        # inference while it is traced), so each entry keeps what it replaced
+        name_scope = _name.Prefix(self._block.prefix)
+        self._entries.append((getattr(_BlockScope._current, 'value', None), name_scope))
         _BlockScope._current.value = self
-        self._name_scope = _name.Prefix(self._block.prefix)
-        self._name_scope.__enter__()
+        name_scope.__enter__()
         return self
 
     def __exit__(self, ptype, value, trace):
         if self._block._empty_prefix:
             return
-        self._name_scope.__exit__(ptype, value, trace)
-        self._name_scope = None
-        _BlockScope._current.value = self._old_scope
+        old_scope, name_scope = self._entries.pop()
+        name_scope.__exit__(ptype, value, trace)
+        _BlockScope._current.value = old_scope
 
 
 # ---------------------------------------------------------------------------------------

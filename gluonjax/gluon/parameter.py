@@ -328,7 +328,8 @@ class Parameter:
         value = data._data if isinstance(data, NDArray) else jnp.asarray(data)
         if value.dtype != dtype:
             value = value.astype(dtype)
-        self._data = [NDArray._from_jax(jax.device_put(value, c.jax_device), c) for c in self._ctx_list]
+        # as MXNet, a Parameter initialised under NumPy semantics holds mx.np arrays from then on
+        self._data = _to_np([NDArray._from_jax(jax.device_put(value, c.jax_device), c) for c in self._ctx_list])
         _generation[0] += 1
         self._init_grad()
 
@@ -339,7 +340,7 @@ class Parameter:
             self._grad = None
             autograd.unmark_variables(self._data or ())
             return
-        self._grad = [NDArray._from_jax(_fresh_zeros(d._data), d._ctx) for d in self._data]
+        self._grad = [type(d)._from_jax(_fresh_zeros(d._data), d._ctx) for d in self._data]
         autograd.mark_variables(self._data, self._grad, self.grad_req)
 
     def reset_ctx(self, ctx):

@@ -130,7 +130,7 @@ class NDArray(ArrayType):
 
     # ---- conversion --------------------------------------------------------------------
     def asnumpy(self):
-        """A new, writable numpy copy of the array (as MXNet's)."""
+        """A numpy copy of the data: writable and independent of the array, as MXNet's."""
         return np.array(self._data)
 
     def __array__(self, dtype=None, copy=None):

@@ -64,3 +64,6 @@ def _wire_core():
 _wire_core()
 
 
+
+# More functions with NumPy's signatures over table operators (issue 15: MXNet's test_numpy_op)
+from ._functions import *  # noqa: F401,F403,E402

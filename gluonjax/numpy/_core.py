@@ -6,8 +6,10 @@ contexts, exactly as ``mx.nd``) and the results come back as ``mx.np.ndarray``; 
 Symbols (a HybridBlock being traced by ``hybridize()``) the same operator becomes a
 graph node. So every ``np``/``npx`` function also works inside hybridized code.
 """
+import contextlib
 import numbers
 import sys
+import threading
 
 import numpy as onp
 
@@ -66,10 +68,27 @@ def to_array(x, name, what='x'):
     raise TypeError('%s: %s must be an mx.np.ndarray, got %s' % (name, what, type(x).__name__))
 
 
+_creation_front = threading.local()
+
+
+@contextlib.contextmanager
+def creating_symbols():
+    """Meanwhile operators without array inputs (zeros, arange, ...) build graph nodes instead of
+    arrays: the creation functions of ``mx.sym.np`` (``F.np`` in a traced ``hybrid_forward``)."""
+    before = getattr(_creation_front, 'symbols', False)
+    _creation_front.symbols = True
+    try:
+        yield
+    finally:
+        _creation_front.symbols = before
+
+
 def apply_op(op_name, inputs, params=None, out=None, ctx=None, hint=None):
     """Run table operator ``op_name`` on ``inputs`` (np/nd arrays, or Symbols while tracing)."""
     params = params or {}
     owner = owner_of(inputs)
+    if owner is None and getattr(_creation_front, 'symbols', False):
+        owner = sys.modules['gluonjax.symbol.symbol'].Symbol
     if owner is not None and not issubclass(owner, NDArray):  # a Symbol: a graph node
         if out is not None:
             raise MXNetError('%s: out= is not supported inside a hybridized block' % op_name)

@@ -145,16 +145,17 @@ class _NumpyMethods:
     def take(self, indices, axis=None, mode='raise'):
         return take(self, indices, axis, mode)
 
-    def sort(self, axis=-1):
-        return sort(self, axis)
+    def sort(self, axis=-1, kind=None, order=None):
+        return sort(self, axis, kind, order)
 
-    def argsort(self, axis=-1):
-        return argsort(self, axis)
+    def argsort(self, axis=-1, kind=None, order=None):
+        return argsort(self, axis, kind, order)
 
     def round(self, decimals=0, out=None):
         return around(self, decimals, out)
 
     def copy(self, order='C'):
+        _c_order('copy', order)
         return apply_op('_copy', [self])
 
     def astype(self, dtype, order='K', casting='unsafe', subok=True, copy=True):
@@ -232,8 +233,20 @@ class ndarray(_NumpyMethods, NDArray):
     def __str__(self):
         return str(self.asnumpy())
 
+    def __format__(self, spec):
+        """A 0-d array formats as its value; others only without a format spec, as MXNet."""
+        if self.ndim == 0 and spec:
+            return self.item().__format__(spec)
+        if spec:
+            raise TypeError('unsupported format string passed to mx.np.ndarray.__format__: %r' % spec)
+        return str(self)
+
     # ---- indexing ----------------------------------------------------------------------
     def __getitem__(self, key):
+        if isinstance(key, NDArray) and key.ndim == 0 and key.dtype == onp.bool_:
+            # NumPy: a 0-d boolean index adds an axis of length 1 (True) or 0 (False)
+            expanded = self[None]
+            return expanded if key.item() else expanded[0:0]
         key = _normalize_key(self, key)
         if key is Ellipsis or (isinstance(key, tuple) and not key):
             return self
@@ -266,6 +279,9 @@ def _normalize_key(x, key):
         key = (key,)
     out = []
     for k in key:
+        if not _builtins.any(o is Ellipsis for o in out):  # a mask's first axis is known until an Ellipsis
+            # axes consumed so far: None and scalar booleans add axes instead
+            _check_mask(x, k, _builtins.sum(1 for o in out if o is not None and not isinstance(o, (bool, onp.bool_))))
         if isinstance(k, range):
             k = onp.arange(k.start, k.stop, k.step)
         elif isinstance(k, list) and k and _builtins.any(isinstance(e, (NDArray, list, range)) for e in k):
@@ -278,6 +294,20 @@ def _normalize_key(x, key):
             continue
         out.append(k)
     return tuple(out) if len(out) != 1 else out[0]
+
+
+def _check_mask(x, k, axis):
+    """NumPy's rule: a boolean index covers the axes it stands for with exactly their sizes."""
+    if isinstance(k, NDArray) and k._data.dtype == onp.bool_ and k.ndim > 0:
+        mask_shape = tuple(k.shape)
+    elif isinstance(k, (onp.ndarray, list)) and onp.asarray(k).dtype == onp.bool_ and onp.ndim(k) > 0:
+        mask_shape = onp.shape(k)
+    else:
+        return
+    covered = tuple(x.shape[axis:axis + len(mask_shape)])
+    if covered != mask_shape:
+        raise IndexError('boolean index of shape %s does not match the indexed array of shape %s at axis %d'
+                         % (mask_shape, tuple(x.shape), axis))
 
 
 _getitem_fns = _caches.lru_cache('numpy.getitem_fns', 4096)  # by indexing plan
@@ -330,18 +360,27 @@ def asarray(a, dtype=None, ctx=None):
     return array(a, dtype, ctx)
 
 
+def _c_order(name, order):
+    """MXNet's arrays are row-major only."""
+    if order != 'C':
+        raise NotImplementedError("%s: only order='C' is supported, got %r" % (name, order))
+
+
 def zeros(shape, dtype=None, order='C', ctx=None):
     """An array of zeros (float32 unless ``dtype`` says otherwise)."""
+    _c_order('zeros', order)
     return apply_op('_zeros', [], {'shape': _shape(shape), 'dtype': _dtype_name(dtype)}, ctx=_ctx(ctx))
 
 
 def ones(shape, dtype=None, order='C', ctx=None):
     """An array of ones (float32 unless ``dtype`` says otherwise)."""
+    _c_order('ones', order)
     return apply_op('_ones', [], {'shape': _shape(shape), 'dtype': _dtype_name(dtype)}, ctx=_ctx(ctx))
 
 
 def empty(shape, dtype=None, order='C', ctx=None):
     """An array of the given shape (gluonjax fills it with zeros)."""
+    _c_order('empty', order)
     return zeros(shape, dtype, order, ctx)
 
 
@@ -618,8 +657,6 @@ def cumsum(a, axis=None, dtype=None, out=None):
 
 def reshape(a, newshape, order='C'):
     """The same data in a new shape (one dimension may be -1)."""
-    if is_symbol(a):
-        return a.reshape(_shape(newshape))
     return apply_op('_np_reshape', [to_array(a, 'reshape', 'a')], {'newshape': _shape(newshape), 'order': order})
 
 
@@ -656,14 +693,11 @@ def squeeze(a, axis=None):
 
 def broadcast_to(array, shape):  # noqa: A002 (NumPy's name)
     """``array`` broadcast to ``shape`` (missing leading axes are added, as NumPy does)."""
-    array, shape = to_array(array, 'broadcast_to', 'array'), _shape(shape)
-    if len(array.shape) < len(shape):
-        array = reshape(array, (1,) * (len(shape) - len(array.shape)) + tuple(array.shape))
-    return apply_op('broadcast_to', [array], {'shape': shape})
+    return apply_op('_npi_broadcast_to', [to_array(array, 'broadcast_to', 'array')], {'shape': _shape(shape)})
 
 
 def tile(A, reps):
-    return apply_op('tile', [to_array(A, 'tile', 'A')], {'reps': _shape(reps)})
+    return apply_op('_npi_tile', [to_array(A, 'tile', 'A')], {'reps': _shape(reps)})
 
 
 def repeat(a, repeats, axis=None):
@@ -736,10 +770,8 @@ def matmul(a, b, out=None):
 def tensordot(a, b, axes=2):
     a, b = to_array(a, 'tensordot', 'a'), to_array(b, 'tensordot', 'b')
     if isinstance(axes, (numbers.Integral, onp.integer)):
-        a_axes = tuple(range(a.ndim - int(axes), a.ndim))
-        b_axes = tuple(range(int(axes)))
-    else:
-        a_axes, b_axes = ([x] if isinstance(x, int) else list(x) for x in axes)
+        return apply_op('_npi_tensordot_int_axes', [a, b], {'axes': int(axes)})
+    a_axes, b_axes = ([x] if isinstance(x, int) else list(x) for x in axes)
     return apply_op('_npi_tensordot', [a, b], {'a_axes_summed': tuple(a_axes), 'b_axes_summed': tuple(b_axes)})
 
 
@@ -784,8 +816,7 @@ def _np_array(host, dtype, ctx):
 
 
 def inner(a, b):
-    a, b = to_array(a, 'inner', 'a'), to_array(b, 'inner', 'b')
-    return tensordot(a, b, ([a.ndim - 1], [b.ndim - 1]))
+    return tensordot(a, b, ([-1], [-1]))  # the last axes: no ranks needed (Symbols)
 
 
 def outer(a, b):
@@ -796,12 +827,20 @@ def vdot(a, b):
     return dot(ravel(a), ravel(b))
 
 
-def sort(a, axis=-1):
+def sort(a, axis=-1, kind=None, order=None):
+    _default_sort('sort', kind, order)
     return apply_op('sort', [to_array(a, 'sort', 'a')], {'axis': axis})
 
 
-def argsort(a, axis=-1):
+def _default_sort(name, kind, order):
+    if order is not None:
+        raise NotImplementedError('%s: order is not supported (as in MXNet)' % name)
+    # kind only picks numpy's algorithm; every kind gives the same sorted values (stable: equal keys in order)
+
+
+def argsort(a, axis=-1, kind=None, order=None):
     """Indices (int64) that sort ``a`` along ``axis``."""
+    _default_sort('argsort', kind, order)
     return apply_op('argsort', [to_array(a, 'argsort', 'a')], {'axis': axis, 'dtype': 'int64'})
 
 

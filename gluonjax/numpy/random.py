@@ -21,7 +21,7 @@ def _size(size):
     if size is None:
         return (1,), True
     shape = _shape(size)
-    return shape, shape == ()
+    return shape or (1,), shape == ()  # size=(): one sample as a 0-d array
 
 
 def _scalar_sample(scalar_op, array_op, params, size, dtype, ctx, out):
@@ -145,8 +145,11 @@ def multinomial(n, pvals, size=None):
     """Counts of ``n`` draws over categories with probabilities ``pvals`` (int64)."""
     pvals = onp.asarray(pvals, dtype=onp.float64)
     shape, scalar = _size(size)
-    draws = choice(len(pvals), size=shape + (int(n),), p=pvals).asnumpy()
-    counts = onp.stack([(draws == k).sum(-1) for k in range(len(pvals))], -1).astype(onp.int64)
+    if len(pvals) == 0:  # no categories: empty counts, as MXNet
+        counts = onp.zeros(shape + (0,), onp.int64)
+    else:
+        draws = choice(len(pvals), size=shape + (int(n),), p=pvals).asnumpy()
+        counts = (draws[..., None] == onp.arange(len(pvals))).sum(-2).astype(onp.int64)
     return array(counts[0] if scalar else counts, dtype='int64')
 
 

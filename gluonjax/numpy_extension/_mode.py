@@ -50,9 +50,11 @@ def _wrap(func, array, shape):
 
 def _decorate(obj, array, shape):
     if inspect.isclass(obj):
+        # inherited entry points too (as MXNet wraps every method): Block.__call__ finishes the
+        # deferred initialisation of Parameters, which then hold mx.np arrays
         for name in ('__init__', '__call__', 'forward', 'hybrid_forward'):
-            fn = obj.__dict__.get(name)
-            if fn is not None and callable(fn):
+            fn = getattr(obj, name, None)
+            if fn is not None and callable(fn) and fn is not getattr(object, name, None):
                 setattr(obj, name, _wrap(fn, array, shape))
         return obj
     if callable(obj):

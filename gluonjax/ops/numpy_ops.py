@@ -288,6 +288,8 @@ def np_transpose(a, *, axes):
 @register('_np_squeeze', inputs=('a',), params=[P('axis', 'axis', None, optional=True)])
 def np_squeeze(a, *, axis):
     """Remove axes of length one (all of them when axis is None); 0-d results are kept."""
+    if a.ndim == 0 and axis in (None, 0, -1, (0,), (-1,)):  # numpy accepts axis 0 / -1 of a 0-d array
+        return a
     if axis is not None:
         for ax in ((axis,) if isinstance(axis, int) else axis):
             if not -a.ndim <= ax < a.ndim or a.shape[ax] != 1:
@@ -401,6 +403,15 @@ def np_tensordot(a, b, *, a_axes_summed, b_axes_summed):
     if any(a.shape[i] != b.shape[j] for i, j in zip(a_axes_summed, b_axes_summed)):
         raise _matmul_error('_npi_tensordot', a, b)
     return jnp.tensordot(a, b, (a_axes_summed, b_axes_summed))
+
+
+@register('_npi_tensordot_int_axes', inputs=('a', 'b'), params=[P('axes', 'int')])
+def np_tensordot_int_axes(a, b, *, axes):
+    """Sum products over the last ``axes`` axes of a and the first ``axes`` of b (the form
+    ``np.tensordot(a, b, 2)`` takes, usable where the ranks are not known yet)."""
+    if axes < 0 or axes > min(a.ndim, b.ndim) or a.shape[a.ndim - axes:] != b.shape[:axes]:
+        raise _matmul_error('_npi_tensordot_int_axes', a, b)
+    return jnp.tensordot(a, b, axes)
 
 
 @register('_npi_norm', inputs=('x',),

@@ -291,7 +291,7 @@ def slice_channel(data, *, num_outputs, axis, squeeze_axis):
 
 # ---- slicing ---------------------------------------------------------------------------
 
-@register('slice', methods=('slice',), aliases=('crop',),
+@register('slice', methods=('slice',), aliases=('crop',), npx=('slice',),
           params=[P('begin', 'optints'), P('end', 'optints'), P('step', 'optints', ())])
 def slice_op(data, *, begin, end, step):
     """Python-style slicing of the leading axes: begin/end/step per axis, None for the default."""

@@ -29,5 +29,5 @@ def __getattr__(name):
     # reached through base.upper_layer, not imported here.
     if name in ('np', 'npx'):
         np_module, npx_module = _upper_layer('numpy')
-        return np_module if name == 'np' else npx_module
+        return np_module._symbol.symbol_np if name == 'np' else npx_module
     raise AttributeError('module %r has no attribute %r' % (__name__, name))

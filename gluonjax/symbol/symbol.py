@@ -17,7 +17,7 @@ import numbers
 
 import numpy as np
 
-from ..base import MXNetError, NotImplementedForSymbol, NotSupportedError
+from ..base import MXNetError, NotImplementedForSymbol, NotSupportedError, upper_layer
 from ..ops import find_op, get_op
 from ..ops._frontend import COMPARISONS, ArrayType, python_operators
 from ..ops._registry import arith_table
@@ -404,7 +404,10 @@ class Symbol(ArrayType):
                                 'use bind(...).backward()')
 
     def as_np_ndarray(self):
-        return self
+        """The same graph as a NumPy-mode Symbol: its operators and methods follow ``mx.np``
+        (MXNet's ``_Symbol`` of ``mx.sym.np``); ``as_nd_ndarray`` goes back."""
+        np_front = upper_layer('numpy')[0]  # mx.np is a layer above
+        return np_front._symbol.as_np_symbol(Symbol(self._outputs))
 
     def as_nd_ndarray(self):
         return self
