@@ -383,3 +383,24 @@ def test_backward_through_a_copy_between_devices():
         autograd.backward([z0, z1])
         assert x.grad.context == mx.cpu(0)
         np.testing.assert_allclose(x.grad.asnumpy(), 3 + 4 * np.array([1., 2., 3.]))
+
+
+def test_star_import_brings_mxnets_names():
+    # MXNet's autograd module has no __all__: its tests use NDArray after `from mxnet.autograd import *`
+    scope = {}
+    exec('from gluonjax.autograd import *', scope)
+    assert scope['NDArray'] is nd.NDArray
+    for name in ('record', 'pause', 'backward', 'grad', 'mark_variables', 'Function', 'get_symbol'):
+        assert name in scope
+    x = _var([1.0, 2.0])
+    with scope['record']():
+        y = x * x
+    scope['backward']([y])
+    assert x.grad.asnumpy().tolist() == [2.0, 4.0]
+
+
+def test_np_shape_switches_at_top_level():
+    assert not mx.is_np_shape()
+    with mx.np_shape(True):
+        assert mx.is_np_shape()
+    assert not mx.is_np_shape() and mx.util.np_shape is mx.np_shape
