@@ -342,6 +342,11 @@ class Symbol(ArrayType):
         return _apply('abs', [self], {})
 
     # ---- shape and type inference --------------------------------------------------------------
+    def squeeze(self, axis=None, inplace=False, name=None):  # noqa: inplace is NDArray's view flag
+        """The squeeze operator on this symbol; ``inplace`` (a view, for NDArrays) changes nothing in
+        a graph, and MXNet's Symbol takes it so that one ``forward`` serves both."""
+        return _apply('squeeze', [self], {'axis': axis}, name=name)
+
     def infer_shape(self, *args, **kwargs):
         """(argument shapes, output shapes, auxiliary shapes) from some input shapes.
 
