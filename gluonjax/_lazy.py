@@ -24,6 +24,7 @@ LAZY = {
 
 # Names of classes loaded on first use: (module, attribute).
 LAZY_ATTRS = {'AttrScope': ('gluonjax.symbol._attribute', 'AttrScope')}
-# mx.is_np_shape & co. (MXNet's top level re-exports them from mxnet.util).
-LAZY_ATTRS.update({n: ('gluonjax.util', n) for n in (
-    'is_np_shape', 'set_np_shape', 'np_shape', 'use_np_shape', 'is_np_array', 'np_array', 'use_np_array', 'use_np')})
+# MXNet's top-level names for the NumPy-semantics switches (mx.np_shape(), mx.is_np_array(), ...)
+LAZY_ATTRS.update({name: ('gluonjax.util', name) for name in (
+    'is_np_array', 'is_np_shape', 'np_array', 'np_shape', 'set_np_shape', 'use_np', 'use_np_array',
+    'use_np_shape')})

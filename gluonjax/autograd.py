@@ -20,10 +20,12 @@ from . import _tape
 from ._tape import Leaf, Node  # noqa: F401  (the tape's objects, under their old names)
 from ._x64 import x64
 from .base import MXNetError
+from .ndarray.ndarray import NDArray
 
 __all__ = ['record', 'pause', 'train_mode', 'predict_mode', 'is_recording', 'is_training',
            'set_recording', 'set_training', 'mark_variables', 'unmark_variables', 'backward',
-           'grad', 'Function']
+           'grad', 'Function', 'get_symbol',
+           'NDArray']  # MXNet's module has no __all__: `from mxnet.autograd import *` brings NDArray too
 
 _state = _tape.state  # recording / training flags, per thread
 
@@ -89,7 +91,6 @@ def predict_mode():
 
 def mark_variables(variables, gradients, grad_reqs='write'):
     """Mark arrays as variables whose gradients go into the given buffers."""
-    from .ndarray.ndarray import NDArray
     if isinstance(variables, NDArray):
         variables, gradients = [variables], [gradients]
     if isinstance(grad_reqs, str):
@@ -106,7 +107,6 @@ def mark_variables(variables, gradients, grad_reqs='write'):
 def unmark_variables(variables):
     """Detach arrays from autograd in place: operators on them are no longer recorded
     (gluon uses it for Parameters whose grad_req becomes 'null')."""
-    from .ndarray.ndarray import NDArray
     for var in [variables] if isinstance(variables, NDArray) else variables:
         var._ag = None
 
@@ -126,7 +126,7 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
     With ``create_graph=True`` the computation of the gradients is recorded, so
     the returned arrays can be differentiated again.
     """
-    from .ndarray.ndarray import NDArray, head_entries
+    from .ndarray.ndarray import head_entries
     single = isinstance(variables, NDArray)
     variables = [variables] if single else list(variables)
     for v in variables:
@@ -178,14 +178,12 @@ def _recorded_grads(node, need, out_cts):
 
 def _input_array(node, i):
     """An NDArray standing for a node's recorded input, tracked as it was when recorded."""
-    from .ndarray.ndarray import NDArray
     arr = NDArray._from_jax(node.values[i])
     arr._ag = node.parents[i]
     return arr
 
 
 def _wrap(x):
-    from .ndarray.ndarray import NDArray
     return x if isinstance(x, NDArray) else NDArray._from_jax(x)
 
 
@@ -223,7 +221,6 @@ class Function:
         raise NotImplementedError
 
     def __call__(self, *inputs):
-        from .ndarray.ndarray import NDArray
         with _Scope(False, None):
             outputs = self.forward(*inputs)
         single = isinstance(outputs, NDArray)
@@ -243,7 +240,6 @@ class Function:
                    for c, o in zip(out_cts, outs)]
             with _Scope(create_graph, None):
                 grads = func.backward(*cts)
-            from .ndarray.ndarray import NDArray
             grads = (grads,) if isinstance(grads, NDArray) else tuple(grads)
             if len(grads) != len(inputs):
                 raise MXNetError('%s.backward returned %d gradients for %d inputs'

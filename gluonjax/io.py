@@ -395,11 +395,13 @@ class NDArrayIter(DataIter):
             if src.host.ndim <= self._axis:
                 raise DataIterError('NDArrayIter: %r of shape %s has no batch axis %d (layout %r)'
                                     % (name, src.host.shape, self._axis, self.layout))
+        # The first data array sets the number of samples. Longer inputs are read only up to it, as
+        # MXNet's iterator reads them (scripts score part of the data against the full labels).
         first_name, first = sources[0]
         n = first.host.shape[self._axis]
         for name, src in sources[1:]:
-            if src.host.shape[self._axis] != n:
-                raise DataIterError('NDArrayIter: all inputs must have the same number of samples, but %r has %d '
+            if src.host.shape[self._axis] < n:
+                raise DataIterError('NDArrayIter: every input needs as many samples as the data, but %r has %d '
                                     'and %r has %d' % (first_name, n, name, src.host.shape[self._axis]))
         if n == 0:
             raise DataIterError('NDArrayIter: the data has no samples')

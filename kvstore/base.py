@@ -12,7 +12,7 @@ import warnings
 
 from gluonjax.base import MXNetError
 
-__all__ = ['KVStoreBase']
+__all__ = ['KVStoreBase', 'TestStore']
 
 
 class KVStoreBase:
@@ -67,3 +67,52 @@ class KVStoreBase:
                           % (klass.__module__, klass.__name__, old.__module__, old.__name__))
         KVStoreBase.kv_registry[name] = klass
         return klass
+
+
+def _per_key(key, value, out):
+    """(key, values, outputs) triples for one key or a list of keys."""
+    if isinstance(key, (list, tuple)):
+        return zip(key, value, out)
+    return [(key, value, out)]
+
+
+def _as_list(x):
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+@KVStoreBase.register
+class TestStore(KVStoreBase):
+    """A store of one process that sums with plain NDArray arithmetic, as MXNet's 'teststore'
+    (the example of a store written in Python). It cannot run an optimizer, so a Trainer
+    updates on the devices and ``update_on_kvstore=True`` is refused."""
+
+    def broadcast(self, key, value, out, priority=0):
+        for _k, v, o in _per_key(key, value, out):
+            for dst in _as_list(o):
+                v.copyto(dst)
+
+    def pushpull(self, key, value, out=None, priority=0):
+        for _k, v, o in _per_key(key, value, value if out is None else out):
+            values = _as_list(v)
+            total = values[0].copy()
+            for x in values[1:]:
+                total += x.as_in_context(total.context)
+            for dst in _as_list(o):
+                total.copyto(dst)
+
+    def is_capable(self, capability):
+        if capability.lower() == KVStoreBase.OPTIMIZER:
+            return False
+        raise ValueError('Unknown capability: {}'.format(capability))
+
+    @property
+    def type(self):
+        return 'teststore'
+
+    @property
+    def rank(self):
+        return 0
+
+    @property
+    def num_workers(self):
+        return 1

@@ -431,3 +431,24 @@ def test_new_graph_of_familiar_nodes_walks_them(rng):
         for _ in range(depth):
             want, v = want * np.cos(v), np.sin(v)
         np.testing.assert_allclose(x.grad.asnumpy(), want, rtol=1e-5)
+
+
+def test_star_import_brings_mxnets_names():
+    # MXNet's autograd module has no __all__: its tests use NDArray after `from mxnet.autograd import *`
+    scope = {}
+    exec('from gluonjax.autograd import *', scope)
+    assert scope['NDArray'] is nd.NDArray
+    for name in ('record', 'pause', 'backward', 'grad', 'mark_variables', 'Function', 'get_symbol'):
+        assert name in scope
+    x = _var([1.0, 2.0])
+    with scope['record']():
+        y = x * x
+    scope['backward']([y])
+    assert x.grad.asnumpy().tolist() == [2.0, 4.0]
+
+
+def test_np_shape_switches_at_top_level():
+    assert not mx.is_np_shape()
+    with mx.np_shape(True):
+        assert mx.is_np_shape()
+    assert not mx.is_np_shape() and mx.util.np_shape is mx.np_shape

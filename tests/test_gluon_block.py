@@ -347,3 +347,18 @@ def test_multi_worker_iter_collects_pool_batches_in_order():
         batches = [b.asnumpy().tolist() for b in it]
     assert len(it) == 3
     assert batches == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
+
+
+def test_unhybridized_block_passes_scalars_and_hybridized_refuses_them_and_mixed_inputs():
+    class Add(gluon.HybridBlock):  # MXNet's test_hybrid_block_hybrid_no_hybrid
+        def hybrid_forward(self, F, a, b):
+            a = sum(a) if isinstance(a, list) else a
+            return a + b
+    block = Add()
+    assert block([mx.nd.ones((2,)), mx.nd.ones((2,))], 3).asnumpy().tolist() == [5.0, 5.0]
+    block.hybridize()
+    with pytest.raises(ValueError, match='must be \\(nested\\) list of Symbol or NDArray'):
+        block(mx.nd.ones((2,)), 1)
+    with pytest.raises(ValueError, match='mixed NDArrays and Symbols'):
+        Add()(mx.nd.ones((2,)), mx.sym.var('a'))
+    assert block(mx.nd.ones((2,)), mx.nd.ones((2,))).asnumpy().tolist() == [2.0, 2.0]

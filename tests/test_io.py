@@ -101,8 +101,15 @@ def test_source_is_copied_and_context_kept():
     assert next(mx.io.NDArrayIter(nd, batch_size=2)).data[0].context == mx.cpu(1)
 
 
+def test_labels_longer_than_the_data_are_read_up_to_the_data():
+    # MXNet's test_sample_weight_loss scores data[10:] against the 20 labels of the whole set
+    it = mx.io.NDArrayIter(np.arange(4).reshape(4, 1), {'label': np.arange(10) + 100}, batch_size=2)
+    batches = [(b.data[0].asnumpy().ravel().tolist(), b.label[0].asnumpy().tolist()) for b in it]
+    assert batches == [([0, 1], [100, 101]), ([2, 3], [102, 103])]
+
+
 def test_ndarrayiter_errors():
-    with pytest.raises(MXNetError, match='same number of samples'):
+    with pytest.raises(MXNetError, match='as many samples as the data'):
         mx.io.NDArrayIter(np.zeros((4, 2)), np.zeros(3), 2)
     with pytest.raises(MXNetError, match='batch_size must be a positive integer'):
         mx.io.NDArrayIter(np.zeros((4, 2)), np.zeros(4), 0)

@@ -621,3 +621,19 @@ def test_errors_name_the_key_and_shapes_and_change_nothing():
         kv.pushpull(1, mx.nd.ones((2, 3)) * 9, out=mx.nd.zeros((3,)))
     assert (_stored(kv, 1, (2, 3)) == 1).all() and (_stored(kv, 2, (4,)) == 1).all()
     assert sorted(kv._store) == [1, 2]
+
+
+def test_teststore_sums_on_the_host_and_refuses_store_updates():
+    x = mx.gluon.Parameter('x', shape=(3,))
+    x.initialize(ctx=[mx.cpu(0), mx.cpu(1)], init='zeros')
+    kv = mx.kv.create('teststore')
+    assert (kv.type, kv.rank, kv.num_workers, kv.is_capable('optimizer')) == ('teststore', 0, 1, False)
+    trainer = mx.gluon.Trainer([x], 'sgd', {'learning_rate': 1.0, 'momentum': 0.5}, kvstore=kv)
+    with mx.autograd.record():
+        for w in x.list_data():
+            (w + 1).backward()
+    trainer.step(1)
+    assert trainer._update_on_kvstore is False
+    assert x.data(mx.cpu(1)).asnumpy().tolist() == [-2.0, -2.0, -2.0]  # both devices' ones, summed
+    with pytest.raises(ValueError, match='update_on_kvstore=False'):
+        mx.gluon.Trainer([x], 'sgd', kvstore=kv, update_on_kvstore=True)._init_kvstore()

@@ -402,3 +402,17 @@ def test_copy_and_deepcopy_are_independent():
     for b in (copy.copy(a), copy.deepcopy(a)):
         b[:] = 5
     np.testing.assert_array_equal(a.asnumpy(), [1, 1])
+
+
+def test_squeeze_inplace_is_a_view_and_symbols_accept_the_flag():
+    x = mx.nd.ones((2, 1, 3))
+    view, copy = x.squeeze(axis=1, inplace=True), x.squeeze()
+    x[:] = 5
+    assert view.shape == (2, 3) and view.asnumpy().sum() == 30.0 and copy.asnumpy().sum() == 6.0
+
+    class Squeeze(mx.gluon.HybridBlock):  # MXNet's test_squeeze_consistency: one forward for both
+        def forward(self, x):
+            return x.squeeze(inplace=True)
+    block = Squeeze()
+    block.hybridize()
+    assert block(mx.nd.ones((3, 2, 1))).shape == (3, 2)

@@ -556,6 +556,14 @@ def test_mxnet_gradient_quirks_are_reproduced(rng):
     np.testing.assert_allclose(dx, expect, rtol=1e-8, atol=1e-12)
 
 
+def test_selu_scales_by_lambda_alpha_as_one_constant():
+    # float32, as MXNet's test_gluon::test_activations compares exactly: 1.7580993 * expm1(x)
+    x = mx.nd.array([-0.1, 0.1, -2.0, 0.0])
+    expect = np.where(x.asnumpy() < 0, np.float32(1.0507009873554805 * 1.6732632423543772) * mx.nd.expm1(x).asnumpy(),
+                      np.float32(1.0507009873554805) * x.asnumpy())
+    assert mx.nd.LeakyReLU(x, act_type='selu').asnumpy().tolist() == expect.tolist()
+
+
 def test_activation_and_leaky_errors():
     with pytest.raises(MXNetError, match="Activation: act_type must be one of"):
         mx.nd.Activation(mx.nd.ones(3), act_type='swish')

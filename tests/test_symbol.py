@@ -286,9 +286,24 @@ def test_shape_error_at_construction_names_the_node():
     with pytest.raises(MXNetError, match=r'Error in operator bad: .*\[2,3\].*\[4,3\]'):
         mx.sym.broadcast_add(a, b, name='bad')
     with pytest.raises(MXNetError, match='unknown parameter'):
-        mx.sym.exp(a, foo=1)
+        mx.sym.sum(a, foo=1)
     with pytest.raises(MXNetError, match="required parameter 'a_min'"):
         mx.sym.clip(a, a_max=1)
+
+
+def test_extra_keywords_of_an_operator_without_parameters_are_kept_not_parsed():
+    # MXNet parses nothing for exp or broadcast_maximum: the keyword stays a node attribute and
+    # eager calls ignore it (test_loss's broadcast_maximum(a, b, axis=1))
+    s = mx.sym.exp(mx.sym.var('x'), foo=1, name='e')
+    assert s.attr_dict() == {'e': {'foo': '1'}}
+    out = mx.nd.broadcast_maximum(mx.nd.array([0]), mx.nd.array([[-1.], [2.]]), axis=1)
+    assert out.asnumpy().tolist() == [[0.], [2.]]
+
+
+def test_hidden_keys_given_to_an_operator_are_node_attributes():
+    conv = mx.sym.Convolution(mx.sym.var('data'), name='conv', kernel=(1, 1), num_filter=1, lr_mult=2)
+    assert conv.attr_dict()['conv'] == {'num_filter': '1', 'kernel': '(1, 1)', '__lr_mult__': '2', 'lr_mult': '2'}
+    assert '"__lr_mult__": "2"' in conv.tojson() and '"lr_mult"' not in conv.tojson()
 
 
 # ---- inference -------------------------------------------------------------------------------
@@ -308,6 +323,33 @@ def test_infer_shape_full_partial_and_incomplete():
         s.infer_shape(foo=(1,))
     with pytest.raises(MXNetError, match='Error in operator'):
         s.infer_shape(a=(2, 3), b=(4, 3))
+
+
+def test_infer_shape_partial_with_unknown_dimensions():
+    # values printed by MXNet 1.9.1: 0 marks an unknown dimension, -1 under mx.np_shape
+    x = mx.sym.var('x', shape=(0, 6))
+    y = mx.sym.FullyConnected(x, num_hidden=4, name='fc') + mx.sym.var('c', shape=(3, 0))
+    # forwards (4 = num_hidden), merged with c, and backwards to the data's batch
+    assert y.infer_shape_partial() == ([(3, 6), (4, 6), (4,), (3, 4)], [(3, 4)], [])
+    assert y.infer_shape() == ([(3, 6), (4, 6), (4,), (3, 4)], [(3, 4)], [])
+    r = mx.sym.reshape(mx.sym.var('r'), shape=(-1, 2))
+    assert r.infer_shape_partial(r=(0, 4)) == ([(0, 4)], [(0, 2)], [])
+    conv = mx.sym.Convolution(mx.sym.var('a', shape=(0, 10, 0, 0)), num_filter=21, kernel=(3, 3), pad=(1, 1))
+    args, _, _ = (conv + mx.sym.var('c', shape=(5, 21, 32, 32))).infer_shape()
+    assert args[0] == (5, 10, 32, 32)
+    cat = mx.sym.Concat(mx.sym.var('a', shape=(0, 10)), mx.sym.var('b', shape=(0, 5)), dim=1)
+    assert (mx.sym.var('d', shape=(2, 0)) + cat).infer_shape()[0] == [(2, 15), (2, 10), (2, 5)]
+    bd = mx.sym.batch_dot(mx.sym.var('x'), mx.sym.var('y'))
+    assert bd.infer_shape_partial(x=(0, 3, 4), y=(0, 4, 5))[1] == [(0, 3, 5)]
+    assert bd.infer_shape_partial(x=(0, 3, 4), y=(0, 0, 5))[1] == [()]
+    where = mx.sym.where(mx.sym.var('c'), mx.sym.var('x'), mx.sym.var('y'))  # MXNet needs all of cond
+    assert where.infer_shape_partial(c=(0, 2), x=(0, 2), y=(0, 2))[1] == [()]
+    with mx.np_shape(True):
+        d = mx.sym.dot(mx.sym.var('m'), mx.sym.var('n'))
+        assert d.infer_shape_partial(m=(-1, 3), n=(3, 5)) == ([(-1, 3), (3, 5)], [(-1, 5)], [])
+        assert mx.sym.sin(mx.sym.var('m')).infer_shape_partial() == ([None], [None], [])
+    with pytest.raises(MXNetError, match='Shape inconsistent'):
+        (mx.sym.var('a', shape=(0, 10)) + mx.sym.var('b', shape=(0, 11))).infer_shape_partial()
 
 
 def test_infer_type():

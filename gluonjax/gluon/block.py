@@ -109,6 +109,16 @@ def _flatten(args, inout_str):
     return flat, fmts
 
 
+def _arrays_in(args):
+    """The NDArrays and Symbols in nested lists, other values (scalars) passed over: what an
+    unhybridized HybridBlock looks at, as MXNet's ``_gather_type_ctx_info``."""
+    if isinstance(args, NDArray) or (Symbol and isinstance(args, Symbol)):
+        return [args]
+    if isinstance(args, (list, tuple)):
+        return [a for item in args for a in _arrays_in(item)]
+    return []
+
+
 def _regroup(args, fmt):
     """Inverse of _flatten."""
     def merge(args, fmt):
@@ -624,11 +634,11 @@ class HybridBlock(Block):
     # ---- forward -----------------------------------------------------------------------------
     def forward(self, x, *args):
         """Run ``hybrid_forward`` on NDArrays (eagerly or compiled) or on Symbols."""
-        if isinstance(x, NDArray):
+        if isinstance(x, NDArray) and not args:  # the common case, fast
             if self._active and not _in_trace():
-                return self._call_cached_op(x, *args)
-            return self._eager_forward(x, *args)
-        flat, _ = _flatten([x] + list(args), 'input')
+                return self._call_cached_op(x)
+            return self._eager_forward(x)
+        flat = _arrays_in([x] + list(args))
         has_nd = any(isinstance(a, NDArray) for a in flat)
         has_sym = any(Symbol and isinstance(a, Symbol) for a in flat)
         if has_nd and has_sym:

@@ -319,6 +319,14 @@ class NDArray(ArrayType):
         make_view(self, out, 0, self.size)  # MXNet's reshape shares memory with the array
         return out
 
+    def squeeze(self, axis=None, inplace=False):
+        """The array without its size-1 axes (those in ``axis``); ``inplace=True`` gives a view
+        that shares this array's data, as MXNet's method does."""
+        out = invoke('squeeze', [self], {'axis': axis})
+        if inplace:
+            make_view(self, out, 0, self.size)
+        return out
+
     def reshape_like(self, other):
         return invoke('reshape_like', [self, other], {})
 

@@ -285,6 +285,9 @@ class OpDef:
     input_shapes: Optional[Callable] = None
     # All array inputs share one shape (elemwise_add): a known input gives the others.
     same_shape_inputs: bool = False
+    # Shape inference with unknown dimensions (``infer_shape_partial``) may reason through it;
+    # False where MXNet's rule gives nothing until every input shape is known (``where``).
+    partial_shapes: bool = True
     # Outputs MXNet's own graphs count for a node (JSON node_row_ptr), hidden ones included
     # (masks, saved statistics, workspaces), where the function returns fewer: int or fn(attrs).
     mxnet_outputs: Union[int, Callable, None] = None
@@ -311,7 +314,8 @@ class OpDef:
     def parse_attrs(self, kwargs):
         """Parsed attribute values, defaults filled in, for the user's keyword arguments.
 
-        Unknown names are rejected, required ones checked; ``kwargs`` values may be
+        Unknown names are rejected (ignored by an operator without parameters, as MXNet's
+        ``broadcast_maximum(a, b, axis=1)``), required ones checked; ``kwargs`` values may be
         Python values or MXNet's strings.
         """
         attrs = {}
@@ -320,6 +324,8 @@ class OpDef:
             if p is None and self.open_params:
                 attrs[key] = value if isinstance(value, str) else _format(value)
                 continue
+            if p is None and not self.params:
+                continue  # MXNet parses no attributes for an operator without parameters: extras are ignored
             if p is None:
                 raise MXNetError('%s: unknown parameter %r; it takes %s'
                                  % (self.name, key, ', '.join(sorted(self._param_map)) or 'no parameters'))

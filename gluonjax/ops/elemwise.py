@@ -273,7 +273,7 @@ def add_n(*args, num_args):
     return out
 
 
-@register('where', inputs=('condition', 'x', 'y'), input_shapes=_input_shapes.where)
+@register('where', inputs=('condition', 'x', 'y'), input_shapes=_input_shapes.where, partial_shapes=False)
 def where(condition, x, y):
     """Elements of x where condition is non-zero, else of y (condition may be 1-D over the first axis)."""
     if condition.shape != x.shape:

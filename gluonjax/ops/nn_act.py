@@ -55,7 +55,10 @@ _LEAKY_TYPES = ('leaky', 'prelu', 'elu', 'selu', 'gelu', 'rrelu')
 
 @jax.custom_vjp
 def _selu(x):
-    return (_SELU_LAMBDA * jnp.where(x < 0, _SELU_ALPHA * jnp.expm1(jnp.minimum(x, 0)), x)).astype(x.dtype)
+    # lambda * alpha as one constant: one rounding in float32, as MXNet's kernel (and the
+    # lambda*alpha * expm1(x) its tests compare with, exactly)
+    neg = (_SELU_LAMBDA * _SELU_ALPHA) * jnp.expm1(jnp.minimum(x, 0))
+    return jnp.where(x < 0, neg, _SELU_LAMBDA * x).astype(x.dtype)
 
 
 def _selu_fwd(x):

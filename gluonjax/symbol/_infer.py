@@ -15,7 +15,7 @@ import numpy as np
 
 from .._caches import lru_cache
 from .._x64 import x64
-from ..base import MXNetError, shape_str
+from ..base import MXNetError, shape_str, upper_layer
 from ..ops._kernel import operator_error
 from ._node_kernel import node_kernel
 from ..ops._registry import _literal
@@ -74,6 +74,36 @@ def var_shape(node):
     if shape is None or any(d <= 0 for d in shape):
         return None
     return shape
+
+
+def var_partial_shape(node):
+    """A variable's ``__shape__`` as a partial shape (None for each unknown dimension), else None."""
+    shape = var_given_shape(node)
+    return None if shape is None else as_partial(shape)
+
+
+def np_shape_semantics():
+    """Whether ``mx.np_shape`` is on: -1 marks an unknown dimension and () is a scalar's shape
+    (else 0 marks one and () is an unknown shape). The switch lives in the numpy layer."""
+    return upper_layer('np_shape')()
+
+
+def as_partial(shape):
+    """A shape as MXNet writes it (0 or -1 for unknown dimensions) as a partial shape."""
+    unknown = -1 if np_shape_semantics() else 0
+    if not shape and not np_shape_semantics():
+        return None
+    return tuple(None if d == unknown or d < 0 else d for d in shape)
+
+
+def as_written(shape):
+    """A partial shape as MXNet returns it: unknown dimensions 0 (-1 under np_shape), an
+    unknown shape () (None under np_shape)."""
+    np_shape = np_shape_semantics()
+    if shape is None:
+        return None if np_shape else ()
+    unknown = -1 if np_shape else 0
+    return tuple(unknown if d is None else d for d in shape)
 
 
 def var_given_shape(node):
@@ -201,19 +231,24 @@ def _given(symbol, args, kwargs, what):
 
 
 def _run(symbol, shapes, dtypes):
-    """Shapes and dtypes of every entry (id(node), index) given variable shapes and dtypes."""
+    """Shapes and dtypes of every entry (id(node), index) given variable shapes and dtypes.
+
+    A shape may be partial: a tuple with None for each unknown dimension. Operators whose
+    inputs are all fully known are evaluated; the others pass on what they can (see
+    ``_partial_node``), forwards and backwards, until nothing changes.
+    """
     order = symbol._topo()
     ent_shape, ent_dtype = {}, {}
     for node in order:
         if node.is_variable:
-            s = shapes.get(node.name, var_shape(node))
+            s = shapes.get(node.name, var_partial_shape(node))
             d = dtypes.get(node.name, var_dtype(node))
             if s is not None:
                 ent_shape[(id(node), 0)] = s
             if d is not None:
                 ent_dtype[(id(node), 0)] = d
     done = set()
-    for _ in range(4):
+    for _ in range(max(4, len(order))):
         progress = False
         for node in order:
             if node.is_variable or id(node) in done:
@@ -224,7 +259,7 @@ def _run(symbol, shapes, dtypes):
             progress |= _fill_inputs(node, keys, ent_shape)
             progress |= _fill_dtypes(node, keys, ent_dtype)
             n_out = node.num_outputs()
-            if all(k in ent_shape for k in keys):
+            if all(is_known(ent_shape.get(k)) for k in keys):
                 outs = eval_node(node, tuple((ent_shape[k], ent_dtype.get(k, 'float32')) for k in keys))
                 for i, (s, d) in enumerate(outs):
                     _set_output(node, i, ent_shape, s)
@@ -232,13 +267,14 @@ def _run(symbol, shapes, dtypes):
                         ent_dtype[(id(node), i)] = d
                 done.add(id(node))
                 progress = True
-            else:
-                d = _fallback_dtype(node, [ent_dtype.get(k) for k in keys])
-                if d is not None:
-                    for i in range(n_out):
-                        if (id(node), i) not in ent_dtype:
-                            ent_dtype[(id(node), i)] = d
-                            progress = True
+                continue
+            progress |= _partial_node(node, keys, ent_shape, ent_dtype)
+            d = _fallback_dtype(node, [ent_dtype.get(k) for k in keys])
+            if d is not None:
+                for i in range(n_out):
+                    if (id(node), i) not in ent_dtype:
+                        ent_dtype[(id(node), i)] = d
+                        progress = True
         if not progress:
             break
     return order, ent_shape, ent_dtype
@@ -258,12 +294,142 @@ def entry_shapes(symbol, shapes, dtypes, nodes):
     return out
 
 
-def _set_output(node, index, ent_shape, shape):
-    key = (id(node), index)
+def is_known(shape):
+    return shape is not None and None not in shape
+
+
+def _merge(node, old, new):
+    """Two partial shapes of one entry as one (the known dimensions of both); an error if they differ."""
+    if old is None:
+        return tuple(new)
+    if len(old) != len(new) or any(a is not None and b is not None and a != b for a, b in zip(old, new)):
+        _inconsistent(node, _shown(old), _shown(new))
+    return tuple(a if a is not None else b for a, b in zip(old, new))
+
+
+def _shown(shape):
+    return tuple(0 if d is None else d for d in shape)
+
+
+def _update(node, ent_shape, key, shape):
+    """Merge ``shape`` into entry ``key``; True if it told something new."""
     old = ent_shape.get(key)
-    if old is not None and tuple(old) != tuple(shape):
-        _inconsistent(node, old, shape)
-    ent_shape[key] = tuple(shape)
+    merged = _merge(node, old, shape)
+    if merged != old:
+        ent_shape[key] = merged
+        return True
+    return False
+
+
+def _set_output(node, index, ent_shape, shape):
+    _update(node, ent_shape, (id(node), index), shape)
+
+
+# ---------------------------------------------------------------------------------------------
+# Partly known shapes: the operator's own function, run with stand-in sizes
+# ---------------------------------------------------------------------------------------------
+# An unknown dimension is given a stand-in size and the operator evaluated twice, with two
+# different stand-ins: an output dimension equal in both runs does not depend on the unknown
+# ones. Unknown dimensions share one stand-in, so those the operator requires equal (the batch
+# dimensions of batch_dot) stay equal. Backwards, an output dimension known from elsewhere that
+# moves with one unknown input dimension (or one group that must move together) as a*s + b
+# gives that dimension: (known - b) / a, kept only when the operator's function confirms it.
+_STAND_INS = (9973, 7919)
+
+
+def _substitute(shapes, value, moved=(), moved_value=None):
+    return tuple(tuple((moved_value if (i, k) in moved else value) if d is None else d
+                       for k, d in enumerate(s)) for i, s in enumerate(shapes))
+
+
+def _try_eval(node, shapes, dtypes):
+    try:
+        return tuple(s for s, _d in eval_node(node, tuple(zip(shapes, dtypes))))
+    except MXNetError:
+        return None
+
+
+def _partial_node(node, keys, ent_shape, ent_dtype):
+    """What a node with partly known inputs tells: same-shape inputs merged, output dimensions
+    that do not depend on the unknown ones, unknown input dimensions the known outputs fix."""
+    new = node.op.same_shape_inputs and _merge_same_shape(node, keys, ent_shape)
+    ins = [ent_shape.get(k) for k in keys]
+    if any(s is None for s in ins) or not node.op.partial_shapes:
+        return new
+    dtypes = [ent_dtype.get(k, 'float32') for k in keys]
+    lo, hi = _STAND_INS
+    out_lo = _try_eval(node, _substitute(ins, lo), dtypes)
+    out_hi = _try_eval(node, _substitute(ins, hi), dtypes)
+    if out_lo is None or out_hi is None or [len(s) for s in out_lo] != [len(s) for s in out_hi]:
+        return new
+    for i, (a, b) in enumerate(zip(out_lo, out_hi)):
+        new |= _update(node, ent_shape, (id(node), i), tuple(x if x == y else None for x, y in zip(a, b)))
+    outs = [ent_shape.get((id(node), i)) for i in range(len(out_lo))]
+    return _solve_inputs(node, keys, ins, dtypes, out_lo, outs, ent_shape) or new
+
+
+def _merge_same_shape(node, keys, ent_shape):
+    given = [ent_shape[k] for k in keys if k in ent_shape]
+    if not given:
+        return False
+    merged = given[0]
+    for s in given[1:]:
+        merged = _merge(node, merged, s)
+    new = False
+    for k in keys:
+        new |= _update(node, ent_shape, k, merged)
+    return new
+
+
+def _solve_inputs(node, keys, ins, dtypes, out_lo, outs, ent_shape):
+    """Unknown input dimensions fixed by known output dimensions (see the note above)."""
+    lo, hi = _STAND_INS
+    unknown = [(i, k) for i, s in enumerate(ins) for k, d in enumerate(s) if d is None]
+    groups, tied = [], []
+    for u in unknown:
+        moved = _try_eval(node, _substitute(ins, lo, {u}, hi), dtypes)
+        if moved is None:
+            tied.append(u)  # must move with others (concatenated batch dimensions)
+        else:
+            groups.append(((u,), moved))
+    if tied:
+        moved = _try_eval(node, _substitute(ins, lo, set(tied), hi), dtypes)
+        if moved is not None:
+            groups.append((tuple(tied), moved))
+    solved = {}
+    for group, moved in groups:
+        value = _solve_group(out_lo, moved, outs)
+        if value is not None:
+            solved.update((u, value) for u in group)
+    if not solved:
+        return False
+    trial = [tuple(solved.get((i, k), d) for k, d in enumerate(s)) for i, s in enumerate(ins)]
+    check = _try_eval(node, _substitute(trial, lo), dtypes)
+    if check is None or any(o is not None and any(x is not None and x != y for x, y in zip(o, c))
+                            for o, c in zip(outs, check)):
+        return False
+    new = False
+    for key, shape in zip(keys, trial):
+        new |= _update(node, ent_shape, key, shape)
+    return new
+
+
+def _solve_group(out_lo, moved, outs):
+    """The size of a group of unknown input dimensions that known output dimensions imply, else None."""
+    lo, hi = _STAND_INS
+    values = set()
+    for a_shape, b_shape, known in zip(out_lo, moved, outs):
+        if known is None or len(a_shape) != len(b_shape):
+            continue
+        for a, b, v in zip(a_shape, b_shape, known):
+            if a == b or v is None:
+                continue
+            slope = (b - a) / (hi - lo)
+            x = (v - (a - slope * lo)) / slope
+            if x != int(x) or x <= 0:
+                return None
+            values.add(int(x))
+    return values.pop() if len(values) == 1 else None
 
 
 def _rule_shapes(node, rule, known):
@@ -278,25 +444,27 @@ def _rule_shapes(node, rule, known):
 def _fill_inputs(node, keys, ent_shape):
     """Shapes of inputs the operator's data determines (weights, labels), checked against the
     given ones; True if any was new."""
-    names = node.input_names()
-    known = {n: ent_shape.get(k) for n, k in zip(names, keys)}
-    if node.op.input_shapes is None and not (node.op.same_shape_inputs and None in known.values()):
+    rule = node.op.input_shapes
+    if rule is None:
         return False
-    inferred = _inputs_rule(node, {n: v for n, v in known.items() if v is not None})
+    names = node.input_names()
+    given = {n: ent_shape[k] for n, k in zip(names, keys) if k in ent_shape}
+    if all(is_known(v) for v in given.values()):
+        inferred = _rule_shapes(node, rule, given)
+    else:
+        inferred = _rule_partial(node, rule, given)
     new = False
     for (src, _i, _v), n, k in zip(node.inputs, names, keys):
         s = inferred.get(n)
         if s is None:
             continue
-        if known[n] is None:
+        if k not in ent_shape:  # a creation node whose unknown (0) dimensions its consumers decide
             partial = pending_shape(src)
             if partial is not None and not _compatible(partial, s):
                 _inconsistent(node, partial, s)
-            ent_shape[k] = tuple(s)
-            new = True
-        elif tuple(known[n]) != tuple(s):
-            _inconsistent(node, known[n], s)
+        new |= _update(node, ent_shape, k, tuple(s))
     return new
+
 
 
 def _inputs_rule(node, known):
@@ -308,6 +476,23 @@ def _inputs_rule(node, known):
         first = next(iter(known.values()))
         return {n: first for n in node.input_names()}
     return {}
+
+def _rule_partial(node, rule, given):
+    """The rule's shapes for partly known inputs: run with two stand-ins for the unknown
+    dimensions, a dimension is known where both runs agree (a weight's from the data's known
+    channels), and shapes of the partly known inputs themselves are left alone."""
+    lo, hi = _STAND_INS
+    runs = []
+    for value in (lo, hi):
+        runs.append(_rule_shapes(node, rule, {n: tuple(value if d is None else d for d in v)
+                                              for n, v in given.items()}))
+    out = {}
+    for n, a in runs[0].items():
+        b = runs[1].get(n)
+        if b is None or len(a) != len(b) or not (n not in given or is_known(given[n])):
+            continue
+        out[n] = tuple(x if x == y else None for x, y in zip(a, b))
+    return out
 
 
 def _inconsistent(node, provided, inferred):
@@ -365,34 +550,17 @@ def _as_shape(value, name):
 
 def infer_shape(symbol, args, kwargs, partial):
     given = _given(symbol, args, kwargs, 'shape')
-    shapes, raw = {}, {}
-    for name, value in given.items():
-        s = _as_shape(value, name)
-        raw[name] = s
-        if all(d > 0 for d in s):
-            shapes[name] = s
-    order, ent_shape, _ = _run(symbol, shapes, {})
-    for node in order:  # partly known shapes of variables (0 = unknown) are reported as given
-        if node.is_variable and node.name not in raw:
-            given_shape = var_given_shape(node)
-            if given_shape is not None:
-                raw[node.name] = given_shape
+    shapes = {name: as_partial(_as_shape(value, name)) for name, value in given.items()}
+    order, ent_shape, _ = _run(symbol, {n: s for n, s in shapes.items() if s is not None}, {})
     arg_s, out_s, aux_s = _partition(symbol, order, ent_shape)
-    out_s = [raw.get(n.name) if s is None and n.is_variable else s
-             for s, (n, _i) in zip(out_s, symbol._outputs)]
     names = symbol.list_arguments() + symbol.list_auxiliary_states()
-    unknown = [n for n, s in zip(names, arg_s + aux_s) if s is None] + [None for s in out_s if s is None]
-    if unknown and not partial:
-        listed = ['%s: %s' % (n, raw.get(n, ())) for n in names if n in unknown]
+    if not partial and not all(is_known(s) for s in arg_s + aux_s + out_s):
+        listed = ['%s: %s' % (n, as_written(s)) for n, s in zip(names, arg_s + aux_s) if not is_known(s)]
         warnings.warn('Cannot decide shape for the following arguments (0s in shape means unknown '
                       'dimensions). Consider providing them as input:\n\t' + '\n\t'.join(listed),
                       stacklevel=3)
         return None, None, None
-
-    def fill(values, names_):
-        return [raw.get(n, ()) if v is None else v for n, v in zip(names_, values)]
-    return (fill(arg_s, symbol.list_arguments()), [() if s is None else s for s in out_s],
-            fill(aux_s, symbol.list_auxiliary_states()))
+    return ([as_written(s) for s in arg_s], [as_written(s) for s in out_s], [as_written(s) for s in aux_s])
 
 
 def infer_type(symbol, args, kwargs, partial):

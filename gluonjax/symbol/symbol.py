@@ -348,6 +348,11 @@ class Symbol(ArrayType):
         return _apply('abs', [self], {})
 
     # ---- shape and type inference --------------------------------------------------------------
+    def squeeze(self, axis=None, inplace=False, name=None):  # noqa: inplace is NDArray's view flag
+        """The squeeze operator on this symbol; ``inplace`` (a view, for NDArrays) changes nothing in
+        a graph, and MXNet's Symbol takes it so that one ``forward`` serves both."""
+        return _apply('squeeze', [self], {'axis': axis}, name=name)
+
     def infer_shape(self, *args, **kwargs):
         """(argument shapes, output shapes, auxiliary shapes) from some input shapes.
 
@@ -544,8 +549,9 @@ def create(op, inputs, params, name=None, attr=None, hint=None, subgraphs=()):
     node's attributes, as MXNet's composition makes them. ``subgraphs`` are a
     control-flow operator's graphs (see ``symbol/_control_flow.py``).
     """
+    params, hidden = _split_hidden(op, params)
     parsed = op.parse_attrs(params)  # validate now, naming the operator
-    attrs = _op_attrs(op, op.format_attrs(params), _user_attrs(attr, stringify=True))
+    attrs = _op_attrs(op, op.format_attrs(params), {**_user_attrs(attr, stringify=True), **hidden})
     name = _name.current().get(name, hint or op.name.lower())
     if op.variadic:
         if any(x is None for x in inputs):
@@ -574,6 +580,16 @@ def create(op, inputs, params, name=None, attr=None, hint=None, subgraphs=()):
     _connect(node, entries, names)
     node.avals()  # known input shapes give output shapes now, and shape errors surface here
     return Symbol([(node, i) for i in range(op.n_visible_outputs(parsed))])
+
+
+def _split_hidden(op, params):
+    """(operator parameters, hidden attributes): ``lr_mult=2`` given to an operator that has no
+    such parameter is the node attribute ``__lr_mult__`` (``attr_dict`` lists it both ways), as
+    MXNet's symbol creation stores MXNet's hidden keys."""
+    hidden = {hidden_key(k): str(v) for k, v in params.items() if k in HIDDEN_KEYS and k not in op._param_map}
+    if not hidden:
+        return params, {}
+    return {k: v for k, v in params.items() if hidden_key(k) not in hidden}, hidden
 
 
 def _op_attrs(op, formatted, user):
