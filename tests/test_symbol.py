@@ -509,10 +509,27 @@ SHAPE_CASES = {
     '_npi_cholesky': ([(3, 3)], {}),
     '_npi_eigh': ([(3, 3)], {}),
     '_npi_solve': ([(3, 3), (3, 2)], {}),
+    '_np_roll': ([(2, 3)], {'shift': (1,)}),
+    '_backward_gather_nd': ([(2,), (2, 2)], {'shape': (3, 3)}),
+    '_npi_broadcast_to': ([(1, 3)], {'shape': (2, 3)}),
+    '_npi_indices': ([], {'dimensions': (2, 3)}),
+    '_npi_logspace': ([], {'start': 0, 'stop': 2, 'num': 5}),
+    '_npi_tensordot_int_axes': ([(2, 3), (3, 4)], {'axes': 1}),
+    '_npi_tile': ([(2, 3)], {'reps': (2, 1)}),
+    '_npi_unravel_index': ([(4,)], {'shape': (2, 3)}),
+    '_unravel_index': ([(4,)], {'shape': (2, 3)}),
+    '_ravel_multi_index': ([(2, 4)], {'shape': (2, 3)}),
+    '_npx_reshape': ([(2, 3, 4)], {'newshape': (6, -1)}),
+    '_slice_assign': ([(3, 4), (2, 2)], {'begin': (0, 1), 'end': (2, 3)}),
+    '_slice_assign_scalar': ([(3, 4)], {'begin': (0, 1), 'end': (2, 3), 'scalar': 1.0}),
+    '_npi_polyval': ([(3,), (2, 3)], {}),
+    'fill_element_0index': ([(2, 3), (2,), (2,)], {}),
 }
 INT_INPUTS = {'Embedding': (0,), 'take': (1,), 'batch_take': (1,), 'CTCLoss': (1,), 'pick': (1,),
               'one_hot': (0,), 'gather_nd': (1,), 'scatter_nd': (1,), 'SoftmaxOutput': (1,),
-              'softmax_cross_entropy': (1,), 'SVMOutput': (1,)}
+              'softmax_cross_entropy': (1,), 'SVMOutput': (1,), '_backward_gather_nd': (1,),
+              '_npi_unravel_index': (0,), '_unravel_index': (0,), '_ravel_multi_index': (0,),
+              'fill_element_0index': (2,)}
 
 
 def _generic_case(op):

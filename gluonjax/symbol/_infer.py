@@ -480,7 +480,8 @@ def _inputs_rule(node, known):
 def _rule_partial(node, rule, given):
     """The rule's shapes for partly known inputs: run with two stand-ins for the unknown
     dimensions, a dimension is known where both runs agree (a weight's from the data's known
-    channels), and shapes of the partly known inputs themselves are left alone."""
+    channels). A dimension that follows the stand-ins stays unknown, so an input's own unknown
+    dimensions are filled only where the other inputs decide them (a deferred weight)."""
     lo, hi = _STAND_INS
     runs = []
     for value in (lo, hi):
@@ -489,7 +490,7 @@ def _rule_partial(node, rule, given):
     out = {}
     for n, a in runs[0].items():
         b = runs[1].get(n)
-        if b is None or len(a) != len(b) or not (n not in given or is_known(given[n])):
+        if b is None or len(a) != len(b):
             continue
         out[n] = tuple(x if x == y else None for x, y in zip(a, b))
     return out
