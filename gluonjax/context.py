@@ -53,12 +53,18 @@ class Context:
         return '%s(%d)' % (self.device_type, self.device_id)
 
     def __enter__(self):
-        self._old = current_context()
+        # The context to restore goes on this thread's stack, not on the object: one Context
+        # object is entered again while already entered (nested Blocks running on an array's
+        # context), and by several threads.
+        stack = getattr(_state, 'stack', None)
+        if stack is None:
+            stack = _state.stack = []
+        stack.append(getattr(_state, 'ctx', None))
         _state.ctx = self
         return self
 
     def __exit__(self, *exc):
-        _state.ctx = self._old
+        _state.ctx = _state.stack.pop()
 
     def empty_cache(self):
         """Kept for MXNet compatibility; XLA manages its own memory pools."""

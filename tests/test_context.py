@@ -54,3 +54,28 @@ def test_copy_between_devices():
 def test_unknown_device_type():
     with pytest.raises(MXNetError, match='device type'):
         mx.Context('tpu', 0)
+
+
+def test_reentering_one_context_object_restores_the_default():
+    """Nested Blocks enter their input's context object again while it is entered: leaving both
+    must give back the context in force before (MXNet kept it on the object and lost it)."""
+    import threading
+    outer = mx.cpu(3)
+    with outer:
+        with mx.cpu(1):
+            with outer:
+                assert mx.context.current_context() == mx.cpu(3)
+            assert mx.context.current_context() == mx.cpu(1)
+        assert mx.context.current_context() == mx.cpu(3)
+    assert mx.context.current_context() == mx.cpu(0)
+    seen = []
+
+    def worker():
+        with outer:
+            seen.append(mx.context.current_context())
+        seen.append(mx.context.current_context())
+    with outer:
+        t = threading.Thread(target=worker)
+        t.start()
+        t.join()
+    assert seen == [mx.cpu(3), mx.cpu(0)] and mx.context.current_context() == mx.cpu(0)
