@@ -10,3 +10,21 @@ import pytest  # noqa: E402
 @pytest.fixture
 def rng():
     return np.random.default_rng(0)
+
+
+_compiles = []  # [count]: XLA compiles in this process, once the listener is registered
+
+
+@pytest.fixture
+def compiles():
+    """A one-element list holding the number of XLA compiles this process has run so far (read
+    it before and after the work to count); the listener is registered once per process."""
+    if not _compiles:
+        from jax._src import monitoring
+        _compiles.append(0)
+
+        def listener(event, duration, **kwargs):
+            if event == '/jax/core/compile/backend_compile_duration':
+                _compiles[0] += 1
+        monitoring.register_event_duration_secs_listener(listener)
+    return _compiles

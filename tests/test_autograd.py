@@ -385,21 +385,9 @@ def test_backward_through_a_copy_between_devices():
         np.testing.assert_allclose(x.grad.asnumpy(), 3 + 4 * np.array([1., 2., 3.]))
 
 
-def _count_compiles():
-    from jax._src import monitoring
-    count = [0]
-
-    def listener(event, duration, **kwargs):
-        if event == '/jax/core/compile/backend_compile_duration':
-            count[0] += 1
-    monitoring.register_event_duration_secs_listener(listener)
-    return count
-
-
-def test_backward_is_compiled_once_per_shape(rng):
+def test_backward_is_compiled_once_per_shape(rng, compiles):
     """A recorded computation seen again on a shape it met before compiles nothing: neither its
     forward nor its backward (the backward is not compiled a second time in another form)."""
-    compiles = _count_compiles()
     shapes = [(3, 5), (4, 7), (2, 9)]
     values = {s: rng.uniform(-1, 1, s).astype(np.float32) for s in shapes}
     for round_ in range(3):

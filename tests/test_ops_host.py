@@ -74,19 +74,7 @@ def test_host_form_broadcasts_and_checks_like_the_operator():
         nd.elemwise_add(a, b)
 
 
-def _compile_counter():
-    from jax._src import monitoring
-    count = [0]
-
-    def listener(event, duration, **kwargs):
-        if event == '/jax/core/compile/backend_compile_duration':
-            count[0] += 1
-    monitoring.register_event_duration_secs_listener(listener)
-    return count
-
-
-def test_new_shapes_run_without_compiling_until_they_repeat():
-    compiles = _compile_counter()
+def test_new_shapes_run_without_compiling_until_they_repeat(compiles):
     rng = np.random.RandomState(1)
     shape = (13, 29)  # a shape no other test uses
     a, b, c = (nd.array(rng.rand(*shape)) for _ in range(3))

@@ -195,24 +195,26 @@ def gather_nd(data, indices):
 @register('scatter_nd', npx=('scatter_nd',), inputs=('data', 'indices'), params=[P('shape', 'shape')])
 def scatter_nd(data, indices, *, shape):
     """The inverse of gather_nd: an array of ``shape``, zero except where ``indices`` place ``data``."""
-    index = _nd_index('scatter_nd', indices, shape, 'output')
-    expected = tuple(indices.shape[1:]) + tuple(shape[indices.shape[0]:])
-    if data.shape != expected:
-        raise MXNetError('scatter_nd: data of shape %s does not match indices %s and shape %s (expected %s)'
-                         % (shape_str(data.shape), shape_str(indices.shape), shape_str(shape), shape_str(expected)))
-    return jnp.zeros(shape, data.dtype).at[index].set(data)
+    return jnp.zeros(shape, data.dtype).at[_scatter_index('scatter_nd', data, indices, shape)].set(data)
 
 
 @register('_backward_gather_nd', inputs=('data', 'indices'), params=[P('shape', 'shape')])
 def backward_gather_nd(data, indices, *, shape):
     """gather_nd's gradient: scatter_nd that adds the values of repeated indices instead of
     keeping one of them."""
-    index = _nd_index('_backward_gather_nd', indices, shape, 'output')
+    return jnp.zeros(shape, data.dtype).at[_scatter_index('_backward_gather_nd', data, indices, shape)].add(data)
+
+
+def _scatter_index(name, data, indices, shape):
+    """The index an output of ``shape`` is written at by scatter_nd-like operator ``name``,
+    after checking that ``data`` fits ``indices`` and ``shape``."""
+    index = _nd_index(name, indices, shape, 'output')
     expected = tuple(indices.shape[1:]) + tuple(shape[indices.shape[0]:])
     if data.shape != expected:
-        raise MXNetError('_backward_gather_nd: data of shape %s does not match indices %s and shape %s (expected %s)'
-                         % (shape_str(data.shape), shape_str(indices.shape), shape_str(shape), shape_str(expected)))
-    return jnp.zeros(shape, data.dtype).at[index].add(data)
+        raise MXNetError('%s: data of shape %s does not match indices %s and shape %s (expected %s)'
+                         % (name, shape_str(data.shape), shape_str(indices.shape), shape_str(shape),
+                            shape_str(expected)))
+    return index
 
 
 def _ravel_strides(name, shape):
