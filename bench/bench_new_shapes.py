@@ -11,7 +11,8 @@
 
 The persistent compilation cache is off here (GLUONJAX_COMPILATION_CACHE=0 is set before
 gluonjax is imported): a first call must compile. The MXNet figures come from
-``bench/mxnet_ref/new_shapes.py`` run in a subprocess of this run, on the same machine.
+``bench/mxnet_ref/new_shapes.py`` run in a subprocess of this run, on the same machine: the same
+workload functions, given MXNet's modules.
 """
 import json
 import os
@@ -38,8 +39,8 @@ def _compile_counter():
     return count
 
 
-def eager_gluonjax(rng):
-    from gluonjax import nd
+def eager(nd, rng):
+    """Seconds per new shape of ``a * b + c`` read back, on MXNet's ``nd`` API (gluonjax's or MXNet's)."""
     times = []
     for shape in EAGER_SHAPES:
         a, b, c = (nd.array(rng.rand(*shape)) for _ in range(3))
@@ -63,8 +64,10 @@ def eager_jax(rng):
     return times
 
 
-def lstm_gluonjax(rng, compiles):
-    from gluonjax import autograd, gluon, nd
+def lstm(mx, rng, compiles=None):
+    """Per pass, the seconds of each new length's train step, on MXNet's API ``mx`` (gluonjax or
+    MXNet), and the XLA compiles per pass when ``compiles`` counts them."""
+    autograd, gluon, nd = mx.autograd, mx.gluon, mx.nd
 
     class Tagger(gluon.HybridBlock):
         def __init__(self):
@@ -83,7 +86,7 @@ def lstm_gluonjax(rng, compiles):
     loss = gluon.loss.SoftmaxCrossEntropyLoss()
     passes, counts = [], []
     for _ in range(LSTM_PASSES):
-        times, before = [], compiles[0]
+        times, before = [], compiles[0] if compiles else 0
         for length in LSTM_LENGTHS:
             x = nd.array(rng.rand(16, length, 32))
             y = nd.array(rng.randint(0, 10, (16, length)))
@@ -95,7 +98,7 @@ def lstm_gluonjax(rng, compiles):
             nd.waitall()
             times.append(time.perf_counter() - t)
         passes.append(times)
-        counts.append(compiles[0] - before)
+        counts.append(compiles[0] - before if compiles else None)
     return passes, counts
 
 
@@ -147,14 +150,15 @@ def main():
     compiles = _compile_counter()
     print('machine: %s' % machine())
     mx_fig = mxnet_figures()
+    import gluonjax
     rng = np.random.RandomState(0)
-    ours, jax_eager = eager_gluonjax(rng), eager_jax(rng)
+    ours, jax_eager = eager(gluonjax.nd, rng), eager_jax(rng)
     line = ('a*b+c eagerly on %d new shapes (median per shape): gluonjax %.1f ms   jax eager %.1f ms   '
             'ratio %.2f' % (len(EAGER_SHAPES), _ms(ours), _ms(jax_eager), _ms(ours) / _ms(jax_eager)))
     if mx_fig:
         line += '   MXNet %s %.2f ms' % (mx_fig['version'], _ms(mx_fig['eager']))
     print(line)
-    passes, counts = lstm_gluonjax(rng, compiles)
+    passes, counts = lstm(gluonjax, rng, compiles)
     for i, (times, n) in enumerate(zip(passes, counts)):
         line = ('LSTM train step, %d new lengths, pass %d: gluonjax median %.1f ms (%d compiles)'
                 % (len(LSTM_LENGTHS), i + 1, _ms(times), n))
