@@ -24,7 +24,7 @@ import functools
 
 import numpy as np
 
-from . import autograd
+from . import autograd, profiler
 from .base import MXNetError
 from .context import cpu
 from .ndarray.ndarray import NDArray, array
@@ -122,7 +122,7 @@ def _arrays(values):
 def _user_call(spec, stage, fn):
     op_type = dict(spec[0])['op_type']
     try:
-        with autograd.pause():
+        with autograd.pause(), profiler.custom_operator(op_type, stage):
             return fn()
     except MXNetError as err:
         raise MXNetError('Custom %r: %s: %s' % (op_type, stage, err)) from None

@@ -26,6 +26,12 @@ __all__ = ['NDArray', 'invoke', 'apply_fn', 'array', 'waitall', 'backward_heads'
 
 _DEFAULT_DTYPE = np.float32
 
+# The operator recorder of mx.profiler while it runs, else None: invoke and apply_fn test it
+# once per call, so profiling costs nothing when it is off (gluonjax.profiler installs it).
+profiler_hook = None
+# mx.contrib.amp's cast policy once amp.init() ran: (op_name, inputs, params) -> inputs.
+amp_hook = None
+
 
 def _to_dtype(dtype):
     if dtype is None:
@@ -471,6 +477,8 @@ def invoke(op_name, inputs, kwargs, out=None, ctx=None):
     ``inputs`` are NDArrays; ``kwargs`` the operator's parameters. Returns one NDArray,
     or a list when the operator has several visible outputs.
     """
+    if amp_hook is not None:
+        inputs = amp_hook(op_name, inputs, kwargs)
     training = _ag_state.training
     if ctx is not None or not inputs:
         ctx = Context(ctx) if ctx is not None and not isinstance(ctx, Context) else (ctx or current_context())
@@ -485,10 +493,15 @@ def invoke(op_name, inputs, kwargs, out=None, ctx=None):
         from ..ops import _rng
         args.append(_rng.next_key(ctx))
     node = None
+    hook = profiler_hook
+    if hook is not None:
+        started = hook.start()
     if _ag_state.recording and inputs:
         outs, node = _record(kernel, inputs, args)
     else:
         outs = kernel(*args)
+    if hook is not None:
+        hook.operator(op_name, started, outs)
     cls = type(inputs[0]) if inputs else NDArray  # mx.np arrays stay mx.np arrays
     results = [cls._from_jax(o, ctx) for o in outs]
     new_aux = None
@@ -582,6 +595,9 @@ def apply_fn(fn, key, inputs, name=''):
     values = [x._data for x in inputs]
     parents = [x._ag for x in inputs] if _ag_state.recording else ()
     node = None
+    hook = profiler_hook
+    if hook is not None:
+        started = hook.start()
     prev = _x64_on()  # traced and run with 64-bit dtypes, as the kernels (see _x64.py)
     try:
         if _tape.tracked(parents):
@@ -595,6 +611,8 @@ def apply_fn(fn, key, inputs, name=''):
                              values, err) from None
     finally:
         _x64_restore(prev)
+    if hook is not None:
+        hook.operator(name or str(key[0]), started, outs)
     ctx = _ctx_of(inputs) if inputs else current_context()
     cls = type(inputs[0]) if inputs else NDArray  # mx.np arrays stay mx.np arrays
     results = [cls._from_jax(o, ctx) for o in outs]
