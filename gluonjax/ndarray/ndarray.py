@@ -719,7 +719,8 @@ def array(source_array, ctx=None, dtype=None):
 def check_same_dtype(op_name, lhs, rhs):
     """mx.nd arithmetic does not promote: MXNet rejects float32 + int32 (mx.np promotes, through
     the same table operators, so the check lives here in the nd front end)."""
-    if lhs._data.dtype != rhs._data.dtype and type(lhs) is NDArray and type(rhs) is NDArray:
+    if lhs._data.dtype != rhs._data.dtype and type(lhs) is NDArray and type(rhs) is NDArray \
+            and amp_hook is None:  # under AMP the cast policy gives both one dtype, as in MXNet
         raise MXNetError('%s: the inputs must have the same dtype, got lhs %s and rhs %s (use astype to convert)'
                          % (op_name, lhs._data.dtype, rhs._data.dtype))
 

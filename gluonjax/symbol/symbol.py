@@ -34,6 +34,9 @@ HIDDEN_KEYS = ('ctx_group', 'lr_mult', 'wd_mult', 'force_mirroring', 'mirror_sta
 
 
 _UNSET = object()
+# mx.contrib.amp's cast policy once amp.init() ran: (op, parsed params, input entries, input
+# names) -> entries with casts in front (gluonjax.contrib.amp installs it).
+amp_hook = None
 
 
 def hidden_key(key):
@@ -575,6 +578,8 @@ def create(op, inputs, params, name=None, attr=None, hint=None, subgraphs=()):
             raise MXNetError('%s: argument %s is a group of %d outputs, a single output is required'
                              % (op.name, in_name, len(x._outputs)))
         entries.append(x._outputs[0])
+    if amp_hook is not None:
+        entries = amp_hook(op, parsed, entries, names)
     node = _Node(op, name, attrs, subgraphs=subgraphs)
     node._parsed = parsed
     _connect(node, entries, names)
