@@ -1,10 +1,11 @@
 """``mx.profiler``: MXNet 1.x's profiler, for gluonjax's own operator calls.
 
 While the profiler runs (``set_state('run')``, not paused), every eager operator call
-(``invoke``) and every compiled helper call (``apply_fn``: indexing, autograd's backward
-steps, transforms) is timed: the recorder waits for the call's outputs, so an event's
-duration is the operator's run time, as MXNet's engine reports it, not jax's asynchronous
-dispatch time. Off, the cost is one test of ``ndarray.profiler_hook`` per call.
+(``invoke``), every compiled helper call (``apply_fn``: indexing, transforms), each call of a
+hybridized block (``_CachedOp``, MXNet's name for it) and each ``backward()`` pass
+(``backward``) is timed: the recorder waits for the call's outputs, so an event's duration is
+the operator's run time, as MXNet's engine reports it, not jax's asynchronous dispatch time.
+Off, the cost is one test of ``ndarray.profiler_hook`` per call.
 
 What is recorded goes two ways, as in MXNet:
 
@@ -19,8 +20,9 @@ What is recorded goes two ways, as in MXNet:
   the operators allocated (``profile_memory``).
 
 gluonjax has no C API and no engine, so MXNet's ``MXNET_C_API`` domain and its engine events
-(``WaitForVar``, ``DeleteVariable``) do not appear. A hybridized block or a bound executor runs
-its whole graph as one compiled program: its operators are not timed one by one.
+(``WaitForVar``, ``DeleteVariable``) do not appear. A hybridized block, a bound executor and
+a backward pass run their whole graph as one compiled program: their operators are not timed
+one by one (an executor's forward and backward are not recorded).
 
 ``set_config(jax_trace_dir=folder)`` (a gluonjax addition) also runs ``jax.profiler``'s trace
 into ``folder`` between ``set_state('run')`` and ``set_state('stop')``: XLA's own view of the

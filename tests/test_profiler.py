@@ -234,3 +234,21 @@ def test_continuous_dumps_grow_the_file():
     profiler.set_state('stop')
     assert sizes[0] < sizes[1] < sizes[2]
     assert len([e for e in load_trace() if e['ph'] == 'C']) == 150
+
+
+def test_hybridized_calls_and_backward_passes_are_events():
+    net = mx.gluon.nn.Dense(3, in_units=4)
+    net.initialize(mx.init.One())
+    net.hybridize()
+    x = mx.nd.ones((2, 4))
+
+    def work():
+        for _ in range(2):
+            with mx.autograd.record():
+                y = net(x).sum()
+            y.backward()
+        return net.weight.grad().asnumpy()
+    np.testing.assert_array_equal(run_profiled(work), np.full((3, 4), 2.0))
+    ops = json.loads(profiler.dumps(format='json'))['Time']['operator']
+    assert {name: ops[name]['Count'] for name in ('_CachedOp', 'backward', 'sum')} == \
+        {'_CachedOp': 2, 'backward': 2, 'sum': 2}

@@ -671,10 +671,15 @@ def backward_heads(heads, head_grads=None, retain_graph=False, train_mode=True):
     _ag_state.recording = False
     if train_mode is not None:
         _ag_state.training = bool(train_mode)
+    hook = profiler_hook
+    if hook is not None:
+        started = hook.start()
     try:
         result = _tape.backward(entries, cts, retain_graph)
     finally:
         _ag_state.recording, _ag_state.training = prev
+    if hook is not None:  # the whole backward pass is one event: its nodes run fused
+        hook.operator('backward', started, [g for _, _, g in result.values()])
     if all(leaf.req == 'null' for leaf, _, _ in result.values()):
         raise MXNetError('backward: there are no inputs in the computational graph that require gradients '
                          "(every variable reached has grad_req='null')")
