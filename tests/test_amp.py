@@ -204,3 +204,18 @@ def test_convert_hybrid_block_inserts_casts_and_shares_parameters():
     assert softmax.get_internals().list_outputs() == ['data', 'data_amp_cast_float32_output', 'softmax0_output']
     with pytest.raises(RuntimeError, match='hybridize'):
         amp.convert_hybrid_block(gluon.nn.Dense(2, in_units=2))
+
+
+def test_saved_json_drops_the_casts_unless_asked_to_keep_them():
+    data = mx.sym.var('data')
+    net = mx.sym.softmax(mx.sym.FullyConnected(data, num_hidden=2, name='fc'), name='out')
+    converted = amp.convert_symbol(net, target_dtype='bfloat16')
+    kept = mx.sym.load_json(converted.tojson(remove_amp_cast=False))
+    assert [n for n in kept.get_internals().list_outputs() if 'amp_cast' in n] == [
+        'data_amp_cast_bfloat16_output', 'fc_weight_amp_cast_bfloat16_output',
+        'fc_bias_amp_cast_bfloat16_output', 'fc_output_amp_cast_float32_output']
+    assert converted.tojson() == net.tojson()
+    args = {'data': nd.ones((1, 3)), 'fc_weight': nd.ones((2, 3)), 'fc_bias': nd.zeros((2,))}
+    out = kept.bind(mx.cpu(), args).forward()[0]
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(out.asnumpy(), [[0.5, 0.5]])

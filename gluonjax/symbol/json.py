@@ -19,7 +19,7 @@ import json as _std_json
 from .._files import atomic_write
 from ..base import MXNetError
 from ..ops import find_op
-from .symbol import Symbol, _Node, HIDDEN_KEYS, topo_order
+from .symbol import _UNSET, Symbol, _Node, HIDDEN_KEYS, copy_graph, topo_order
 
 __all__ = ['dumps', 'loads', 'MXNET_VERSION']
 
@@ -329,16 +329,37 @@ def _read_node(raw, i, built, source, old_format, n_nodes):
 # Symbol's file methods and the loading functions (Symbol is below this module: installed here)
 # ---------------------------------------------------------------------------------------------
 
+_AMP_CASTS = ('amp_cast', 'amp_multicast')
+
+
+def without_amp_casts(sym):
+    """``sym`` with the casts mx.contrib.amp inserted bypassed, as MXNet saves a converted
+    model by default (``remove_amp_cast=True``): the file holds the float32 network."""
+    nodes = topo_order([n for n, _ in sym._outputs])
+    if not any(n.op is not None and n.op.name in _AMP_CASTS for n in nodes):
+        return sym
+    outputs = copy_graph(sym._outputs)
+
+    def source(node, index, version):
+        while node.op is not None and node.op.name in _AMP_CASTS:  # amp_multicast: output k is input k
+            node, index, version = node.inputs[0 if node.op.name == 'amp_cast' else index]
+        return node, index, version
+    for node in topo_order([n for n, _ in outputs]):
+        node.inputs = [source(*entry) for entry in node.inputs]
+        node._avals = _UNSET  # dtypes change without the casts
+    return Symbol([source(node, index, 0)[:2] for node, index in outputs])
+
+
 def _tojson(self, remove_amp_cast=True):
     """The graph in MXNet's symbol JSON format (byte for byte as MXNet 1.9 writes it)."""
-    return dumps(self)
+    return dumps(without_amp_casts(self) if remove_amp_cast else self)
 
 
 def _save(self, fname, remove_amp_cast=True):
     """Write the graph's JSON to ``fname`` (atomically: a reader never sees half a file)."""
     if not isinstance(fname, str):
         raise TypeError('fname must be a string')
-    atomic_write(fname, self.tojson())
+    atomic_write(fname, self.tojson() if remove_amp_cast else self.tojson(remove_amp_cast=False))
 
 
 def _getstate(self):
