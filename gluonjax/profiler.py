@@ -28,6 +28,7 @@ one by one (an executor's forward and backward are not recorded).
 into ``folder`` between ``set_state('run')`` and ``set_state('stop')``: XLA's own view of the
 compiled programs and the device, for TensorBoard's profile plugin or Perfetto.
 """
+import atexit
 import contextlib
 import json
 import os
@@ -184,10 +185,26 @@ def set_state(state='stop', profile_process='worker'):
     if state not in ('run', 'stop'):
         raise KeyError(state)
     running = state == 'run'
+    if running and not _recorder.running:
+        _write_at_exit()
     _recorder.running = running
     _recorder.paused = False  # as in MXNet, a state change ends a pause
     _recorder.install()
     _jax_trace(running)
+
+
+_exit_hook = []
+
+
+def _write_at_exit():
+    """As MXNet does, write the events no dump() wrote when the process ends."""
+    if not _exit_hook:
+        _exit_hook.append(atexit.register(_dump_pending))
+
+
+def _dump_pending():
+    if _recorder.events and len(_recorder.written) < len(_recorder.events):
+        dump(finished=True)
 
 
 def _jax_trace(running):

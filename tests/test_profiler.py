@@ -252,3 +252,13 @@ def test_hybridized_calls_and_backward_passes_are_events():
     ops = json.loads(profiler.dumps(format='json'))['Time']['operator']
     assert {name: ops[name]['Count'] for name in ('_CachedOp', 'backward', 'sum')} == \
         {'_CachedOp': 2, 'backward': 2, 'sum': 2}
+
+
+def test_events_no_dump_wrote_are_written_at_exit():
+    import os
+    run_profiled(lambda: (mx.nd.ones((2,)) * 2).wait_to_read())
+    profiler._dump_pending()  # what atexit runs, as MXNet writes its file when the process ends
+    assert [e['name'] for e in load_trace()] == ['_ones', '_mul_scalar']
+    os.remove('trace.json')
+    profiler._dump_pending()  # nothing new since: no file
+    assert not os.path.exists('trace.json')
