@@ -89,7 +89,7 @@ class _Recorder:
         self.written = []       # the JSON text of events[:len(written)], kept from dump to dump
         self.time_stats = {}    # domain -> {name: _Stat} of durations in microseconds
         self.memory_stats = {}  # 'Device Storage' -> {'Memory: cpu/0': _Stat} of sizes in bytes
-        self.custom = None      # (domain prefix) while a Custom operator's Python code runs
+        self.custom = None      # 'MyOp::' while a Custom operator's Python forward runs
         self.scope = ''         # the name prefix of profiler.scope
         self.jax_tracing = False
         self.pid = os.getpid()
@@ -138,6 +138,8 @@ class _Recorder:
         if not self.config['aggregate_stats']:
             return
         for out in outs:
+            if out is None:  # a backward pass gives None for an input without a gradient
+                continue
             device = next(iter(out.devices()))
             key = 'Memory: %s/%d' % (device.platform, device.id)
             storage = self.memory_stats.setdefault('Device Storage', {})

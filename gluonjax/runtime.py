@@ -3,9 +3,9 @@
 MXNet reports the switches its C++ library was compiled with. gluonjax has no such build, so each
 feature is reported for what this process can really do: CUDA (and cuDNN/NCCL, which XLA uses on
 NVIDIA GPUs) only when jax sees a GPU; LAPACK (jax's linear algebra), the distributed KVStore and
-int64 array sizes (x64 is on) always; the CPU instruction sets from the processor's own flags.
-Features gluonjax lacks (MKLDNN, OpenCV, TensorRT, TVM operators, the profiler, ...) are listed,
-disabled, so ``is_enabled`` answers for every name MXNet knows.
+int64 array sizes (x64 is on) and the profiler (``mx.profiler``) always; the CPU instruction sets
+from the processor's own flags. Features gluonjax lacks (MKLDNN, OpenCV, TensorRT, TVM operators,
+...) are listed, disabled, so ``is_enabled`` answers for every name MXNet knows.
 """
 import collections
 import os
@@ -59,7 +59,7 @@ def feature_list():
     gpu = _has_gpu()
     flags = _cpu_flags()
     on = {'CUDA': gpu, 'CUDNN': gpu, 'NCCL': gpu, 'LAPACK': True, 'DIST_KVSTORE': True, 'CXX14': True,
-          'INT64_TENSOR_SIZE': True}
+          'INT64_TENSOR_SIZE': True, 'PROFILER': True}
     for name, flag in _CPU_FLAGS.items():
         on[name] = flag in flags
     return [Feature(n, on.get(n, False)) for n in _NAMES]
