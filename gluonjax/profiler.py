@@ -264,7 +264,8 @@ def dump(finished=True, profile_process='worker'):
     threads = {}  # Python's thread ids -> 1, 2, ... in the order they appear
     for event in events:
         threads.setdefault(event[4], len(threads) + 1)
-    written.extend(_event_text(event, recorder.origin_us, recorder.pid, threads)
+    quoted = {}  # name -> its JSON string: names repeat, quoting each once is most of the work
+    written.extend(_event_text(event, recorder.origin_us, recorder.pid, threads, quoted)
                    for event in events[len(written):])
     meta = [{'name': 'process_name', 'ph': 'M', 'pid': recorder.pid, 'args': {'name': 'gluonjax'}}]
     meta += [{'name': 'thread_name', 'ph': 'M', 'pid': recorder.pid, 'tid': tid,
@@ -285,13 +286,21 @@ _EVENT_TEXT = {
 }
 
 
-def _event_text(event, origin, pid, threads):
+def _quote(text, quoted):
+    result = quoted.get(text)
+    if result is None:
+        result = quoted[text] = json.dumps(text)
+    return result
+
+
+def _event_text(event, origin, pid, threads, quoted):
     """One trace event as Chrome trace-event JSON; times in microseconds from ``origin``."""
     phase, domain, name, started, thread, detail = event
-    name, domain = json.dumps(name), json.dumps(domain)
+    name, domain = _quote(name, quoted), _quote(domain, quoted)
     if phase == 'C':
+        value = '%d' % detail if type(detail) is int else json.dumps(detail)
         return ('{"name":%s,"cat":%s,"ph":"C","ts":%.3f,"pid":%d,"tid":%d,"args":{%s:%s}}'
-                % (name, domain, started - origin, pid, threads[thread], name, json.dumps(detail)))
+                % (name, domain, started - origin, pid, threads[thread], name, value))
     return _EVENT_TEXT[phase] % (name, domain, started - origin, pid, threads[thread], detail)
 
 
