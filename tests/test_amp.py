@@ -219,3 +219,19 @@ def test_saved_json_drops_the_casts_unless_asked_to_keep_them():
     out = kept.bind(mx.cpu(), args).forward()[0]
     assert out.dtype == np.float32
     np.testing.assert_allclose(out.asnumpy(), [[0.5, 0.5]])
+
+
+def test_inputs_already_in_the_dtype_are_not_cast(monkeypatch):
+    amp.init('bfloat16')
+    calls = []
+    real_invoke = nd_module.invoke
+
+    def counting_invoke(op_name, inputs, kwargs, out=None, ctx=None):
+        calls.append(op_name)
+        return real_invoke(op_name, inputs, kwargs, out=out, ctx=ctx)
+    monkeypatch.setattr(nd_module, 'invoke', counting_invoke)
+    x = nd.ones((2, 2))
+    (x * 2).wait_to_read()   # float32 list (everything not bfloat16-capable): x is float32 already
+    assert 'amp_cast' not in calls
+    nd.FullyConnected(x, nd.ones((3, 2)), no_bias=True, num_hidden=3).wait_to_read()
+    assert calls.count('amp_cast') == 2  # data and weight to bfloat16

@@ -96,7 +96,8 @@ class _Policy:
 
 # ---- the eager dispatch --------------------------------------------------------------------
 def _cast_array(x, dtype):
-    if x.dtype == dtype or np.dtype(x.dtype).name not in _FLOATS:
+    current = np.dtype(x.dtype).name
+    if current == dtype or current not in _FLOATS:
         return x
     return _ndarray.invoke('amp_cast', [x], {'dtype': dtype})
 
