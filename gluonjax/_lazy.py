@@ -19,6 +19,7 @@ LAZY = {
     'img': 'gluonjax.image', 'mod': 'gluonjax.module', 'module': 'gluonjax.module', 'model': 'gluonjax.model',
     'callback': 'gluonjax.callback', 'monitor': 'gluonjax.monitor', 'mon': 'gluonjax.monitor',
     'contrib': 'gluonjax.contrib',
+    'onnx': 'gluonjax.onnx',
 }
 
 

@@ -2,6 +2,7 @@
 import jax.numpy as jnp
 
 from ..base import MXNetError, shape_str
+from . import _onnx
 from ._registry import P, register
 from .elemwise import exact_divide
 
@@ -31,7 +32,26 @@ def _finish(out, keepdims):
 _REDUCE_PARAMS = [P('axis', 'axis', None, optional=True), P('keepdims', 'bool', False), P('exclude', 'bool', False)]
 
 
-def _reducer(name, fn, aliases=(), int_result=False):
+def _onnx_reduce(op_type):
+    """ReduceX over MXNet's axes (ReduceSum takes them as an input from opset 13, the others as
+    an attribute); a full reduction without keepdims is (1,), as MXNet's."""
+    def convert(g, node):
+        a, shape = node.attrs, node.in_shapes[0]
+        axes = list(reduce_axes(op_type, shape, a['axis'], a['exclude']))
+        if not axes:
+            return node.inputs[0]
+        if op_type == 'ReduceSum':
+            out = g.add(op_type, [node.inputs[0], _onnx.axes_const(g, axes)], keepdims=int(a['keepdims']))
+        else:
+            out = g.add(op_type, node.inputs, axes=axes, keepdims=int(a['keepdims']))
+        if not a['keepdims'] and len(axes) == len(shape):
+            out = _onnx.reshape_to(g, out, (1,))
+        return out
+    convert.__name__ = 'onnx_' + op_type
+    return convert
+
+
+def _reducer(name, fn, aliases=(), int_result=False, onnx=None):
     def op(data, *, axis, keepdims, exclude):
         axes = reduce_axes(name, data.shape, axis, exclude)
         out = fn(data, axis=axes, keepdims=keepdims)
@@ -40,7 +60,7 @@ def _reducer(name, fn, aliases=(), int_result=False):
         return _finish(out, keepdims)
     op.__name__ = name
     op.__doc__ = 'The %s of elements over the given axes.' % name
-    register(name, params=_REDUCE_PARAMS, aliases=aliases, methods=(name,))(op)
+    register(name, params=_REDUCE_PARAMS, aliases=aliases, methods=(name,), onnx=onnx and _onnx_reduce(onnx))(op)
 
 
 def _sum(x, axis, keepdims):
@@ -60,13 +80,13 @@ def _prod(x, axis, keepdims):
     return jnp.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
 
 
-_reducer('sum', _sum, aliases=('sum_axis',))
-_reducer('mean', _mean)
-_reducer('prod', _prod)
+_reducer('sum', _sum, aliases=('sum_axis',), onnx='ReduceSum')
+_reducer('mean', _mean, onnx='ReduceMean')
+_reducer('prod', _prod, onnx='ReduceProd')
 _reducer('nansum', lambda x, axis, keepdims: jnp.nansum(x, axis=axis, keepdims=keepdims, dtype=x.dtype))
 _reducer('nanprod', lambda x, axis, keepdims: jnp.nanprod(x, axis=axis, keepdims=keepdims, dtype=x.dtype))
-_reducer('max', jnp.max, aliases=('max_axis',))
-_reducer('min', jnp.min, aliases=('min_axis',))
+_reducer('max', jnp.max, aliases=('max_axis',), onnx='ReduceMax')
+_reducer('min', jnp.min, aliases=('min_axis',), onnx='ReduceMin')
 
 
 @register('norm', methods=('norm',), params=[P('ord', 'int', 2), P('axis', 'axis', None, optional=True),
