@@ -140,6 +140,7 @@ OPS = {
                                    [(2, 3)]),
     'comparisons': (lambda F, x, y: (x > 0.1) + (x < y) + (x >= y) * 2 + (x == x) - (x != y) + (x <= 0.3),
                     [(2, 3), (2, 3)]),
+    'several_outputs': (lambda F, x: (x, F.relu(x), F.relu(x), x + 1), [(2, 3)]),
     'dot': (lambda F, x, y: F.dot(x, y, transpose_b=True) + F.batch_dot(x.expand_dims(0), y.expand_dims(0),
                                                                          transpose_b=True).squeeze(axis=0),
             [(2, 3), (2, 3)]),
@@ -154,6 +155,56 @@ def test_operators(name, tmp_path):
     fn, shapes = OPS[name]
     net = _Lambda(fn)
     _check_block(net, shapes, tmp_path)
+
+
+def _check_symbol(sym, params, inputs, tmp_path):
+    """Export ``sym`` with ``params`` for ``inputs`` {name: array}; compare onnxruntime with the executor."""
+    args = {k: mx.nd.array(v, dtype=v.dtype) for k, v in {**params, **inputs}.items()}
+    arg_shapes = dict(zip(sym.list_arguments(), sym.infer_shape(**{k: v.shape for k, v in inputs.items()})[0]))
+    args.update({k: mx.nd.zeros(s) for k, s in arg_shapes.items() if k not in args})  # a loss's label
+    want = sym.bind(mx.cpu(), args).forward()[0].asnumpy()
+    path = mx.onnx.export_model(sym, {k: args[k] for k in params}, [v.shape for v in inputs.values()],
+                                [v.dtype for v in inputs.values()], str(tmp_path / 'sym.onnx'))
+    np.testing.assert_allclose(_run_onnx(path, list(inputs.values()))[0], want, rtol=ATOL, atol=ATOL)
+
+
+def _uniform(*shape, dtype=np.float32):
+    return np.random.default_rng(sum(shape)).uniform(-1, 1, shape).astype(dtype)
+
+
+SYMBOLS = {
+    'deconvolution_target_shape': lambda d: (
+        mx.sym.Deconvolution(d, mx.sym.var('w'), kernel=(3, 3), stride=(2, 2), num_filter=2, target_shape=(8, 9)),
+        {'w': _uniform(3, 2, 3, 3)}, {'data': _uniform(1, 3, 4, 4)}),
+    'pad_modes': lambda d: (
+        mx.sym.Pad(d, mode='constant', pad_width=(0, 0, 0, 0, 1, 2, 2, 1), constant_value=0.5)
+        + mx.sym.Pad(d, mode='edge', pad_width=(0, 0, 0, 0, 1, 2, 2, 1))
+        + mx.sym.Pad(d, mode='reflect', pad_width=(0, 0, 0, 0, 1, 2, 2, 1)),
+        {}, {'data': _uniform(1, 2, 4, 4)}),
+    'instance_norm': lambda d: (
+        mx.sym.InstanceNorm(d, mx.sym.var('g'), mx.sym.var('b'), eps=1e-3),
+        {'g': _uniform(3), 'b': _uniform(3)}, {'data': _uniform(2, 3, 5)}),
+    'embedding_int_indices': lambda d: (
+        mx.sym.Embedding(d, mx.sym.var('w'), input_dim=6, output_dim=3),
+        {'w': _uniform(6, 3)}, {'data': np.array([[0, 5, 2], [1, 1, 4]], dtype=np.int32)}),
+    'logistic_regression_output': lambda d: (mx.sym.LogisticRegressionOutput(d, name='lro'), {},
+                                             {'data': _uniform(2, 3)}),
+    'linear_regression_output': lambda d: (mx.sym.LinearRegressionOutput(mx.sym.relu(d), name='lin'), {},
+                                           {'data': _uniform(2, 3)}),
+    'sum_pooling_and_lp': lambda d: (mx.sym.broadcast_add(
+        mx.sym.Pooling(d, kernel=(2, 2), stride=(1, 1), pool_type='sum')
+        + mx.sym.Pooling(d, kernel=(2, 2), stride=(1, 1), pool_type='lp', p_value=2),
+        mx.sym.broadcast_mul(mx.sym.Pooling(d, kernel=(1, 1), global_pool=True, pool_type='sum'),
+                               mx.sym.Pooling(d, kernel=(1, 1), global_pool=True, pool_type='lp', p_value=2))),
+        {}, {'data': _uniform(1, 2, 4, 4)}),
+}
+
+
+@needs_onnx
+@pytest.mark.parametrize('name', sorted(SYMBOLS))
+def test_symbol_operators(name, tmp_path):
+    sym, params, inputs = SYMBOLS[name](mx.sym.var('data'))
+    _check_symbol(sym, params, inputs, tmp_path)
 
 
 def _dense_relu():

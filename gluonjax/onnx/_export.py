@@ -215,12 +215,14 @@ def to_model(sym, params, inputs, verbose=False, dynamic=False, dynamic_input_sh
     g, values, ent_shape, ent_dtype = to_graph(sym, params, inputs, verbose)
     nodes = [onnx.helper.make_node(op_type, ins, outs, name=name, **attrs)
              for op_type, ins, outs, name, attrs in g.nodes]
-    out_names = _output_names(sym)
-    outputs = []
-    for (node, index), name in zip(sym._outputs, out_names):
+    outputs, written = [], set()
+    for (node, index), name in zip(sym._outputs, _output_names(sym)):
         key = (id(node), index)
-        if values[key] != name:  # an input, a parameter or an output used twice
+        if node.is_variable or values[key] != name or name in written:
+            # a graph input or parameter, or an output listed twice: a copy under a name of its own
+            name = g.fresh(name)
             nodes.append(onnx.helper.make_node('Identity', [values[key]], [name], name=name + '_identity'))
+        written.add(name)
         shape = None if dynamic else ent_shape[key]
         outputs.append(_value_info(onnx, name, ent_dtype[key], shape))
     graph_inputs = []
@@ -286,7 +288,8 @@ def _block_graph(block, params):
 
 
 def get_operator_support(opset_version=None):
-    """Names of the operators (MXNet's names and aliases) that export_model can write."""
+    """Names of the operators (MXNet's names and aliases) that export_model can write; none for an
+    ``opset_version`` below OPSET, since the converters write opset-13 nodes."""
     from ..ops import all_ops
     if opset_version is not None and opset_version < OPSET:
         return []
