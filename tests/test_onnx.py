@@ -344,3 +344,38 @@ def test_model_zoo(name, size, tmp_path):
     net.initialize(mx.init.Xavier(rnd_type='gaussian', factor_type='in', magnitude=2))
     logits = _check_block(net, [(1, 3, size, size)], tmp_path)[0]
     assert np.ptp(logits) > 1e-3  # the activations kept a scale through the net: a comparison that can fail
+
+
+class _NumpyNet(nn.HybridBlock):
+    """Gluon 2 code on mx.np arrays: its graph has the NumPy-mode operators."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.conv = nn.Conv2D(3, 3)
+        self.dense = nn.Dense(4)
+
+    def forward(self, x):
+        from gluonjax import np as mnp, npx
+        y = npx.relu(self.conv(x)) + 1
+        y = y.reshape(y.shape[0], -1) * 2
+        z = mnp.tanh(self.dense(y))
+        parts = mnp.concatenate([z.sum(axis=1, keepdims=True), z.max(axis=1, keepdims=True), z / 3,
+                                 1 / (mnp.abs(z) + 1)], axis=1)
+        return mnp.stack([parts, parts.transpose().transpose()], axis=0).squeeze() + y.mean()
+
+
+@needs_onnx
+def test_numpy_mode_block(tmp_path):
+    from gluonjax import npx
+    npx.set_np()
+    try:
+        net = _NumpyNet()
+        net.initialize(mx.init.Xavier())
+        rng = np.random.default_rng(0)
+        x = rng.uniform(-1, 1, (2, 3, 5, 5)).astype(np.float32)
+        net.hybridize()
+        want = net(mx.np.array(x)).asnumpy()
+        path = mx.onnx.export_model(net, None, onnx_file_path=str(tmp_path / 'np.onnx'))
+        np.testing.assert_allclose(_run_onnx(path, [x])[0], want, rtol=ATOL, atol=ATOL)
+    finally:
+        npx.reset_np()

@@ -24,7 +24,7 @@ Returning an input's name writes no node (Dropout in inference is its input).
 """
 import numpy as np
 
-__all__ = ['same', 'scalar', 'axes_const', 'reshape_to', 'tensor_type', 'INT64']
+__all__ = ['same', 'scalar', 'axes_const', 'reshape_to', 'reduce', 'cast', 'stack', 'tensor_type', 'INT64']
 
 INT64 = 'int64'
 
@@ -59,6 +59,24 @@ def scalar(op_type, reverse=False):
 def axes_const(g, axes):
     """A 1-D int64 tensor of axes (opset 13 takes Unsqueeze/Squeeze/ReduceSum axes as inputs)."""
     return g.const(np.asarray(axes, dtype=np.int64), INT64)
+
+
+def reduce(g, op_type, x, axes, keepdims):
+    """ReduceX over ``axes``: opset 13 takes ReduceSum's axes as an input, the others' as an attribute."""
+    if op_type == 'ReduceSum':
+        return g.add(op_type, [x, axes_const(g, axes)], keepdims=int(keepdims))
+    return g.add(op_type, [x], axes=list(axes), keepdims=int(keepdims))
+
+
+def cast(g, x, dtype, to):
+    """x (of ``dtype``) as ``to``; no node when they are the same."""
+    return x if np.dtype(dtype) == np.dtype(to) else g.add('Cast', [x], to=tensor_type(to))
+
+
+def stack(g, inputs, axis):
+    """The inputs joined along a new axis ``axis`` (non-negative)."""
+    axes = axes_const(g, [axis])
+    return g.add('Concat', [g.add('Unsqueeze', [x, axes]) for x in inputs], axis=axis)
 
 
 def reshape_to(g, x, shape):

@@ -33,17 +33,13 @@ _REDUCE_PARAMS = [P('axis', 'axis', None, optional=True), P('keepdims', 'bool', 
 
 
 def _onnx_reduce(op_type):
-    """ReduceX over MXNet's axes (ReduceSum takes them as an input from opset 13, the others as
-    an attribute); a full reduction without keepdims is (1,), as MXNet's."""
+    """ReduceX over MXNet's axes; a full reduction without keepdims is (1,), as MXNet's."""
     def convert(g, node):
         a, shape = node.attrs, node.in_shapes[0]
         axes = list(reduce_axes(op_type, shape, a['axis'], a['exclude']))
         if not axes:
             return node.inputs[0]
-        if op_type == 'ReduceSum':
-            out = g.add(op_type, [node.inputs[0], _onnx.axes_const(g, axes)], keepdims=int(a['keepdims']))
-        else:
-            out = g.add(op_type, node.inputs, axes=axes, keepdims=int(a['keepdims']))
+        out = _onnx.reduce(g, op_type, node.inputs[0], axes, a['keepdims'])
         if not a['keepdims'] and len(axes) == len(shape):
             out = _onnx.reshape_to(g, out, (1,))
         return out

@@ -298,9 +298,7 @@ def concat(*data, num_args, dim):
 
 
 def _onnx_stack(g, node):
-    axis = node.attrs['axis'] % (len(node.in_shapes[0]) + 1)
-    axes = _onnx.axes_const(g, [axis])
-    return g.add('Concat', [g.add('Unsqueeze', [x, axes]) for x in node.inputs], axis=axis)
+    return _onnx.stack(g, node.inputs, node.attrs['axis'] % (len(node.in_shapes[0]) + 1))
 
 
 def _onnx_split(g, node):
