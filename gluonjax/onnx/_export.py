@@ -55,7 +55,12 @@ class OnnxGraph:
         self.nodes = []          # [op_type, inputs, outputs, name, attrs]
         self.initializers = {}   # name -> numpy array
         self._taken = set()
-        self._hint = 'node'
+        self._hint = 'node'  # the MXNet node being converted: new values are named after it
+
+    def begin(self, node_name):
+        """Start the nodes of MXNet node ``node_name``; returns the index of its first ONNX node."""
+        self._hint = node_name
+        return len(self.nodes)
 
     def fresh(self, hint):
         """A value name not used yet, ``hint`` itself when free."""
@@ -81,12 +86,17 @@ class OnnxGraph:
         return MXNetError('export_model: operator %s (node %s) cannot be written as ONNX: %s'
                           % (node.op.name, node.name, why))
 
-    def rename(self, old, new, since):
-        """Call value ``old`` (made by a node appended since index ``since``) ``new``."""
+    def name_output(self, value, name, since):
+        """Call ``value`` ``name`` when a node appended since index ``since`` made it and the name is
+        free (a converter's result takes the MXNet node's name); returns the value's name."""
+        made_here = any(value in entry[2] for entry in self.nodes[since:])
+        if not made_here or name in self._taken:
+            return value
         for entry in self.nodes[since:]:
-            entry[1] = [new if v == old else v for v in entry[1]]
-            entry[2] = [new if v == old else v for v in entry[2]]
-        self._taken.add(new)
+            entry[1] = [name if v == value else v for v in entry[1]]
+            entry[2] = [name if v == value else v for v in entry[2]]
+        self._taken.add(name)
+        return name
 
 
 def _strip_prefix(name):
@@ -123,8 +133,8 @@ def _output_label(sym):
 
 def _input_specs(sym, params, in_shapes, in_types):
     """[(name, shape, dtype name)] of the graph inputs: the variables without a parameter, the
-    output label aside. Without ``in_shapes`` the variables' own shapes and dtypes (a traced
-    HybridBlock's) serve."""
+    output label aside. Without ``in_shapes`` the variables' own shapes serve, and their dtypes
+    where they have one (a traced HybridBlock's variables have both)."""
     label = _output_label(sym)
     variables = [n for n in sym._topo() if n.is_variable and n.name not in params and n.name != label]
     names = [n.name for n in variables]
@@ -132,8 +142,8 @@ def _input_specs(sym, params, in_shapes, in_types):
         in_shapes = [_infer.var_shape(n) for n in variables]
         if any(s is None for s in in_shapes):
             raise ValueError('export_model: in_shapes is required: one shape for each of the inputs %s' % names)
-        if in_types is np.float32:
-            in_types = [_infer.var_dtype(n) or 'float32' for n in variables]
+        if not isinstance(in_types, (list, tuple)):
+            in_types = [_infer.var_dtype(n) or in_types for n in variables]
     in_shapes = [tuple(int(d) for d in s) for s in in_shapes]
     if not isinstance(in_types, (list, tuple)):
         in_types = [in_types] * len(in_shapes)
@@ -189,17 +199,14 @@ def _convert_node(g, node, values, ent_shape, ent_dtype, verbose):
         raise MXNetError('export_model: the shapes around node %s (%s) are unknown; give in_shapes that '
                          'determine every shape' % (node.name, op.name))
     view = _NodeView(node, [values[k] for k in in_keys], avals[:len(in_keys)], avals[len(in_keys):])
-    start = len(g.nodes)
-    g._hint = node.name
+    start = g.begin(node.name)
     produced = op.onnx(g, view)
     produced = [produced] if isinstance(produced, str) else list(produced)
+    if len(produced) != n_out:
+        raise MXNetError('export_model: the ONNX form of %s gave %d outputs for the %d of node %s'
+                         % (op.name, len(produced), n_out, node.name))
     for i, (key, value) in enumerate(zip(out_keys, produced)):
-        made_here = any(value in entry[2] for entry in g.nodes[start:])
-        final = node.name if i == 0 else '%s_output%d' % (node.name, i)
-        if made_here and final not in g._taken:
-            g.rename(value, final, start)
-            value = final
-        values[key] = value
+        values[key] = g.name_output(value, node.name if i == 0 else '%s_output%d' % (node.name, i), start)
     if verbose:
         print('%s (%s) -> %s' % (node.name, op.name, ', '.join(e[0] for e in g.nodes[start:]) or 'no node'))
 
