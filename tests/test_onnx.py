@@ -410,3 +410,14 @@ def test_numpy_mode_block(tmp_path):
         np.testing.assert_allclose(_run_onnx(path, [x])[0], want, rtol=ATOL, atol=ATOL)
     finally:
         npx.reset_np()
+
+
+@needs_onnx
+def test_contrib_path_is_the_same_export(tmp_path, capsys):
+    net = _dense_relu()
+    path = mx.contrib.onnx.export_model(net, None, onnx_file_path=str(tmp_path / 'c.onnx'))
+    assert 'deprecated' in capsys.readouterr().out
+    x = np.ones((2, 3), np.float32)
+    np.testing.assert_allclose(_run_onnx(path, [x])[0], net(mx.nd.array(x)).asnumpy(), rtol=ATOL, atol=ATOL)
+    with pytest.raises(NotImplementedError, match='does not import'):
+        mx.contrib.onnx.import_model(path)
