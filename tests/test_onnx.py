@@ -15,7 +15,7 @@ import pytest
 
 import gluonjax as mx
 from gluonjax.base import MXNetError
-from gluonjax.gluon import nn
+from gluonjax.gluon import nn, rnn
 
 try:
     import onnx
@@ -421,3 +421,31 @@ def test_contrib_path_is_the_same_export(tmp_path, capsys):
     np.testing.assert_allclose(_run_onnx(path, [x])[0], net(mx.nd.array(x)).asnumpy(), rtol=ATOL, atol=ATOL)
     with pytest.raises(NotImplementedError, match='does not import'):
         mx.contrib.onnx.import_model(path)
+
+
+RNNS = {
+    'lstm': lambda: rnn.LSTM(5, input_size=3),
+    'lstm_2_layers_bidirectional': lambda: rnn.LSTM(4, num_layers=2, bidirectional=True, input_size=3),
+    'gru_2_layers': lambda: rnn.GRU(4, num_layers=2, input_size=3),
+    'rnn_relu_bidirectional': lambda: rnn.RNN(4, activation='relu', bidirectional=True, input_size=3),
+    'rnn_tanh': lambda: rnn.RNN(4, input_size=3),
+}
+
+
+@needs_onnx
+@pytest.mark.parametrize('name', sorted(RNNS))
+def test_recurrent_layers(name, tmp_path):
+    """Gluon's recurrent layers (the fused RNN operator, gates reordered for ONNX), with the
+    begin states as inputs and the final states as outputs."""
+    layer = RNNS[name]()
+    layer.initialize(mx.init.Uniform(0.5))
+    layer.hybridize()
+    rng = np.random.default_rng(0)
+    x = rng.uniform(-1, 1, (6, 2, 3)).astype(np.float32)
+    states = [rng.uniform(-1, 1, s.shape).astype(np.float32) for s in layer.begin_state(batch_size=2)]
+    out, final = layer(mx.nd.array(x), [mx.nd.array(s) for s in states])
+    path = mx.onnx.export_model(layer, None, onnx_file_path=str(tmp_path / 'rnn.onnx'))
+    got = _run_onnx(path, [x] + states)
+    assert len(got) == 1 + len(final)
+    for g, w in zip(got, [out] + list(final)):
+        np.testing.assert_allclose(g, w.asnumpy(), rtol=ATOL, atol=ATOL)
