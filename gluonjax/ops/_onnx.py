@@ -24,7 +24,7 @@ Returning an input's name writes no node (Dropout in inference is its input).
 """
 import numpy as np
 
-__all__ = ['same', 'scalar', 'axes_const', 'reshape_to', 'reduce', 'cast', 'stack', 'tensor_type', 'INT64']
+__all__ = ['same', 'scalar', 'ints', 'axes_const', 'reshape_to', 'reduce', 'cast', 'stack', 'tensor_type', 'INT64']
 
 INT64 = 'int64'
 
@@ -56,9 +56,14 @@ def scalar(op_type, reverse=False):
     return convert
 
 
+def ints(g, values):
+    """A 1-D int64 constant (shapes, axes, Slice bounds, Gather indices)."""
+    return g.const(np.asarray(values, dtype=np.int64), INT64)
+
+
 def axes_const(g, axes):
     """A 1-D int64 tensor of axes (opset 13 takes Unsqueeze/Squeeze/ReduceSum axes as inputs)."""
-    return g.const(np.asarray(axes, dtype=np.int64), INT64)
+    return ints(g, axes)
 
 
 def reduce(g, op_type, x, axes, keepdims):
@@ -81,4 +86,4 @@ def stack(g, inputs, axis):
 
 def reshape_to(g, x, shape):
     """x reshaped to a static ``shape``."""
-    return g.add('Reshape', [x, g.const(np.asarray(shape, dtype=np.int64), INT64)])
+    return g.add('Reshape', [x, ints(g, shape)])

@@ -185,10 +185,9 @@ def _onnx_gates(g, params, piece, mode):
     """One weight or bias cut from the flat vector, its gates put in ONNX's order."""
     (start, shape), n_gates = piece, len(_ONNX_GATE_ORDER[mode])
     size = int(np.prod(shape))
-    const = lambda v: g.const(np.asarray(v, dtype=np.int64), _onnx.INT64)  # noqa: E731
-    flat = g.add('Slice', [params, const([start]), const([start + size])])
+    flat = g.add('Slice', [params, _onnx.ints(g, [start]), _onnx.ints(g, [start + size])])
     gated = _onnx.reshape_to(g, flat, (n_gates, shape[0] // n_gates) + tuple(shape[1:]))
-    ordered = g.add('Gather', [gated, const(_ONNX_GATE_ORDER[mode])], axis=0)
+    ordered = g.add('Gather', [gated, _onnx.ints(g, _ONNX_GATE_ORDER[mode])], axis=0)
     return _onnx.reshape_to(g, ordered, (1,) + tuple(shape))
 
 
@@ -215,8 +214,8 @@ def _onnx_rnn(g, node):
         w = [_onnx_gates(g, params, pieces[k][0][0], mode) for k in ks]
         r = [_onnx_gates(g, params, pieces[k][0][1], mode) for k in ks]
         b = [g.add('Concat', [_onnx_gates(g, params, p, mode) for p in pieces[k][1]], axis=1) for k in ks]
-        begin, end = (g.const(np.asarray([v], dtype=np.int64), _onnx.INT64) for v in (ks[0], ks[-1] + 1))
-        initial = [g.add('Slice', [s, begin, end]) for s in states]
+        bounds = [_onnx.ints(g, [ks[0]]), _onnx.ints(g, [ks[-1] + 1])]
+        initial = [g.add('Slice', [s] + bounds) for s in states]  # this layer's directions
         outs = g.add(_ONNX_OP[mode], [x] + [g.add('Concat', v, axis=0) if dirs > 1 else v[0] for v in (w, r, b)]
                      + [''] + initial, n_out=1 + len(states), hidden_size=h, direction=direction, **extra)
         y = g.add('Transpose', [outs[0]], perm=[0, 2, 1, 3])

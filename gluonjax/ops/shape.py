@@ -360,8 +360,7 @@ def onnx_slice(g, x, shape, index):
         # a backwards slice to the front: ONNX reads -1 as the last element, INT64_MIN as 'before 0'
         ends.append(_INT64_MIN if step < 0 and stop < 0 else stop)
         steps.append(step)
-    tensors = [np.asarray(v, dtype=np.int64) for v in (starts, ends, range(len(index)), steps)]
-    return g.add('Slice', [x] + [g.const(t, _onnx.INT64) for t in tensors])
+    return g.add('Slice', [x] + [_onnx.ints(g, v) for v in (starts, ends, list(range(len(index))), steps)])
 
 
 def _onnx_slice(g, node):
@@ -466,7 +465,7 @@ def _onnx_tile(g, node):
     if len(reps) > len(shape):
         x = _onnx.reshape_to(g, x, (1,) * (len(reps) - len(shape)) + tuple(shape))
     reps = (1,) * (len(shape) - len(reps)) + tuple(reps)
-    return g.add('Tile', [x, g.const(np.asarray(reps, dtype=np.int64), _onnx.INT64)])
+    return g.add('Tile', [x, _onnx.ints(g, reps)])
 
 
 @register('tile', methods=('tile',), onnx=_onnx_tile, params=[P('reps', 'shape')])
@@ -491,8 +490,7 @@ def repeat(data, *, repeats, axis):
 def _onnx_pad(g, node):
     a = node.attrs
     widths = a['pad_width']
-    pads = np.asarray(list(widths[0::2]) + list(widths[1::2]), dtype=np.int64)
-    inputs = [node.inputs[0], g.const(pads, _onnx.INT64)]
+    inputs = [node.inputs[0], _onnx.ints(g, list(widths[0::2]) + list(widths[1::2]))]
     if a['mode'] == 'constant':
         inputs.append(g.const(a['constant_value'], node.in_dtypes[0]))
     return g.add('Pad', inputs, mode=a['mode'])
