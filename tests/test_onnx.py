@@ -144,6 +144,13 @@ OPS = {
                                    [(2, 3)]),
     'comparisons': (lambda F, x, y: (x > 0.1) + (x < y) + (x >= y) * 2 + (x == x) - (x != y) + (x <= 0.3),
                     [(2, 3), (2, 3)]),
+    'arg_and_like': (lambda F, x: F.broadcast_add(
+        F.concat(F.argmax(x, axis=1, keepdims=True), F.argmin(x, axis=0).reshape((-1, 1)), dim=1), F.argmax(x))
+        + F.broadcast_to(F.slice_axis(x, axis=1, begin=0, end=1), shape=(3, 2))
+        + F.broadcast_like(F.sum(x, axis=1, keepdims=True), F.slice_axis(x, axis=1, begin=0, end=2))
+        + F.ones_like(F.slice_axis(x, axis=1, begin=1, end=3)) * 2 - F.zeros_like(F.slice_axis(x, axis=1, begin=0, end=2)),
+        [(3, 3)]),
+    'depth_space': (lambda F, x: (F.depth_to_space(x, 2), F.space_to_depth(x, 2)), [(1, 8, 4, 6)]),
     'several_outputs': (lambda F, x: (x, F.relu(x), F.relu(x), x + 1), [(2, 3)]),
     'dot': (lambda F, x, y: F.dot(x, y, transpose_b=True) + F.batch_dot(x.expand_dims(0), y.expand_dims(0),
                                                                          transpose_b=True).squeeze(axis=0),
@@ -164,7 +171,8 @@ def test_operators(name, tmp_path):
 def _check_symbol(sym, params, inputs, tmp_path):
     """Export ``sym`` with ``params`` for ``inputs`` {name: array}; compare onnxruntime with the executor."""
     args = {k: mx.nd.array(v, dtype=v.dtype) for k, v in {**params, **inputs}.items()}
-    arg_shapes = dict(zip(sym.list_arguments(), sym.infer_shape(**{k: v.shape for k, v in inputs.items()})[0]))
+    known = {k: v.shape for k, v in {**params, **inputs}.items()}
+    arg_shapes = dict(zip(sym.list_arguments(), sym.infer_shape(**known)[0]))
     args.update({k: mx.nd.zeros(s) for k, s in arg_shapes.items() if k not in args})  # a loss's label
     want = sym.bind(mx.cpu(), args).forward()[0].asnumpy()
     path = mx.onnx.export_model(sym, {k: args[k] for k in params}, [v.shape for v in inputs.values()],
@@ -191,6 +199,14 @@ SYMBOLS = {
     'embedding_int_indices': lambda d: (
         mx.sym.Embedding(d, mx.sym.var('w'), input_dim=6, output_dim=3),
         {'w': _uniform(6, 3)}, {'data': np.array([[0, 5, 2], [1, 1, 4]], dtype=np.int32)}),
+    'take_clip_wrap_one_hot': lambda d: (mx.sym.concat(
+        mx.sym.take(mx.sym.var('w'), d, mode='clip'), mx.sym.take(mx.sym.var('w'), d, mode='wrap'),
+        mx.sym.one_hot(d, depth=4, on_value=2.0, off_value=-1.0), dim=2),
+        {'w': _uniform(4, 3)}, {'data': np.array([[0, 3, -1], [5, 2, -6]], dtype=np.float32)}),
+    'l2_normalization_lrn': lambda d: (
+        mx.sym.L2Normalization(d, mode='instance') + mx.sym.L2Normalization(d, mode='channel')
+        + mx.sym.L2Normalization(d, mode='spatial') + mx.sym.LRN(d, nsize=3, alpha=0.1, beta=0.6, knorm=1.5),
+        {}, {'data': _uniform(2, 5, 3, 3)}),
     'logistic_regression_output': lambda d: (mx.sym.LogisticRegressionOutput(d, name='lro'), {},
                                              {'data': _uniform(2, 3)}),
     'linear_regression_output': lambda d: (mx.sym.LinearRegressionOutput(mx.sym.relu(d), name='lin'), {},

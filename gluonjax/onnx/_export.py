@@ -136,7 +136,11 @@ def _input_specs(sym, params, in_shapes, in_types):
     output label aside. Without ``in_shapes`` the variables' own shapes serve, and their dtypes
     where they have one (a traced HybridBlock's variables have both)."""
     label = _output_label(sym)
-    variables = [n for n in sym._topo() if n.is_variable and n.name not in params and n.name != label]
+    variables, seen = [], {label}
+    for n in sym._topo():  # variables of one name are one input
+        if n.is_variable and n.name not in params and n.name not in seen:
+            seen.add(n.name)
+            variables.append(n)
     names = [n.name for n in variables]
     if in_shapes is None:
         in_shapes = [_infer.var_shape(n) for n in variables]
@@ -174,13 +178,15 @@ def to_graph(sym, params, inputs, verbose=False):
         shapes[name], dtypes[name] = value.shape, value.dtype.name
     order, ent_shape, ent_dtype = _infer.entry_avals(sym, shapes, dtypes)
     g = OnnxGraph()
-    values = {}
+    values, variables = {}, {}
     for node in order:
         key = (id(node), 0)
-        if node.is_variable:
-            values[key] = g.fresh(node.name)
-            if node.name in params:
-                g.initializers[node.name] = params[node.name]
+        if node.is_variable:  # variables of one name are one input (one parameter)
+            if node.name not in variables:
+                variables[node.name] = g.fresh(node.name)
+                if node.name in params:
+                    g.initializers[node.name] = params[node.name]
+            values[key] = variables[node.name]
             continue
         _convert_node(g, node, values, ent_shape, ent_dtype, verbose)
     return g, values, ent_shape, ent_dtype

@@ -262,7 +262,23 @@ def group_norm(data, gamma, beta, *, num_groups, eps, output_mean_var):
 # L2Normalization and LRN
 # ---------------------------------------------------------------------------------------------
 
-@register('L2Normalization', npx=('l2_normalization',), num_outputs=2, num_visible_outputs=1, output_names=('output', 'norm'),
+def _onnx_l2_normalization(g, node):
+    a, x, ndim = node.attrs, node.inputs[0], len(node.in_shapes[0])
+    axes = {'instance': range(1, ndim), 'channel': (1,), 'spatial': range(2, ndim)}[a['mode']]
+    total = _onnx.reduce(g, 'ReduceSum', g.add('Mul', [x, x]), list(axes), True)
+    norm = g.add('Sqrt', [g.add('Add', [total, g.const(a['eps'], node.in_dtypes[0])])])
+    return g.add('Div', [x, norm])
+
+
+def _onnx_lrn(g, node):
+    """ONNX's LRN windows the channels as MXNet does for odd sizes (an even window leans the other way)."""
+    a = node.attrs
+    if a['nsize'] % 2 == 0:
+        raise g.unsupported(node, 'an even nsize (%d): ONNX centres the window differently' % a['nsize'])
+    return g.add('LRN', node.inputs, size=a['nsize'], alpha=a['alpha'], beta=a['beta'], bias=a['knorm'])
+
+
+@register('L2Normalization', npx=('l2_normalization',), onnx=_onnx_l2_normalization, num_outputs=2, num_visible_outputs=1, output_names=('output', 'norm'),
           params=[P('eps', 'float', 1e-10), P('mode', 'str', 'instance')])
 def l2_normalization(data, *, eps, mode):
     """Divide by the L2 norm sqrt(sum(x**2) + eps) taken per sample ('instance', over every
@@ -285,7 +301,7 @@ def l2_normalization(data, *, eps, mode):
     return (out,) + _no_grad(norm.reshape(shape).astype(data.dtype))
 
 
-@register('LRN', npx=('lrn',), num_outputs=2, num_visible_outputs=1, output_names=('output', 'tmp_norm'),
+@register('LRN', npx=('lrn',), onnx=_onnx_lrn, num_outputs=2, num_visible_outputs=1, output_names=('output', 'tmp_norm'),
           params=[P('alpha', 'float', 1e-4), P('beta', 'float', 0.75), P('knorm', 'float', 2.0),
                   P('nsize', 'int')])
 def lrn(data, *, alpha, beta, knorm, nsize):

@@ -109,18 +109,35 @@ def arg_indices(name, fn, data, axis, keepdims):
     return fn(data, axis=axis, keepdims=keepdims)
 
 
-def _arg(name, fn):
+def _onnx_arg(op_type):
+    """ArgMax / ArgMin (the first extreme, as jnp's), the indices in the input dtype as MXNet's;
+    without an axis over the flattened array."""
+    def convert(g, node):
+        a, x, shape = node.attrs, node.inputs[0], node.in_shapes[0]
+        if a['axis'] is None:
+            out = g.add(op_type, [_onnx.reshape_to(g, x, (-1,))], axis=0, keepdims=1)
+            out = _onnx.reshape_to(g, out, (1,) * len(shape) if a['keepdims'] else (1,))
+        else:
+            out = g.add(op_type, [x], axis=a['axis'] % len(shape), keepdims=int(a['keepdims']))
+            if node.out_shapes[0] == (1,) and len(shape) == 1:  # MXNet's (1,), never 0-d
+                out = _onnx.reshape_to(g, out, (1,))
+        return _onnx.cast(g, out, 'int64', node.out_dtypes[0])
+    return convert
+
+
+def _arg(name, fn, onnx):
     def op(data, *, axis, keepdims):
         out = arg_indices(name, fn, data, axis, keepdims)
         # MXNet returns the indices in the input's dtype (float32 for float32 data, int32 for int32).
         return _finish(out.astype(data.dtype), keepdims)
     op.__name__ = name
     op.__doc__ = 'Indices of the %s values along an axis (in the input dtype, as in MXNet).' % name[3:]
-    register(name, params=[P('axis', 'int', None, optional=True), P('keepdims', 'bool', False)], methods=(name,))(op)
+    register(name, params=[P('axis', 'int', None, optional=True), P('keepdims', 'bool', False)], methods=(name,),
+             onnx=_onnx_arg(onnx))(op)
 
 
-_arg('argmax', jnp.argmax)
-_arg('argmin', jnp.argmin)
+_arg('argmax', jnp.argmax, 'ArgMax')
+_arg('argmin', jnp.argmin, 'ArgMin')
 
 
 @register('argmax_channel', methods=('argmax_channel',))

@@ -543,7 +543,12 @@ def _broadcast_check(name, shape, target):
                              % (name, shape_str(shape), shape_str(target)))
 
 
-@register('broadcast_to', methods=('broadcast_to',), params=[P('shape', 'shape', ())])
+def _onnx_expand(g, node):
+    """Expand to the static output shape."""
+    return g.add('Expand', [node.inputs[0], _onnx.ints(g, node.out_shapes[0])])
+
+
+@register('broadcast_to', methods=('broadcast_to',), onnx=_onnx_expand, params=[P('shape', 'shape', ())])
 def broadcast_to(data, *, shape):
     """Broadcast axes of size 1 to ``shape``; a 0 in ``shape`` keeps that axis."""
     if len(shape) != data.ndim:
@@ -553,7 +558,7 @@ def broadcast_to(data, *, shape):
     return jnp.broadcast_to(data, target)
 
 
-@register('broadcast_like', npx=('broadcast_like',), methods=('broadcast_like',), inputs=('lhs', 'rhs'),
+@register('broadcast_like', npx=('broadcast_like',), methods=('broadcast_like',), inputs=('lhs', 'rhs'), onnx=_onnx_expand,
           params=[P('lhs_axes', 'axis', None, optional=True), P('rhs_axes', 'axis', None, optional=True)])
 def broadcast_like(lhs, rhs, *, lhs_axes, rhs_axes):
     """Broadcast lhs to the shape of rhs (or only lhs_axes to the sizes of rhs_axes)."""
@@ -697,7 +702,10 @@ def _check_4d(name, data, block_size):
         raise MXNetError('%s: block_size must be positive, got %d' % (name, block_size))
 
 
-@register('depth_to_space', methods=('depth_to_space',), params=[P('block_size', 'int')])
+# MXNet's block order is ONNX's DCR (depth, column, row), for both directions.
+@register('depth_to_space', methods=('depth_to_space',),
+          onnx=lambda g, node: g.add('DepthToSpace', node.inputs, blocksize=node.attrs['block_size'], mode='DCR'),
+          params=[P('block_size', 'int')])
 def depth_to_space(data, *, block_size):
     """(N, C, H, W) -> (N, C/b^2, H*b, W*b): blocks of channels become b x b spatial blocks."""
     _check_4d('depth_to_space', data, block_size)
@@ -710,7 +718,8 @@ def depth_to_space(data, *, block_size):
     return jnp.transpose(x, (0, 3, 4, 1, 5, 2)).reshape(n, c // (b * b), h * b, w * b)
 
 
-@register('space_to_depth', methods=('space_to_depth',), params=[P('block_size', 'int')])
+@register('space_to_depth', methods=('space_to_depth',),
+          onnx=lambda g, node: g.add('SpaceToDepth', node.inputs, blocksize=node.attrs['block_size']), params=[P('block_size', 'int')])
 def space_to_depth(data, *, block_size):
     """(N, C, H, W) -> (N, C*b^2, H/b, W/b): the inverse of depth_to_space."""
     _check_4d('space_to_depth', data, block_size)
