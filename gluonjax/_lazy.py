@@ -20,6 +20,7 @@ LAZY = {
     'callback': 'gluonjax.callback', 'monitor': 'gluonjax.monitor', 'mon': 'gluonjax.monitor',
     'contrib': 'gluonjax.contrib',
     'profiler': 'gluonjax.profiler',
+    'onnx': 'gluonjax.onnx',
 }
 
 

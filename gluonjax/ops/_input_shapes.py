@@ -72,8 +72,9 @@ def embedding(a, s):
 
 
 def leaky_relu(a, s):
+    # prelu's gamma is one per channel only when its shape is not given: PReLU() has one (1,)
     d = s.get('data')
-    if d is None or len(d) < 2:
+    if d is None or len(d) < 2 or s.get('gamma') is not None:
         return {}
     return {'gamma': (d[1],)}
 

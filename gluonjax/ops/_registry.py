@@ -301,6 +301,9 @@ class OpDef:
     # a first call costs microseconds instead of a compile (see ops/_host.py). Same signature
     # as ``fn``, on numpy arrays.
     host: Optional[Callable] = None
+    # How mx.onnx.export_model writes a node of the operator: fn(g, node) -> ONNX output names
+    # (see ops/_onnx.py); None where there is no ONNX form (the export names the op and node).
+    onnx: Optional[Callable] = None
     _param_map: dict = dataclasses.field(default_factory=dict, repr=False)
 
     def __post_init__(self):

@@ -5,6 +5,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..base import MXNetError
+from . import _onnx
 from ._registry import P, register
 
 _DT = [P('ctx', 'str', ''), P('dtype', 'dtype', 'float32')]
@@ -75,11 +76,18 @@ def _linspace(*, start, stop, num, endpoint, ctx, dtype):
     return jnp.asarray(np.linspace(start, stop, num, endpoint=endpoint, dtype=dtype))
 
 
-@register('zeros_like', methods=('zeros_like',))
+def _onnx_filled_like(value):
+    """A constant expanded to the input's shape (read at run time, so a dynamic batch passes)."""
+    def convert(g, node):
+        return g.add('Expand', [g.const(value, node.in_dtypes[0]), g.add('Shape', node.inputs)])
+    return convert
+
+
+@register('zeros_like', methods=('zeros_like',), onnx=_onnx_filled_like(0))
 def zeros_like(data):
     return jnp.zeros_like(data)
 
 
-@register('ones_like', methods=('ones_like',))
+@register('ones_like', methods=('ones_like',), onnx=_onnx_filled_like(1))
 def ones_like(data):
     return jnp.ones_like(data)

@@ -7,18 +7,20 @@ from jax import lax
 from ..base import MXNetError, shape_str
 from . import _input_shapes
 from ._host import cpu_arithmetic, flush_subnormals
+from . import _onnx
 from ._registry import P, arith, register
 
 
 def _unary(name, fn, aliases=(), method=False, np=(), npx=(), host=None):
     """An elementwise operator; ``method``: also NDArray/Symbol method ``name``; ``np``, ``npx``:
-    the mx.np / mx.npx functions it serves; ``host``: its exact NumPy form (OpDef.host)."""
+    the mx.np / mx.npx functions it serves; ``host``: its exact NumPy form (OpDef.host); its
+    ONNX form is _ONNX_UNARY's (OpDef.onnx)."""
     def op(data):
         return fn(data)
     op.__name__ = name
     op.__doc__ = 'Elementwise %s.' % name
     register(name, aliases=aliases, methods=(name,) if method else (), np=tuple(np), npx=tuple(npx),
-             host=host)(op)
+             host=host, onnx=_ONNX_UNARY.get(name))(op)
 
 
 def _float_only(fn):
@@ -29,6 +31,30 @@ def _float_only(fn):
         return fn(x.astype(jnp.float32)).astype(x.dtype)
     return run
 
+
+def _onnx_input(g, node):
+    """An identity in inference: the ONNX value is the input itself."""
+    return node.inputs[0]
+
+
+def _onnx_square(g, node):
+    return g.add('Mul', [node.inputs[0], node.inputs[0]])
+
+
+def _onnx_rsqrt(g, node):
+    return g.add('Reciprocal', [g.add('Sqrt', node.inputs)])
+
+
+# The ONNX forms of the unary operators (OpDef.onnx): one ONNX operator of the same inputs.
+_ONNX_UNARY = {name: _onnx.same(op_type) for name, op_type in (
+    ('exp', 'Exp'), ('log', 'Log'), ('sqrt', 'Sqrt'), ('sin', 'Sin'), ('cos', 'Cos'), ('tan', 'Tan'),
+    ('arcsin', 'Asin'), ('arccos', 'Acos'), ('arctan', 'Atan'), ('sinh', 'Sinh'), ('cosh', 'Cosh'),
+    ('tanh', 'Tanh'), ('arcsinh', 'Asinh'), ('arccosh', 'Acosh'), ('arctanh', 'Atanh'),
+    ('sigmoid', 'Sigmoid'), ('softsign', 'Softsign'), ('erf', 'Erf'), ('reciprocal', 'Reciprocal'),
+    ('sign', 'Sign'), ('ceil', 'Ceil'), ('floor', 'Floor'), ('relu', 'Relu'), ('abs', 'Abs'),
+    ('negative', 'Neg'))}
+_ONNX_UNARY.update({'_copy': _onnx_input, 'BlockGrad': _onnx_input, 'make_loss': _onnx_input,
+                    'square': _onnx_square, 'rsqrt': _onnx_rsqrt})
 
 # The NumPy forms of the float operators IEEE rounds exactly (the same bits as XLA's; OpDef.host).
 _EXACT_FLOAT = {'sqrt': cpu_arithmetic(numpy.sqrt), 'reciprocal': cpu_arithmetic(lambda x: 1.0 / x)}
@@ -84,12 +110,18 @@ _unary('BlockGrad', lax.stop_gradient, aliases=('stop_gradient',), npx=('stop_gr
 _unary('make_loss', lambda x: x)
 
 
-@register('hard_sigmoid', params=[P('alpha', 'float', 0.2), P('beta', 'float', 0.5)])
+@register('hard_sigmoid', onnx=lambda g, n: g.add('HardSigmoid', n.inputs, alpha=n.attrs['alpha'], beta=n.attrs['beta']),
+          params=[P('alpha', 'float', 0.2), P('beta', 'float', 0.5)])
 def hard_sigmoid(data, *, alpha, beta):
     return jnp.clip(alpha * data + beta, 0, 1).astype(data.dtype)
 
 
-@register('clip', methods=('clip',), params=[P('a_min', 'float'), P('a_max', 'float')])
+def _onnx_clip(g, node):
+    bounds = [g.const(node.attrs[k], node.in_dtypes[0]) for k in ('a_min', 'a_max')]
+    return g.add('Clip', [node.inputs[0]] + bounds)
+
+
+@register('clip', methods=('clip',), onnx=_onnx_clip, params=[P('a_min', 'float'), P('a_max', 'float')])
 def clip(data, *, a_min, a_max):
     """Clip values into [a_min, a_max]."""
     return jnp.clip(data, a_min, a_max).astype(data.dtype)
@@ -105,10 +137,12 @@ def _check_broadcast(name, lhs, rhs):
                              % (name, shape_str(a), shape_str(b)))
 
 
-def _binary(name, fn, aliases=(), elemwise=None, logical=False, backs=(), host=None):
+def _binary(name, fn, aliases=(), elemwise=None, logical=False, backs=(), host=None, onnx=None):
     """A broadcasting binary operator and, when ``elemwise`` = (name, aliases, backs) is given,
     its equal-shapes twin; ``backs`` are the Arith entries each one implements; ``host``: the
-    NumPy function giving ``fn``'s exact bits, for both operators' OpDef.host."""
+    NumPy function giving ``fn``'s exact bits, for both operators' OpDef.host; ``onnx``: the ONNX
+    operator both are (ONNX broadcasts as MXNet's broadcast_* do) or their OpDef.onnx."""
+    onnx = _onnx.same(onnx) if isinstance(onnx, str) else onnx
     def broadcasting(fn):
         def op(lhs, rhs):
             _check_broadcast(name, lhs, rhs)
@@ -116,7 +150,7 @@ def _binary(name, fn, aliases=(), elemwise=None, logical=False, backs=(), host=N
             return out.astype(lhs.dtype) if logical else out
         op.__name__ = name
         return op
-    register(name, inputs=('lhs', 'rhs'), aliases=aliases, arith=backs,
+    register(name, inputs=('lhs', 'rhs'), aliases=aliases, arith=backs, onnx=onnx,
              host=host and broadcasting(host))(broadcasting(fn))
     if elemwise is not None:
         ename, ealiases, ebacks = elemwise
@@ -130,7 +164,7 @@ def _binary(name, fn, aliases=(), elemwise=None, logical=False, backs=(), host=N
                 return out.astype(lhs.dtype) if logical else out
             eop.__name__ = ename
             return eop
-        register(ename, inputs=('lhs', 'rhs'), aliases=ealiases, arith=ebacks, same_shape_inputs=True,
+        register(ename, inputs=('lhs', 'rhs'), aliases=ealiases, arith=ebacks, same_shape_inputs=True, onnx=onnx,
                  host=host and equal_shapes(host))(equal_shapes(fn))
 
 
@@ -167,22 +201,23 @@ def _mod(a, b):
 # The Python arithmetic of each front end (arith entries): nd and np broadcast; MXNet's symbols
 # use the equal-shapes operators under their CamelCase names (``a + b`` is '_Plus', node _plus0);
 # the symbol functions (sym.maximum, sym.pow) are a front end of their own ('symfunc').
-_binary('broadcast_add', jnp.add, aliases=('broadcast_plus',), backs=arith('nd np', 'add'), host=cpu_arithmetic(numpy.add),
+_binary('broadcast_add', jnp.add, aliases=('broadcast_plus',), backs=arith('nd np', 'add'), host=cpu_arithmetic(numpy.add), onnx='Add',
         elemwise=('elemwise_add', ('_plus', '_add', '_Plus'), arith('sym', 'add', call_name='_Plus')))
 _binary('broadcast_sub', jnp.subtract, aliases=('broadcast_minus',), backs=arith('nd', 'subtract') + arith('np', 'subtract'),
-        host=cpu_arithmetic(numpy.subtract),
+        host=cpu_arithmetic(numpy.subtract), onnx='Sub',
         elemwise=('elemwise_sub', ('_minus', '_sub', '_Minus'), arith('sym', 'subtract', call_name='_Minus')))
-_binary('broadcast_mul', jnp.multiply, backs=arith('nd np', 'multiply'), host=cpu_arithmetic(numpy.multiply),
+_binary('broadcast_mul', jnp.multiply, backs=arith('nd np', 'multiply'), host=cpu_arithmetic(numpy.multiply), onnx='Mul',
         elemwise=('elemwise_mul', ('_mul', '_Mul'), arith('sym', 'multiply', call_name='_Mul')))
-_binary('broadcast_div', _true_div, backs=arith('nd', 'divide'), host=cpu_arithmetic(numpy.true_divide),
+_binary('broadcast_div', _true_div, backs=arith('nd', 'divide'), host=cpu_arithmetic(numpy.true_divide), onnx='Div',
         elemwise=('elemwise_div', ('_div', '_Div'), arith('sym', 'divide', call_name='_Div')))
 _binary('broadcast_mod', _mod, backs=arith('nd', 'modulo') + arith('np', 'mod'),
         elemwise=('_mod', ('_Mod',), arith('sym', 'modulo', call_name='_Mod')))
-_binary('broadcast_power', jnp.power, backs=arith('nd np', 'power'),
+_binary('broadcast_power', jnp.power, backs=arith('nd np', 'power'), onnx='Pow',
         elemwise=('_power', ('_Power', 'elemwise_power'), arith('sym symfunc', 'power', call_name='_Power')))
 for _fname in ('maximum', 'minimum', 'hypot'):
     _call = '_' + _fname.capitalize()
     _binary('broadcast_' + _fname, getattr(jnp, _fname), backs=arith('nd np', _fname),
+            onnx={'maximum': 'Max', 'minimum': 'Min'}.get(_fname),
 
             elemwise=('_' + _fname, (_call,), arith('symfunc', _fname, call_name=_call)))
 _binary('arctan2', jnp.arctan2, aliases=('_arctan2',))
@@ -194,8 +229,31 @@ _COMPARISONS = {
     'logical_and': (lambda a, b: (a != 0) & (b != 0),) * 2,
     'logical_or': (lambda a, b: (a != 0) | (b != 0),) * 2,
     'logical_xor': (lambda a, b: (a != 0) ^ (b != 0),) * 2}
+# The ONNX operator of each comparison (not_equal is Not(Equal), the logical ones work on x != 0).
+_ONNX_COMPARE = {'equal': 'Equal', 'not_equal': 'Equal', 'greater': 'Greater', 'greater_equal': 'GreaterOrEqual',
+                 'lesser': 'Less', 'lesser_equal': 'LessOrEqual', 'logical_and': 'And', 'logical_or': 'Or',
+                 'logical_xor': 'Xor'}
+
+
+def _onnx_comparison(cmp, with_scalar=False):
+    """A comparison's ONNX form: a bool result cast to MXNet's 0/1 in the input dtype."""
+    def convert(g, node):
+        dtype = node.in_dtypes[0]
+        lhs = node.inputs[0]
+        rhs = g.const(node.attrs['scalar'], dtype) if with_scalar else node.inputs[1]
+        if cmp.startswith('logical_'):
+            lhs, rhs = (g.add('Not', [g.add('Equal', [v, g.const(0, d)])])
+                        for v, d in ((lhs, dtype), (rhs, dtype if with_scalar else node.in_dtypes[1])))
+        out = g.add(_ONNX_COMPARE[cmp], [lhs, rhs])
+        if cmp == 'not_equal':
+            out = g.add('Not', [out])
+        return g.add('Cast', [out], to=_onnx.tensor_type(node.out_dtypes[0]))
+    return convert
+
+
 for _cmp, (_fn, _host_fn) in _COMPARISONS.items():
     _binary('broadcast_' + _cmp, _fn, elemwise=('_' + _cmp, (), arith('sym', _cmp)), logical=True,
+            onnx=_onnx_comparison(_cmp),
             backs=arith('nd', _cmp), host=cpu_arithmetic(_host_fn))
 
 
@@ -207,8 +265,9 @@ def _host_scalar(scalar, dtype):
     return flush_subnormals(numpy.asarray(scalar).astype(dtype)[()])
 
 
-def _scalar(name, fn, aliases=(), logical=False, backs=(), host=None):
-    """An array-scalar operator; ``host``: the NumPy function giving ``fn``'s exact bits (OpDef.host)."""
+def _scalar(name, fn, aliases=(), logical=False, backs=(), host=None, onnx=None):
+    """An array-scalar operator; ``host``: the NumPy function giving ``fn``'s exact bits (OpDef.host);
+    ``onnx``: its ONNX form (OpDef.onnx)."""
     def with_scalar(fn, convert):
         def op(data, *, scalar, is_int=True):
             out = fn(data, convert(scalar, data.dtype))
@@ -216,7 +275,7 @@ def _scalar(name, fn, aliases=(), logical=False, backs=(), host=None):
         op.__name__ = name
         return op
     register(name, params=[P('scalar', 'float', 1.0), P('is_int', 'bool', True)], aliases=aliases,
-             dynamic_params=('scalar',), arith=backs,
+             dynamic_params=('scalar',), arith=backs, onnx=onnx,
              host=host and with_scalar(host, _host_scalar))(
         with_scalar(fn, lax.convert_element_type))
 
@@ -229,39 +288,40 @@ def _scalar_backs(function, forms, call_name, np_function=None, fronts='sym'):
 
 
 _BOTH = 'scalar rscalar'
-_scalar('_plus_scalar', jnp.add, aliases=('_PlusScalar',), host=cpu_arithmetic(numpy.add), backs=_scalar_backs('add', _BOTH, '_PlusScalar', 'add'))
-_scalar('_minus_scalar', jnp.subtract, aliases=('_MinusScalar',), host=cpu_arithmetic(numpy.subtract),
+_scalar('_plus_scalar', jnp.add, aliases=('_PlusScalar',), onnx=_onnx.scalar('Add'), host=cpu_arithmetic(numpy.add), backs=_scalar_backs('add', _BOTH, '_PlusScalar', 'add'))
+_scalar('_minus_scalar', jnp.subtract, aliases=('_MinusScalar',), onnx=_onnx.scalar('Sub'), host=cpu_arithmetic(numpy.subtract),
         backs=_scalar_backs('subtract', 'scalar', '_MinusScalar', 'subtract'))
-_scalar('_rminus_scalar', lambda x, s: s - x, aliases=('_RMinusScalar',), host=cpu_arithmetic(lambda x, s: s - x),
+_scalar('_rminus_scalar', lambda x, s: s - x, aliases=('_RMinusScalar',), onnx=_onnx.scalar('Sub', reverse=True), host=cpu_arithmetic(lambda x, s: s - x),
         backs=_scalar_backs('subtract', 'rscalar', '_RMinusScalar', 'subtract'))
-_scalar('_mul_scalar', jnp.multiply, aliases=('_MulScalar',), host=cpu_arithmetic(numpy.multiply),
+_scalar('_mul_scalar', jnp.multiply, aliases=('_MulScalar',), onnx=_onnx.scalar('Mul'), host=cpu_arithmetic(numpy.multiply),
         backs=_scalar_backs('multiply', _BOTH, '_MulScalar', 'multiply'))
-_scalar('_div_scalar', _true_div, aliases=('_DivScalar',), host=cpu_arithmetic(numpy.true_divide), backs=_scalar_backs('divide', 'scalar', '_DivScalar'))
-_scalar('_rdiv_scalar', lambda x, s: _true_div(s, x), aliases=('_RDivScalar',), host=cpu_arithmetic(lambda x, s: s / x),
+_scalar('_div_scalar', _true_div, aliases=('_DivScalar',), onnx=_onnx.scalar('Div'), host=cpu_arithmetic(numpy.true_divide), backs=_scalar_backs('divide', 'scalar', '_DivScalar'))
+_scalar('_rdiv_scalar', lambda x, s: _true_div(s, x), aliases=('_RDivScalar',), onnx=_onnx.scalar('Div', reverse=True), host=cpu_arithmetic(lambda x, s: s / x),
         backs=_scalar_backs('divide', 'rscalar', '_RDivScalar'))
 _scalar('_mod_scalar', _mod, aliases=('_ModScalar',), backs=_scalar_backs('modulo', 'scalar', '_ModScalar', 'mod'))
 _scalar('_rmod_scalar', lambda x, s: _mod(s, x), aliases=('_RModScalar',),
         backs=_scalar_backs('modulo', 'rscalar', '_RModScalar', 'mod'))
-_scalar('_power_scalar', jnp.power, aliases=('_PowerScalar',),
+_scalar('_power_scalar', jnp.power, aliases=('_PowerScalar',), onnx=_onnx.scalar('Pow'),
         backs=_scalar_backs('power', 'scalar', '_PowerScalar', 'power', fronts='sym symfunc'))
 # MXNet's Symbol.__rpow__ calls this operator by its own name (node _rpower_scalar0), sym.pow by
 # the CamelCase one (_rpowerscalar0).
-_scalar('_rpower_scalar', lambda x, s: jnp.power(s, x), aliases=('_RPowerScalar',),
+_scalar('_rpower_scalar', lambda x, s: jnp.power(s, x), aliases=('_RPowerScalar',), onnx=_onnx.scalar('Pow', reverse=True),
         backs=(_scalar_backs('power', 'rscalar', '_RPowerScalar', 'power', fronts='symfunc')
                + arith('sym', 'power', 'rscalar')))
 for _fname in ('maximum', 'minimum', 'hypot'):
     _call = '_%sScalar' % _fname.capitalize()
     _scalar('_%s_scalar' % _fname, getattr(jnp, _fname), aliases=(_call,),
+            onnx={'maximum': _onnx.scalar('Max'), 'minimum': _onnx.scalar('Min')}.get(_fname),
             backs=_scalar_backs(_fname, _BOTH, _call, _fname, fronts='symfunc'))
 # A comparison with the number on the left is the mirrored one: 2 < x is x > 2.
 _MIRROR = {'greater': 'lesser', 'lesser': 'greater', 'greater_equal': 'lesser_equal',
            'lesser_equal': 'greater_equal'}
 for _cmp, (_fn, _host_fn) in _COMPARISONS.items():
-    _scalar('_%s_scalar' % _cmp, _fn, logical=True, host=cpu_arithmetic(_host_fn),
+    _scalar('_%s_scalar' % _cmp, _fn, logical=True, host=cpu_arithmetic(_host_fn), onnx=_onnx_comparison(_cmp, True),
             backs=arith('nd sym', _cmp, 'scalar') + arith('nd', _MIRROR.get(_cmp, _cmp), 'rscalar'))
 
 
-@register('add_n', variadic=True, same_shape_inputs=True, params=[P('num_args', 'int', 1)], aliases=('ElementWiseSum', '_sum'))
+@register('add_n', variadic=True, onnx=_onnx.same('Sum'), same_shape_inputs=True, params=[P('num_args', 'int', 1)], aliases=('ElementWiseSum', '_sum'))
 def add_n(*args, num_args):
     """The sum of all inputs, which must have equal shapes."""
     out = args[0]
@@ -273,7 +333,17 @@ def add_n(*args, num_args):
     return out
 
 
-@register('where', inputs=('condition', 'x', 'y'), input_shapes=_input_shapes.where, partial_shapes=False)
+def _onnx_where(g, node):
+    """Where on condition != 0 (a 1-D condition picks whole rows: shaped (n, 1, ..., 1))."""
+    cond, x, y = node.inputs
+    c_shape, x_shape = node.in_shapes[0], node.in_shapes[1]
+    if c_shape != x_shape:
+        cond = _onnx.reshape_to(g, cond, c_shape + (1,) * (len(x_shape) - 1))
+    picked = g.add('Not', [g.add('Equal', [cond, g.const(0, node.in_dtypes[0])])])
+    return g.add('Where', [picked, x, y])
+
+
+@register('where', inputs=('condition', 'x', 'y'), onnx=_onnx_where, input_shapes=_input_shapes.where, partial_shapes=False)
 def where(condition, x, y):
     """Elements of x where condition is non-zero, else of y (condition may be 1-D over the first axis)."""
     if condition.shape != x.shape:

@@ -10,6 +10,7 @@ import numpy as np
 from jax import lax
 
 from ..base import MXNetError, shape_str
+from . import _onnx
 from ._registry import P, register
 from .shape import norm_axis
 
@@ -35,7 +36,31 @@ def _fix_indices(name, idx, size, mode):
     return jnp.clip(idx, 0, size - 1)
 
 
-@register('take', methods=('take',), inputs=('a', 'indices'),
+def _onnx_take(g, node):
+    """Gather at the indices (truncated to integers) clipped or wrapped as ``mode`` says."""
+    a, shape = node.attrs, node.in_shapes[0]
+    axis = a['axis'] % len(shape)
+    n = shape[axis]
+    idx = _onnx.cast(g, node.inputs[1], node.in_dtypes[1], 'int64')
+    if a['mode'] == 'clip':
+        idx = g.add('Clip', [idx, g.const(0, 'int64'), g.const(n - 1, 'int64')])
+    elif a['mode'] == 'wrap':
+        idx = g.add('Mod', [idx, g.const(n, 'int64')])
+    return g.add('Gather', [node.inputs[0], idx], axis=axis)
+
+
+def _onnx_one_hot(g, node):
+    """OneHot on the last axis; a negative index gives a row of off_value, as MXNet (ONNX would
+    count it from the end)."""
+    a = node.attrs
+    idx = _onnx.cast(g, node.inputs[0], node.in_dtypes[0], 'int64')
+    depth = g.const(a['depth'], 'int64')
+    idx = g.add('Where', [g.add('Less', [idx, g.const(0, 'int64')]), depth, idx])
+    values = g.const([a['off_value'], a['on_value']], a['dtype'])
+    return g.add('OneHot', [idx, depth, values], axis=-1)
+
+
+@register('take', methods=('take',), inputs=('a', 'indices'), onnx=_onnx_take,
           params=[P('axis', 'int', 0), P('mode', 'str', 'clip')])
 def take(a, indices, *, axis, mode):
     """Slices of ``a`` along ``axis`` at ``indices``: shape a.shape[:axis] + indices.shape + a.shape[axis+1:].
@@ -89,7 +114,7 @@ def fill_element_0index(lhs, mhs, rhs):
     return lhs.at[rows, _as_index(rhs)].set(mhs.astype(lhs.dtype))
 
 
-@register('one_hot', npx=('one_hot',), methods=('one_hot',), inputs=('indices',),
+@register('one_hot', npx=('one_hot',), methods=('one_hot',), inputs=('indices',), onnx=_onnx_one_hot,
           params=[P('depth', 'int'), P('on_value', 'float', 1.0), P('off_value', 'float', 0.0),
                   P('dtype', 'dtype', 'float32')])
 def one_hot(indices, *, depth, on_value, off_value, dtype):

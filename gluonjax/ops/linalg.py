@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax.scipy.linalg import solve_triangular
 
 from ..base import MXNetError, shape_str
+from . import _onnx
 from ._registry import P, register
 from .shape import norm_axis
 
@@ -27,7 +28,27 @@ def _dot_error(lhs, rhs, transpose_a, transpose_b, why):
 _TRANSPOSE = [P('transpose_a', 'bool', False), P('transpose_b', 'bool', False)]
 
 
-@register('dot', methods=('dot',), inputs=('lhs', 'rhs'),
+def _onnx_matmul(g, node, batched):
+    """MatMul with MXNet's transpose_a / transpose_b on the last two axes (dot: 1-D and 2-D only)."""
+    a = node.attrs
+    lhs, rhs = node.inputs
+    if not batched and max(len(s) for s in node.in_shapes) > 2:
+        raise g.unsupported(node, 'dot of arrays over 2-D (only 1-D and 2-D operands have an ONNX MatMul form)')
+
+    def swap_last(x, ndim):
+        if ndim < 2:
+            return x
+        return g.add('Transpose', [x], perm=list(range(ndim - 2)) + [ndim - 1, ndim - 2])
+    if a['transpose_a']:
+        lhs = swap_last(lhs, len(node.in_shapes[0]))
+    if a['transpose_b']:
+        rhs = swap_last(rhs, len(node.in_shapes[1]))
+    out = g.add('MatMul', [lhs, rhs])
+    both_vectors = len(node.in_shapes[0]) == len(node.in_shapes[1]) == 1
+    return _onnx.reshape_to(g, out, (1,)) if both_vectors else out  # MXNet's (1,) for a scalar
+
+
+@register('dot', methods=('dot',), inputs=('lhs', 'rhs'), onnx=lambda g, node: _onnx_matmul(g, node, False),
           params=_TRANSPOSE + [P('forward_stype', 'str', None, optional=True)])
 def dot(lhs, rhs, *, transpose_a, transpose_b, forward_stype):
     """MXNet's dot product (see the module docstring for N-D inputs)."""
@@ -50,6 +71,7 @@ def dot(lhs, rhs, *, transpose_a, transpose_b, forward_stype):
 
 
 @register('batch_dot', npx=('batch_dot',), methods=('batch_dot',), inputs=('lhs', 'rhs'),
+          onnx=lambda g, node: _onnx_matmul(g, node, True),
           params=_TRANSPOSE + [P('forward_stype', 'str', None, optional=True)])
 def batch_dot(lhs, rhs, *, transpose_a, transpose_b, forward_stype):
     """Matrix products of the last two axes, batched over the leading axes (N >= 3, equal batch shapes)."""

@@ -4,7 +4,9 @@ import jax.numpy as jnp
 from jax import lax
 
 from ..base import MXNetError, shape_str
-from . import _input_shapes
+import numpy as np
+
+from . import _input_shapes, _onnx
 from ._registry import P, Plot, register
 from .nn_util import compute_dtype
 
@@ -25,7 +27,28 @@ _ACTIVATIONS = {
 }
 
 
-@register('Activation', plot=Plot('activation', lambda a: 'Activation\n%s' % a['act_type']), npx=('activation',), params=[P('act_type', 'str')])
+def _onnx_mish(g, x):
+    return g.add('Mul', [x, g.add('Tanh', [g.add('Softplus', [x])])])
+
+
+# Each act_type as ONNX nodes: fn(g, input name) -> output name.
+_ONNX_ACTIVATIONS = {
+    'relu': lambda g, x: g.add('Relu', [x]),
+    'sigmoid': lambda g, x: g.add('Sigmoid', [x]),
+    'tanh': lambda g, x: g.add('Tanh', [x]),
+    'softrelu': lambda g, x: g.add('Softplus', [x]),
+    'softsign': lambda g, x: g.add('Softsign', [x]),
+    'log_sigmoid': lambda g, x: g.add('Log', [g.add('Sigmoid', [x])]),
+    'mish': _onnx_mish,
+}
+
+
+def _onnx_activation(g, node):
+    return _ONNX_ACTIVATIONS[node.attrs['act_type']](g, node.inputs[0])
+
+
+@register('Activation', plot=Plot('activation', lambda a: 'Activation\n%s' % a['act_type']), npx=('activation',),
+          onnx=_onnx_activation, params=[P('act_type', 'str')])
 def activation(data, *, act_type):
     """Elementwise activation: relu, sigmoid, tanh, softrelu (log(1 + exp(x))), softsign,
     log_sigmoid (log(sigmoid(x))) or mish (x * tanh(softrelu(x)))."""
@@ -42,7 +65,7 @@ def log_sigmoid(data):
     return _ACTIVATIONS['log_sigmoid'](data).astype(data.dtype)
 
 
-@register('mish', methods=('mish',))
+@register('mish', methods=('mish',), onnx=lambda g, node: _onnx_mish(g, node.inputs[0]))
 def mish(data):
     """Elementwise Mish activation (Misra, 2019): x * tanh(log(1 + exp(x)))."""
     return _ACTIVATIONS['mish'](data).astype(data.dtype)
@@ -87,7 +110,41 @@ def _leaky_outputs(attrs):
     return 2 if attrs['act_type'] == 'rrelu' else 1
 
 
-@register('LeakyReLU', input_inits={'gamma': '["Constant", {"value": 0.25}]'}, plot=Plot('activation', lambda a: 'LeakyReLU\n%s' % a.get('act_type', 'Leaky')),
+def _onnx_prelu(g, node):
+    data, gamma = node.inputs
+    ndim, n_gamma = len(node.in_shapes[0]), int(np.prod(node.in_shapes[1]))
+    # ONNX broadcasts the slope from the right: one per channel of axis 1 is (C, 1, ..., 1)
+    shape = (n_gamma,) + (1,) * (ndim - 2) if n_gamma > 1 else (1,)
+    return g.add('PRelu', [data, _onnx.reshape_to(g, gamma, shape)])
+
+
+def _onnx_gelu(g, node):
+    """0.5 x (1 + erf(x / sqrt(2))), the exact GELU."""
+    x, dtype = node.inputs[0], node.in_dtypes[0]
+    erf = g.add('Erf', [g.add('Div', [x, g.const(np.sqrt(2.0), dtype)])])
+    half_x = g.add('Mul', [x, g.const(0.5, dtype)])
+    return g.add('Mul', [half_x, g.add('Add', [erf, g.const(1.0, dtype)])])
+
+
+def _onnx_leaky_relu(g, node):
+    act, a = node.attrs['act_type'], node.attrs
+    x = node.inputs[0]
+    if act == 'leaky':
+        return g.add('LeakyRelu', [x], alpha=a['slope'])
+    if act == 'prelu':
+        return _onnx_prelu(g, node)
+    if act == 'elu':
+        return g.add('Elu', [x], alpha=a['slope'])
+    if act == 'selu':
+        return g.add('Selu', [x], alpha=_SELU_ALPHA, gamma=_SELU_LAMBDA)
+    if act == 'gelu':
+        return _onnx_gelu(g, node)
+    if act == 'rrelu':  # inference: the mean slope
+        return g.add('LeakyRelu', [x], alpha=(a['lower_bound'] + a['upper_bound']) / 2)
+    raise g.unsupported(node, 'act_type %r' % act)
+
+
+@register('LeakyReLU', onnx=_onnx_leaky_relu, input_inits={'gamma': '["Constant", {"value": 0.25}]'}, plot=Plot('activation', lambda a: 'LeakyReLU\n%s' % a.get('act_type', 'Leaky')),
           input_shapes=_input_shapes.leaky_relu, npx=('leaky_relu',), inputs=_leaky_inputs, num_outputs=_leaky_outputs,
           output_names=lambda a: ('output', 'mask') if a['act_type'] == 'rrelu' else ('output',),
           mode_dependent=True, random=True,
@@ -173,7 +230,26 @@ def _length_mask(op, data, length, axis):
     return pos < jnp.expand_dims(length.astype(jnp.int32), axis)
 
 
-@register('softmax', npx=('softmax', 'masked_softmax'), methods=('softmax',), inputs=_softmax_inputs, params=_SOFTMAX_PARAMS)
+def _onnx_softmax_of(op_type, negate=False):
+    """softmax-like operators: temperature divides the input; dtype casts the output."""
+    def convert(g, node):
+        a = node.attrs
+        if a.get('use_length'):
+            raise g.unsupported(node, 'use_length=True')
+        x, dtype = node.inputs[0], node.in_dtypes[0]
+        if negate:
+            x = g.add('Neg', [x])
+        if a['temperature'] is not None and a['temperature'] != 1.0:
+            x = g.add('Div', [x, g.const(a['temperature'], dtype)])
+        out = g.add(op_type, [x], axis=a['axis'])
+        if node.out_dtypes[0] != dtype:
+            out = g.add('Cast', [out], to=_onnx.tensor_type(node.out_dtypes[0]))
+        return out
+    return convert
+
+
+@register('softmax', npx=('softmax', 'masked_softmax'), methods=('softmax',), inputs=_softmax_inputs, params=_SOFTMAX_PARAMS,
+          onnx=_onnx_softmax_of('Softmax'))
 def softmax(data, length=None, *, axis, temperature, dtype, use_length):
     """exp(x / temperature) normalised along ``axis``; with ``use_length`` only the first
     ``length`` positions take part (the rest are 0)."""
@@ -186,14 +262,16 @@ def softmax(data, length=None, *, axis, temperature, dtype, use_length):
     return jax.nn.softmax(x, axis=ax).astype(out_dtype)
 
 
-@register('log_softmax', npx=('log_softmax',), methods=('log_softmax',), params=_SOFTMAX_PARAMS)
+@register('log_softmax', npx=('log_softmax',), methods=('log_softmax',), params=_SOFTMAX_PARAMS,
+          onnx=_onnx_softmax_of('LogSoftmax'))
 def log_softmax(data, *, axis, temperature, dtype, use_length):
     """log(softmax(x / temperature)) along ``axis``, computed stably."""
     x, ax, out_dtype = _prepare('log_softmax', data, axis, temperature, dtype)
     return jax.nn.log_softmax(x, axis=ax).astype(out_dtype)
 
 
-@register('softmin', npx=('softmin',), methods=('softmin',), params=_SOFTMAX_PARAMS)
+@register('softmin', npx=('softmin',), methods=('softmin',), params=_SOFTMAX_PARAMS,
+          onnx=_onnx_softmax_of('Softmax', negate=True))
 def softmin(data, *, axis, temperature, dtype, use_length):
     """softmax of -x / temperature along ``axis``."""
     x, ax, out_dtype = _prepare('softmin', data, axis, temperature, dtype)
@@ -244,7 +322,8 @@ _softmax_instance.defvjp(_softmax_instance_fwd, _softmax_instance_bwd)
 # Dropout
 # ---------------------------------------------------------------------------------------------
 
-@register('Dropout', npx=('dropout',), num_outputs=2, num_visible_outputs=1, output_names=('output', 'mask'),
+# In inference Dropout is the identity: its ONNX value is its input.
+@register('Dropout', npx=('dropout',), onnx=lambda g, node: node.inputs[0], num_outputs=2, num_visible_outputs=1, output_names=('output', 'mask'),
           mode_dependent=True, random=True,
           params=[P('p', 'float', 0.5), P('mode', 'str', 'training'), P('axes', 'shape', ()),
                   P('cudnn_off', 'bool', False, optional=True)])
@@ -279,7 +358,13 @@ def dropout(data, *, p, mode, axes, cudnn_off, _train=False, _key=None):
 # Embedding
 # ---------------------------------------------------------------------------------------------
 
-@register('Embedding', input_shapes=_input_shapes.embedding, npx=('embedding',), inputs=('data', 'weight'),
+def _onnx_embedding(g, node):
+    """Rows of weight at the indices truncated to integers (ONNX's Cast truncates, as MXNet)."""
+    data, weight = node.inputs
+    return g.add('Gather', [weight, g.add('Cast', [data], to=_onnx.tensor_type('int64'))], axis=0)
+
+
+@register('Embedding', onnx=_onnx_embedding, input_shapes=_input_shapes.embedding, npx=('embedding',), inputs=('data', 'weight'),
           params=[P('input_dim', 'int'), P('output_dim', 'int'), P('dtype', 'dtype', 'float32'),
                   P('sparse_grad', 'bool', False)])
 def embedding(data, weight, *, input_dim, output_dim, dtype, sparse_grad):

@@ -16,7 +16,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from ..base import MXNetError, shape_str
-from . import _input_shapes
+from . import _input_shapes, _onnx
 from ._registry import P, Plot, plot_dims, register
 from .nn_util import Layout, layout_of, spatial
 
@@ -53,8 +53,21 @@ def _check_bias(op, bias, no_bias, n):
 # FullyConnected
 # ---------------------------------------------------------------------------------------------
 
+def _onnx_fully_connected(g, node):
+    """Gemm on the flattened input; without ``flatten``, MatMul on the last axis."""
+    data, weight = node.inputs[:2]
+    bias = node.inputs[2] if len(node.inputs) > 2 else None
+    if node.attrs['flatten']:
+        if len(node.in_shapes[0]) != 2:
+            data = g.add('Flatten', [data], axis=1)
+        return g.add('Gemm', [data, weight] + ([bias] if bias else []), transB=1)
+    out = g.add('MatMul', [data, g.add('Transpose', [weight], perm=[1, 0])])
+    return g.add('Add', [out, bias]) if bias else out
+
+
 @register('FullyConnected', plot=Plot('weighted', lambda a: 'FullyConnected\n%s' % a['num_hidden']),
           input_shapes=_input_shapes.fully_connected, npx=('fully_connected',), inputs=_bias_inputs,
+          onnx=_onnx_fully_connected,
           params=[P('num_hidden', 'int'), P('no_bias', 'bool', False), P('flatten', 'bool', True)])
 def fully_connected(data, weight, bias=None, *, num_hidden, no_bias, flatten):
     """data @ weight.T + bias; weight is (num_hidden, input units).
@@ -221,7 +234,21 @@ def _conv_label(a):
     return 'Convolution\n%s/%s, %s' % (plot_dims(a, 'kernel', ''), plot_dims(a, 'stride', '1'), a['num_filter'])
 
 
-@register('Convolution', plot=Plot('weighted', _conv_label), input_shapes=_input_shapes.convolution, npx=('convolution',), inputs=_bias_inputs, params=_CONV_PARAMS)
+def _onnx_window(g, node, op_type, pads=None, **extra):
+    """Conv or ConvTranspose: ONNX's attributes are MXNet's per spatial axis (channel-first only)."""
+    a = node.attrs
+    if a['layout'] not in (None, 'NCW', 'NCHW', 'NCDHW'):
+        raise g.unsupported(node, 'layout %s (ONNX convolutions are channel-first)' % a['layout'])
+    n = len(a['kernel'])
+    pad = spatial(op_type, 'pad', a['pad'], n, 0) if pads is None else pads
+    return g.add(op_type, node.inputs, kernel_shape=list(a['kernel']),
+                 strides=list(spatial(op_type, 'stride', a['stride'], n, 1)),
+                 dilations=list(spatial(op_type, 'dilate', a['dilate'], n, 1)),
+                 pads=list(pad) * 2, group=a['num_group'], **extra)
+
+
+@register('Convolution', plot=Plot('weighted', _conv_label), input_shapes=_input_shapes.convolution, npx=('convolution',), inputs=_bias_inputs, params=_CONV_PARAMS,
+          onnx=lambda g, node: _onnx_window(g, node, 'Conv'))
 def convolution(data, weight, bias=None, *, kernel, stride, dilate, pad, num_filter, num_group, workspace,
                 no_bias, cudnn_tune, cudnn_off, layout):
     """1-, 2- or 3-D convolution (cross-correlation, as in MXNet), grouped and dilated.
@@ -272,7 +299,22 @@ def deconv_pads(size, k, s, d, p, adj, target):
     return p, adj
 
 
+def _onnx_deconvolution(g, node):
+    """ConvTranspose with MXNet's symmetric pad and adj as output_padding (both from
+    target_shape when it is given)."""
+    a = node.attrs
+    n = len(a['kernel'])
+    sizes = node.in_shapes[0][2:]
+    per_axis = [deconv_pads(size, k, s, d, p, adj, t) for size, k, s, d, p, adj, t in zip(
+        sizes, a['kernel'], spatial('Deconvolution', 'stride', a['stride'], n, 1),
+        spatial('Deconvolution', 'dilate', a['dilate'], n, 1), spatial('Deconvolution', 'pad', a['pad'], n, 0),
+        spatial('Deconvolution', 'adj', a['adj'], n, 0), spatial('Deconvolution', 'target_shape', a['target_shape'], n, 0))]
+    return _onnx_window(g, node, 'ConvTranspose', pads=[p for p, _ in per_axis],
+                        output_padding=[adj for _, adj in per_axis])
+
+
 @register('Deconvolution', input_shapes=_input_shapes.deconvolution, npx=('deconvolution',), inputs=_bias_inputs,
+          onnx=_onnx_deconvolution,
           params=[P('kernel', 'shape'), P('stride', 'shape', ()), P('dilate', 'shape', ()), P('pad', 'shape', ()),
                   P('adj', 'shape', ()), P('target_shape', 'shape', ()), P('num_filter', 'int'),
                   P('num_group', 'int', 1), P('workspace', 'int', 512), P('no_bias', 'bool', True),

@@ -15,7 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..base import MXNetError, shape_str
-from . import _input_shapes
+from . import _input_shapes, _onnx
 from ._registry import P, register
 from .nn_util import compute_dtype
 
@@ -135,7 +135,19 @@ def _check_softmax_label(data, label, multi_output, preserve_shape):
                             ' (multi_output)' if multi_output else ''))
 
 
-@register('SoftmaxOutput', input_shapes=_input_shapes.softmax_output, inputs=('data', 'label'), aliases=('Softmax',),
+def _onnx_softmax_output(g, node):
+    """The forward: softmax over axis 1 (multi_output), the last axis (preserve_shape), or each
+    sample flattened; the label is not read."""
+    a, shape, x = node.attrs, node.in_shapes[0], node.inputs[0]
+    if a['multi_output'] or len(shape) == 2:
+        return g.add('Softmax', [x], axis=1)
+    if a['preserve_shape']:
+        return g.add('Softmax', [x], axis=-1)
+    flat = g.add('Softmax', [g.add('Flatten', [x], axis=1)], axis=1)
+    return _onnx.reshape_to(g, flat, shape)
+
+
+@register('SoftmaxOutput', onnx=_onnx_softmax_output, input_shapes=_input_shapes.softmax_output, inputs=('data', 'label'), aliases=('Softmax',),
           params=[P('grad_scale', 'float', 1.0), P('ignore_label', 'float', -1.0), P('multi_output', 'bool', False),
                   P('use_ignore', 'bool', False), P('preserve_shape', 'bool', False),
                   P('normalization', 'str', 'null'), P('out_grad', 'bool', False),
@@ -195,7 +207,7 @@ def _regression_bwd(kind, grad_scale, res, g):
 _regression.defvjp(_regression_fwd, _regression_bwd)
 
 
-def _regression_op(name, doc):
+def _regression_op(name, doc, onnx):
     def op(data, label, *, grad_scale):
         if label.size != data.size or (label.ndim and data.ndim and label.shape[0] != data.shape[0]):
             raise MXNetError('%s: label %s does not match data %s (same size and batch expected)'
@@ -203,16 +215,19 @@ def _regression_op(name, doc):
         return _regression(data, label, name, grad_scale)
     op.__name__ = name
     op.__doc__ = doc
-    register(name, inputs=('data', 'label'), params=[P('grad_scale', 'float', 1.0)],
+    register(name, inputs=('data', 'label'), params=[P('grad_scale', 'float', 1.0)], onnx=onnx,
              input_shapes=_input_shapes.regression_output)(op)
 
 
 _regression_op('LinearRegressionOutput',
-               'Identity forward; backward (out - label) * grad_scale / (outputs per sample).')
+               'Identity forward; backward (out - label) * grad_scale / (outputs per sample).',
+               onnx=lambda g, node: node.inputs[0])
 _regression_op('LogisticRegressionOutput',
-               'sigmoid forward; backward (out - label) * grad_scale / (outputs per sample).')
+               'sigmoid forward; backward (out - label) * grad_scale / (outputs per sample).',
+               onnx=lambda g, node: g.add('Sigmoid', node.inputs[:1]))
 _regression_op('MAERegressionOutput',
-               'Identity forward; backward sign(out - label) * grad_scale / (outputs per sample).')
+               'Identity forward; backward sign(out - label) * grad_scale / (outputs per sample).',
+               onnx=lambda g, node: node.inputs[0])
 
 
 # ---------------------------------------------------------------------------------------------

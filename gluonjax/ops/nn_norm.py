@@ -11,7 +11,7 @@ import numpy as np
 from jax import lax
 
 from ..base import MXNetError, shape_str
-from . import _input_shapes
+from . import _input_shapes, _onnx
 from ._registry import P, Plot, register
 from .nn_util import compute_dtype
 
@@ -87,7 +87,20 @@ def _bn_rebase(attrs, before, after, now):
 _MOVING_INITS = {'moving_mean': '["zero", {}]', 'moving_var': '["one", {}]'}
 
 
-@register('BatchNorm', mxnet_outputs=3, input_inits=_MOVING_INITS, plot=Plot('norm'), input_shapes=_input_shapes.per_channel(('gamma', 'beta', 'moving_mean', 'moving_var'), 'axis', 1),
+def _onnx_batch_norm(g, node):
+    """BatchNormalization in inference, with the moving statistics (gamma one under fix_gamma)."""
+    a = node.attrs
+    if a['axis'] % len(node.in_shapes[0]) != 1:
+        raise g.unsupported(node, 'axis %d (ONNX normalises axis 1)' % a['axis'])
+    if a['output_mean_var']:
+        raise g.unsupported(node, 'output_mean_var=True')
+    data, gamma, beta, mean, var = node.inputs
+    if a['fix_gamma']:
+        gamma = g.const(np.ones(node.in_shapes[1]), node.in_dtypes[1])
+    return g.add('BatchNormalization', [data, gamma, beta, mean, var], epsilon=a['eps'])
+
+
+@register('BatchNorm', onnx=_onnx_batch_norm, mxnet_outputs=3, input_inits=_MOVING_INITS, plot=Plot('norm'), input_shapes=_input_shapes.per_channel(('gamma', 'beta', 'moving_mean', 'moving_var'), 'axis', 1),
           npx=('batch_norm',), inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
           aux=('moving_mean', 'moving_var'), num_outputs=3, num_visible_outputs=_bn_visible,
           output_names=('output', 'mean', 'var'), mode_dependent=True, updates_aux=True,
@@ -152,7 +165,23 @@ def _mean_var_visible(attrs):
     return 3 if attrs['output_mean_var'] else 1
 
 
-@register('LayerNorm', mxnet_outputs=3, input_shapes=_input_shapes.per_channel(('gamma', 'beta'), 'axis', -1),
+def _onnx_layer_norm(g, node):
+    """(x - mean) / sqrt(var + eps) * gamma + beta over one axis (LayerNormalization is opset 17)."""
+    a, ndim, dtype = node.attrs, len(node.in_shapes[0]), node.in_dtypes[0]
+    if a['output_mean_var']:
+        raise g.unsupported(node, 'output_mean_var=True')
+    axis = a['axis'] % ndim
+    data, gamma, beta = node.inputs
+    centred = g.add('Sub', [data, g.add('ReduceMean', [data], axes=[axis], keepdims=1)])
+    var = g.add('ReduceMean', [g.add('Mul', [centred, centred])], axes=[axis], keepdims=1)
+    std = g.add('Sqrt', [g.add('Add', [var, g.const(a['eps'], dtype)])])
+    if axis != ndim - 1:  # gamma and beta along ``axis``: (C, 1, ..., 1)
+        shape = node.in_shapes[1] + (1,) * (ndim - 1 - axis)
+        gamma, beta = (_onnx.reshape_to(g, v, shape) for v in (gamma, beta))
+    return g.add('Add', [g.add('Mul', [g.add('Div', [centred, std]), gamma]), beta])
+
+
+@register('LayerNorm', onnx=_onnx_layer_norm, mxnet_outputs=3, input_shapes=_input_shapes.per_channel(('gamma', 'beta'), 'axis', -1),
           npx=('layer_norm',), inputs=('data', 'gamma', 'beta'), num_outputs=3, num_visible_outputs=_mean_var_visible,
           output_names=('output', 'mean', 'std'),
           params=[P('axis', 'int', -1), P('eps', 'float', 1e-5), P('output_mean_var', 'bool', False)])
@@ -175,7 +204,8 @@ def layer_norm(data, gamma, beta, *, axis, eps, output_mean_var):
     return (out.astype(data.dtype),) + _no_grad(mean.astype(data.dtype), std.astype(data.dtype))
 
 
-@register('InstanceNorm', mxnet_outputs=3, input_shapes=_input_shapes.per_channel(('gamma', 'beta')),
+@register('InstanceNorm', onnx=lambda g, node: g.add('InstanceNormalization', node.inputs, epsilon=node.attrs['eps']),
+          mxnet_outputs=3, input_shapes=_input_shapes.per_channel(('gamma', 'beta')),
           npx=('instance_norm',), inputs=('data', 'gamma', 'beta'), num_outputs=3, num_visible_outputs=1,
           output_names=('output', 'mean', 'var'), params=[P('eps', 'float', 1e-3)])
 def instance_norm(data, gamma, beta, *, eps):
@@ -232,7 +262,23 @@ def group_norm(data, gamma, beta, *, num_groups, eps, output_mean_var):
 # L2Normalization and LRN
 # ---------------------------------------------------------------------------------------------
 
-@register('L2Normalization', npx=('l2_normalization',), num_outputs=2, num_visible_outputs=1, output_names=('output', 'norm'),
+def _onnx_l2_normalization(g, node):
+    a, x, ndim = node.attrs, node.inputs[0], len(node.in_shapes[0])
+    axes = {'instance': range(1, ndim), 'channel': (1,), 'spatial': range(2, ndim)}[a['mode']]
+    total = _onnx.reduce(g, 'ReduceSum', g.add('Mul', [x, x]), list(axes), True)
+    norm = g.add('Sqrt', [g.add('Add', [total, g.const(a['eps'], node.in_dtypes[0])])])
+    return g.add('Div', [x, norm])
+
+
+def _onnx_lrn(g, node):
+    """ONNX's LRN windows the channels as MXNet does for odd sizes (an even window leans the other way)."""
+    a = node.attrs
+    if a['nsize'] % 2 == 0:
+        raise g.unsupported(node, 'an even nsize (%d): ONNX centres the window differently' % a['nsize'])
+    return g.add('LRN', node.inputs, size=a['nsize'], alpha=a['alpha'], beta=a['beta'], bias=a['knorm'])
+
+
+@register('L2Normalization', npx=('l2_normalization',), onnx=_onnx_l2_normalization, num_outputs=2, num_visible_outputs=1, output_names=('output', 'norm'),
           params=[P('eps', 'float', 1e-10), P('mode', 'str', 'instance')])
 def l2_normalization(data, *, eps, mode):
     """Divide by the L2 norm sqrt(sum(x**2) + eps) taken per sample ('instance', over every
@@ -255,7 +301,7 @@ def l2_normalization(data, *, eps, mode):
     return (out,) + _no_grad(norm.reshape(shape).astype(data.dtype))
 
 
-@register('LRN', npx=('lrn',), num_outputs=2, num_visible_outputs=1, output_names=('output', 'tmp_norm'),
+@register('LRN', npx=('lrn',), onnx=_onnx_lrn, num_outputs=2, num_visible_outputs=1, output_names=('output', 'tmp_norm'),
           params=[P('alpha', 'float', 1e-4), P('beta', 'float', 0.75), P('knorm', 'float', 2.0),
                   P('nsize', 'int')])
 def lrn(data, *, alpha, beta, knorm, nsize):

@@ -74,7 +74,48 @@ def _pool_label(a):
     return 'Pooling\n%s, %s/%s' % (a['pool_type'], plot_dims(a, 'kernel', '[]'), plot_dims(a, 'stride', '1'))
 
 
-@register('Pooling', mxnet_outputs=_mxnet_pooling_outputs, plot=Plot('pool', _pool_label), npx=('pooling',),
+def _onnx_global_pool(g, node):
+    a, x = node.attrs, node.inputs[0]
+    if a['pool_type'] == 'max':
+        return g.add('GlobalMaxPool', [x])
+    if a['pool_type'] == 'lp':
+        return g.add('GlobalLpPool', [x], p=a['p_value'])
+    out = g.add('GlobalAveragePool', [x])
+    if a['pool_type'] == 'sum':
+        count = int(np.prod(node.in_shapes[0][2:]))
+        out = g.add('Mul', [out, g.const(count, node.in_dtypes[0])])
+    return out
+
+
+def _onnx_pooling(g, node):
+    """MaxPool / AveragePool / LpPool; MXNet's 'full' convention is ONNX's ceil_mode."""
+    a, x = node.attrs, node.inputs[0]
+    if a['layout'] not in (None, 'NCW', 'NCHW', 'NCDHW'):
+        raise g.unsupported(node, 'layout %s (ONNX pools channel-first data)' % a['layout'])
+    if a['pool_type'] == 'lp' and a['p_value'] != 2:
+        raise g.unsupported(node, 'Lp pooling with p_value %s (ONNX takes |x|**p; the same only for 2)' % a['p_value'])
+    if a['global_pool']:
+        return _onnx_global_pool(g, node)
+    if a['pooling_convention'] == 'same':
+        raise g.unsupported(node, "pooling_convention 'same'")
+    n = len(a['kernel'])
+    window = dict(kernel_shape=list(a['kernel']), strides=list(spatial('Pooling', 'stride', a['stride'], n, 1)),
+                  pads=list(spatial('Pooling', 'pad', a['pad'], n, 0)) * 2)
+    if a['pool_type'] == 'max':
+        return g.add('MaxPool', [x], ceil_mode=int(a['pooling_convention'] == 'full'), **window)
+    if a['pool_type'] == 'lp':
+        return g.add('LpPool', [x], p=2, **window)
+    if a['pool_type'] == 'sum' and a['pooling_convention'] == 'full':
+        raise g.unsupported(node, "sum pooling with pooling_convention 'full'")
+    include_pad = a['pool_type'] == 'sum' or a['count_include_pad'] in (None, True)
+    out = g.add('AveragePool', [x], ceil_mode=int(a['pooling_convention'] == 'full'),
+                count_include_pad=int(include_pad), **window)
+    if a['pool_type'] == 'sum':
+        out = g.add('Mul', [out, g.const(int(np.prod(a['kernel'])), node.in_dtypes[0])])
+    return out
+
+
+@register('Pooling', onnx=_onnx_pooling, mxnet_outputs=_mxnet_pooling_outputs, plot=Plot('pool', _pool_label), npx=('pooling',),
           params=[P('kernel', 'shape', ()), P('pool_type', 'str', 'max'), P('global_pool', 'bool', False),
                   P('cudnn_off', 'bool', False), P('pooling_convention', 'str', 'valid'),
                   P('stride', 'shape', ()), P('pad', 'shape', ()), P('p_value', 'int', None, optional=True),

@@ -14,6 +14,9 @@ import jax.numpy as jnp
 from jax import lax
 
 from ..base import MXNetError, shape_str
+import numpy as np
+
+from . import _onnx
 from ._registry import P, register
 from .nn_util import compute_dtype
 
@@ -158,7 +161,73 @@ def _input_shapes_rule(a, s):
             'state_cell': (layers * dirs, d[1], h)}
 
 
-@register('RNN', input_shapes=_input_shapes_rule, npx=('rnn',), inputs=_rnn_inputs, num_outputs=_rnn_outputs,
+# ---- the ONNX form: one ONNX LSTM / GRU / RNN node per layer ----------------------------------
+
+# Where MXNet's gates go in ONNX's order: LSTM i, o, f, c from MXNet's i, f, g, o; GRU z, r, h from r, z, n.
+_ONNX_GATE_ORDER = {'lstm': (0, 3, 1, 2), 'gru': (1, 0, 2), 'rnn_relu': (0,), 'rnn_tanh': (0,)}
+_ONNX_OP = {'lstm': 'LSTM', 'gru': 'GRU', 'rnn_relu': 'RNN', 'rnn_tanh': 'RNN'}
+
+
+def _flat_pieces(shapes):
+    """(start, shape) of every weight and bias in the flat vector, per (layer, direction), as
+    rnn_unpack cuts it: ([weights], [biases])."""
+    pos, weights, biases = 0, [], []
+    for ws, _ in shapes:
+        weights.append([(pos + sum(a * b for a, b in ws[:k]), s) for k, s in enumerate(ws)])
+        pos += sum(a * b for a, b in ws)
+    for _, bs in shapes:
+        biases.append([(pos + bs[0][0] * k, s) for k, s in enumerate(bs)])
+        pos += sum(s[0] for s in bs)
+    return list(zip(weights, biases))
+
+
+def _onnx_gates(g, params, piece, mode):
+    """One weight or bias cut from the flat vector, its gates put in ONNX's order."""
+    (start, shape), n_gates = piece, len(_ONNX_GATE_ORDER[mode])
+    size = int(np.prod(shape))
+    flat = g.add('Slice', [params, _onnx.ints(g, [start]), _onnx.ints(g, [start + size])])
+    gated = _onnx.reshape_to(g, flat, (n_gates, shape[0] // n_gates) + tuple(shape[1:]))
+    ordered = g.add('Gather', [gated, _onnx.ints(g, _ONNX_GATE_ORDER[mode])], axis=0)
+    return _onnx.reshape_to(g, ordered, (1,) + tuple(shape))
+
+
+def _onnx_rnn(g, node):
+    """Each layer an ONNX LSTM / GRU (linear_before_reset, as MXNet's) / RNN node; its output
+    (seq, directions, batch, H) laid out as MXNet's (seq, batch, directions * H)."""
+    a = node.attrs
+    for name in ('projection_size', 'lstm_state_clip_min', 'lstm_state_clip_max'):
+        if a[name] is not None:
+            raise g.unsupported(node, '%s=%s' % (name, a[name]))
+    if a['use_sequence_length']:
+        raise g.unsupported(node, 'use_sequence_length=True')
+    mode, h, dirs = a['mode'], a['state_size'], 2 if a['bidirectional'] else 1
+    x, params = node.inputs[:2]
+    states = node.inputs[2:4] if mode == 'lstm' else node.inputs[2:3]
+    pieces = _flat_pieces(_layer_shapes(mode, node.in_shapes[0][2], h, a['num_layers'], a['bidirectional'], None))
+    extra = {'linear_before_reset': 1} if mode == 'gru' else {}
+    if mode.startswith('rnn_'):
+        extra['activations'] = ['Relu' if mode == 'rnn_relu' else 'Tanh'] * dirs
+    direction = 'bidirectional' if dirs == 2 else 'forward'
+    finals = [[] for _ in states]
+    for layer in range(a['num_layers']):
+        ks = range(layer * dirs, (layer + 1) * dirs)
+        w = [_onnx_gates(g, params, pieces[k][0][0], mode) for k in ks]
+        r = [_onnx_gates(g, params, pieces[k][0][1], mode) for k in ks]
+        b = [g.add('Concat', [_onnx_gates(g, params, p, mode) for p in pieces[k][1]], axis=1) for k in ks]
+        bounds = [_onnx.ints(g, [ks[0]]), _onnx.ints(g, [ks[-1] + 1])]
+        initial = [g.add('Slice', [s] + bounds) for s in states]  # this layer's directions
+        outs = g.add(_ONNX_OP[mode], [x] + [g.add('Concat', v, axis=0) if dirs > 1 else v[0] for v in (w, r, b)]
+                     + [''] + initial, n_out=1 + len(states), hidden_size=h, direction=direction, **extra)
+        y = g.add('Transpose', [outs[0]], perm=[0, 2, 1, 3])
+        x = _onnx.reshape_to(g, y, (0, 0, -1))
+        for final, out in zip(finals, outs[1:]):
+            final.append(out)
+    if not a['state_outputs']:
+        return x
+    return [x] + [g.add('Concat', f, axis=0) if len(f) > 1 else f[0] for f in finals]
+
+
+@register('RNN', onnx=_onnx_rnn, input_shapes=_input_shapes_rule, npx=('rnn',), inputs=_rnn_inputs, num_outputs=_rnn_outputs,
           output_names=('output', 'state_output', 'statecell_output'), mode_dependent=True, random=True,
           params=[P('state_size', 'int'), P('num_layers', 'int'), P('bidirectional', 'bool', False),
                   P('mode', 'str'), P('p', 'float', 0.0), P('state_outputs', 'bool', False),
@@ -242,7 +311,8 @@ def rnn(data, parameters, state, *rest, state_size, num_layers, bidirectional, m
     return result if len(result) > 1 else result[0]
 
 
-@register('_rnn_param_concat', variadic=True, params=[P('num_args', 'int', 1), P('dim', 'int', 1)])
+@register('_rnn_param_concat', variadic=True, onnx=lambda g, node: g.add('Concat', node.inputs, axis=node.attrs['dim']),
+          params=[P('num_args', 'int', 1), P('dim', 'int', 1)])
 def rnn_param_concat(*args, num_args, dim):
     """Concatenate the (flattened) RNN parameters along ``dim`` into the fused operator's vector."""
     if not args:

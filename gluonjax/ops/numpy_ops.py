@@ -18,6 +18,7 @@ import jax
 import jax.numpy as jnp
 
 from ..base import MXNetError, shape_str
+from . import _onnx
 from ._registry import P, arith, register
 from .reduce import arg_indices, reduce_axes
 from .elemwise import _check_broadcast, exact_divide
@@ -36,7 +37,21 @@ _RED = [P('axis', 'axis', None, optional=True), P('dtype', 'dtype', None, option
         P('keepdims', 'bool', False), P('initial', 'float', None, optional=True)]
 
 
-def _np_reducer(name, fn, result_dtype):
+def _onnx_np_reduce(op_type):
+    """ReduceX in the result's dtype (the input cast first, as the sum runs in ``dtype``); a full
+    reduction is 0-d, as NumPy's."""
+    def convert(g, node):
+        a, shape = node.attrs, node.in_shapes[0]
+        if a['initial'] is not None:
+            raise g.unsupported(node, 'initial=%s' % a['initial'])
+        x = _onnx.cast(g, node.inputs[0], node.in_dtypes[0], node.out_dtypes[0])
+        axes = reduce_axes(op_type, shape, a['axis'], False)
+        return _onnx.reduce(g, op_type, x, axes, a['keepdims']) if axes else x
+    convert.__name__ = 'onnx_np_' + op_type
+    return convert
+
+
+def _np_reducer(name, fn, result_dtype, onnx=None):
     def op(a, *, axis, dtype, keepdims, initial):
         axes = reduce_axes(name, a.shape, axis, False)
         out = fn(a, axes, keepdims)
@@ -45,7 +60,7 @@ def _np_reducer(name, fn, result_dtype):
         return out.astype(dtype or result_dtype(a.dtype))
     op.__name__ = name
     op.__doc__ = 'NumPy-style %s over the given axes (a 0-d array when every axis is reduced).' % name[4:]
-    register(name, inputs=('a',), params=_RED)(op)
+    register(name, inputs=('a',), params=_RED, onnx=onnx and _onnx_np_reduce(onnx))(op)
 
 
 def _sum_dtype(dtype):
@@ -54,11 +69,11 @@ def _sum_dtype(dtype):
 
 
 _np_reducer('_np_sum', lambda x, ax, kd: jnp.sum(x, axis=ax, keepdims=kd, dtype=_sum_dtype(x.dtype)),
-            _sum_dtype)
+            _sum_dtype, onnx='ReduceSum')
 _np_reducer('_np_prod', lambda x, ax, kd: jnp.prod(x, axis=ax, keepdims=kd, dtype=_sum_dtype(x.dtype)),
-            _sum_dtype)
-_np_reducer('_np_max', lambda x, ax, kd: jnp.max(x, axis=ax, keepdims=kd), lambda d: d)
-_np_reducer('_np_min', lambda x, ax, kd: jnp.min(x, axis=ax, keepdims=kd), lambda d: d)
+            _sum_dtype, onnx='ReduceProd')
+_np_reducer('_np_max', lambda x, ax, kd: jnp.max(x, axis=ax, keepdims=kd), lambda d: d, onnx='ReduceMax')
+_np_reducer('_np_min', lambda x, ax, kd: jnp.min(x, axis=ax, keepdims=kd), lambda d: d, onnx='ReduceMin')
 def _divide_by_count(total, count):
     """``total / count`` as a true division. (XLA would turn the division by a constant into a
     multiplication by its inexact reciprocal: 15.1 / 3 would come out one float32 step off
@@ -82,7 +97,7 @@ def _variance(x, axes, ddof, keepdims):
     return _divide_by_count(total, max(_count(x.shape, axes) - ddof, 0))
 
 
-_np_reducer('_npi_mean', _mean, _float_result)
+_np_reducer('_npi_mean', _mean, _float_result, onnx='ReduceMean')
 
 
 def _moment(name, fn):
@@ -140,23 +155,24 @@ def _true_divide(a, b):
     return exact_divide(a.astype(dtype), b.astype(dtype))
 
 
-def _register_binary(name, fn, function=None):
-    """An ``mx.np`` binary operator; ``function`` names the mx.np function it implements."""
+def _register_binary(name, fn, function=None, onnx=None):
+    """An ``mx.np`` binary operator; ``function`` names the mx.np function it implements; ``onnx``
+    its OpDef.onnx."""
     def op(lhs, rhs):
         _check_broadcast(name, lhs, rhs)
         return fn(lhs, rhs)
     op.__name__ = name
-    register(name, inputs=('lhs', 'rhs'), arith=arith('np', function) if function else ())(op)
+    register(name, inputs=('lhs', 'rhs'), arith=arith('np', function) if function else (), onnx=onnx)(op)
 
 
-def _register_scalar(name, fn, backs=()):
+def _register_scalar(name, fn, backs=(), onnx=None):
     def op(data, *, scalar, is_int=True):
         # MXNet casts the scalar to the array's type (so int_array + 1.5 adds 1), except
         # for true division, whose result is float anyway.
         return fn(data, scalar)
     op.__name__ = name
     register(name, params=[P('scalar', 'float', 1.0), P('is_int', 'bool', True)], dynamic_params=('scalar',),
-             arith=backs)(op)
+             arith=backs, onnx=onnx)(op)
 
 
 def _cast_scalar(fn):
@@ -171,12 +187,26 @@ _COMPARISONS = {'equal': jnp.equal, 'not_equal': jnp.not_equal, 'greater': jnp.g
 # A comparison with the number on the left is the mirrored one: 2 < x is x > 2.
 _MIRROR = {'greater': 'less', 'less': 'greater', 'greater_equal': 'less_equal', 'less_equal': 'greater_equal'}
 
-_register_binary('_npi_true_divide', _true_divide, 'true_divide')
+def _onnx_true_divide(g, node):
+    """Div in the float result type (integers are divided as floats)."""
+    to = node.out_dtypes[0]
+    return g.add('Div', [_onnx.cast(g, x, d, to) for x, d in zip(node.inputs, node.in_dtypes)])
+
+
+def _onnx_true_divide_scalar(reverse):
+    def convert(g, node):
+        to = node.out_dtypes[0]
+        x, s = _onnx.cast(g, node.inputs[0], node.in_dtypes[0], to), g.const(node.attrs['scalar'], to)
+        return g.add('Div', [s, x] if reverse else [x, s])
+    return convert
+
+
+_register_binary('_npi_true_divide', _true_divide, 'true_divide', onnx=_onnx_true_divide)
 _register_scalar('_npi_true_divide_scalar',
                  lambda x, s: exact_divide(x.astype(_float_result(x.dtype)), jnp.asarray(s, _float_result(x.dtype))),
-                 arith('np', 'true_divide', 'scalar'))
+                 arith('np', 'true_divide', 'scalar'), onnx=_onnx_true_divide_scalar(False))
 _register_scalar('_npi_rtrue_divide_scalar', lambda x, s: s / x.astype(_float_result(x.dtype)),
-                 arith('np', 'true_divide', 'rscalar'))
+                 arith('np', 'true_divide', 'rscalar'), onnx=_onnx_true_divide_scalar(True))
 _register_binary('_npi_floor_divide', jnp.floor_divide, 'floor_divide')
 _register_scalar('_npi_floor_divide_scalar', _cast_scalar(jnp.floor_divide), arith('np', 'floor_divide', 'scalar'))
 _register_scalar('_npi_rfloor_divide_scalar', _cast_scalar(lambda x, s: jnp.floor_divide(s, x)),
@@ -265,7 +295,13 @@ def _np_reshape_shape(name, size, shape, newshape):
     return tuple(out)
 
 
-@register('_np_reshape', inputs=('a',),
+def _onnx_np_reshape(g, node):
+    """NumPy's -1 is ONNX's; a 0 (an empty axis, ONNX's 'copy') takes the static shape."""
+    newshape = node.attrs['newshape']
+    return _onnx.reshape_to(g, node.inputs[0], node.out_shapes[0] if 0 in newshape else newshape)
+
+
+@register('_np_reshape', inputs=('a',), onnx=_onnx_np_reshape,
           params=[P('newshape', 'shape'), P('order', 'str', 'C')])
 def np_reshape(a, *, newshape, order):
     """NumPy's reshape: -1 infers one dimension; the size must not change."""
@@ -274,7 +310,18 @@ def np_reshape(a, *, newshape, order):
     return a.reshape(_np_reshape_shape('_np_reshape', a.size, a.shape, newshape))
 
 
-@register('_np_transpose', inputs=('a',), params=[P('axes', 'axis', None, optional=True)])
+def _onnx_np_transpose(g, node):
+    ndim, axes = len(node.in_shapes[0]), node.attrs['axes']
+    axes = tuple(range(ndim))[::-1] if axes is None else ((axes,) if isinstance(axes, int) else axes)
+    return g.add('Transpose', node.inputs, perm=[a % ndim for a in axes])
+
+
+def _onnx_np_squeeze(g, node):
+    """Squeeze to the output's static shape (NumPy's squeeze may give a 0-d array)."""
+    return _onnx.reshape_to(g, node.inputs[0], node.out_shapes[0])
+
+
+@register('_np_transpose', inputs=('a',), onnx=_onnx_np_transpose, params=[P('axes', 'axis', None, optional=True)])
 def np_transpose(a, *, axes):
     """Permute the axes (reverse them when axes is None)."""
     if axes is not None:
@@ -285,7 +332,7 @@ def np_transpose(a, *, axes):
     return jnp.transpose(a, axes)
 
 
-@register('_np_squeeze', inputs=('a',), params=[P('axis', 'axis', None, optional=True)])
+@register('_np_squeeze', inputs=('a',), onnx=_onnx_np_squeeze, params=[P('axis', 'axis', None, optional=True)])
 def np_squeeze(a, *, axis):
     """Remove axes of length one (all of them when axis is None); 0-d results are kept."""
     if a.ndim == 0 and axis in (None, 0, -1, (0,), (-1,)):  # numpy accepts axis 0 / -1 of a 0-d array
@@ -298,7 +345,14 @@ def np_squeeze(a, *, axis):
     return jnp.squeeze(a, axis)
 
 
-@register('_npi_concatenate', variadic=True,
+def _onnx_np_concatenate(g, node):
+    axis = node.attrs['axis']
+    if axis is None:  # of the flattened arrays
+        return g.add('Concat', [_onnx.reshape_to(g, x, (-1,)) for x in node.inputs], axis=0)
+    return g.add('Concat', node.inputs, axis=axis)
+
+
+@register('_npi_concatenate', variadic=True, onnx=_onnx_np_concatenate,
           params=[P('num_args', 'int', 1), P('axis', 'int', 0, optional=True)])
 def np_concatenate(*arrays, num_args, axis):
     """Join arrays along an existing axis (of the flattened arrays when axis is None)."""
@@ -316,6 +370,7 @@ def np_concatenate(*arrays, num_args, axis):
 
 
 @register('_npi_stack', variadic=True,
+          onnx=lambda g, node: _onnx.stack(g, node.inputs, node.attrs['axis'] % (len(node.in_shapes[0]) + 1)),
           params=[P('axis', 'int', 0), P('num_args', 'int', 1)])
 def np_stack(*arrays, axis, num_args):
     """Join arrays of one shape along a new axis."""

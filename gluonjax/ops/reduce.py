@@ -2,6 +2,7 @@
 import jax.numpy as jnp
 
 from ..base import MXNetError, shape_str
+from . import _onnx
 from ._registry import P, register
 from .elemwise import exact_divide
 
@@ -31,7 +32,22 @@ def _finish(out, keepdims):
 _REDUCE_PARAMS = [P('axis', 'axis', None, optional=True), P('keepdims', 'bool', False), P('exclude', 'bool', False)]
 
 
-def _reducer(name, fn, aliases=(), int_result=False):
+def _onnx_reduce(op_type):
+    """ReduceX over MXNet's axes; a full reduction without keepdims is (1,), as MXNet's."""
+    def convert(g, node):
+        a, shape = node.attrs, node.in_shapes[0]
+        axes = list(reduce_axes(op_type, shape, a['axis'], a['exclude']))
+        if not axes:
+            return node.inputs[0]
+        out = _onnx.reduce(g, op_type, node.inputs[0], axes, a['keepdims'])
+        if not a['keepdims'] and len(axes) == len(shape):
+            out = _onnx.reshape_to(g, out, (1,))
+        return out
+    convert.__name__ = 'onnx_' + op_type
+    return convert
+
+
+def _reducer(name, fn, aliases=(), int_result=False, onnx=None):
     def op(data, *, axis, keepdims, exclude):
         axes = reduce_axes(name, data.shape, axis, exclude)
         out = fn(data, axis=axes, keepdims=keepdims)
@@ -40,7 +56,7 @@ def _reducer(name, fn, aliases=(), int_result=False):
         return _finish(out, keepdims)
     op.__name__ = name
     op.__doc__ = 'The %s of elements over the given axes.' % name
-    register(name, params=_REDUCE_PARAMS, aliases=aliases, methods=(name,))(op)
+    register(name, params=_REDUCE_PARAMS, aliases=aliases, methods=(name,), onnx=onnx and _onnx_reduce(onnx))(op)
 
 
 def _sum(x, axis, keepdims):
@@ -60,13 +76,13 @@ def _prod(x, axis, keepdims):
     return jnp.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
 
 
-_reducer('sum', _sum, aliases=('sum_axis',))
-_reducer('mean', _mean)
-_reducer('prod', _prod)
+_reducer('sum', _sum, aliases=('sum_axis',), onnx='ReduceSum')
+_reducer('mean', _mean, onnx='ReduceMean')
+_reducer('prod', _prod, onnx='ReduceProd')
 _reducer('nansum', lambda x, axis, keepdims: jnp.nansum(x, axis=axis, keepdims=keepdims, dtype=x.dtype))
 _reducer('nanprod', lambda x, axis, keepdims: jnp.nanprod(x, axis=axis, keepdims=keepdims, dtype=x.dtype))
-_reducer('max', jnp.max, aliases=('max_axis',))
-_reducer('min', jnp.min, aliases=('min_axis',))
+_reducer('max', jnp.max, aliases=('max_axis',), onnx='ReduceMax')
+_reducer('min', jnp.min, aliases=('min_axis',), onnx='ReduceMin')
 
 
 @register('norm', methods=('norm',), params=[P('ord', 'int', 2), P('axis', 'axis', None, optional=True),
@@ -93,18 +109,35 @@ def arg_indices(name, fn, data, axis, keepdims):
     return fn(data, axis=axis, keepdims=keepdims)
 
 
-def _arg(name, fn):
+def _onnx_arg(op_type):
+    """ArgMax / ArgMin (the first extreme, as jnp's), the indices in the input dtype as MXNet's;
+    without an axis over the flattened array."""
+    def convert(g, node):
+        a, x, shape = node.attrs, node.inputs[0], node.in_shapes[0]
+        if a['axis'] is None:
+            out = g.add(op_type, [_onnx.reshape_to(g, x, (-1,))], axis=0, keepdims=1)
+            out = _onnx.reshape_to(g, out, (1,) * len(shape) if a['keepdims'] else (1,))
+        else:
+            out = g.add(op_type, [x], axis=a['axis'] % len(shape), keepdims=int(a['keepdims']))
+            if node.out_shapes[0] == (1,) and len(shape) == 1:  # MXNet's (1,), never 0-d
+                out = _onnx.reshape_to(g, out, (1,))
+        return _onnx.cast(g, out, 'int64', node.out_dtypes[0])
+    return convert
+
+
+def _arg(name, fn, onnx):
     def op(data, *, axis, keepdims):
         out = arg_indices(name, fn, data, axis, keepdims)
         # MXNet returns the indices in the input's dtype (float32 for float32 data, int32 for int32).
         return _finish(out.astype(data.dtype), keepdims)
     op.__name__ = name
     op.__doc__ = 'Indices of the %s values along an axis (in the input dtype, as in MXNet).' % name[3:]
-    register(name, params=[P('axis', 'int', None, optional=True), P('keepdims', 'bool', False)], methods=(name,))(op)
+    register(name, params=[P('axis', 'int', None, optional=True), P('keepdims', 'bool', False)], methods=(name,),
+             onnx=_onnx_arg(onnx))(op)
 
 
-_arg('argmax', jnp.argmax)
-_arg('argmin', jnp.argmin)
+_arg('argmax', jnp.argmax, 'ArgMax')
+_arg('argmin', jnp.argmin, 'ArgMin')
 
 
 @register('argmax_channel', methods=('argmax_channel',))

@@ -12,6 +12,7 @@ import numpy as np
 from jax import lax
 
 from ..base import MXNetError, shape_str
+from . import _onnx
 from ._registry import P, Plot, register
 
 
@@ -116,7 +117,15 @@ def _legacy_target_shape(dshape, target, keep_highest, name):
     return tuple(out)
 
 
-@register('Reshape', plot=Plot('shape'), methods=('reshape',), aliases=('reshape',),
+def _onnx_reshape(g, node):
+    """MXNet's codes 0 (copy) and -1 (infer) are ONNX's, so such a shape stays as written (a
+    dynamic batch passes through); -2, -3, -4, reverse and target_shape give the static shape."""
+    a = node.attrs
+    written = a['shape'] and not a['reverse'] and all(d >= -1 for d in a['shape'])
+    return _onnx.reshape_to(g, node.inputs[0], a['shape'] if written else node.out_shapes[0])
+
+
+@register('Reshape', plot=Plot('shape'), methods=('reshape',), aliases=('reshape',), onnx=_onnx_reshape,
           params=[P('shape', 'shape', ()), P('reverse', 'bool', False), P('target_shape', 'shape', ()),
                   P('keep_highest', 'bool', False)])
 def reshape(data, *, shape, reverse, target_shape, keep_highest):
@@ -126,7 +135,7 @@ def reshape(data, *, shape, reverse, target_shape, keep_highest):
     return data.reshape(reshape_shape(data.shape, shape, reverse))
 
 
-@register('Flatten', plot=Plot('shape'), npx=('batch_flatten',), methods=('flatten',), aliases=('flatten',))
+@register('Flatten', onnx=_onnx.same('Flatten', axis=1), plot=Plot('shape'), npx=('batch_flatten',), methods=('flatten',), aliases=('flatten',))
 def flatten(data):
     """Collapse all axes but the first: (d1, d2, ..., dk) -> (d1, d2*...*dk)."""
     if data.ndim == 0:
@@ -166,7 +175,8 @@ def size_array(data):
     return jnp.asarray(np.array([data.size], dtype=np.int64))
 
 
-@register('Cast', methods=('astype',), aliases=('cast',), params=[P('dtype', 'dtype')])
+@register('Cast', methods=('astype',), aliases=('cast',),
+          onnx=lambda g, node: g.add('Cast', node.inputs, to=_onnx.tensor_type(node.attrs['dtype'])), params=[P('dtype', 'dtype')])
 def cast(data, *, dtype):
     """The input converted to ``dtype`` (floats to integers truncate toward zero).
 
@@ -182,7 +192,21 @@ def cast(data, *, dtype):
 
 # ---- axes ----------------------------------------------------------------------------
 
-@register('transpose', methods=('transpose',), params=[P('axes', 'shape', ())])
+def _onnx_transpose(g, node):
+    ndim = len(node.in_shapes[0])
+    axes = node.attrs['axes'] or tuple(range(ndim))[::-1]
+    return g.add('Transpose', node.inputs, perm=[a % ndim for a in axes])
+
+
+def _onnx_swap_axis(g, node):
+    ndim = len(node.in_shapes[0])
+    perm = list(range(ndim))
+    a, b = node.attrs['dim1'] % ndim, node.attrs['dim2'] % ndim
+    perm[a], perm[b] = perm[b], perm[a]
+    return g.add('Transpose', node.inputs, perm=perm)
+
+
+@register('transpose', methods=('transpose',), onnx=_onnx_transpose, params=[P('axes', 'shape', ())])
 def transpose(data, *, axes):
     """Permute the axes; with no ``axes``, reverse them."""
     if not axes:
@@ -197,7 +221,7 @@ def transpose(data, *, axes):
     return jnp.transpose(data, perm)
 
 
-@register('SwapAxis', methods=('swapaxes',), aliases=('swapaxes',), params=[P('dim1', 'int', 0), P('dim2', 'int', 0)])
+@register('SwapAxis', methods=('swapaxes',), aliases=('swapaxes',), onnx=_onnx_swap_axis, params=[P('dim1', 'int', 0), P('dim2', 'int', 0)])
 def swap_axis(data, *, dim1, dim2):
     """Exchange two axes."""
     a = norm_axis('SwapAxis', dim1, data.ndim, 'dim1')
@@ -205,7 +229,24 @@ def swap_axis(data, *, dim1, dim2):
     return jnp.swapaxes(data, a, b)
 
 
-@register('expand_dims', methods=('expand_dims',), params=[P('axis', 'int')])
+def _onnx_expand_dims(g, node):
+    axis = node.attrs['axis'] % (len(node.in_shapes[0]) + 1)
+    return g.add('Unsqueeze', [node.inputs[0], _onnx.axes_const(g, [axis])])
+
+
+def _onnx_squeeze(g, node):
+    """Squeeze the size-1 axes the output lost (a (1,) result, never 0-d, is a reshape)."""
+    if node.out_shapes[0] == (1,):
+        return _onnx.reshape_to(g, node.inputs[0], (1,))
+    shape, axis = node.in_shapes[0], node.attrs['axis']
+    if axis is None:
+        axes = [i for i, d in enumerate(shape) if d == 1]
+    else:
+        axes = sorted({a % len(shape) for a in ((axis,) if isinstance(axis, int) else axis)})
+    return g.add('Squeeze', [node.inputs[0], _onnx.axes_const(g, axes)])
+
+
+@register('expand_dims', methods=('expand_dims',), onnx=_onnx_expand_dims, params=[P('axis', 'int')])
 def expand_dims(data, *, axis):
     """Insert an axis of size 1 at ``axis`` (in [-ndim-1, ndim])."""
     n = data.ndim
@@ -215,7 +256,7 @@ def expand_dims(data, *, axis):
     return jnp.expand_dims(data, axis % (n + 1))
 
 
-@register('squeeze', methods=('squeeze',), params=[P('axis', 'axis', None, optional=True)])
+@register('squeeze', methods=('squeeze',), onnx=_onnx_squeeze, params=[P('axis', 'axis', None, optional=True)])
 def squeeze(data, *, axis):
     """Remove axes of size 1 (all of them, or those in ``axis``); never returns a 0-d array."""
     if axis is None:
@@ -241,6 +282,7 @@ def _same_dtype(name, arrays):
 
 
 @register('Concat', plot=Plot('shape'), aliases=('concat',), variadic=True,
+          onnx=lambda g, node: g.add('Concat', node.inputs, axis=node.attrs['dim']),
           params=[P('num_args', 'int'), P('dim', 'int', 1)])
 def concat(*data, num_args, dim):
     """Join arrays along an existing axis ``dim``."""
@@ -255,7 +297,22 @@ def concat(*data, num_args, dim):
     return jnp.concatenate(data, axis=axis)
 
 
-@register('stack', variadic=True, params=[P('axis', 'int', 0), P('num_args', 'int')])
+def _onnx_stack(g, node):
+    return _onnx.stack(g, node.inputs, node.attrs['axis'] % (len(node.in_shapes[0]) + 1))
+
+
+def _onnx_split(g, node):
+    a = node.attrs
+    axis = a['axis'] % len(node.in_shapes[0])
+    parts = g.add('Split', node.inputs, n_out=a['num_outputs'], axis=axis)
+    parts = [parts] if isinstance(parts, str) else parts
+    if a['squeeze_axis']:
+        axes = _onnx.axes_const(g, [axis])
+        parts = [g.add('Squeeze', [p, axes]) for p in parts]
+    return parts
+
+
+@register('stack', variadic=True, onnx=_onnx_stack, params=[P('axis', 'int', 0), P('num_args', 'int')])
 def stack(*data, axis, num_args):
     """Join arrays of equal shape along a new axis."""
     first = data[0]
@@ -270,7 +327,7 @@ def stack(*data, axis, num_args):
     return jnp.stack(data, axis=axis % n)
 
 
-@register('SliceChannel', npx=('slice_channel',), methods=('split',), aliases=('split',),
+@register('SliceChannel', npx=('slice_channel',), methods=('split',), aliases=('split',), onnx=_onnx_split,
           params=[P('num_outputs', 'int'), P('axis', 'int', 1), P('squeeze_axis', 'bool', False)],
           num_outputs=lambda attrs: attrs['num_outputs'])
 def slice_channel(data, *, num_outputs, axis, squeeze_axis):
@@ -291,7 +348,35 @@ def slice_channel(data, *, num_outputs, axis, squeeze_axis):
 
 # ---- slicing ---------------------------------------------------------------------------
 
-@register('slice', methods=('slice',), aliases=('crop',), npx=('slice',),
+_INT64_MIN = np.iinfo(np.int64).min
+
+
+def onnx_slice(g, x, shape, index):
+    """ONNX Slice of ``x`` (of static ``shape``) by a tuple of Python slices on its leading axes."""
+    starts, ends, steps = [], [], []
+    for sl, n in zip(index, shape):
+        start, stop, step = sl.indices(n)
+        starts.append(start)
+        # a backwards slice to the front: ONNX reads -1 as the last element, INT64_MIN as 'before 0'
+        ends.append(_INT64_MIN if step < 0 and stop < 0 else stop)
+        steps.append(step)
+    return g.add('Slice', [x] + [_onnx.ints(g, v) for v in (starts, ends, list(range(len(index))), steps)])
+
+
+def _onnx_slice(g, node):
+    a, shape = node.attrs, node.in_shapes[0]
+    index = _slice_index('slice', np.broadcast_to(0, shape), a['begin'], a['end'], a['step'])
+    return onnx_slice(g, node.inputs[0], shape, index)
+
+
+def _onnx_slice_axis(g, node):
+    a, shape = node.attrs, node.in_shapes[0]
+    axis = a['axis'] % len(shape)
+    index = (slice(None),) * axis + (slice(a['begin'], a['end']),)
+    return onnx_slice(g, node.inputs[0], shape, index)
+
+
+@register('slice', methods=('slice',), aliases=('crop',), npx=('slice',), onnx=_onnx_slice,
           params=[P('begin', 'optints'), P('end', 'optints'), P('step', 'optints', ())])
 def slice_op(data, *, begin, end, step):
     """Python-style slicing of the leading axes: begin/end/step per axis, None for the default."""
@@ -337,7 +422,7 @@ def slice_assign_scalar(data, *, scalar, begin, end, step):
     return data.at[_slice_index('_slice_assign_scalar', data, begin, end, step)].set(scalar)
 
 
-@register('slice_axis', methods=('slice_axis',),
+@register('slice_axis', methods=('slice_axis',), onnx=_onnx_slice_axis,
           params=[P('axis', 'int'), P('begin', 'int'), P('end', 'int', None, optional=True)])
 def slice_axis(data, *, axis, begin, end):
     """Elements begin..end (exclusive; None: to the end) along one axis; negative values count from the end."""
@@ -374,7 +459,16 @@ def slice_like(data, shape_like, *, axes):
 
 # ---- repeating and padding -----------------------------------------------------------
 
-@register('tile', methods=('tile',), params=[P('reps', 'shape')])
+def _onnx_tile(g, node):
+    """numpy.tile: reps shorter than the array repeat its last axes, longer ones add leading axes."""
+    shape, reps, x = node.in_shapes[0], node.attrs['reps'], node.inputs[0]
+    if len(reps) > len(shape):
+        x = _onnx.reshape_to(g, x, (1,) * (len(reps) - len(shape)) + tuple(shape))
+    reps = (1,) * (len(shape) - len(reps)) + tuple(reps)
+    return g.add('Tile', [x, _onnx.ints(g, reps)])
+
+
+@register('tile', methods=('tile',), onnx=_onnx_tile, params=[P('reps', 'shape')])
 def tile(data, *, reps):
     """Repeat the whole array ``reps`` times per axis (numpy.tile)."""
     if any(r <= 0 for r in reps):
@@ -393,7 +487,16 @@ def repeat(data, *, repeats, axis):
     return jnp.repeat(data, repeats, axis=norm_axis('repeat', axis, data.ndim))
 
 
-@register('Pad', methods=('pad',), aliases=('pad',),
+def _onnx_pad(g, node):
+    a = node.attrs
+    widths = a['pad_width']
+    inputs = [node.inputs[0], _onnx.ints(g, list(widths[0::2]) + list(widths[1::2]))]
+    if a['mode'] == 'constant':
+        inputs.append(g.const(a['constant_value'], node.in_dtypes[0]))
+    return g.add('Pad', inputs, mode=a['mode'])
+
+
+@register('Pad', methods=('pad',), aliases=('pad',), onnx=_onnx_pad,
           params=[P('mode', 'str'), P('pad_width', 'shape'), P('constant_value', 'float', 0.0)])
 def pad(data, *, mode, pad_width, constant_value):
     """Pad the spatial axes of a 4-D or 5-D array ('constant', 'edge' or 'reflect').
@@ -440,7 +543,12 @@ def _broadcast_check(name, shape, target):
                              % (name, shape_str(shape), shape_str(target)))
 
 
-@register('broadcast_to', methods=('broadcast_to',), params=[P('shape', 'shape', ())])
+def _onnx_expand(g, node):
+    """Expand to the static output shape."""
+    return g.add('Expand', [node.inputs[0], _onnx.ints(g, node.out_shapes[0])])
+
+
+@register('broadcast_to', methods=('broadcast_to',), onnx=_onnx_expand, params=[P('shape', 'shape', ())])
 def broadcast_to(data, *, shape):
     """Broadcast axes of size 1 to ``shape``; a 0 in ``shape`` keeps that axis."""
     if len(shape) != data.ndim:
@@ -450,7 +558,7 @@ def broadcast_to(data, *, shape):
     return jnp.broadcast_to(data, target)
 
 
-@register('broadcast_like', npx=('broadcast_like',), methods=('broadcast_like',), inputs=('lhs', 'rhs'),
+@register('broadcast_like', npx=('broadcast_like',), methods=('broadcast_like',), inputs=('lhs', 'rhs'), onnx=_onnx_expand,
           params=[P('lhs_axes', 'axis', None, optional=True), P('rhs_axes', 'axis', None, optional=True)])
 def broadcast_like(lhs, rhs, *, lhs_axes, rhs_axes):
     """Broadcast lhs to the shape of rhs (or only lhs_axes to the sizes of rhs_axes)."""
@@ -594,7 +702,10 @@ def _check_4d(name, data, block_size):
         raise MXNetError('%s: block_size must be positive, got %d' % (name, block_size))
 
 
-@register('depth_to_space', methods=('depth_to_space',), params=[P('block_size', 'int')])
+# MXNet's block order is ONNX's DCR (depth, column, row), for both directions.
+@register('depth_to_space', methods=('depth_to_space',),
+          onnx=lambda g, node: g.add('DepthToSpace', node.inputs, blocksize=node.attrs['block_size'], mode='DCR'),
+          params=[P('block_size', 'int')])
 def depth_to_space(data, *, block_size):
     """(N, C, H, W) -> (N, C/b^2, H*b, W*b): blocks of channels become b x b spatial blocks."""
     _check_4d('depth_to_space', data, block_size)
@@ -607,7 +718,8 @@ def depth_to_space(data, *, block_size):
     return jnp.transpose(x, (0, 3, 4, 1, 5, 2)).reshape(n, c // (b * b), h * b, w * b)
 
 
-@register('space_to_depth', methods=('space_to_depth',), params=[P('block_size', 'int')])
+@register('space_to_depth', methods=('space_to_depth',),
+          onnx=lambda g, node: g.add('SpaceToDepth', node.inputs, blocksize=node.attrs['block_size']), params=[P('block_size', 'int')])
 def space_to_depth(data, *, block_size):
     """(N, C, H, W) -> (N, C*b^2, H/b, W/b): the inverse of depth_to_space."""
     _check_4d('space_to_depth', data, block_size)

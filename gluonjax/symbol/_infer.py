@@ -20,7 +20,7 @@ from ..ops._kernel import operator_error
 from ._node_kernel import node_kernel
 from ..ops._registry import _literal
 
-__all__ = ['node_avals', 'eval_node', 'infer_shape', 'infer_type', 'pending_shape', 'entry_shapes']
+__all__ = ['node_avals', 'eval_node', 'infer_shape', 'infer_type', 'pending_shape', 'entry_shapes', 'entry_avals']
 
 _KEY_AVAL = jax.ShapeDtypeStruct((2,), jnp.uint32)
 
@@ -292,6 +292,13 @@ def entry_shapes(symbol, shapes, dtypes, nodes):
                              'from the operators that use it' % (node.name, shape_str(pending_shape(node))))
         out[id(node)] = shape
     return out
+
+
+def entry_avals(symbol, shapes, dtypes):
+    """(nodes in topological order, {(id(node), output index): shape}, {...: dtype name}) of
+    every entry of ``symbol`` for variables of ``shapes`` and ``dtypes`` (the ONNX exporter's
+    static shapes); a shape shows None where it stays unknown."""
+    return _run(symbol, shapes, dtypes)
 
 
 def is_known(shape):
