@@ -1,5 +1,5 @@
 import mxnet as mx
-from mxnet import nd, autograd
+from mxnet import gluon, nd, autograd
 from mxnet.gluon import rnn
 from mxnet.gluon.contrib import rnn as crnn
 
@@ -81,3 +81,31 @@ for cell in [rnn.RNNCell(3, prefix='r_'), rnn.LSTMCell(3, prefix='l_'), rnn.GRUC
     print([s[:, 0].asnumpy().round(4).tolist() for s in states])
     outs, _ = cell.unroll(5, seq.swapaxes(0, 1), layout='TNC', merge_outputs=False, valid_length=valid)
     print(len(outs), outs[4].shape, outs[2][:, 0].asnumpy().round(4).tolist())
+
+
+class BiLSTM(gluon.nn.HybridBlock):
+    """MXNet's test_bidirectional_unroll_valid_length network."""
+    def __init__(self, rnn_size, time_step, **kwargs):
+        super(BiLSTM, self).__init__(**kwargs)
+        self.time_step = time_step
+        with self.name_scope():
+            self.bi_lstm = gluon.rnn.BidirectionalCell(gluon.rnn.LSTMCell(rnn_size, prefix='rnn_l0_'),
+                                                       gluon.rnn.LSTMCell(rnn_size, prefix='rnn_r0_'),
+                                                       output_prefix='lstm_bi_')
+
+    def hybrid_forward(self, F, inputs, valid_len):
+        return self.bi_lstm.unroll(self.time_step, inputs, valid_length=valid_len, layout='NTC',
+                                   merge_outputs=True)
+
+
+# a hybridized BidirectionalCell unrolled with valid_length (one step and three)
+for length in (1, 3):
+    net = BiLSTM(4, length)
+    net.initialize(mx.init.Constant(0.05))
+    x = mx.nd.arange(2 * length * 5).reshape((2, length, 5)) / 10
+    vl = mx.nd.array([length, 1])
+    ref, rs = net(x, vl)
+    net.hybridize()
+    out, st = net(x, vl)
+    print(out.shape, [float(abs(a - b).max().asscalar()) < 1e-6 for a, b in zip([out] + st, [ref] + rs)])
+    print(out[:, :, ::3].asnumpy().round(4).tolist())
