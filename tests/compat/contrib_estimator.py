@@ -2,16 +2,14 @@ import logging
 import os
 import re
 import shutil
-import sys
 import tempfile
 import warnings
 
 import mxnet as mx
 from mxnet import gluon, nd
 from mxnet.gluon import nn
-from mxnet.gluon.contrib.estimator import (Estimator, BatchProcessor, CheckpointHandler,
-                                           EarlyStoppingHandler, LoggingHandler, MetricHandler,
-                                           StoppingHandler, ValidationHandler, EpochEnd)
+from mxnet.gluon.contrib.estimator import (Estimator, CheckpointHandler, EarlyStoppingHandler,
+                                           LoggingHandler)
 
 warnings.simplefilter('ignore')
 times = re.compile(r'\d+\.\d+s|total \d+s')

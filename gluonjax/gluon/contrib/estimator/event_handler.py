@@ -5,7 +5,6 @@ the Estimator calls ``handler.<event>(estimator, **kwargs)`` on every handler of
 in ascending ``priority`` (0 when a handler has none). ``batch_end`` and ``epoch_end``
 returning True stop the loop.
 """
-import logging  # noqa: F401  (MXNet's module exposes it; scripts reach logging through it)
 import os
 import time
 import warnings
