@@ -1,5 +1,6 @@
-"""mx.gluon.contrib.rnn (VariationalDropoutCell, LSTMPCell, the convolutional cells, dynamic_unroll) and the MXNet names GluonTS imports
-(mx.metric.ndarray, cumsum, broadcast_axes), checked against numpy and MXNet 1.9.1's outputs."""
+"""mx.gluon.contrib.rnn (VariationalDropoutCell, LSTMPCell, the convolutional cells,
+dynamic_unroll) and the MXNet names GluonTS imports (mx.metric.ndarray, cumsum, broadcast_axes),
+checked against numpy and MXNet 1.9.1's outputs."""
 import numpy as np
 import pytest
 
