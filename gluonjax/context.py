@@ -139,3 +139,6 @@ def current_context():
 
 _DEFAULT = Context('cpu', 0)
 Context._default_ctx = _state
+# MXNet 1.x's class attribute for the process-wide default, cpu(0) (scripts pass
+# ctx=mx.Context.default_ctx); the current thread's default is current_context().
+Context.default_ctx = _DEFAULT

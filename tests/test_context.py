@@ -79,3 +79,10 @@ def test_reentering_one_context_object_restores_the_default():
         t.start()
         t.join()
     assert seen == [mx.cpu(3), mx.cpu(0)] and mx.context.current_context() == mx.cpu(0)
+
+
+def test_context_class_keeps_mxnet_default_ctx_attribute():
+    # MXNet 1.x scripts pass ctx=mx.Context.default_ctx (SymbolBlock.imports in its RNN tests)
+    assert mx.Context.default_ctx == mx.cpu(0)
+    with mx.Context('cpu', 1):
+        assert mx.Context.default_ctx == mx.cpu(0) and mx.current_context() == mx.cpu(1)

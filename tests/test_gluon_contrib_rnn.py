@@ -1,5 +1,6 @@
-"""mx.gluon.contrib.rnn (VariationalDropoutCell, LSTMPCell) and the MXNet names GluonTS imports
-(mx.metric.ndarray, cumsum, broadcast_axes), checked against numpy and MXNet 1.9.1's outputs."""
+"""mx.gluon.contrib.rnn (VariationalDropoutCell, LSTMPCell, the convolutional cells,
+dynamic_unroll) and the MXNet names GluonTS imports (mx.metric.ndarray, cumsum, broadcast_axes),
+checked against numpy and MXNet 1.9.1's outputs."""
 import numpy as np
 import pytest
 
@@ -118,3 +119,55 @@ def test_cumsum_and_broadcast_axes_method_follow_mxnet():
     assert '"op": "_np_cumsum"' in mx.sym.cumsum(mx.sym.var('x'), axis=1).tojson()
     np.testing.assert_array_equal(mx.nd.ones((2, 1)).broadcast_axes(axis=1, size=3).asnumpy(), np.ones((2, 3)))
     assert mx.sym.var('x').broadcast_axes(axis=1, size=3).infer_shape(x=(2, 1))[1] == [(2, 3)]
+
+
+def _conv1d_same(x, w, b, pad):
+    """numpy Conv1D, NCW, stride 1: x (N, C, W), w (O, C, K)."""
+    k = w.shape[2]
+    xp = np.pad(x, ((0, 0), (0, 0), (pad, pad)))
+    cols = np.stack([xp[:, :, i:i + k] for i in range(xp.shape[2] - k + 1)], axis=2)  # N C W K
+    return np.einsum('ncwk,ock->now', cols, w) + b[None, :, None]
+
+
+@pytest.mark.parametrize('hybridize', [False, True])
+def test_conv1d_gru_cell_step_matches_numpy(hybridize):
+    from gluonjax.gluon.contrib.rnn import Conv1DGRUCell
+    rng = np.random.RandomState(1)
+    cell = Conv1DGRUCell((2, 6), 3, i2h_kernel=3, h2h_kernel=3, i2h_pad=1, prefix='g_')
+    cell.initialize(mx.init.Uniform(0.5))
+    if hybridize:
+        cell.hybridize()
+    x = rng.uniform(-1, 1, (2, 2, 6)).astype(np.float32)
+    h = rng.uniform(-1, 1, (2, 3, 6)).astype(np.float32)
+    out, states = cell(mx.nd.array(x), [mx.nd.array(h)])
+    p = {k.split('_', 1)[1]: v.data().asnumpy() for k, v in cell.collect_params().items()}
+    i2h = _conv1d_same(x, p['i2h_weight'], p['i2h_bias'], 1)
+    h2h = _conv1d_same(h, p['h2h_weight'], p['h2h_bias'], 1)
+    r = _sigmoid(i2h[:, :3] + h2h[:, :3])
+    z = _sigmoid(i2h[:, 3:6] + h2h[:, 3:6])
+    n = np.tanh(i2h[:, 6:] + r * h2h[:, 6:])   # the reset gate scales h2h with its bias
+    expected = (1 - z) * n + z * h
+    np.testing.assert_allclose(out.asnumpy(), expected, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(states[0].asnumpy(), expected, rtol=1e-5, atol=1e-6)
+    assert cell.state_info(2) == [{'shape': (2, 3, 6), '__layout__': 'NCW'}]
+
+
+@pytest.mark.parametrize('layout', ['TNC', 'NTC'])
+def test_dynamic_unroll_equals_unroll_with_valid_length(layout):
+    from gluonjax.gluon.contrib.rnn.rnn_cell import dynamic_unroll
+    rng = np.random.RandomState(2)
+    cell = rnn.LSTMCell(4, input_size=3)
+    cell.initialize(mx.init.Uniform(0.5))
+    shape = (5, 2, 3) if layout == 'TNC' else (2, 5, 3)
+    x = mx.nd.array(rng.uniform(-1, 1, shape))
+    states = [mx.nd.array(rng.uniform(-1, 1, (2, 4))) for _ in range(2)]
+    valid = mx.nd.array([2, 5])
+    ref, ref_states = cell.unroll(5, x, states, layout=layout, merge_outputs=True,
+                                  valid_length=valid)
+    out, out_states = dynamic_unroll(cell, x, states, layout=layout, valid_length=valid)
+    np.testing.assert_allclose(out.asnumpy(), ref.asnumpy(), rtol=1e-5, atol=1e-6)
+    for a, b in zip(out_states, ref_states):
+        np.testing.assert_allclose(a.asnumpy(), b.asnumpy(), rtol=1e-5, atol=1e-6)
+    plain, _ = dynamic_unroll(cell, x, states, layout=layout)
+    full, _ = cell.unroll(5, x, states, layout=layout, merge_outputs=True)
+    np.testing.assert_allclose(plain.asnumpy(), full.asnumpy(), rtol=1e-5, atol=1e-6)

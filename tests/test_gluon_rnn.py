@@ -182,3 +182,16 @@ def test_fused_layer_structural_names_load_unfused_files(tmp_path):
     other = rnn.LSTM(3, num_layers=2, bidirectional=True, input_size=2)
     other.load_parameters(f)
     np.testing.assert_array_equal(other.r1_h2h_weight.data().asnumpy(), layer.r1_h2h_weight.data().asnumpy())
+
+
+@pytest.mark.parametrize('mode', ['LSTM', 'GRU'])
+def test_unfused_layer_shares_parameters_and_outputs(mode):
+    layer = getattr(rnn, mode)(3, num_layers=2, bidirectional=True, input_size=4)
+    layer.initialize(mx.init.Uniform(0.5))
+    stack = layer._unfuse()
+    assert sorted(stack.collect_params().keys()) == sorted(layer.collect_params().keys())
+    assert all(stack.collect_params()[k] is p for k, p in layer.collect_params().items())
+    x = mx.nd.array(np.random.RandomState(0).uniform(-1, 1, (5, 2, 4)))
+    fused = layer(x)
+    unfused, _ = stack.unroll(5, x, layout='TNC', merge_outputs=True)
+    np.testing.assert_allclose(unfused.asnumpy(), fused.asnumpy(), rtol=1e-5, atol=1e-6)

@@ -101,13 +101,20 @@ def _format_sequence(length, inputs, layout, merge, in_layout=None):
     return inputs, axis, F, batch_size
 
 
+def _split_steps(F, data, length, axis):
+    """``data`` cut into ``length`` steps along ``axis`` (squeezed), always as a list: a split
+    Symbol is one grouped Symbol and an NDArray split in one piece is one NDArray."""
+    steps = F.split(data, num_outputs=length, axis=axis, squeeze_axis=True)
+    return list(steps) if _is_symbol(steps) else _as_list(steps)
+
+
 def _mask_sequence_variable_length(F, data, length, valid_length, time_axis, merge):
     if not _is_tensor(data):
         data = F.stack(*data, axis=time_axis)
     outputs = F.SequenceMask(data, sequence_length=valid_length, use_sequence_length=True,
                              axis=time_axis)
     if not merge:
-        outputs = _as_list(F.split(outputs, num_outputs=length, axis=time_axis, squeeze_axis=True))
+        outputs = _split_steps(F, outputs, length, time_axis)
     return outputs
 
 
@@ -117,9 +124,7 @@ def _reverse_sequences(sequences, unroll_step, valid_length=None):
         return list(reversed(sequences))
     reversed_sequences = F.SequenceReverse(F.stack(*sequences, axis=0), sequence_length=valid_length,
                                            use_sequence_length=True)
-    if unroll_step > 1 or F is not ndarray:
-        return _as_list(F.split(reversed_sequences, axis=0, num_outputs=unroll_step, squeeze_axis=True))
-    return [reversed_sequences[0]]
+    return _split_steps(F, reversed_sequences, unroll_step, 0)
 
 
 class RecurrentCell(Block):

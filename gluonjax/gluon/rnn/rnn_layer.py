@@ -100,6 +100,37 @@ class _RNNLayer(HybridBlock):
     def state_info(self, batch_size=0):
         raise NotImplementedError
 
+    def _unfuse(self):
+        """The layer as a stack of cells (HybridSequentialRNNCell) sharing its parameters: each
+        layer one cell, or a BidirectionalCell, with DropoutCells between layers."""
+        if self._projection_size:
+            raise AssertionError('_unfuse does not support projection layer yet!')
+        if self._lstm_state_clip_min is not None or self._lstm_state_clip_max is not None:
+            raise AssertionError('_unfuse does not support state clipping yet!')
+        make_cell = {'rnn_relu': lambda **kw: rnn_cell.RNNCell(self._hidden_size, 'relu', **kw),
+                     'rnn_tanh': lambda **kw: rnn_cell.RNNCell(self._hidden_size, 'tanh', **kw),
+                     'lstm': lambda **kw: rnn_cell.LSTMCell(self._hidden_size, **kw),
+                     'gru': lambda **kw: rnn_cell.GRUCell(self._hidden_size, **kw)}[self._mode]
+        # the cells' names (prefix + 'l0_i2h_weight', ...) are the layer's: they share its dict
+        stack = rnn_cell.HybridSequentialRNNCell(prefix=self.prefix, params=self.params)
+        with stack.name_scope():
+            input_size = self._input_size
+            for i in range(self._num_layers):
+                kwargs = dict(input_size=input_size,
+                              i2h_weight_initializer=self._i2h_weight_initializer,
+                              h2h_weight_initializer=self._h2h_weight_initializer,
+                              i2h_bias_initializer=self._i2h_bias_initializer,
+                              h2h_bias_initializer=self._h2h_bias_initializer)
+                if self._dir == 2:
+                    stack.add(rnn_cell.BidirectionalCell(make_cell(prefix='l%d_' % i, **kwargs),
+                                                         make_cell(prefix='r%d_' % i, **kwargs)))
+                else:
+                    stack.add(make_cell(prefix='l%d_' % i, **kwargs))
+                if self._dropout > 0 and i != self._num_layers - 1:
+                    stack.add(rnn_cell.DropoutCell(self._dropout))
+                input_size = self._hidden_size * self._dir
+        return stack
+
     def _infer_param_shapes(self, inputs, *args):
         ni = int(inputs.shape[2])
         for j in ['l', 'r'][:self._dir]:

@@ -1,4 +1,5 @@
-"""Contributed recurrent cells: variational (per-sequence) dropout and the projected LSTM."""
+"""Contributed recurrent cells: variational (per-sequence) dropout and the projected LSTM, and
+``dynamic_unroll`` (a cell run over a sequence by one ``contrib.foreach`` loop)."""
 from ...rnn.rnn_cell import (BidirectionalCell, HybridRecurrentCell, ModifierCell, SequentialRNNCell,
                              _format_sequence, _get_begin_state, _is_tensor,
                              _mask_sequence_variable_length)
@@ -146,3 +147,45 @@ class LSTMPCell(HybridRecurrentCell):
         next_r = F.FullyConnected(data=hidden, num_hidden=self._projection_size, weight=h2r_weight,
                                   no_bias=True, name=prefix + 'out')
         return next_r, [next_r, next_c]
+
+
+def dynamic_unroll(cell, inputs, begin_state, drop_inputs=0, drop_outputs=0, layout='TNC',
+                   valid_length=None):
+    """Runs ``cell`` over every step of ``inputs`` with one ``contrib.foreach`` loop (one graph
+    node when hybridized, whatever the sequence length).
+
+    ``inputs`` is one tensor in ``layout`` ('TNC' or 'NTC'); ``drop_inputs``/``drop_outputs``
+    are dropout rates shared across time. With ``valid_length`` (shape (batch,)) each
+    sequence's states stop changing after its length and later outputs are zero.
+    Returns (outputs in ``layout``, states).
+    """
+    inputs, axis, F, _ = _format_sequence(0, inputs, layout, True)
+    if axis != 0:
+        inputs = F.swapaxes(inputs, dim1=0, dim2=axis)    # foreach iterates over axis 0
+    if drop_inputs:
+        inputs = F.Dropout(inputs, p=drop_inputs, axes=(0,))
+    states = list(begin_state) if isinstance(begin_state, (list, tuple)) else [begin_state]
+
+    if valid_length is None:
+        def step(x, cell_states):
+            return cell(x, cell_states)
+    else:
+        states.append(F.zeros((1,)))        # the step number rides along as the last state
+
+        def step(x, loop_states):
+            cell_states, step_no = loop_states[:-1], loop_states[-1]
+            out, new_states = cell(x, cell_states)
+            running = F.broadcast_greater(valid_length, step_no)
+            new_states = [F.where(running, new, old) for new, old in zip(new_states, cell_states)]
+            return out, new_states + [step_no + 1]
+
+    outputs, states = F.contrib.foreach(step, inputs, states)
+    if drop_outputs:
+        outputs = F.Dropout(outputs, p=drop_outputs, axes=(0,))
+    if axis != 0:
+        outputs = F.swapaxes(outputs, dim1=0, dim2=axis)
+    if valid_length is None:
+        return outputs, states
+    outputs = F.SequenceMask(outputs, sequence_length=valid_length, use_sequence_length=True,
+                             axis=axis)
+    return outputs, states[:-1]
