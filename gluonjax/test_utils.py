@@ -155,11 +155,11 @@ def random_sample(population, k):
 
 def rand_ndarray(shape, stype='default', density=None, dtype=None, modifier_func=None,
                  shuffle_csr_indices=False, distribution=None, ctx=None):
-    """A standard-normal NDArray (float32 unless ``dtype``); only dense storage is supported."""
-    if stype != 'default':
-        raise _NotSupportedError("rand_ndarray: storage type %r is not supported; gluonjax arrays are dense "
-                                "(use stype='default')" % (stype,))
+    """A standard-normal NDArray (float32 unless ``dtype``), or a random sparse one of ``stype``."""
     ctx = ctx if ctx else default_context()
+    if stype != 'default':
+        return rand_sparse_ndarray(shape, stype, density=density, dtype=dtype, modifier_func=modifier_func,
+                                   shuffle_csr_indices=shuffle_csr_indices, distribution=distribution, ctx=ctx)[0]
     return array(random_arrays(shape), dtype=dtype, ctx=ctx)
 
 
@@ -580,22 +580,94 @@ def create_vector(size, dtype=np.int64):
 
 
 def shuffle_csr_column_indices(csr):
-    """Shuffle the column indices within each row of a CSR matrix (sparse storage: not supported)."""
-    _no_sparse('shuffle_csr_column_indices', 'csr')
+    """Shuffle the column indices within each row of a CSRNDArray, in place (an unsorted but
+    valid matrix, for operators that must not assume sorted columns)."""
+    ptr, cols = csr.indptr.asnumpy(), csr.indices.asnumpy()
+    for lo, hi in zip(ptr[:-1], ptr[1:]):
+        np.random.shuffle(cols[lo:hi])
+    value = csr._value
+    csr._value = type(value)(value.data, mx.nd.array(cols, dtype=np.int64)._data, value.indptr, value.shape)
+    csr._dense = None
+
+
+def _uniform_csr(shape, density, dtype, data_init):
+    """A dense matrix with round(density * size) non-zeros at random positions."""
+    rows, cols = shape
+    nnz = int(round(rows * cols * density))
+    out = np.zeros(rows * cols, dtype=dtype)
+    where = np.random.choice(rows * cols, nnz, replace=False) if rows * cols else np.zeros(0, int)
+    out[where] = data_init if data_init is not None else np.random.uniform(0.001, 1, nnz)
+    return out.reshape(shape)
+
+
+def _powerlaw_csr(shape, density, dtype):
+    """A dense matrix whose row i has about twice the non-zeros of row i - 1 (each row at least
+    one), density * size in all."""
+    rows, cols = shape
+    left = int(rows * cols * density)
+    out = np.zeros(shape, dtype=dtype)
+    per_row = 1
+    for r in range(rows):
+        take = max(1, min(cols, per_row, left))
+        out[r, :take] = 1 + np.random.uniform(0.001, 2, take)
+        left -= take
+        per_row *= 2
+        if left <= 0:
+            break
+    if left > 0:
+        raise ValueError('not supported for this density: %s for this shape %s' % (density, shape))
+    return out
 
 
 def rand_sparse_ndarray(shape, stype, density=None, dtype=None, distribution=None, data_init=None,
                         rsp_indices=None, modifier_func=None, shuffle_csr_indices=False, ctx=None):
-    """A random row_sparse or csr NDArray and its parts: needs sparse storage, which gluonjax lacks."""
-    _no_sparse('rand_sparse_ndarray', stype)
+    """A random row_sparse or csr NDArray and its parts: (array, (values, indices)) for
+    row_sparse, (array, (indptr, indices, data)) for csr."""
+    ctx = ctx if ctx else default_context()
+    density = np.random.rand() if density is None else density
+    dtype = default_dtype() if dtype is None else dtype
+    distribution = 'uniform' if distribution is None else distribution
+    if stype == 'row_sparse':
+        assert distribution == 'uniform', 'Distribution %s not supported for row_sparse' % distribution
+        indices = np.asarray(rsp_indices if rsp_indices is not None
+                             else np.flatnonzero(np.random.rand(shape[0]) < density))
+        if indices.shape[0] == 0:
+            return mx.nd.sparse.zeros('row_sparse', shape, ctx=ctx, dtype=dtype), (np.array([], dtype=dtype),
+                                                                                  np.array([]))
+        values = np.random.rand(indices.shape[0], *shape[1:]).astype(dtype)
+        if data_init is not None:
+            values.fill(data_init)
+        if modifier_func is not None:
+            values = assign_each(values, modifier_func)
+        arr = mx.nd.sparse.row_sparse_array((values, indices), shape=shape, dtype=dtype, ctx=ctx)
+        return arr, (values, indices)
+    if stype == 'csr':
+        assert len(shape) == 2
+        if distribution == 'uniform':
+            dense = _uniform_csr(shape, density, dtype, data_init)
+        elif distribution == 'powerlaw':
+            dense = _powerlaw_csr(shape, density, dtype)
+        else:
+            raise AssertionError('Distribution not supported: %s' % distribution)
+        if modifier_func is not None:
+            dense = np.where(dense != 0, assign_each(dense, modifier_func), 0).astype(dtype)
+        csr = mx.nd.array(dense, dtype=dtype, ctx=ctx).tostype('csr')
+        if shuffle_csr_indices:
+            shuffle_csr_column_indices(csr)
+        return csr, (csr.indptr, csr.indices, csr.data)
+    raise AssertionError('unknown storage type')
 
 
 def create_sparse_array(shape, stype, data_init=None, rsp_indices=None, dtype=None, modifier_func=None,
                         density=.5, shuffle_csr_indices=False):
-    """A random sparse NDArray: needs sparse storage, which gluonjax lacks."""
+    """A random sparse NDArray (row_sparse: the rows ``rsp_indices`` when given)."""
     if stype not in ('row_sparse', 'csr'):
         raise AssertionError('Unknown storage type: ' + str(stype))
-    _no_sparse('create_sparse_array', stype)
+    if stype == 'row_sparse' and rsp_indices is not None:
+        density = None
+    return rand_sparse_ndarray(shape, stype, density=density, dtype=dtype, data_init=data_init,
+                               rsp_indices=rsp_indices, modifier_func=modifier_func,
+                               shuffle_csr_indices=shuffle_csr_indices)[0]
 
 
 def create_sparse_array_zd(shape, stype, density, data_init=None, rsp_indices=None, dtype=None,

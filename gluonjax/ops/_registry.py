@@ -25,7 +25,7 @@ import numpy as np
 
 from ..base import MXNetError
 
-__all__ = ['P', 'OpDef', 'Arith', 'Plot', 'plot_dims', 'arith', 'register', 'get_op', 'find_op', 'all_ops', 'canonical_ops',
+__all__ = ['P', 'OpDef', 'Arith', 'Plot', 'plot_dims', 'arith', 'register', 'set_sparse_form', 'get_op', 'find_op', 'all_ops', 'canonical_ops',
            'REQUIRED']
 
 
@@ -301,6 +301,11 @@ class OpDef:
     # a first call costs microseconds instead of a compile (see ops/_host.py). Same signature
     # as ``fn``, on numpy arrays.
     host: Optional[Callable] = None
+    # The operator on row_sparse/csr storage (MXNet's FComputeEx with its storage-type rule), set
+    # by ops/sparse.py through ``set_sparse_form``: fn(kernel, *inputs), inputs jax arrays or
+    # ops.sparse.RowSparse/CSR, returning a tuple of outputs of either kind, or None where MXNet
+    # falls back to dense storage. Run eagerly: sparse sizes depend on the data.
+    sparse: Optional[Callable] = None
     _param_map: dict = dataclasses.field(default_factory=dict, repr=False)
 
     def __post_init__(self):
@@ -394,6 +399,18 @@ def register(name, *, params=(), inputs=('data',), aliases=(), **options):
         _CANONICAL[name] = op
         return fn
     return wrap
+
+
+def set_sparse_form(name, fn):
+    """Give operator ``name`` its sparse form and MXNet's ``_sparse_<name>`` alias (which puts
+    it in ``mx.nd.sparse``)."""
+    op = get_op(name)
+    if op.sparse is not None:
+        raise ValueError('operator %r has two sparse forms' % name)
+    op.sparse = fn
+    alias = '_sparse_' + name
+    if not name.startswith('_') and alias not in _TABLE:
+        _TABLE[alias] = op
 
 
 def find_op(name) -> Optional[OpDef]:
