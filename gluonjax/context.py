@@ -139,3 +139,15 @@ def current_context():
 
 _DEFAULT = Context('cpu', 0)
 Context._default_ctx = _state
+
+
+class _ClassProperty:
+    def __init__(self, fget):
+        self.fget = fget
+
+    def __get__(self, obj, owner):
+        return self.fget(owner)
+
+
+# MXNet's deprecated spelling of current_context(), read by older tests and scripts.
+Context.default_ctx = _ClassProperty(lambda cls: current_context())

@@ -28,8 +28,11 @@ def ones(shape, ctx=None, dtype=None, out=None, **kwargs):
     return invoke('_ones', [], {'shape': _shape(shape), 'dtype': _dtype(dtype)}, ctx=ctx, out=out)
 
 
-def empty(shape, ctx=None, dtype=None):
+def empty(shape, ctx=None, dtype=None, stype=None):
     """An array of the given shape; gluonjax fills it with zeros (MXNet leaves it uninitialised)."""
+    if stype not in (None, 'default'):
+        from . import sparse
+        return sparse.empty(stype, shape, ctx=ctx, dtype=dtype)
     return invoke('_empty', [], {'shape': _shape(shape), 'dtype': _dtype(dtype)}, ctx=ctx)
 
 

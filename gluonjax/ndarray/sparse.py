@@ -202,7 +202,17 @@ class BaseSparseNDArray(NDArray):
         raise NotSupportedForSparseNDArray('_slice', None)
 
     def __getstate__(self):
-        raise NotImplementedError('pickling a %s is not implemented in gluonjax' % type(self).__name__)
+        """The components as NumPy arrays (gluonjax's pickled form of a sparse array)."""
+        value = self._value
+        parts = {name: np.asarray(getattr(value, name)) for name in value.__slots__ if name != 'shape'}
+        return {'stype': self.stype, 'shape': self.shape, 'parts': parts}
+
+    def __setstate__(self, state):
+        ctx = current_context()
+        parts = {k: jax.device_put(v, ctx.jax_device) for k, v in state['parts'].items()}
+        kind = _sp.RowSparse if state['stype'] == 'row_sparse' else _sp.CSR
+        self._value, self._dense, self._ctx, self._ag = kind(shape=state['shape'], **parts), None, ctx, None
+        self._view = self._views = None
 
     def __setitem__(self, key, value):
         """``x[:] = value``: the whole array, from an NDArray, a NumPy array or a scalar."""
@@ -324,6 +334,7 @@ def csr_matrix(arg1, shape=None, ctx=None, dtype=None):
     a dense array (NDArray, NumPy, lists), another CSRNDArray or a scipy csr matrix."""
     ctx = _context(ctx)
     if _is_shape(arg1):
+        _check_same_shape(arg1, shape)
         return zeros('csr', arg1, ctx, dtype)
     if isinstance(arg1, CSRNDArray):
         return arg1.astype(_dtype(dtype, arg1)).copyto(ctx)
@@ -337,9 +348,10 @@ def csr_matrix(arg1, shape=None, ctx=None, dtype=None):
         data, indices, indptr = arg1
         dt = _dtype(dtype, data)
         if shape is None:
-            n_rows = len(np.asarray(indptr.asnumpy() if isinstance(indptr, NDArray) else indptr)) - 1
-            cols = np.asarray(indices.asnumpy() if isinstance(indices, NDArray) else indices)
-            shape = (n_rows, int(cols.max()) + 1 if cols.size else 0)
+            cols = _host(indices)
+            if not cols.size:
+                raise ValueError('csr_matrix: the number of columns cannot be inferred without indices')
+            shape = (len(_host(indptr)) - 1, int(cols.max()) + 1)
         value = _sp.csr_from_parts(_values(data, dt, ctx).reshape(-1), _host(indices), _host(indptr), tuple(shape))
         return BaseSparseNDArray._from_value(value, ctx)
     if isinstance(arg1, tuple) and len(arg1) == 2:  # (data, (row, col)): coordinates
@@ -358,6 +370,7 @@ def row_sparse_array(arg1, shape=None, ctx=None, dtype=None):
     RowSparseNDArray."""
     ctx = _context(ctx)
     if _is_shape(arg1):
+        _check_same_shape(arg1, shape)
         return zeros('row_sparse', arg1, ctx, dtype)
     if isinstance(arg1, RowSparseNDArray):
         return arg1.astype(_dtype(dtype, arg1)).copyto(ctx)
@@ -379,6 +392,11 @@ def row_sparse_array(arg1, shape=None, ctx=None, dtype=None):
     return dense.tostype('row_sparse')
 
 
+def _check_same_shape(given, shape):
+    if shape is not None and tuple(int(d) for d in shape) != tuple(int(d) for d in given):
+        raise ValueError('the shape %s and the shape argument %s differ' % (tuple(given), tuple(shape)))
+
+
 def _host(x):
     return x.asnumpy() if isinstance(x, NDArray) else np.asarray(x)
 
@@ -397,6 +415,8 @@ def zeros(stype, shape, ctx=None, dtype=None, **kwargs):
     ctx = _context(ctx)
     shape = (int(shape),) if isinstance(shape, numbers.Integral) else tuple(int(d) for d in shape)
     dtype = np.dtype(np.float32 if dtype is None else dtype)
+    if stype not in _sp.STYPES:
+        raise ValueError('zeros: unknown storage type %r (one of %s)' % (stype, ', '.join(_sp.STYPES)))
     if stype == 'default':
         return _nd.NDArray._from_jax(jax.device_put(np.zeros(shape, dtype), ctx.jax_device), ctx)
     value = _sp.empty(stype, shape, dtype)

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..base import MXNetError
 
-__all__ = ['P', 'OpDef', 'Arith', 'Plot', 'plot_dims', 'arith', 'register', 'set_sparse_form', 'get_op', 'find_op', 'all_ops', 'canonical_ops',
+__all__ = ['P', 'OpDef', 'Arith', 'Plot', 'plot_dims', 'arith', 'register', 'set_sparse_form', 'add_sparse_alias', 'get_op', 'find_op', 'all_ops', 'canonical_ops',
            'REQUIRED']
 
 
@@ -411,6 +411,14 @@ def set_sparse_form(name, fn):
     alias = '_sparse_' + name
     if not name.startswith('_') and alias not in _TABLE:
         _TABLE[alias] = op
+
+
+def add_sparse_alias(name):
+    """MXNet's ``_sparse_<name>`` alias for an operator that computes on dense storage here
+    (MXNet lists it in ``mx.nd.sparse``)."""
+    alias = '_sparse_' + name
+    if alias not in _TABLE:
+        _TABLE[alias] = get_op(name)
 
 
 def find_op(name) -> Optional[OpDef]:

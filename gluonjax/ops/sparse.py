@@ -20,7 +20,7 @@ import numpy as np
 
 from .._x64 import x64
 from ..base import MXNetError, shape_str
-from ._registry import P, register, set_sparse_form
+from ._registry import P, add_sparse_alias, register, set_sparse_form
 
 __all__ = ['RowSparse', 'CSR', 'STYPES', 'stype_of', 'to_dense', 'from_dense', 'cast', 'rsp_from_parts',
            'csr_from_parts', 'empty']
@@ -89,25 +89,31 @@ def empty(stype, shape, dtype):
     if stype == 'csr':
         _check_csr_shape(shape)
         return CSR(jnp.zeros((0,), dtype), _index([]), _index(np.zeros(shape[0] + 1)), shape)
-    raise MXNetError('unknown storage type %r (one of %s)' % (stype, ', '.join(STYPES)))
+    raise ValueError('unknown storage type %r (one of %s)' % (stype, ', '.join(STYPES)))
 
 
 def _check_csr_shape(shape):
     if len(shape) != 2:
-        raise MXNetError('csr storage is for 2-d arrays, got shape %s' % shape_str(shape))
+        raise ValueError('csr storage is for 2-d arrays, got shape %s' % shape_str(shape))
+
+
+def _put(host, like):
+    """A host array onto the device of the jax array ``like``."""
+    return jax.device_put(host, next(iter(like.devices())))
 
 
 @x64
 def to_dense(value):
-    """The dense jax array of a sparse value (a jax array is returned as it is)."""
+    """The dense jax array of a sparse value (a jax array is returned as it is). Built on the
+    host: no compile per shape, and sparse arrays are small enough to pass through it."""
     if isinstance(value, RowSparse):
-        out = jnp.zeros(value.shape, value.dtype)
-        return out.at[value.indices].set(value.data) if value.indices.shape[0] else out
+        out = np.zeros(value.shape, value.dtype)
+        out[_host(value.indices)] = _host(value.data)
+        return _put(out, value.data)
     if isinstance(value, CSR):
-        out = jnp.zeros(value.shape, value.dtype)
-        if not value.indices.shape[0]:
-            return out
-        return out.at[_index(value.row_ids()), value.indices].set(value.data)
+        out = np.zeros(value.shape, value.dtype)
+        out[value.row_ids(), _host(value.indices)] = _host(value.data)
+        return _put(out, value.data)
     return value
 
 
@@ -116,18 +122,19 @@ def from_dense(dense, stype):
     """``dense`` in storage ``stype``, storing the rows (row_sparse) or elements (csr) that are not zero."""
     if stype == 'default':
         return dense
+    host = _host(dense)
     if stype == 'row_sparse':
-        if dense.ndim == 0:
-            raise MXNetError('cast_storage: row_sparse storage needs at least 1 dimension')
-        nonzero = _host(jnp.any(dense.reshape(dense.shape[0], -1) != 0, axis=1))
-        rows = np.flatnonzero(nonzero)
-        return RowSparse(dense[_index(rows)], _index(rows), dense.shape)
+        if host.ndim == 0:
+            raise ValueError('cast_storage: row_sparse storage needs at least 1 dimension')
+        rows = np.flatnonzero(np.any(host.reshape(host.shape[0], -1) != 0, axis=1))
+        return RowSparse(_put(host[rows], dense), _put(rows.astype(INDEX_DTYPE), dense), host.shape)
     if stype == 'csr':
-        _check_csr_shape(dense.shape)
-        rows, cols = np.nonzero(_host(dense != 0))
-        indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=dense.shape[0]))])
-        return CSR(dense[_index(rows), _index(cols)], _index(cols), _index(indptr), dense.shape)
-    raise MXNetError('cast_storage: unknown storage type %r (one of %s)' % (stype, ', '.join(STYPES)))
+        _check_csr_shape(host.shape)
+        rows, cols = np.nonzero(host)
+        indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=host.shape[0]))]).astype(INDEX_DTYPE)
+        return CSR(_put(host[rows, cols], dense), _put(cols.astype(INDEX_DTYPE), dense), _put(indptr, dense),
+                   host.shape)
+    raise ValueError('cast_storage: unknown storage type %r (one of %s)' % (stype, ', '.join(STYPES)))
 
 
 def cast(value, stype):
@@ -142,30 +149,24 @@ def cast(value, stype):
 
 @x64
 def rsp_from_parts(data, indices, shape):
-    """A RowSparse from user components, checked: indices int, increasing, inside the shape."""
+    """A RowSparse from user components (their order and bounds are for check_format to judge)."""
     idx = _host(indices).astype(INDEX_DTYPE).reshape(-1)
     if data.shape[0] != idx.shape[0] or tuple(data.shape[1:]) != tuple(shape[1:]):
-        raise MXNetError('row_sparse_array: data of shape %s does not fit %d indices and shape %s'
+        raise ValueError('row_sparse_array: data of shape %s does not fit %d indices and shape %s'
                          % (shape_str(data.shape), idx.shape[0], shape_str(shape)))
-    _check_indices('row_sparse_array', idx, shape[0])
-    return RowSparse(data, _index(idx), shape)
+    return RowSparse(data, _put(idx, data), shape)
 
 
 @x64
 def csr_from_parts(data, indices, indptr, shape):
-    """A CSR from user components, checked for consistent sizes."""
+    """A CSR from user components (their consistency is for check_format to judge)."""
     _check_csr_shape(shape)
     idx = _host(indices).astype(INDEX_DTYPE).reshape(-1)
     ptr = _host(indptr).astype(INDEX_DTYPE).reshape(-1)
-    if ptr.shape[0] != shape[0] + 1 or data.shape != idx.shape or ptr[0] != 0 or ptr[-1] != idx.shape[0]:
-        raise MXNetError('csr_matrix: inconsistent components for shape %s: %d values, %d indices, indptr %s'
-                         % (shape_str(shape), data.shape[0], idx.shape[0], ptr.tolist()[:8]))
-    return CSR(data, _index(idx), _index(ptr), shape)
-
-
-def _check_indices(what, idx, bound):
-    if idx.size and (idx.min() < 0 or idx.max() >= bound):
-        raise MXNetError('%s: indices must lie in [0, %d), got %s' % (what, bound, idx.tolist()[:8]))
+    if ptr.shape[0] != shape[0] + 1 or data.shape != idx.shape:
+        raise ValueError('csr_matrix: %d values, %d indices and %d indptr entries do not fit shape %s'
+                         % (data.shape[0], idx.shape[0], ptr.shape[0], shape_str(shape)))
+    return CSR(data, _put(idx, data), _put(ptr, data), shape)
 
 
 def check_format(value, full_check=True):
@@ -180,7 +181,7 @@ def check_format(value, full_check=True):
         if ptr.shape[0] != value.shape[0] + 1 or ptr[0] != 0 or ptr[-1] != idx.shape[0] or np.any(np.diff(ptr) < 0):
             raise MXNetError('check_format: csr indptr must start at 0, not decrease and end at nnz')
         if full_check and idx.size:
-            rows = value.row_ids()
+            rows = value.row_ids()  # valid now that indptr is
             bad = (idx < 0) | (idx >= value.shape[1])
             bad[1:] |= (rows[1:] == rows[:-1]) & (idx[1:] <= idx[:-1])
             if np.any(bad):
@@ -216,6 +217,43 @@ def _retain_sparse(kernel, data, indices):
     keep = np.isin(_host(data.indices), _host(indices).astype(INDEX_DTYPE))
     pos = _index(np.flatnonzero(keep))
     return (RowSparse(data.data[pos], data.indices[pos], data.shape),)
+
+
+@register('_contrib_getnnz', params=[P('axis', 'int', None, optional=True)])
+def getnnz(data, *, axis):
+    """The number of stored (non-zero) values of a csr matrix: in all (axis None) or per row (axis 1)."""
+    if axis not in (None, 1):
+        raise MXNetError('getnnz: axis must be None or 1, got %r' % (axis,))
+    nonzero = (data != 0).astype(jnp.int64)
+    return nonzero.sum(axis=axis).reshape(-1)
+
+
+def _getnnz_sparse(kernel, data):
+    if not isinstance(data, CSR):
+        raise MXNetError('getnnz: the input must be csr, got %s' % stype_of(data))
+    ptr = _host(data.indptr)
+    counts = np.diff(ptr) if kernel.attrs['axis'] == 1 else np.asarray([ptr[-1]])
+    return (_put(counts.astype(INDEX_DTYPE), data.data),)
+
+
+@register('_square_sum', params=[P('axis', 'axis', None), P('keepdims', 'bool', False)])
+def square_sum(data, *, axis, keepdims):
+    """sum(data * data) over ``axis`` (MXNet's fused form for row_sparse arrays)."""
+    return jnp.sum(jnp.square(data), axis=axis, keepdims=keepdims)
+
+
+def _square_sum_sparse(kernel, data):
+    """Per-row sums of a row_sparse array, kept as a column (axis 1, keepdims), stay row_sparse."""
+    axis, keepdims = kernel.attrs['axis'], kernel.attrs['keepdims']
+    if isinstance(data, RowSparse) and axis in (1, -1) and keepdims and len(data.shape) == 2:
+        return (RowSparse(kernel(data.data)[0], data.indices, (data.shape[0], 1)),)
+    return None
+
+
+@register('_contrib_quadratic', params=[P('a', 'float', 0.0), P('b', 'float', 0.0), P('c', 'float', 0.0)])
+def quadratic(data, *, a, b, c):
+    """a * data**2 + b * data + c, elementwise."""
+    return (a * jnp.square(data) + b * data + c).astype(data.dtype)
 
 
 # ---- sparse forms of dense operators ---------------------------------------------------------
@@ -359,6 +397,32 @@ def _slice(kernel, data):
     return (csr_rows(data, start, max(stop, start)),)
 
 
+def _take(kernel, a, indices):
+    """take along axis 0 of a csr matrix: the rows ``indices`` (clipped or wrapped), as csr."""
+    if not isinstance(a, CSR) or kernel.attrs['axis'] != 0 or stype_of(indices) != 'default':
+        return None
+    n = a.shape[0]
+    rows = _host(indices).astype(INDEX_DTYPE).reshape(-1)
+    rows = np.mod(rows, n) if kernel.attrs['mode'] == 'wrap' else np.clip(rows, 0, n - 1)
+    ptr = _host(a.indptr)
+    picks = [np.arange(ptr[r], ptr[r + 1], dtype=INDEX_DTYPE) for r in rows]
+    where = np.concatenate(picks) if picks else np.zeros(0, INDEX_DTYPE)
+    counts = np.asarray([len(p) for p in picks], dtype=INDEX_DTYPE)
+    new_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(INDEX_DTYPE)
+    pos = _put(where, a.data)
+    return (CSR(a.data[pos], a.indices[pos], _put(new_ptr, a.data), (rows.shape[0], a.shape[1])),)
+
+
+def _fully_connected(kernel, data, weight, bias=None):
+    """FullyConnected of csr data: csr @ weight.T + bias without densifying the data."""
+    if not isinstance(data, CSR):
+        return None
+    out = _csr_rows_times(data, to_dense(weight).T.astype(data.dtype))
+    if bias is not None:
+        out = out + to_dense(bias).reshape(1, -1)
+    return (out,)
+
+
 def csr_rows(value, start, stop):
     """Rows [start, stop) of a CSR value."""
     ptr = _host(value.indptr)
@@ -373,6 +437,14 @@ _ZERO_PRESERVING_UNARY = ('abs', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'cbrt
 _SCALAR_OPS = ('_plus_scalar', '_minus_scalar', '_mul_scalar', '_div_scalar', '_power_scalar',
                '_maximum_scalar', '_minimum_scalar', '_greater_scalar', '_greater_equal_scalar',
                '_lesser_scalar', '_lesser_equal_scalar', '_equal_scalar', '_not_equal_scalar')
+
+
+# In MXNet's nd.sparse, computed on dense storage (as MXNet does for these storage types, or
+# without its sparse kernels: division, Embedding's forward).
+_DENSE_IN_MXNET_SPARSE = ('elemwise_div', 'broadcast_sub', 'broadcast_add', 'broadcast_plus', 'broadcast_minus',
+                          'Embedding', 'exp', 'log', 'log10', 'log2', 'cos', 'cosh', 'arccos', 'arccosh',
+                          'sigmoid', 'rsqrt', 'gamma', 'gammaln', 'sum', 'mean', 'norm', 'where', 'concat',
+                          'LinearRegressionOutput', 'LogisticRegressionOutput', 'MAERegressionOutput')
 
 
 def _install():
@@ -392,6 +464,13 @@ def _install():
     set_sparse_form('add_n', _add_n)
     set_sparse_form('dot', _dot)
     set_sparse_form('slice', _slice)
+    set_sparse_form('take', _take)
+    set_sparse_form('FullyConnected', _fully_connected)
+    set_sparse_form('_contrib_getnnz', _getnnz_sparse)
+    set_sparse_form('_square_sum', _square_sum_sparse)
+    set_sparse_form('_contrib_quadratic', _unary)
+    for name in _DENSE_IN_MXNET_SPARSE:
+        add_sparse_alias(name)
 
 
 _install()
