@@ -580,9 +580,8 @@ def shuffle_csr_column_indices(csr):
     ptr, cols = csr.indptr.asnumpy(), csr.indices.asnumpy()
     for lo, hi in zip(ptr[:-1], ptr[1:]):
         np.random.shuffle(cols[lo:hi])
-    value = csr._value
-    csr._value = type(value)(value.data, mx.nd.array(cols, dtype=np.int64)._data, value.indptr, value.shape)
-    csr._dense = None
+    value = csr._storage
+    csr._set_storage(type(value)(value.data, mx.nd.array(cols, dtype=np.int64)._data, value.indptr, value.shape))
 
 
 def _uniform_csr(shape, density, dtype, data_init):

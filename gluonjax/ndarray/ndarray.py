@@ -541,7 +541,7 @@ def _sparse_call(kernel, inputs):
 def _run_sparse(kernel, inputs):
     try:
         return kernel.op.sparse(kernel, *[x._storage for x in inputs])
-    except MXNetError:
+    except (MXNetError, ValueError):  # ValueError: a storage MXNet refuses (csr of 1-d data)
         raise
     except Exception as err:
         raise kernel.error([x._data for x in inputs], err) from None

@@ -55,6 +55,13 @@ class BaseSparseNDArray(NDArray):
 
     _data = property(_get_dense, _put_dense)
 
+    def _set_storage(self, value):
+        """Write new components (an ``ops.sparse`` value of this array's storage type and shape)."""
+        if value.stype != self.stype or value.shape != self.shape:
+            raise MXNetError('cannot store a %s %s value in a %s %s array' % (
+                value.stype, shape_str(value.shape), self.stype, shape_str(self.shape)))
+        self._value, self._dense = value, None
+
     @classmethod
     def _from_value(cls, value, ctx=None):
         obj = _SPARSE_CLASS[type(value)].__new__(_SPARSE_CLASS[type(value)])
@@ -157,7 +164,7 @@ class BaseSparseNDArray(NDArray):
                 raise MXNetError('copyto: shape mismatch, source %s vs destination %s'
                                  % (shape_str(self.shape), shape_str(other.shape)))
             if isinstance(other, BaseSparseNDArray) and other.stype == self.stype:
-                other._value, other._dense = _moved(self._value, next(iter(other._value.data.devices()))), None
+                other._set_storage(_moved(self._value, next(iter(other._value.data.devices()))))
                 return other
             other._set_data(_nd._cast(self._get_dense(), np.dtype(other.dtype)))
             return other
@@ -359,7 +366,7 @@ def csr_matrix(arg1, shape=None, ctx=None, dtype=None):
         dense = np.zeros(shape if shape is not None else (int(np.max(row)) + 1, int(np.max(col)) + 1),
                          dtype=_dtype(dtype, data))
         np.add.at(dense, (np.asarray(row, dtype=np.int64), np.asarray(col, dtype=np.int64)), np.asarray(data))
-        return array(dense, ctx=ctx).tostype('csr')
+        return _nd.array(dense, ctx=ctx, dtype=dense.dtype).tostype('csr')
     dense = _dense_source(arg1, dtype, ctx, shape)
     return dense.tostype('csr')
 

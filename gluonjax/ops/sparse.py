@@ -22,7 +22,7 @@ from .._x64 import x64
 from ..base import MXNetError, shape_str
 from ._registry import P, add_sparse_alias, register, set_sparse_form
 
-__all__ = ['RowSparse', 'CSR', 'STYPES', 'stype_of', 'to_dense', 'from_dense', 'cast', 'rsp_from_parts',
+__all__ = ['RowSparse', 'CSR', 'STYPES', 'stype_of', 'to_dense', 'from_dense', 'cast', 'rsp_rows', 'rsp_from_parts',
            'csr_from_parts', 'empty']
 
 STYPES = ('default', 'row_sparse', 'csr')
@@ -135,6 +135,13 @@ def from_dense(dense, stype):
         return CSR(_put(host[rows, cols], dense), _put(cols.astype(INDEX_DTYPE), dense), _put(indptr, dense),
                    host.shape)
     raise ValueError('cast_storage: unknown storage type %r (one of %s)' % (stype, ', '.join(STYPES)))
+
+
+@x64
+def rsp_rows(dense, rows):
+    """The rows ``rows`` (host ints, increasing, no repeats) of a dense array, as row_sparse."""
+    rows = np.asarray(rows, dtype=INDEX_DTYPE)
+    return RowSparse(dense[_put(rows, dense)], _put(rows, dense), dense.shape)
 
 
 def cast(value, stype):
