@@ -892,7 +892,6 @@ def check_symbolic_backward(sym, location, out_grads, expected, rtol=None, atol=
     assert dtype == 'asnumpy' or dtype in (np.float16, np.float32, np.float64)
     if ctx is None:
         ctx = default_context()
-    # grad_stypes: symbolic gradients are dense in gluonjax; their values are what is compared
     location = _parse_location(sym=sym, location=location, ctx=ctx, dtype=dtype)
     aux_states = _parse_aux_states(sym=sym, aux_states=aux_states, ctx=ctx, dtype=dtype)
     if isinstance(expected, (list, tuple)):
@@ -902,6 +901,9 @@ def check_symbolic_backward(sym, location, out_grads, expected, rtol=None, atol=
     args_grad_npy = {k: np.random.normal(size=v.shape) for k, v in _sorted_items(expected)}
     args_grad = {k: array(v, ctx=ctx, dtype=expected[k].dtype if dtype == 'asnumpy' else dtype)
                  for k, v in args_grad_npy.items()}
+    for k, stype in (grad_stypes or {}).items():  # gradient buffers in the storage asked for
+        if stype not in (None, 'default') and k in args_grad:
+            args_grad[k] = args_grad[k].tostype(stype)
     if isinstance(grad_req, str):
         grad_req = {k: grad_req for k in sym.list_arguments()}
     elif isinstance(grad_req, (list, tuple)):

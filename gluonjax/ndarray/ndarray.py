@@ -19,6 +19,7 @@ from .._tape import state as _ag_state
 from .._x64 import x64, on as _x64_on, restore as _x64_restore
 from ..base import MXNetError, shape_str, upper_layer
 from ..context import Context, current_context, context_of_device
+from ..ops import sparse as _sparse_storage
 from ..ops._kernel import kernel_for, operator_error
 from ..ops._frontend import COMPARISONS, ArrayType, python_operators
 
@@ -726,7 +727,11 @@ def _infer_dtype(source, dtype):
 def array(source_array, ctx=None, dtype=None):
     """An NDArray from a nested list, a numpy array, a scalar or another NDArray (float32 by default)."""
     ctx = Context(ctx) if ctx is not None and not isinstance(ctx, Context) else (ctx or current_context())
-    dtype = _infer_dtype(source_array, dtype)
+    dtype = _infer_dtype(source_array, dtype) if not _sparse_storage.is_scipy_csr(source_array) else dtype
+    if isinstance(source_array, NDArray) and source_array._sparse:  # MXNet keeps the storage type
+        return source_array.astype(dtype).copyto(ctx)
+    if _sparse_storage.is_scipy_csr(source_array):
+        return _wrap_sparse(_sparse_storage.csr_from_scipy(source_array, dtype, ctx.jax_device), ctx)
     if isinstance(source_array, NDArray):
         src = source_array._data.astype(dtype)
         return NDArray._from_jax(jax.device_put(src, ctx.jax_device), ctx)

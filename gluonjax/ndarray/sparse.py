@@ -331,10 +331,6 @@ def _is_shape(arg):
     return isinstance(arg, tuple) and all(isinstance(d, numbers.Integral) for d in arg)
 
 
-def _scipy_csr(arg):
-    return type(arg).__module__.startswith('scipy.sparse') and getattr(arg, 'format', None) == 'csr'
-
-
 @x64
 def csr_matrix(arg1, shape=None, ctx=None, dtype=None):
     """A CSRNDArray from ``(data, indices, indptr)``, ``(data, (row, col))``, a shape (all zeros),
@@ -347,10 +343,9 @@ def csr_matrix(arg1, shape=None, ctx=None, dtype=None):
         return arg1.astype(_dtype(dtype, arg1)).copyto(ctx)
     if isinstance(arg1, BaseSparseNDArray):
         raise ValueError('Unexpected input type: RowSparseNDArray')
-    if _scipy_csr(arg1):
-        arg1 = arg1.sorted_indices() if hasattr(arg1, 'sorted_indices') else arg1
-        return csr_matrix((arg1.data, arg1.indices, arg1.indptr), shape=arg1.shape, ctx=ctx,
-                          dtype=dtype if dtype is not None else arg1.dtype)
+    if _sp.is_scipy_csr(arg1):
+        _check_same_shape(arg1.shape, shape)
+        return BaseSparseNDArray._from_value(_sp.csr_from_scipy(arg1, dtype, ctx.jax_device), ctx)
     if isinstance(arg1, tuple) and len(arg1) == 3:
         data, indices, indptr = arg1
         dt = _dtype(dtype, data)
@@ -439,7 +434,7 @@ def array(source_array, ctx=None, dtype=None):
     """A sparse NDArray from a sparse NDArray or a scipy csr matrix (dense sources: ``mx.nd.array``)."""
     if isinstance(source_array, RowSparseNDArray):
         return row_sparse_array(source_array, ctx=ctx, dtype=dtype)
-    if isinstance(source_array, CSRNDArray) or _scipy_csr(source_array):
+    if isinstance(source_array, CSRNDArray) or _sp.is_scipy_csr(source_array):
         return csr_matrix(source_array, ctx=ctx, dtype=dtype)
     raise ValueError('Please use mx.nd.array to create an NDArray with source_array of type %s'
                      % type(source_array))

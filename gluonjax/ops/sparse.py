@@ -22,7 +22,7 @@ from .._x64 import x64
 from ..base import MXNetError, shape_str
 from ._registry import P, add_sparse_alias, register, set_sparse_form
 
-__all__ = ['RowSparse', 'CSR', 'STYPES', 'stype_of', 'to_dense', 'from_dense', 'cast', 'rsp_rows', 'rsp_from_parts',
+__all__ = ['RowSparse', 'CSR', 'STYPES', 'stype_of', 'to_dense', 'from_dense', 'cast', 'rsp_rows', 'rsp_from_parts', 'is_scipy_csr', 'csr_from_scipy',
            'csr_from_parts', 'empty']
 
 STYPES = ('default', 'row_sparse', 'csr')
@@ -142,6 +142,22 @@ def rsp_rows(dense, rows):
     """The rows ``rows`` (host ints, increasing, no repeats) of a dense array, as row_sparse."""
     rows = np.asarray(rows, dtype=INDEX_DTYPE)
     return RowSparse(dense[_put(rows, dense)], _put(rows, dense), dense.shape)
+
+
+def is_scipy_csr(obj):
+    return type(obj).__module__.startswith('scipy.sparse') and getattr(obj, 'format', None) == 'csr'
+
+
+def csr_from_scipy(matrix, dtype, device):
+    """A CSR from a scipy csr matrix, made canonical as MXNet makes it (duplicates summed,
+    column indices sorted); ``dtype`` None keeps the matrix's."""
+    matrix = matrix.copy()
+    matrix.sum_duplicates()
+    matrix.sort_indices()
+    data = np.asarray(matrix.data, dtype=dtype if dtype is not None else matrix.dtype)
+    parts = [jax.device_put(a, device) for a in (data, matrix.indices.astype(INDEX_DTYPE),
+                                                 matrix.indptr.astype(INDEX_DTYPE))]
+    return CSR(*parts, matrix.shape)
 
 
 def cast(value, stype):

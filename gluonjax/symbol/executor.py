@@ -14,6 +14,7 @@ import numpy as np
 from .._x64 import x64
 from ..base import MXNetError, shape_str
 from ..context import Context, current_context
+from ..ops import sparse as _sparse
 from .graph import GraphFunction
 from .symbol import Symbol
 
@@ -166,13 +167,20 @@ class Executor:
         from .. import random as _random
         key = _random.next_key(self._ctx) if self._fn.has_random else None
         args, aux = self._jax_inputs()
-        outs, new_aux = self._compiled('forward', bool(is_train))(args, aux, key)
+        nd = _nd()
+        if any(a.stype != 'default' for a in self.arg_arrays):
+            # sparse arguments: node by node, so outputs come in MXNet's storage types
+            storage = {n: a._storage for n, a in self.arg_dict.items()}
+            outs, new_aux = self._fn.run_storage(dict(storage, **aux), bool(is_train), key)
+            self._outputs = [nd.NDArray._from_jax(o, self._ctx) if _sparse.stype_of(o) == 'default'
+                             else nd.sparse.BaseSparseNDArray._from_value(o, self._ctx) for o in outs]
+        else:
+            outs, new_aux = self._compiled('forward', bool(is_train))(args, aux, key)
+            self._outputs = [nd.NDArray._from_jax(o, self._ctx) for o in outs]
         self._last = (args, aux, key, bool(is_train))
         if is_train:
             for name, value in new_aux.items():
                 self.aux_dict[name]._set_data(value)
-        nd = _nd()
-        self._outputs = [nd.NDArray._from_jax(o, self._ctx) for o in outs]
         if self._monitor is not None:
             self._monitor(self)
         return self._outputs
