@@ -280,7 +280,6 @@ def dropout(data, *, p, mode, axes, cudnn_off, _train=False, _key=None):
 # ---------------------------------------------------------------------------------------------
 
 @register('Embedding', input_shapes=_input_shapes.embedding, npx=('embedding',), inputs=('data', 'weight'),
-          aliases=('_contrib_SparseEmbedding',),  # MXNet's deprecated name for it
           params=[P('input_dim', 'int'), P('output_dim', 'int'), P('dtype', 'dtype', 'float32'),
                   P('sparse_grad', 'bool', False)])
 def embedding(data, weight, *, input_dim, output_dim, dtype, sparse_grad):

@@ -20,7 +20,8 @@ import numpy as np
 
 from .._x64 import x64
 from ..base import MXNetError, shape_str
-from ._registry import P, add_sparse_alias, register, set_sparse_form
+from . import _input_shapes
+from ._registry import P, add_sparse_alias, get_op, register, set_sparse_form
 
 __all__ = ['RowSparse', 'CSR', 'STYPES', 'stype_of', 'to_dense', 'from_dense', 'cast', 'rsp_rows', 'rsp_from_parts', 'is_scipy_csr', 'csr_from_scipy',
            'csr_from_parts', 'empty']
@@ -277,6 +278,23 @@ def _square_sum_sparse(kernel, data):
 def quadratic(data, *, a, b, c):
     """a * data**2 + b * data + c, elementwise."""
     return (a * jnp.square(data) + b * data + c).astype(data.dtype)
+
+
+@register('_contrib_SparseEmbedding', inputs=('data', 'weight'), input_shapes=_input_shapes.embedding,
+          params=[P('input_dim', 'int'), P('output_dim', 'int'), P('dtype', 'dtype', 'float32'),
+                  P('sparse_grad', 'bool', False), P('deterministic', 'bool', False)])
+def sparse_embedding(data, weight, *, input_dim, output_dim, dtype, sparse_grad, deterministic):
+    """MXNet's deprecated Embedding with a row_sparse gradient (``deterministic`` changes nothing
+    here: the gradient is always the same)."""
+    return get_op('Embedding').fn(data, weight, input_dim=input_dim, output_dim=output_dim, dtype=dtype,
+                                  sparse_grad=True)
+
+
+def row_sparse_gradients(op_name, attrs):
+    """The inputs whose gradient MXNet stores row_sparse (its backward storage rule)."""
+    if op_name == '_contrib_SparseEmbedding' or (op_name == 'Embedding' and attrs.get('sparse_grad')):
+        return ('weight',)
+    return ()
 
 
 # ---- sparse forms of dense operators ---------------------------------------------------------

@@ -282,7 +282,7 @@ class _MonitorCallback:
             self.callback(name, nd.NDArray._from_jax(value, exe._ctx))
 
 
-def simple_bind(symbol, ctx, grad_req='write', type_dict=None, shapes=None):
+def simple_bind(symbol, ctx, grad_req='write', type_dict=None, shapes=None, stype_dict=None):
     """An Executor with zero-filled arrays of the shapes (and dtypes) inferred from ``shapes``."""
     ctx = _ctx(ctx)
     shapes = shapes or {}
@@ -302,12 +302,37 @@ def simple_bind(symbol, ctx, grad_req='write', type_dict=None, shapes=None):
 
     def dt(t):
         return np.dtype(t or np.float32)
-    args = [nd.zeros(s, ctx=ctx, dtype=dt(t)) for s, t in zip(arg_shapes, arg_types)]
+    arg_stypes, grad_stypes = _storage_types(symbol, stype_dict or {})
+    args = [nd.zeros(s, ctx=ctx, dtype=dt(t), stype=arg_stypes.get(n, 'default'))
+            for n, s, t in zip(names, arg_shapes, arg_types)]
     aux = [nd.zeros(s, ctx=ctx, dtype=dt(t)) for s, t in zip(aux_shapes, aux_types)]
     reqs = Executor._reqs(names, grad_req, [True] * len(names))
-    grads = [nd.zeros(s, ctx=ctx, dtype=dt(t)) if reqs[n] != 'null' else None
+    grads = [nd.zeros(s, ctx=ctx, dtype=dt(t), stype=grad_stypes.get(n, 'default')) if reqs[n] != 'null' else None
              for n, s, t in zip(names, arg_shapes, arg_types)]
     return Executor(symbol, ctx, args, grads, grad_req, aux)
+
+
+_STYPE_IDS = {'0': 'default', '1': 'row_sparse', '2': 'csr'}
+
+
+def _storage_types(symbol, stype_dict):
+    """({argument: storage type}, {argument: gradient storage type}) for simple_bind: the
+    variables' ``stype`` (or ``stype_dict``), and row_sparse gradients where every consumer of
+    an argument says so (Embedding with sparse_grad=True), as MXNet's storage inference does."""
+    attrs = symbol.attr_dict()
+    arg_stypes = {n: _STYPE_IDS.get(str(a.get('__storage_type__')), a.get('__storage_type__'))
+                  for n, a in attrs.items() if a.get('__storage_type__') not in (None, '0', 'default')}
+    arg_stypes.update(stype_dict)
+    votes = {}
+    for node in symbol._topo():
+        if node.is_variable:
+            continue
+        sparse_inputs = _sparse.row_sparse_gradients(node.op.name, node.parsed())
+        for name, (src, _, _) in zip(node.input_names(), node.inputs):
+            if src.is_variable:
+                votes.setdefault(src.name, []).append(name in sparse_inputs)
+    grad_stypes = {n: 'row_sparse' for n, v in votes.items() if v and all(v)}
+    return arg_stypes, grad_stypes
 
 
 # ---- Symbol's execution methods (Symbol is below this module: installed here) -------------------
@@ -321,7 +346,7 @@ def _bind(self, ctx, args, args_grad=None, grad_req='write', aux_states=None, gr
 def _simple_bind(self, ctx, grad_req='write', type_dict=None, stype_dict=None, group2ctx=None,
                  shared_arg_names=None, shared_exec=None, shared_buffer=None, **kwargs):
     """An Executor with arrays allocated from input shapes (``data=(32, 784)``)."""
-    return simple_bind(self, ctx, grad_req, type_dict, kwargs)
+    return simple_bind(self, ctx, grad_req, type_dict, kwargs, stype_dict)
 
 
 def _eval(self, ctx=None, **kwargs):
