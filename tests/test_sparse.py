@@ -205,3 +205,37 @@ def test_kvstore_row_sparse_pull():
     kv.row_sparse_pull('e', out=out, row_ids=nd.array([3, 1, 3]))
     assert out.stype == 'row_sparse' and out.indices.asnumpy().tolist() == [1, 3]
     np.testing.assert_array_equal(out.asnumpy(), [[0, 0], [3, 3], [0, 0], [3, 3]])
+
+
+def test_dot_forward_stype_sets_the_output_storage():
+    a, b = np.arange(6, dtype=np.float32).reshape(2, 3), np.ones((3, 2), np.float32)
+    for lhs in ('default', 'csr'):
+        for wanted in ('default', 'csr', 'row_sparse'):
+            out = nd.dot(nd.array(a).tostype(lhs), nd.array(b), forward_stype=wanted)
+            assert out.stype == wanted
+            np.testing.assert_allclose(out.asnumpy(), a @ b)
+
+
+def test_executor_with_sparse_arguments_gives_mxnet_storage():
+    x = mx.sym.var('x', stype='row_sparse')
+    exe = mx.sym.sqrt(x * 4).bind(mx.cpu(), {'x': rsp()})
+    out = exe.forward()[0]
+    assert out.stype == 'row_sparse'      # MXNet: sqrt and *4 keep row_sparse
+    np.testing.assert_allclose(out.asnumpy(), np.sqrt(DENSE * 4))
+    exe = mx.sym.exp(x).bind(mx.cpu(), {'x': rsp()})
+    assert exe.forward()[0].stype == 'default'
+
+
+def test_simple_bind_gives_embedding_a_row_sparse_gradient():
+    data, weight = mx.sym.var('data'), mx.sym.var('w', stype='row_sparse')
+    for sparse_grad, expected in ((True, 'row_sparse'), (False, 'default')):
+        emb = mx.sym.Embedding(data, weight, input_dim=5, output_dim=2, sparse_grad=sparse_grad)
+        exe = emb.simple_bind(mx.cpu(), grad_req={'data': 'null', 'w': 'write'}, data=(3,))
+        assert exe.arg_dict['w'].stype == 'row_sparse'
+        exe.arg_dict['w'][:] = np.arange(10, dtype=np.float32).reshape(5, 2)
+        exe.arg_dict['data'][:] = np.array([4, 1, 4])
+        exe.forward(is_train=True)
+        exe.backward([nd.ones((3, 2))])
+        grad = exe.grad_dict['w']
+        assert grad.stype == expected
+        np.testing.assert_array_equal(grad.asnumpy(), [[0, 0], [1, 1], [0, 0], [0, 0], [2, 2]])

@@ -532,9 +532,11 @@ def install_sparse(wrap):
 
 def _sparse_call(kernel, inputs):
     """Whether an operator with a sparse form runs it: a sparse input, or a sparse output asked
-    for (cast_storage). Under record() with a tracked input the dense kernel runs instead, so that
-    the call is differentiated (its outputs are then dense)."""
-    wanted = any(x.__class__._sparse for x in inputs) or kernel.attrs.get('stype', 'default') != 'default'
+    for (cast_storage's stype, dot's forward_stype). Under record() with a tracked input the dense
+    kernel runs instead, so that the call is differentiated (its outputs are then dense)."""
+    attrs = kernel.attrs
+    wanted = (any(x.__class__._sparse for x in inputs) or attrs.get('stype', 'default') != 'default'
+              or attrs.get('forward_stype') not in (None, 'default'))
     return wanted and not (_ag_state.recording and _tape.tracked([x._ag for x in inputs]))
 
 

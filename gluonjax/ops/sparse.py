@@ -405,8 +405,18 @@ def _csr_t_times(csr, dense):
 
 
 def _dot(kernel, lhs, rhs):
-    """dot with MXNet's storage rules: csr x dense -> dense, csr.T x dense|row_sparse -> row_sparse,
-    dense x csr -> csr; other combinations fall back to dense."""
+    """dot with MXNet's storage rules (``forward_stype`` overrides the output's)."""
+    out = _dot_by_storage(kernel, lhs, rhs)
+    wanted = kernel.attrs.get('forward_stype')
+    if wanted in (None, stype_of(out[0]) if out is not None else 'default'):
+        return out
+    dense = to_dense(out[0]) if out is not None else kernel(to_dense(lhs), to_dense(rhs))[0]
+    return (from_dense(dense, wanted),)
+
+
+def _dot_by_storage(kernel, lhs, rhs):
+    """csr x dense -> dense, csr.T x dense|row_sparse -> row_sparse, dense x csr -> csr; other
+    combinations fall back to dense (None)."""
     ta, tb = kernel.attrs.get('transpose_a', False), kernel.attrs.get('transpose_b', False)
     ls, rs = stype_of(lhs), stype_of(rhs)
     if ls == 'csr' and rs in ('default', 'row_sparse') and not tb:
@@ -415,11 +425,7 @@ def _dot(kernel, lhs, rhs):
             raise MXNetError('dot: shapes %s (csr%s) and %s do not match'
                              % (shape_str(lhs.shape), '.T' if ta else '', shape_str(dense.shape)))
         dense = dense.astype(lhs.dtype)
-        if ta:
-            return (_csr_t_times(lhs, dense),)
-        if rs == 'row_sparse':
-            return (_csr_rows_times(lhs, dense),)
-        return (_csr_rows_times(lhs, dense),)
+        return (_csr_t_times(lhs, dense) if ta else _csr_rows_times(lhs, dense),)
     if ls == 'default' and rs == 'csr' and not ta and not tb:
         return (from_dense(kernel(lhs, to_dense(rhs))[0], 'csr'),)
     return None
