@@ -336,6 +336,8 @@ class KVStore(KVStoreBase):
         groups = self._grouped('row_sparse_pull', self._pairs('row_sparse_pull', key, out, 'out'), 'out')
         outs = [o for _, _, os_ in groups for o in os_]
         ids = row_ids if isinstance(row_ids, (list, tuple)) else [row_ids]
+        if any(isinstance(i, (list, tuple)) for i in ids):  # one list per key: flatten as outs
+            ids = [i for per_key in ids for i in (per_key if isinstance(per_key, (list, tuple)) else [per_key])]
         if len(ids) == 1:
             ids = ids * len(outs)
         if len(ids) != len(outs):

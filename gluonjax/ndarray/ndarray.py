@@ -251,7 +251,8 @@ class NDArray(ArrayType):
     def attach_grad(self, grad_req='write', stype=None):
         if grad_req not in ('write', 'add', 'null'):
             raise MXNetError("attach_grad: grad_req must be 'write', 'add' or 'null', not %r" % (grad_req,))
-        if stype not in (None, 'default'):  # a sparse gradient buffer (Embedding's sparse_grad)
+        stype = self.stype if stype is None else stype  # MXNet: a sparse array's gradient is sparse too
+        if stype != 'default':  # a sparse gradient buffer
             g = invoke('cast_storage', [type(self)._from_jax(_zeros_like(self._data), self._ctx)], {'stype': stype})
         else:
             g = type(self)._from_jax(_zeros_like(self._data), self._ctx)

@@ -49,9 +49,9 @@ class BaseSparseNDArray(NDArray):
 
     def _put_dense(self, dense):
         """A dense write (``x[:] = v``, an optimizer update, a gradient): stored in this
-        array's storage type."""
+        array's storage type (the dense value is kept for readers)."""
         self._value = _sp.from_dense(dense, self.stype)
-        self._dense = None
+        self._dense = dense if dense.dtype == self._value.dtype else None
 
     _data = property(_get_dense, _put_dense)
 
@@ -63,9 +63,10 @@ class BaseSparseNDArray(NDArray):
         self._value, self._dense = value, None
 
     @classmethod
-    def _from_value(cls, value, ctx=None):
+    def _from_value(cls, value, ctx=None, dense=None):
+        """A sparse NDArray of ``value``; ``dense``, when the caller has it, is its dense value."""
         obj = _SPARSE_CLASS[type(value)].__new__(_SPARSE_CLASS[type(value)])
-        obj._value, obj._dense, obj._ctx, obj._ag = value, None, ctx, None
+        obj._value, obj._dense, obj._ctx, obj._ag = value, dense, ctx, None
         obj._view = obj._views = None
         return obj
 

@@ -103,6 +103,11 @@ def _put(host, like):
     return jax.device_put(host, next(iter(like.devices())))
 
 
+def _put_all(like, *hosts):
+    """Host arrays onto the device of ``like`` in one transfer call (each call costs ~0.5 ms)."""
+    return jax.device_put(hosts, next(iter(like.devices())))
+
+
 @x64
 def to_dense(value):
     """The dense jax array of a sparse value (a jax array is returned as it is). Built on the
@@ -128,13 +133,12 @@ def from_dense(dense, stype):
         if host.ndim == 0:
             raise ValueError('cast_storage: row_sparse storage needs at least 1 dimension')
         rows = np.flatnonzero(np.any(host.reshape(host.shape[0], -1) != 0, axis=1))
-        return RowSparse(_put(host[rows], dense), _put(rows.astype(INDEX_DTYPE), dense), host.shape)
+        return RowSparse(*_put_all(dense, host[rows], rows.astype(INDEX_DTYPE)), host.shape)
     if stype == 'csr':
         _check_csr_shape(host.shape)
         rows, cols = np.nonzero(host)
         indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=host.shape[0]))]).astype(INDEX_DTYPE)
-        return CSR(_put(host[rows, cols], dense), _put(cols.astype(INDEX_DTYPE), dense), _put(indptr, dense),
-                   host.shape)
+        return CSR(*_put_all(dense, host[rows, cols], cols.astype(INDEX_DTYPE), indptr), host.shape)
     raise ValueError('cast_storage: unknown storage type %r (one of %s)' % (stype, ', '.join(STYPES)))
 
 

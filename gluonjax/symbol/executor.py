@@ -87,6 +87,7 @@ class Executor:
         self._outputs = None
         self._last = None       # (args, aux, key, train) of the last forward
         self._jit = {}
+        self._out_stypes = {}   # argument storage types -> output storage types (sparse arguments)
         self._monitor = None
 
     @staticmethod
@@ -168,15 +169,21 @@ class Executor:
         key = _random.next_key(self._ctx) if self._fn.has_random else None
         args, aux = self._jax_inputs()
         nd = _nd()
-        if any(a.stype != 'default' for a in self.arg_arrays):
-            # sparse arguments: node by node, so outputs come in MXNet's storage types
+        arg_stypes = tuple(a.stype for a in self.arg_arrays)
+        out_stypes = self._out_stypes.get(arg_stypes) if any(s != 'default' for s in arg_stypes) else ()
+        if out_stypes is None:
+            # sparse arguments, first time: node by node with the sparse forms, which tells the
+            # outputs' storage types (MXNet's storage inference); later runs are compiled
             storage = {n: a._storage for n, a in self.arg_dict.items()}
             outs, new_aux = self._fn.run_storage(dict(storage, **aux), bool(is_train), key)
+            self._out_stypes[arg_stypes] = tuple(_sparse.stype_of(o) for o in outs)
             self._outputs = [nd.NDArray._from_jax(o, self._ctx) if _sparse.stype_of(o) == 'default'
                              else nd.sparse.BaseSparseNDArray._from_value(o, self._ctx) for o in outs]
         else:
             outs, new_aux = self._compiled('forward', bool(is_train))(args, aux, key)
-            self._outputs = [nd.NDArray._from_jax(o, self._ctx) for o in outs]
+            self._outputs = [nd.NDArray._from_jax(o, self._ctx) if s == 'default' else
+                             nd.sparse.BaseSparseNDArray._from_value(_sparse.from_dense(o, s), self._ctx, o)
+                             for o, s in zip(outs, out_stypes or ['default'] * len(outs))]
         self._last = (args, aux, key, bool(is_train))
         if is_train:
             for name, value in new_aux.items():
