@@ -575,8 +575,9 @@ def create_vector(size, dtype=np.int64):
 
 
 def shuffle_csr_column_indices(csr):
-    """Shuffle the column indices within each row of a CSRNDArray, in place (an unsorted but
-    valid matrix, for operators that must not assume sorted columns)."""
+    """Shuffle the column indices within each row of a CSRNDArray, in place, for operators that must
+    not assume sorted columns; the values stay where they are, so they change columns, as with
+    MXNet's helper."""
     ptr, cols = csr.indptr.asnumpy(), csr.indices.asnumpy()
     for lo, hi in zip(ptr[:-1], ptr[1:]):
         np.random.shuffle(cols[lo:hi])

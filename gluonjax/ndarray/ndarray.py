@@ -730,11 +730,11 @@ def _infer_dtype(source, dtype):
 def array(source_array, ctx=None, dtype=None):
     """An NDArray from a nested list, a numpy array, a scalar or another NDArray (float32 by default)."""
     ctx = Context(ctx) if ctx is not None and not isinstance(ctx, Context) else (ctx or current_context())
-    dtype = _infer_dtype(source_array, dtype) if not _sparse_storage.is_scipy_csr(source_array) else dtype
+    if _sparse_storage.is_scipy_csr(source_array):  # MXNet makes a CSRNDArray of the matrix's dtype
+        return _wrap_sparse(_sparse_storage.csr_from_scipy(source_array, dtype, ctx.jax_device), ctx)
+    dtype = _infer_dtype(source_array, dtype)
     if isinstance(source_array, NDArray) and source_array._sparse:  # MXNet keeps the storage type
         return source_array.astype(dtype).copyto(ctx)
-    if _sparse_storage.is_scipy_csr(source_array):
-        return _wrap_sparse(_sparse_storage.csr_from_scipy(source_array, dtype, ctx.jax_device), ctx)
     if isinstance(source_array, NDArray):
         src = source_array._data.astype(dtype)
         return NDArray._from_jax(jax.device_put(src, ctx.jax_device), ctx)

@@ -323,7 +323,8 @@ def _dtype(dtype, *sources):
     return np.dtype(np.float32)
 
 
-def _values(source, dtype, ctx, what='data'):
+def _values(source, dtype, ctx):
+    """User values (NDArray, NumPy, lists) as a jax array of ``dtype`` on ``ctx``."""
     host = source.asnumpy() if isinstance(source, NDArray) else np.asarray(source)
     return jax.device_put(host.astype(dtype), ctx.jax_device)
 

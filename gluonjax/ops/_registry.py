@@ -402,15 +402,16 @@ def register(name, *, params=(), inputs=('data',), aliases=(), **options):
 
 
 def set_sparse_form(name, fn):
-    """Give operator ``name`` its sparse form and MXNet's ``_sparse_<name>`` alias (which puts
-    it in ``mx.nd.sparse``)."""
+    """Give operator ``name`` its sparse form and MXNet's ``_sparse_<name>`` aliases (which put
+    it in ``mx.nd.sparse`` under its public names: add_n and ElementWiseSum)."""
     op = get_op(name)
     if op.sparse is not None:
         raise ValueError('operator %r has two sparse forms' % name)
     op.sparse = fn
-    alias = '_sparse_' + name
-    if not name.startswith('_') and alias not in _TABLE:
-        _TABLE[alias] = op
+    for public in (name,) + op.aliases:
+        alias = '_sparse_' + public
+        if not public.startswith('_') and alias not in _TABLE:
+            _TABLE[alias] = op
 
 
 def add_sparse_alias(name):
