@@ -109,6 +109,10 @@ def test_row_sparse_sum_keeps_the_union_of_rows():
     out = nd.elemwise_add(r, other)
     assert out.indices.asnumpy().tolist() == [0, 1, 2]
     np.testing.assert_array_equal(out.asnumpy(), DENSE + [[0, 0], [5, 5], [0, 0]])
+    empty = nd.sparse.zeros('row_sparse', (3, 2))
+    total = nd.add_n(empty, r, empty)
+    assert total.stype == 'row_sparse' and total.indices.asnumpy().tolist() == [0, 2]
+    np.testing.assert_array_equal(total.asnumpy(), DENSE)
 
 
 def test_dot_storage_rules_and_values():

@@ -339,9 +339,11 @@ def _gather_rows(value, rows):
     if not isinstance(value, RowSparse):
         return value[_index(rows)]
     have = _host(value.indices)
-    where = np.searchsorted(have, rows)
-    found = (where < have.shape[0]) & (have[np.minimum(where, max(have.shape[0] - 1, 0))] == rows)
     block = jnp.zeros((rows.shape[0],) + value.shape[1:], value.dtype)
+    if not have.size:
+        return block
+    where = np.searchsorted(have, rows)
+    found = (where < have.shape[0]) & (have[np.minimum(where, have.shape[0] - 1)] == rows)
     if not found.any():
         return block
     return block.at[_index(np.flatnonzero(found))].set(value.data[_index(where[found])])
