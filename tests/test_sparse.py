@@ -243,3 +243,15 @@ def test_simple_bind_gives_embedding_a_row_sparse_gradient():
         grad = exe.grad_dict['w']
         assert grad.stype == expected
         np.testing.assert_array_equal(grad.asnumpy(), [[0, 0], [1, 1], [0, 0], [0, 0], [2, 2]])
+
+
+def test_scatter_operators_compute_on_stored_values_only():
+    r = rsp()
+    plus = nd._internal._scatter_plus_scalar(r, scalar=9)
+    assert plus.stype == 'row_sparse' and plus.indices.asnumpy().tolist() == [0, 2]
+    np.testing.assert_array_equal(plus.asnumpy(), [[9, 10], [0, 0], [11, 12]])
+    div = nd._internal._scatter_elemwise_div(csr(), nd.ones((3, 2)) * 2)
+    assert div.stype == 'csr'
+    np.testing.assert_array_equal(div.asnumpy(), DENSE / 2)
+    dense = nd._internal._scatter_minus_scalar(nd.array(DENSE), scalar=1)
+    np.testing.assert_array_equal(dense.asnumpy(), DENSE - 1)

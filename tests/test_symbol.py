@@ -421,6 +421,8 @@ SHAPE_CASES = {
     'Embedding': ([(2, 3), (10, 4)], {'input_dim': 10, 'output_dim': 4}),
     '_contrib_SparseEmbedding': ([(2, 3), (10, 4)], {'input_dim': 10, 'output_dim': 4}),
     'cast_storage': ([(2, 3)], {'stype': 'default'}),
+    '_scatter_plus_scalar': ([(2, 3)], {'scalar': 2.0}),
+    '_scatter_minus_scalar': ([(2, 3)], {'scalar': 2.0}),
     'Activation': ([(2, 3)], {'act_type': 'relu'}),
     'LeakyReLU': ([(2, 3)], {}),
     'Dropout': ([(2, 3)], {'p': 0.5}),

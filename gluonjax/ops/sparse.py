@@ -301,6 +301,42 @@ def row_sparse_gradients(op_name, attrs):
     return ()
 
 
+# MXNet's "scatter" operators: on a sparse lhs they compute only where lhs stores a value and keep
+# its structure (a divide by an absent rhs entry is not a division by zero anywhere else).
+@register('_scatter_elemwise_div', inputs=('lhs', 'rhs'))
+def scatter_elemwise_div(lhs, rhs):
+    """lhs / rhs (on a sparse lhs: at its stored positions only)."""
+    return lhs / rhs
+
+
+@register('_scatter_plus_scalar', params=[P('scalar', 'float', 1.0), P('is_int', 'bool', True)])
+def scatter_plus_scalar(data, *, scalar, is_int):
+    """data + scalar (on a sparse array: its stored values only)."""
+    return (data + scalar).astype(data.dtype)
+
+
+@register('_scatter_minus_scalar', params=[P('scalar', 'float', 1.0), P('is_int', 'bool', True)])
+def scatter_minus_scalar(data, *, scalar, is_int):
+    """data - scalar (on a sparse array: its stored values only)."""
+    return (data - scalar).astype(data.dtype)
+
+
+def _scatter_div(kernel, lhs, rhs):
+    if stype_of(lhs) == 'default':
+        return None
+    if isinstance(lhs, RowSparse):
+        other = _gather_rows(rhs, _host(lhs.indices)) if isinstance(rhs, RowSparse) else to_dense(rhs)[lhs.indices]
+    else:
+        other = _csr_values_at(to_dense(rhs), lhs)
+    return (lhs.with_data(kernel(lhs.data, other)[0]),)
+
+
+def _on_stored_values(kernel, data):
+    if stype_of(data) == 'default':
+        return None
+    return (data.with_data(kernel(data.data)[0]),)
+
+
 # ---- sparse forms of dense operators ---------------------------------------------------------
 
 def _zero_preserving(kernel, x, *extra):
@@ -521,6 +557,9 @@ def _install():
     set_sparse_form('FullyConnected', _fully_connected)
     set_sparse_form('_contrib_getnnz', _getnnz_sparse)
     set_sparse_form('_square_sum', _square_sum_sparse)
+    set_sparse_form('_scatter_elemwise_div', _scatter_div)
+    set_sparse_form('_scatter_plus_scalar', _on_stored_values)
+    set_sparse_form('_scatter_minus_scalar', _on_stored_values)
     set_sparse_form('_contrib_quadratic', _unary)
     for name in _DENSE_IN_MXNET_SPARSE:
         add_sparse_alias(name)
