@@ -139,6 +139,15 @@ def current_context():
 
 _DEFAULT = Context('cpu', 0)
 Context._default_ctx = _state
-# MXNet 1.x's class attribute for the process-wide default, cpu(0) (scripts pass
-# ctx=mx.Context.default_ctx); the current thread's default is current_context().
-Context.default_ctx = _DEFAULT
+
+
+class _ClassProperty:
+    def __init__(self, fget):
+        self.fget = fget
+
+    def __get__(self, obj, owner):
+        return self.fget(owner)
+
+
+# MXNet's deprecated spelling of current_context(), read by older tests and scripts.
+Context.default_ctx = _ClassProperty(lambda cls: current_context())

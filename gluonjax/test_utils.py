@@ -155,11 +155,11 @@ def random_sample(population, k):
 
 def rand_ndarray(shape, stype='default', density=None, dtype=None, modifier_func=None,
                  shuffle_csr_indices=False, distribution=None, ctx=None):
-    """A standard-normal NDArray (float32 unless ``dtype``); only dense storage is supported."""
-    if stype != 'default':
-        raise _NotSupportedError("rand_ndarray: storage type %r is not supported; gluonjax arrays are dense "
-                                "(use stype='default')" % (stype,))
+    """A standard-normal NDArray (float32 unless ``dtype``), or a random sparse one of ``stype``."""
     ctx = ctx if ctx else default_context()
+    if stype != 'default':
+        return rand_sparse_ndarray(shape, stype, density=density, dtype=dtype, modifier_func=modifier_func,
+                                   shuffle_csr_indices=shuffle_csr_indices, distribution=distribution, ctx=ctx)[0]
     return array(random_arrays(shape), dtype=dtype, ctx=ctx)
 
 
@@ -544,11 +544,6 @@ def _sorted_dict(d):
     return OrderedDict(_sorted_items(d))
 
 
-def _no_sparse(what, stype):
-    raise _NotSupportedError("%s: sparse storage %r (row_sparse/csr NDArrays) is not supported yet; gluonjax "
-                             "arrays are dense (stype='default')" % (what, stype))
-
-
 def assign_each(the_input, function):
     """A float numpy array of ``function`` applied to each element of ``the_input``
     (a copy of it when ``function`` is None)."""
@@ -580,22 +575,94 @@ def create_vector(size, dtype=np.int64):
 
 
 def shuffle_csr_column_indices(csr):
-    """Shuffle the column indices within each row of a CSR matrix (sparse storage: not supported)."""
-    _no_sparse('shuffle_csr_column_indices', 'csr')
+    """Shuffle the column indices within each row of a CSRNDArray, in place, for operators that must
+    not assume sorted columns; the values stay where they are, so they change columns, as with
+    MXNet's helper."""
+    ptr, cols = csr.indptr.asnumpy(), csr.indices.asnumpy()
+    for lo, hi in zip(ptr[:-1], ptr[1:]):
+        np.random.shuffle(cols[lo:hi])
+    value = csr._storage
+    csr._set_storage(type(value)(value.data, mx.nd.array(cols, dtype=np.int64)._data, value.indptr, value.shape))
+
+
+def _uniform_csr(shape, density, dtype, data_init):
+    """A dense matrix with round(density * size) non-zeros at random positions."""
+    rows, cols = shape
+    nnz = int(round(rows * cols * density))
+    out = np.zeros(rows * cols, dtype=dtype)
+    where = np.random.choice(rows * cols, nnz, replace=False) if rows * cols else np.zeros(0, int)
+    out[where] = data_init if data_init is not None else np.random.uniform(0.001, 1, nnz)
+    return out.reshape(shape)
+
+
+def _powerlaw_csr(shape, density, dtype):
+    """A dense matrix whose row i has about twice the non-zeros of row i - 1 (each row at least
+    one), density * size in all."""
+    rows, cols = shape
+    left = int(rows * cols * density)
+    out = np.zeros(shape, dtype=dtype)
+    per_row = 1
+    for r in range(rows):
+        take = max(1, min(cols, per_row, left))
+        out[r, :take] = 1 + np.random.uniform(0.001, 2, take)
+        left -= take
+        per_row *= 2
+        if left <= 0:
+            break
+    if left > 0:
+        raise ValueError('not supported for this density: %s for this shape %s' % (density, shape))
+    return out
 
 
 def rand_sparse_ndarray(shape, stype, density=None, dtype=None, distribution=None, data_init=None,
                         rsp_indices=None, modifier_func=None, shuffle_csr_indices=False, ctx=None):
-    """A random row_sparse or csr NDArray and its parts: needs sparse storage, which gluonjax lacks."""
-    _no_sparse('rand_sparse_ndarray', stype)
+    """A random row_sparse or csr NDArray and its parts: (array, (values, indices)) for
+    row_sparse, (array, (indptr, indices, data)) for csr."""
+    ctx = ctx if ctx else default_context()
+    density = np.random.rand() if density is None else density
+    dtype = default_dtype() if dtype is None else dtype
+    distribution = 'uniform' if distribution is None else distribution
+    if stype == 'row_sparse':
+        assert distribution == 'uniform', 'Distribution %s not supported for row_sparse' % distribution
+        indices = np.asarray(rsp_indices if rsp_indices is not None
+                             else np.flatnonzero(np.random.rand(shape[0]) < density))
+        if indices.shape[0] == 0:
+            return mx.nd.sparse.zeros('row_sparse', shape, ctx=ctx, dtype=dtype), (np.array([], dtype=dtype),
+                                                                                  np.array([]))
+        values = np.random.rand(indices.shape[0], *shape[1:]).astype(dtype)
+        if data_init is not None:
+            values.fill(data_init)
+        if modifier_func is not None:
+            values = assign_each(values, modifier_func)
+        arr = mx.nd.sparse.row_sparse_array((values, indices), shape=shape, dtype=dtype, ctx=ctx)
+        return arr, (values, indices)
+    if stype == 'csr':
+        assert len(shape) == 2
+        if distribution == 'uniform':
+            dense = _uniform_csr(shape, density, dtype, data_init)
+        elif distribution == 'powerlaw':
+            dense = _powerlaw_csr(shape, density, dtype)
+        else:
+            raise AssertionError('Distribution not supported: %s' % distribution)
+        if modifier_func is not None:
+            dense = np.where(dense != 0, assign_each(dense, modifier_func), 0).astype(dtype)
+        csr = mx.nd.array(dense, dtype=dtype, ctx=ctx).tostype('csr')
+        if shuffle_csr_indices:
+            shuffle_csr_column_indices(csr)
+        return csr, (csr.indptr, csr.indices, csr.data)
+    raise AssertionError('unknown storage type')
 
 
 def create_sparse_array(shape, stype, data_init=None, rsp_indices=None, dtype=None, modifier_func=None,
                         density=.5, shuffle_csr_indices=False):
-    """A random sparse NDArray: needs sparse storage, which gluonjax lacks."""
+    """A random sparse NDArray (row_sparse: the rows ``rsp_indices`` when given)."""
     if stype not in ('row_sparse', 'csr'):
         raise AssertionError('Unknown storage type: ' + str(stype))
-    _no_sparse('create_sparse_array', stype)
+    if stype == 'row_sparse' and rsp_indices is not None:
+        density = None
+    return rand_sparse_ndarray(shape, stype, density=density, dtype=dtype, data_init=data_init,
+                               rsp_indices=rsp_indices, modifier_func=modifier_func,
+                               shuffle_csr_indices=shuffle_csr_indices)[0]
 
 
 def create_sparse_array_zd(shape, stype, density, data_init=None, rsp_indices=None, dtype=None,
@@ -741,10 +808,7 @@ def check_numeric_gradient(sym, location, aux_states=None, numeric_eps=None, rto
         numeric_eps = default_numeric_eps()[np.dtype(dtype)]
     if dtype in (np.float32, np.float16):
         assert numeric_eps >= 1e-5
-    if grad_stype_dict:
-        for k, v in grad_stype_dict.items():
-            if v != 'default':
-                _no_sparse('check_numeric_gradient (grad_stype_dict[%r])' % k, v)
+    # grad_stype_dict: symbolic gradients are dense in gluonjax; their values are what is compared
 
     location = _parse_location(sym=sym, location=location, ctx=ctx, dtype=dtype)
     location_npy = {k: v.asnumpy() for k, v in location.items()}
@@ -829,10 +893,6 @@ def check_symbolic_backward(sym, location, out_grads, expected, rtol=None, atol=
     assert dtype == 'asnumpy' or dtype in (np.float16, np.float32, np.float64)
     if ctx is None:
         ctx = default_context()
-    if grad_stypes:
-        for k, v in grad_stypes.items():
-            if v is not None and v != 'default':
-                _no_sparse('check_symbolic_backward (grad_stypes[%r])' % k, v)
     location = _parse_location(sym=sym, location=location, ctx=ctx, dtype=dtype)
     aux_states = _parse_aux_states(sym=sym, aux_states=aux_states, ctx=ctx, dtype=dtype)
     if isinstance(expected, (list, tuple)):
@@ -842,6 +902,9 @@ def check_symbolic_backward(sym, location, out_grads, expected, rtol=None, atol=
     args_grad_npy = {k: np.random.normal(size=v.shape) for k, v in _sorted_items(expected)}
     args_grad = {k: array(v, ctx=ctx, dtype=expected[k].dtype if dtype == 'asnumpy' else dtype)
                  for k, v in args_grad_npy.items()}
+    for k, stype in (grad_stypes or {}).items():  # gradient buffers in the storage asked for
+        if stype not in (None, 'default') and k in args_grad:
+            args_grad[k] = args_grad[k].tostype(stype)
     if isinstance(grad_req, str):
         grad_req = {k: grad_req for k in sym.list_arguments()}
     elif isinstance(grad_req, (list, tuple)):
@@ -1051,15 +1114,20 @@ def compare_optimizer_noise_seeded(opt1, opt2, shape, dtype, noise_seed, w_stype
 
 def _compare_optimizers(opt1, opt2, shape, dtype, w_stype, g_stype, rtol, atol, compare_states, seed):
     for stype in (w_stype, g_stype):
-        if stype in ('row_sparse', 'csr'):
-            _no_sparse('compare_optimizer', stype)
-        elif stype != 'default':
+        if stype not in ('default', 'row_sparse', 'csr'):
             raise Exception('type not supported yet')
     ctx = default_context()
-    w2 = mx.random.uniform(shape=shape, ctx=ctx, dtype=dtype)
-    w1 = w2.copyto(ctx)
-    g2 = mx.random.uniform(shape=shape, ctx=ctx, dtype=dtype)
-    g1 = g2.copyto(ctx)
+    # opt1 gets dense arrays, opt2 the same values in the storage asked for
+    if w_stype == 'default':
+        w2 = mx.random.uniform(shape=shape, ctx=ctx, dtype=dtype)
+    else:
+        w2 = rand_ndarray(shape, w_stype, density=1, dtype=dtype)
+    w1 = w2.copyto(ctx).tostype('default')
+    if g_stype == 'default':
+        g2 = mx.random.uniform(shape=shape, ctx=ctx, dtype=dtype)
+    else:
+        g2 = rand_ndarray(shape, g_stype, dtype=dtype)
+    g1 = g2.copyto(ctx).tostype('default')
     s1 = opt1.create_state_multi_precision(0, w1)
     s2 = opt2.create_state_multi_precision(0, w2)
     if compare_states:

@@ -28,6 +28,7 @@ from gluonjax._files import atomic_write
 from gluonjax._x64 import x64
 from gluonjax.base import MXNetError, shape_str
 from gluonjax.ndarray.ndarray import NDArray
+from gluonjax.ops import sparse as _sparse
 
 from . import _collective
 from ._collective import device_of
@@ -326,14 +327,17 @@ class KVStore(KVStoreBase):
     def row_sparse_pull(self, key, out=None, priority=0, row_ids=None):
         """Pull only the rows ``row_ids`` of each value; other rows of ``out`` become zeros.
 
-        gluonjax arrays are dense, so this is the dense form of MXNet's row-sparse
-        result. ``row_ids`` is one NDArray (used for every output) or one per output.
+        A row_sparse ``out`` then holds exactly those rows (sorted, without repeats), as in
+        MXNet; a dense one holds zeros elsewhere. ``row_ids`` is one NDArray (used for every
+        output) or one per output.
         """
         if out is None or row_ids is None:
             raise MXNetError('row_sparse_pull: out and row_ids must be given')
         groups = self._grouped('row_sparse_pull', self._pairs('row_sparse_pull', key, out, 'out'), 'out')
         outs = [o for _, _, os_ in groups for o in os_]
         ids = row_ids if isinstance(row_ids, (list, tuple)) else [row_ids]
+        if any(isinstance(i, (list, tuple)) for i in ids):  # one list per key: flatten as outs
+            ids = [i for per_key in ids for i in (per_key if isinstance(per_key, (list, tuple)) else [per_key])]
         if len(ids) == 1:
             ids = ids * len(outs)
         if len(ids) != len(outs):
@@ -341,6 +345,10 @@ class KVStore(KVStoreBase):
                              'or one per output' % (len(ids), len(outs)))
         self._pull_groups(groups)
         for o, rid in zip(outs, ids):
+            if o.stype == 'row_sparse':
+                rows = np.unique(np.asarray(rid._data if _is_array(rid) else rid).astype(np.int64))
+                o._set_storage(_sparse.rsp_rows(o._data, rows))
+                continue
             rows = rid._data if _is_array(rid) else np.asarray(rid)
             o._set_data(_keep_rows(o._data, jax.device_put(rows, device_of(o._data))))
 

@@ -194,8 +194,7 @@ def test_random_helpers_and_contexts():
     x = tu.rand_ndarray((3, 4))
     assert x.shape == (3, 4) and x.dtype == np.float32
     assert tu.rand_ndarray((2,), dtype='float64').dtype == np.float64
-    with pytest.raises(MXNetError, match='dense'):
-        tu.rand_ndarray((2, 2), stype='csr')
+    assert tu.rand_ndarray((2, 2), stype='csr', density=0.5).stype == 'csr'
     assert all(1 <= d <= 10 for d in tu.rand_shape_nd(4))
     assert tu.random_arrays((2, 3)).dtype == np.float32
     assert tu.default_context() == mx.current_context()

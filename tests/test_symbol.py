@@ -419,6 +419,10 @@ SHAPE_CASES = {
     'LayerNorm': ([(2, 3, 4), (4,), (4,)], {}),
     'GroupNorm': ([(2, 4, 3), (2,), (2,)], {'num_groups': 2}),
     'Embedding': ([(2, 3), (10, 4)], {'input_dim': 10, 'output_dim': 4}),
+    '_contrib_SparseEmbedding': ([(2, 3), (10, 4)], {'input_dim': 10, 'output_dim': 4}),
+    'cast_storage': ([(2, 3)], {'stype': 'default'}),
+    '_scatter_plus_scalar': ([(2, 3)], {'scalar': 2.0}),
+    '_scatter_minus_scalar': ([(2, 3)], {'scalar': 2.0}),
     'Activation': ([(2, 3)], {'act_type': 'relu'}),
     'LeakyReLU': ([(2, 3)], {}),
     'Dropout': ([(2, 3)], {'p': 0.5}),
@@ -529,7 +533,7 @@ INT_INPUTS = {'Embedding': (0,), 'take': (1,), 'batch_take': (1,), 'CTCLoss': (1
               'one_hot': (0,), 'gather_nd': (1,), 'scatter_nd': (1,), 'SoftmaxOutput': (1,),
               'softmax_cross_entropy': (1,), 'SVMOutput': (1,), '_backward_gather_nd': (1,),
               '_npi_unravel_index': (0,), '_unravel_index': (0,), '_ravel_multi_index': (0,),
-              'fill_element_0index': (2,)}
+              'fill_element_0index': (2,), '_contrib_SparseEmbedding': (0,), '_sparse_retain': (1,)}
 
 
 def _generic_case(op):

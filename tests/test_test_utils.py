@@ -120,10 +120,14 @@ def test_rand_ndarray_and_sparse_helpers():
     a = tu.rand_ndarray((3, 4))
     assert a.shape == (3, 4) and a.dtype == np.float32 and a.context == tu.default_context()
     for stype in ('row_sparse', 'csr'):
-        with pytest.raises(NotImplementedError, match=stype):
-            tu.rand_ndarray((3, 4), stype)
-        with pytest.raises(NotImplementedError, match='sparse storage'):
-            tu.create_sparse_array((3, 4), stype)
+        sparse = tu.rand_ndarray((3, 4), stype, density=1)
+        assert sparse.stype == stype and np.all(sparse.asnumpy() != 0)
+        assert tu.create_sparse_array((3, 4), stype, data_init=2).stype == stype
+    rows = tu.rand_sparse_ndarray((5, 2), 'row_sparse', rsp_indices=np.array([1, 3]))[0]
+    assert rows.indices.asnumpy().tolist() == [1, 3]
+    powerlaw = tu.rand_sparse_ndarray((4, 16), 'csr', density=0.2, distribution='powerlaw')[0]
+    per_row = np.diff(powerlaw.indptr.asnumpy())
+    assert per_row[1] == 2 * per_row[0] and per_row[2] == 2 * per_row[1]
 
 
 def test_contexts_and_environment():

@@ -340,7 +340,11 @@ class Parameter:
             self._grad = None
             autograd.unmark_variables(self._data or ())
             return
-        self._grad = [type(d)._from_jax(_fresh_zeros(d._data), d._ctx) for d in self._data]
+        if self._grad_stype != 'default':  # a row_sparse gradient (Embedding with sparse_grad=True)
+            from ..ndarray import sparse
+            self._grad = [sparse.zeros(self._grad_stype, d.shape, d.context, d.dtype) for d in self._data]
+        else:
+            self._grad = [type(d)._from_jax(_fresh_zeros(d._data), d._ctx) for d in self._data]
         autograd.mark_variables(self._data, self._grad, self.grad_req)
 
     def reset_ctx(self, ctx):

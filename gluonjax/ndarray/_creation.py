@@ -16,7 +16,11 @@ def _dtype(dtype):
 
 
 def zeros(shape, ctx=None, dtype=None, out=None, **kwargs):
-    """An array of zeros (float32 unless ``dtype`` says otherwise); written into ``out`` if given."""
+    """An array of zeros (float32 unless ``dtype`` says otherwise); written into ``out`` if given;
+    ``stype='row_sparse'|'csr'`` makes an empty sparse array."""
+    if kwargs.get('stype', 'default') != 'default':
+        from . import sparse
+        return sparse.zeros(kwargs['stype'], shape, ctx=ctx, dtype=dtype)
     return invoke('_zeros', [], {'shape': _shape(shape), 'dtype': _dtype(dtype)}, ctx=ctx, out=out)
 
 
@@ -24,8 +28,11 @@ def ones(shape, ctx=None, dtype=None, out=None, **kwargs):
     return invoke('_ones', [], {'shape': _shape(shape), 'dtype': _dtype(dtype)}, ctx=ctx, out=out)
 
 
-def empty(shape, ctx=None, dtype=None):
+def empty(shape, ctx=None, dtype=None, stype=None):
     """An array of the given shape; gluonjax fills it with zeros (MXNet leaves it uninitialised)."""
+    if stype not in (None, 'default'):
+        from . import sparse
+        return sparse.empty(stype, shape, ctx=ctx, dtype=dtype)
     return invoke('_empty', [], {'shape': _shape(shape), 'dtype': _dtype(dtype)}, ctx=ctx)
 
 

@@ -19,6 +19,7 @@ from .._tape import state as _ag_state
 from .._x64 import x64, on as _x64_on, restore as _x64_restore
 from ..base import MXNetError, shape_str, upper_layer
 from ..context import Context, current_context, context_of_device
+from ..ops import sparse as _sparse_storage
 from ..ops._kernel import kernel_for, operator_error
 from ..ops._frontend import COMPARISONS, ArrayType, python_operators
 
@@ -45,6 +46,7 @@ class NDArray(ArrayType):
     # MXNet's basic slices and reshapes do; _views: weak references to the views of this array.
     __slots__ = ('_data', '_ctx', '_ag', '_view', '_views', '__weakref__')
     __array_priority__ = 1000.0
+    _sparse = False  # row_sparse/csr arrays (ndarray/sparse.py) say True
 
     def __init__(self, data, ctx=None):
         self._data = data
@@ -101,6 +103,11 @@ class NDArray(ArrayType):
     @property
     def stype(self):
         return 'default'
+
+    @property
+    def _storage(self):
+        """The value an operator's sparse form takes: the jax array (sparse arrays: their parts)."""
+        return self._data
 
     @property
     def handle(self):
@@ -233,9 +240,8 @@ class NDArray(ArrayType):
         self._data.block_until_ready()
 
     def tostype(self, stype):
-        if stype != 'default':
-            raise MXNetError("tostype: sparse storage %r is not supported; gluonjax arrays are dense" % stype)
-        return self
+        """This array in storage ``stype`` ('default', 'row_sparse', 'csr'): a new array, as in MXNet."""
+        return invoke('cast_storage', [self], {'stype': stype})
 
     def as_nd_ndarray(self):
         return self
@@ -251,7 +257,11 @@ class NDArray(ArrayType):
     def attach_grad(self, grad_req='write', stype=None):
         if grad_req not in ('write', 'add', 'null'):
             raise MXNetError("attach_grad: grad_req must be 'write', 'add' or 'null', not %r" % (grad_req,))
-        g = type(self)._from_jax(_zeros_like(self._data), self._ctx)
+        stype = self.stype if stype is None else stype  # MXNet: a sparse array's gradient is sparse too
+        if stype != 'default':  # a sparse gradient buffer
+            g = invoke('cast_storage', [type(self)._from_jax(_zeros_like(self._data), self._ctx)], {'stype': stype})
+        else:
+            g = type(self)._from_jax(_zeros_like(self._data), self._ctx)
         self._ag = _tape.Leaf(g, grad_req)
 
     def detach(self):
@@ -486,6 +496,11 @@ def invoke(op_name, inputs, kwargs, out=None, ctx=None):
     else:
         kernel = kernel_for(op_name, kwargs, training)
         ctx = _ctx_of(inputs)
+    if kernel.op.sparse is not None and _sparse_call(kernel, inputs):
+        outs = _run_sparse(kernel, inputs)
+        if outs is not None:
+            results = [_wrap_sparse(o, ctx) if hasattr(o, 'stype') else NDArray._from_jax(o, ctx) for o in outs]
+            return _write_out(out, results) if out is not None else results[0] if len(results) == 1 else results
     args = [x._data for x in inputs]
     if kernel.dynamic:
         args.extend(kernel.attrs[n] for n in kernel.dynamic)
@@ -519,6 +534,34 @@ def invoke(op_name, inputs, kwargs, out=None, ctx=None):
     if out is not None:
         return _write_out(out, visible)
     return visible[0] if len(visible) == 1 else visible
+
+
+_wrap_sparse = None  # (sparse value, ctx) -> sparse NDArray, installed by ndarray/sparse.py
+
+
+def install_sparse(wrap):
+    global _wrap_sparse
+    _wrap_sparse = wrap
+
+
+def _sparse_call(kernel, inputs):
+    """Whether an operator with a sparse form runs it: a sparse input, or a sparse output asked
+    for (cast_storage's stype, dot's forward_stype). Under record() with a tracked input the dense
+    kernel runs instead, so that the call is differentiated (its outputs are then dense)."""
+    attrs = kernel.attrs
+    wanted = (any(x.__class__._sparse for x in inputs) or attrs.get('stype', 'default') != 'default'
+              or attrs.get('forward_stype') not in (None, 'default'))
+    return wanted and not (_ag_state.recording and _tape.tracked([x._ag for x in inputs]))
+
+
+@x64
+def _run_sparse(kernel, inputs):
+    try:
+        return kernel.op.sparse(kernel, *[x._storage for x in inputs])
+    except (MXNetError, ValueError):  # ValueError: a storage MXNet refuses (csr of 1-d data)
+        raise
+    except Exception as err:
+        raise kernel.error([x._data for x in inputs], err) from None
 
 
 @x64  # the vjp form is traced and run with 64-bit dtypes, as the kernel
@@ -710,7 +753,11 @@ def _infer_dtype(source, dtype):
 def array(source_array, ctx=None, dtype=None):
     """An NDArray from a nested list, a numpy array, a scalar or another NDArray (float32 by default)."""
     ctx = Context(ctx) if ctx is not None and not isinstance(ctx, Context) else (ctx or current_context())
+    if _sparse_storage.is_scipy_csr(source_array):  # MXNet makes a CSRNDArray of the matrix's dtype
+        return _wrap_sparse(_sparse_storage.csr_from_scipy(source_array, dtype, ctx.jax_device), ctx)
     dtype = _infer_dtype(source_array, dtype)
+    if isinstance(source_array, NDArray) and source_array._sparse:  # MXNet keeps the storage type
+        return source_array.astype(dtype).copyto(ctx)
     if isinstance(source_array, NDArray):
         src = source_array._data.astype(dtype)
         return NDArray._from_jax(jax.device_put(src, ctx.jax_device), ctx)

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..base import MXNetError
 
-__all__ = ['P', 'OpDef', 'Arith', 'Plot', 'plot_dims', 'arith', 'register', 'get_op', 'find_op', 'all_ops', 'canonical_ops',
+__all__ = ['P', 'OpDef', 'Arith', 'Plot', 'plot_dims', 'arith', 'register', 'set_sparse_form', 'add_sparse_alias', 'get_op', 'find_op', 'all_ops', 'canonical_ops',
            'REQUIRED']
 
 
@@ -304,6 +304,11 @@ class OpDef:
     # How mx.onnx.export_model writes a node of the operator: fn(g, node) -> ONNX output names
     # (see ops/_onnx.py); None where there is no ONNX form (the export names the op and node).
     onnx: Optional[Callable] = None
+    # The operator on row_sparse/csr storage (MXNet's FComputeEx with its storage-type rule), set
+    # by ops/sparse.py through ``set_sparse_form``: fn(kernel, *inputs), inputs jax arrays or
+    # ops.sparse.RowSparse/CSR, returning a tuple of outputs of either kind, or None where MXNet
+    # falls back to dense storage. Run eagerly: sparse sizes depend on the data.
+    sparse: Optional[Callable] = None
     _param_map: dict = dataclasses.field(default_factory=dict, repr=False)
 
     def __post_init__(self):
@@ -397,6 +402,27 @@ def register(name, *, params=(), inputs=('data',), aliases=(), **options):
         _CANONICAL[name] = op
         return fn
     return wrap
+
+
+def set_sparse_form(name, fn):
+    """Give operator ``name`` its sparse form and MXNet's ``_sparse_<name>`` aliases (which put
+    it in ``mx.nd.sparse`` under its public names: add_n and ElementWiseSum)."""
+    op = get_op(name)
+    if op.sparse is not None:
+        raise ValueError('operator %r has two sparse forms' % name)
+    op.sparse = fn
+    for public in (name,) + op.aliases:
+        alias = '_sparse_' + public
+        if not public.startswith('_') and alias not in _TABLE:
+            _TABLE[alias] = op
+
+
+def add_sparse_alias(name):
+    """MXNet's ``_sparse_<name>`` alias for an operator that computes on dense storage here
+    (MXNet lists it in ``mx.nd.sparse``)."""
+    alias = '_sparse_' + name
+    if alias not in _TABLE:
+        _TABLE[alias] = get_op(name)
 
 
 def find_op(name) -> Optional[OpDef]:

@@ -39,8 +39,10 @@ class Adam(Optimizer):
     beta2 : float, default 0.999
     epsilon : float, default 1e-8
     lazy_update : bool, default True
-        Accepted for compatibility (gradients are dense in gluonjax).
+        With a row_sparse gradient, update only the rows it holds (weight and states);
+        otherwise every row, the missing gradient rows counting as zero.
     """
+    _row_wise = True
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
                  lazy_update=True, **kwargs):

@@ -400,17 +400,42 @@ class Optimizer:
         """The compiled update; ``split`` holds (inner state NDArrays, master or None) per weight."""
         rows = self._hyper_rows(indices, weights, grads)
         fn = _compiled_step(type(self).rule, self._config())
-        hypers = self._hypers.get(rows, next(iter(weights[0]._data.devices())))
-        state_in = [(tuple([a._data for a in inner]), None if master is None else master._data)
+        device = next(iter(weights[0]._data.devices()))
+        lazy = [k for k, g in enumerate(grads) if self._lazy_rows(g)]
+        dense = [k for k in range(len(weights)) if k not in lazy]
+        if dense:
+            self._step(fn, device, [rows[k] for k in dense], [weights[k] for k in dense],
+                       [grads[k]._data for k in dense], [split[k] for k in dense])
+        for k in lazy:
+            row_ids = grads[k]._storage.indices
+            if row_ids.shape[0]:
+                self._step(fn, device, [rows[k]], [weights[k]], [grads[k]._storage.data], [split[k]], row_ids)
+
+    #: the rule works row by row (SGD, Adam), so a row_sparse gradient with ``lazy_update`` can
+    #: update only its rows, as MXNet's lazy updates do
+    _row_wise = False
+
+    def _lazy_rows(self, grad):
+        return self._row_wise and getattr(self, 'lazy_update', False) and grad.stype == 'row_sparse'
+
+    def _step(self, fn, device, rows, weights, grads, split, row_ids=None):
+        """Run the compiled update on ``weights`` (on their rows ``row_ids`` only, when given)."""
+        def take(arr):
+            return arr._data if row_ids is None else arr._data[row_ids]
+
+        def put(arr, value):
+            arr._set_data(value if row_ids is None else arr._data.at[row_ids].set(value))
+        hypers = self._hypers.get(tuple(rows), device)
+        state_in = [(tuple([take(a) for a in inner]), None if master is None else take(master))
                     for inner, master in split]
-        new_w, new_state = fn([w._data for w in weights], [g._data for g in grads], state_in, hypers)
+        new_w, new_state = fn([take(w) for w in weights], grads, state_in, hypers)
         for w, nw in zip(weights, new_w):
-            w._set_data(nw)
+            put(w, nw)
         for (inner, master), (ni, nm) in zip(split, new_state):
             for a, v in zip(inner, ni):
-                a._set_data(v)
+                put(a, v)
             if master is not None:
-                master._set_data(nm)
+                put(master, nm)
 
     def update(self, index, weight, grad, state):
         """Update ``weight`` in place from ``grad`` and ``state`` (lists of them work too)."""

@@ -56,10 +56,12 @@ class SGD(Optimizer):
     ----------
     momentum : float, default 0
     lazy_update : bool, default True
-        Accepted for compatibility (gradients are dense in gluonjax).
+        With a row_sparse gradient, update only the rows it holds (weight and states);
+        otherwise every row, the missing gradient rows counting as zero.
     multi_precision : bool, default False
         Update a float32 master copy of float16 weights.
     """
+    _row_wise = True
     _master_position = 'last'
 
     def __init__(self, momentum=0.0, lazy_update=True, **kwargs):

@@ -14,6 +14,7 @@ import numpy as np
 from .._x64 import x64
 from ..base import MXNetError, shape_str
 from ..context import Context, current_context
+from ..ops import sparse as _sparse
 from .graph import GraphFunction
 from .symbol import Symbol
 
@@ -86,6 +87,7 @@ class Executor:
         self._outputs = None
         self._last = None       # (args, aux, key, train) of the last forward
         self._jit = {}
+        self._out_stypes = {}   # argument storage types -> output storage types (sparse arguments)
         self._monitor = None
 
     @staticmethod
@@ -166,13 +168,26 @@ class Executor:
         from .. import random as _random
         key = _random.next_key(self._ctx) if self._fn.has_random else None
         args, aux = self._jax_inputs()
-        outs, new_aux = self._compiled('forward', bool(is_train))(args, aux, key)
+        nd = _nd()
+        arg_stypes = tuple(a.stype for a in self.arg_arrays)
+        out_stypes = self._out_stypes.get(arg_stypes) if any(s != 'default' for s in arg_stypes) else ()
+        if out_stypes is None:
+            # sparse arguments, first time: node by node with the sparse forms, which tells the
+            # outputs' storage types (MXNet's storage inference); later runs are compiled
+            storage = {n: a._storage for n, a in self.arg_dict.items()}
+            outs, new_aux = self._fn.run_storage(dict(storage, **aux), bool(is_train), key)
+            self._out_stypes[arg_stypes] = tuple(_sparse.stype_of(o) for o in outs)
+            self._outputs = [nd.NDArray._from_jax(o, self._ctx) if _sparse.stype_of(o) == 'default'
+                             else nd.sparse.BaseSparseNDArray._from_value(o, self._ctx) for o in outs]
+        else:
+            outs, new_aux = self._compiled('forward', bool(is_train))(args, aux, key)
+            self._outputs = [nd.NDArray._from_jax(o, self._ctx) if s == 'default' else
+                             nd.sparse.BaseSparseNDArray._from_value(_sparse.from_dense(o, s), self._ctx, o)
+                             for o, s in zip(outs, out_stypes or ['default'] * len(outs))]
         self._last = (args, aux, key, bool(is_train))
         if is_train:
             for name, value in new_aux.items():
                 self.aux_dict[name]._set_data(value)
-        nd = _nd()
-        self._outputs = [nd.NDArray._from_jax(o, self._ctx) for o in outs]
         if self._monitor is not None:
             self._monitor(self)
         return self._outputs
@@ -274,7 +289,7 @@ class _MonitorCallback:
             self.callback(name, nd.NDArray._from_jax(value, exe._ctx))
 
 
-def simple_bind(symbol, ctx, grad_req='write', type_dict=None, shapes=None):
+def simple_bind(symbol, ctx, grad_req='write', type_dict=None, shapes=None, stype_dict=None):
     """An Executor with zero-filled arrays of the shapes (and dtypes) inferred from ``shapes``."""
     ctx = _ctx(ctx)
     shapes = shapes or {}
@@ -294,12 +309,37 @@ def simple_bind(symbol, ctx, grad_req='write', type_dict=None, shapes=None):
 
     def dt(t):
         return np.dtype(t or np.float32)
-    args = [nd.zeros(s, ctx=ctx, dtype=dt(t)) for s, t in zip(arg_shapes, arg_types)]
+    arg_stypes, grad_stypes = _storage_types(symbol, stype_dict or {})
+    args = [nd.zeros(s, ctx=ctx, dtype=dt(t), stype=arg_stypes.get(n, 'default'))
+            for n, s, t in zip(names, arg_shapes, arg_types)]
     aux = [nd.zeros(s, ctx=ctx, dtype=dt(t)) for s, t in zip(aux_shapes, aux_types)]
     reqs = Executor._reqs(names, grad_req, [True] * len(names))
-    grads = [nd.zeros(s, ctx=ctx, dtype=dt(t)) if reqs[n] != 'null' else None
+    grads = [nd.zeros(s, ctx=ctx, dtype=dt(t), stype=grad_stypes.get(n, 'default')) if reqs[n] != 'null' else None
              for n, s, t in zip(names, arg_shapes, arg_types)]
     return Executor(symbol, ctx, args, grads, grad_req, aux)
+
+
+_STYPE_IDS = {'0': 'default', '1': 'row_sparse', '2': 'csr'}
+
+
+def _storage_types(symbol, stype_dict):
+    """({argument: storage type}, {argument: gradient storage type}) for simple_bind: the
+    variables' ``stype`` (or ``stype_dict``), and row_sparse gradients where every consumer of
+    an argument says so (Embedding with sparse_grad=True), as MXNet's storage inference does."""
+    attrs = symbol.attr_dict()
+    arg_stypes = {n: _STYPE_IDS.get(str(a.get('__storage_type__')), a.get('__storage_type__'))
+                  for n, a in attrs.items() if a.get('__storage_type__') not in (None, '0', 'default')}
+    arg_stypes.update(stype_dict)
+    votes = {}
+    for node in symbol._topo():
+        if node.is_variable:
+            continue
+        sparse_inputs = _sparse.row_sparse_gradients(node.op.name, node.parsed())
+        for name, (src, _, _) in zip(node.input_names(), node.inputs):
+            if src.is_variable:
+                votes.setdefault(src.name, []).append(name in sparse_inputs)
+    grad_stypes = {n: 'row_sparse' for n, v in votes.items() if v and all(v)}
+    return arg_stypes, grad_stypes
 
 
 # ---- Symbol's execution methods (Symbol is below this module: installed here) -------------------
@@ -313,7 +353,7 @@ def _bind(self, ctx, args, args_grad=None, grad_req='write', aux_states=None, gr
 def _simple_bind(self, ctx, grad_req='write', type_dict=None, stype_dict=None, group2ctx=None,
                  shared_arg_names=None, shared_exec=None, shared_buffer=None, **kwargs):
     """An Executor with arrays allocated from input shapes (``data=(32, 784)``)."""
-    return simple_bind(self, ctx, grad_req, type_dict, kwargs)
+    return simple_bind(self, ctx, grad_req, type_dict, kwargs, stype_dict)
 
 
 def _eval(self, ctx=None, **kwargs):

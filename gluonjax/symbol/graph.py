@@ -10,6 +10,7 @@ import jax
 import numpy as np
 
 from ..base import MXNetError
+from ..ops import sparse as _sparse
 from ..ops._kernel import kernel_for, operator_error
 from . import _node_kernel
 from ._infer import entry_shapes, pending_shape
@@ -122,6 +123,44 @@ class GraphFunction:
                     name = step.node.inputs[pos][0].name
                     new_aux[name] = value
                 outs = outs[:kernel.n_out]
+            values[step.out_slot] = outs
+        outputs = [values[s][i] for s, i in self._heads]
+        aux = {name: new_aux.get(name, values[slot][0]) for name, slot in self._aux_slot.items()}
+        return outputs, aux
+
+    def run_storage(self, inputs, train=False, key=None):
+        """Run the graph node by node on storage values (jax arrays or ``ops.sparse``
+        RowSparse/CSR), each operator's sparse form deciding its output storage where an input
+        is sparse, as MXNet's executor dispatches sparse kernels; other nodes compute on dense
+        values. Returns (outputs, new_aux) like ``__call__``; eager, not traceable."""
+        values = [None] * self._n_slots
+        for slot, name in self._variables:
+            values[slot] = (inputs[name],)
+        if key is None and self.has_random:
+            key = jax.random.PRNGKey(0)
+        new_aux = {}
+        for step in self._steps:
+            args = [values[s][i] for s, i in step.slots]
+            kernel = step.kernel(train)
+            outs = None
+            if step.op.sparse is not None and any(_sparse.stype_of(a) != 'default' for a in args):
+                outs = step.op.sparse(kernel, *args)
+            if outs is None:
+                call_args = [_sparse.to_dense(a) for a in args]
+                if kernel.dynamic:
+                    call_args.extend(kernel.attrs[n] for n in kernel.dynamic)
+                if step.op.random:
+                    key, sub = jax.random.split(key)
+                    call_args.append(sub)
+                try:
+                    outs = kernel(*call_args)
+                except MXNetError as err:
+                    raise MXNetError('Error in operator %s: %s' % (step.name, err)) from None
+                if step.op.updates_aux and len(outs) > kernel.n_out:
+                    for pos, value in zip(step.aux, outs[kernel.n_out:]):
+                        values[step.slots[pos][0]] = (value,)
+                        new_aux[step.node.inputs[pos][0].name] = value
+                    outs = outs[:kernel.n_out]
             values[step.out_slot] = outs
         outputs = [values[s][i] for s, i in self._heads]
         aux = {name: new_aux.get(name, values[slot][0]) for name, slot in self._aux_slot.items()}

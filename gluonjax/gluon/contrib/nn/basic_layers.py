@@ -2,8 +2,8 @@
 
 Concurrent, HybridConcurrent and Identity are the containers of ``gluon.nn`` (MXNet 1.x
 keeps them here); PixelShuffle1D/2D/3D regroup channels into space; SparseEmbedding is an
-Embedding whose weight is declared row_sparse (stored dense in gluonjax); SyncBatchNorm is
-BatchNorm on axis 1 that refuses to train across several devices.
+Embedding whose weight is declared row_sparse (stored dense in gluonjax, its gradient row_sparse);
+SyncBatchNorm is BatchNorm on axis 1 that refuses to train across several devices.
 """
 import warnings
 
@@ -19,7 +19,8 @@ class SparseEmbedding(Block):
     r"""Turns non-negative integer indices into dense vectors (an Embedding for huge vocabularies).
 
     In MXNet the weight and its gradient are row_sparse, for distributed training; gluonjax
-    stores them dense, with the same numbers. MXNet needs a Trainer for the weight before the
+    stores the weight dense (the same numbers) and the gradient row_sparse, so that Trainer's
+    lazy updates touch only the rows looked up. MXNet needs a Trainer for the weight before the
     first forward (``row_sparse_data``); gluonjax does not.
 
     Parameters
