@@ -10,12 +10,12 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..base import MXNetError, shape_str
-from ._registry import P, register
+from ._registry import Np, P, register
 
 
 # ---- triangles and diagonals -------------------------------------------------------------
 
-@register('_npi_tril', inputs=('data',), params=[P('k', 'int', 0)])
+@register('_npi_tril', inputs=('data',), params=[P('k', 'int', 0)], np=(Np('tril(m, k=0)'),))
 def np_tril(data, *, k):
     """The lower triangle of the last two axes (zeros above the k-th diagonal); a 1-d array is
     first repeated into a square, as numpy.tril does."""
@@ -24,7 +24,7 @@ def np_tril(data, *, k):
     return jnp.tril(data, k)
 
 
-@register('_npi_triu', inputs=('data',), params=[P('k', 'int', 0)])
+@register('_npi_triu', inputs=('data',), params=[P('k', 'int', 0)], np=(Np('triu(m, k=0)'),))
 def np_triu(data, *, k):
     """The upper triangle of the last two axes (a 1-d array first repeated into a square)."""
     if data.ndim == 1:
@@ -40,7 +40,7 @@ def _check_axes(name, a, *axes):
         raise MXNetError('%s: the axes must differ, got %s' % (name, axes))
 
 
-@register('_np_diagonal', inputs=('data',),
+@register('_np_diagonal', inputs=('data',), np=(Np('diagonal(a, offset=0, axis1=0, axis2=1)'),),
           params=[P('offset', 'int', 0), P('axis1', 'int', 0), P('axis2', 'int', 1)])
 def np_diagonal(data, *, offset, axis1, axis2):
     """The ``offset`` diagonal of the (axis1, axis2) planes, as a new last axis."""
@@ -48,7 +48,7 @@ def np_diagonal(data, *, offset, axis1, axis2):
     return jnp.diagonal(data, offset, axis1, axis2)
 
 
-@register('_np_trace', inputs=('data',),
+@register('_np_trace', inputs=('data',), np=(Np('trace(a, offset=0, axis1=0, axis2=1, out=None)'),),
           params=[P('offset', 'int', 0), P('axis1', 'int', 0), P('axis2', 'int', 1)])
 def np_trace(data, *, offset, axis1, axis2):
     """Sums along the ``offset`` diagonal of the (axis1, axis2) planes."""
@@ -56,7 +56,7 @@ def np_trace(data, *, offset, axis1, axis2):
     return jnp.trace(data, offset, axis1, axis2).astype(data.dtype)
 
 
-@register('_np_diag', inputs=('data',), params=[P('k', 'int', 0)])
+@register('_np_diag', inputs=('data',), params=[P('k', 'int', 0)], np=(Np('diag(v, k=0)'),))
 def np_diag(data, *, k):
     """A vector's k-th diagonal matrix, or a matrix's k-th diagonal."""
     if data.ndim not in (1, 2):
@@ -64,7 +64,7 @@ def np_diag(data, *, k):
     return jnp.diag(data, k)
 
 
-@register('_np_diagflat', inputs=('data',), params=[P('k', 'int', 0)])
+@register('_np_diagflat', inputs=('data',), params=[P('k', 'int', 0)], np=(Np('diagflat(v, k=0)'),))
 def np_diagflat(data, *, k):
     """The flattened input on the k-th diagonal of a square matrix."""
     return jnp.diagflat(data, k)
@@ -72,7 +72,7 @@ def np_diagflat(data, *, k):
 
 # ---- moving elements ----------------------------------------------------------------------
 
-@register('_np_roll', inputs=('data',),
+@register('_np_roll', inputs=('data',), np=(Np('roll(a, shift, axis=None)'),),
           params=[P('shift', 'shape', None, optional=True), P('axis', 'shape', None, optional=True)])
 def np_roll(data, *, shift, axis):
     """Elements shifted along the axes (of the flattened array when axis is None), wrapping around."""
@@ -86,7 +86,8 @@ def np_roll(data, *, shift, axis):
     return jnp.roll(data, shift * len(axis) if len(shift) == 1 else shift, axis)
 
 
-@register('_npi_rot90', inputs=('data',), params=[P('k', 'int', 1), P('axes', 'shape', (0, 1))])
+@register('_npi_rot90', inputs=('data',), params=[P('k', 'int', 1), P('axes', 'shape', (0, 1))],
+          np=(Np('rot90(m, k=1, axes=(0, 1))'),))
 def np_rot90(data, *, k, axes):
     """Rotation by 90 degrees, k times, in the plane of ``axes`` (from the first towards the second)."""
     if len(axes) != 2:
@@ -97,7 +98,8 @@ def np_rot90(data, *, k, axes):
 
 # ---- differences ----------------------------------------------------------------------------
 
-@register('_npi_diff', inputs=('a',), params=[P('n', 'int', 1), P('axis', 'int', -1)])
+@register('_npi_diff', inputs=('a',), params=[P('n', 'int', 1), P('axis', 'int', -1)],
+          np=(Np('diff(a, n=1, axis=-1, prepend=None, append=None)', unsupported=('prepend', 'append')),))
 def np_diff(a, *, n, axis):
     """The n-th discrete difference along ``axis``."""
     if n < 0:
@@ -135,7 +137,7 @@ def _check_stack(name, arrays, axis):
                          'match exactly, got %s' % (name, ', '.join(shape_str(a.shape) for a in arrays)))
 
 
-@register('_npi_column_stack', variadic=True, params=[P('num_args', 'int', 1)])
+@register('_npi_column_stack', variadic=True, params=[P('num_args', 'int', 1)], np=(Np('column_stack(tup)'),))
 def np_column_stack(*arrays, num_args):
     """1-d arrays as columns, 2-d arrays as they are, joined along the second axis."""
     arrays = [a.reshape(-1, 1) if a.ndim < 2 else a for a in arrays]
@@ -143,7 +145,7 @@ def np_column_stack(*arrays, num_args):
     return jnp.concatenate(arrays, axis=1)
 
 
-@register('_npi_dstack', variadic=True, params=[P('num_args', 'int', 1), P('dim', 'int', 2)])
+@register('_npi_dstack', variadic=True, params=[P('num_args', 'int', 1), P('dim', 'int', 2)], np=(Np('dstack(arrays)'),))
 def np_dstack(*arrays, num_args, dim):
     """Arrays made at least 3-d, joined along the third axis."""
     arrays = [jnp.atleast_3d(a) for a in arrays]
@@ -180,7 +182,7 @@ def _register_atleast(n):
         return tuple(out) if len(out) > 1 else out[0]
     op.__name__ = name
     op.__doc__ = 'Each input viewed with at least %d dimensions.' % n
-    register(name, variadic=True, params=[P('num_args', 'int', 1)],
+    register(name, variadic=True, params=[P('num_args', 'int', 1)], np=(Np('atleast_%dd(*arys)' % n),),
              num_outputs=lambda attrs: attrs['num_args'])(op)
 
 
@@ -218,6 +220,8 @@ _DT = [P('ctx', 'str', ''), P('dtype', 'dtype', 'float32')]
 
 
 @register('_npi_logspace', inputs=(), creation=True,
+          np=(Np('logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, ctx=None)',
+                 unsupported=('axis',)),),
           params=[P('start', 'float'), P('stop', 'float'), P('num', 'int'), P('endpoint', 'bool', True),
                   P('base', 'float', 10.0)] + _DT)
 def np_logspace(*, start, stop, num, endpoint, base, ctx, dtype):
@@ -227,14 +231,15 @@ def np_logspace(*, start, stop, num, endpoint, base, ctx, dtype):
     return jnp.asarray(np.logspace(start, stop, num, endpoint, base).astype(dtype))
 
 
-@register('_npi_indices', inputs=(), creation=True,
+@register('_npi_indices', inputs=(), creation=True, np=(Np("indices(dimensions, dtype='int32', ctx=None)"),),
           params=[P('dimensions', 'shape')] + [P('ctx', 'str', ''), P('dtype', 'dtype', 'int32')])
 def np_indices(*, dimensions, ctx, dtype):
     """The index grid of a shape: one (len(dimensions), *dimensions) array of coordinates."""
     return jnp.asarray(np.indices(dimensions, dtype=dtype))
 
 
-@register('_npi_unravel_index', inputs=('data',), params=[P('shape', 'shape')])
+@register('_npi_unravel_index', inputs=('data',), params=[P('shape', 'shape')],
+          np=(Np("unravel_index(indices, shape, order='C')", unsupported=('order',)),))
 def np_unravel_index(data, *, shape):
     """Flat indices as coordinates in ``shape``: one row per axis, in the input's dtype."""
     flat = data.astype(jnp.int64)
@@ -319,7 +324,7 @@ def npx_reshape(a, *, newshape, reverse, order):
 
 # ---- NumPy's broadcasting and tiling rules --------------------------------------------------
 
-@register('_npi_broadcast_to', inputs=('array',), params=[P('shape', 'shape')])
+@register('_npi_broadcast_to', inputs=('array',), params=[P('shape', 'shape')], np=(Np('broadcast_to(array, shape)'),))
 def np_broadcast_to(array, *, shape):
     """``array`` broadcast to ``shape`` by NumPy's rules (missing leading axes are added)."""
     if len(shape) < array.ndim or any(d != s and d != 1 for d, s in zip(array.shape[::-1], shape[::-1])):
@@ -328,7 +333,7 @@ def np_broadcast_to(array, *, shape):
     return jnp.broadcast_to(array, shape)
 
 
-@register('_npi_tile', inputs=('A',), params=[P('reps', 'shape')])
+@register('_npi_tile', inputs=('A',), params=[P('reps', 'shape')], np=(Np('tile(A, reps)'),))
 def np_tile(A, *, reps):
     """The array repeated ``reps`` times per axis (numpy.tile: a repetition may be 0)."""
     if any(r < 0 for r in reps):

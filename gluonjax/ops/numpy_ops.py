@@ -18,7 +18,7 @@ import jax
 import jax.numpy as jnp
 
 from ..base import MXNetError, shape_str
-from ._registry import P, arith, register
+from ._registry import Np, P, arith, register
 from .reduce import arg_indices, reduce_axes
 from .elemwise import _check_broadcast, exact_divide
 
@@ -36,7 +36,7 @@ _RED = [P('axis', 'axis', None, optional=True), P('dtype', 'dtype', None, option
         P('keepdims', 'bool', False), P('initial', 'float', None, optional=True)]
 
 
-def _np_reducer(name, fn, result_dtype):
+def _np_reducer(name, fn, result_dtype, np):
     def op(a, *, axis, dtype, keepdims, initial):
         axes = reduce_axes(name, a.shape, axis, False)
         out = fn(a, axes, keepdims)
@@ -45,7 +45,7 @@ def _np_reducer(name, fn, result_dtype):
         return out.astype(dtype or result_dtype(a.dtype))
     op.__name__ = name
     op.__doc__ = 'NumPy-style %s over the given axes (a 0-d array when every axis is reduced).' % name[4:]
-    register(name, inputs=('a',), params=_RED)(op)
+    register(name, inputs=('a',), params=_RED, np=(np,))(op)
 
 
 def _sum_dtype(dtype):
@@ -54,11 +54,13 @@ def _sum_dtype(dtype):
 
 
 _np_reducer('_np_sum', lambda x, ax, kd: jnp.sum(x, axis=ax, keepdims=kd, dtype=_sum_dtype(x.dtype)),
-            _sum_dtype)
+            _sum_dtype, Np('sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None)', method=True))
 _np_reducer('_np_prod', lambda x, ax, kd: jnp.prod(x, axis=ax, keepdims=kd, dtype=_sum_dtype(x.dtype)),
-            _sum_dtype)
-_np_reducer('_np_max', lambda x, ax, kd: jnp.max(x, axis=ax, keepdims=kd), lambda d: d)
-_np_reducer('_np_min', lambda x, ax, kd: jnp.min(x, axis=ax, keepdims=kd), lambda d: d)
+            _sum_dtype, Np('prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None)', method=True))
+_np_reducer('_np_max', lambda x, ax, kd: jnp.max(x, axis=ax, keepdims=kd), lambda d: d,
+            Np('amax(a, axis=None, out=None, keepdims=False)', aliases=('max',), method='max'))
+_np_reducer('_np_min', lambda x, ax, kd: jnp.min(x, axis=ax, keepdims=kd), lambda d: d,
+            Np('amin(a, axis=None, out=None, keepdims=False)', aliases=('min',), method='min'))
 def _divide_by_count(total, count):
     """``total / count`` as a true division. (XLA would turn the division by a constant into a
     multiplication by its inexact reciprocal: 15.1 / 3 would come out one float32 step off
@@ -82,7 +84,8 @@ def _variance(x, axes, ddof, keepdims):
     return _divide_by_count(total, max(_count(x.shape, axes) - ddof, 0))
 
 
-_np_reducer('_npi_mean', _mean, _float_result)
+_np_reducer('_npi_mean', _mean, _float_result,
+            Np('mean(a, axis=None, dtype=None, out=None, keepdims=False)', method=True))
 
 
 def _moment(name, fn):
@@ -94,7 +97,8 @@ def _moment(name, fn):
     op.__doc__ = 'NumPy-style %s over the given axes.' % name[5:]
     register(name, inputs=('a',),
              params=[P('axis', 'axis', None, optional=True), P('dtype', 'dtype', None, optional=True),
-                     P('ddof', 'int', 0), P('keepdims', 'bool', False)])(op)
+                     P('ddof', 'int', 0), P('keepdims', 'bool', False)],
+             np=(Np('%s(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False)' % name[5:], method=True),))(op)
 
 _moment('_npi_std', jnp.sqrt)
 _moment('_npi_var', lambda v: v)
@@ -105,8 +109,8 @@ def _logical_reducer(name, fn):
         axes = reduce_axes(name, data.shape, axis, False)
         return fn(data != 0, axis=axes, keepdims=keepdims)
     op.__name__ = name
-    register(name,
-             params=[P('axis', 'axis', None, optional=True), P('keepdims', 'bool', False)])(op)
+    register(name, params=[P('axis', 'axis', None, optional=True), P('keepdims', 'bool', False)],
+             np=(Np('%s(a, axis=None, out=None, keepdims=False)' % name[4:], method=True),))(op)
 
 _logical_reducer('_np_any', jnp.any)
 _logical_reducer('_np_all', jnp.all)
@@ -117,15 +121,16 @@ def _np_arg(name, fn):
         return arg_indices(name, fn, data, axis, keepdims).astype(jnp.int64)
     op.__name__ = name
     op.__doc__ = 'Indices (int64) of the %s values along an axis, or of the flattened array.' % name[8:]
-    register(name,
-             params=[P('axis', 'int', None, optional=True), P('keepdims', 'bool', False)])(op)
+    register(name, params=[P('axis', 'int', None, optional=True), P('keepdims', 'bool', False)],
+             np=(Np('%s(a, axis=None, out=None)' % name[5:], method=True),))(op)
 
 _np_arg('_npi_argmax', jnp.argmax)
 _np_arg('_npi_argmin', jnp.argmin)
 
 
 @register('_np_cumsum', inputs=('a',), aliases=('cumsum',),  # MXNet's nd.cumsum / sym.cumsum
-          params=[P('axis', 'int', None, optional=True), P('dtype', 'dtype', None, optional=True)])
+          params=[P('axis', 'int', None, optional=True), P('dtype', 'dtype', None, optional=True)],
+          np=(Np('cumsum(a, axis=None, dtype=None, out=None)', method=True),))
 def np_cumsum(a, *, axis, dtype):
     """Cumulative sum along an axis (of the flattened array when axis is None)."""
     if axis is None:
@@ -212,7 +217,8 @@ for _name, _fn in (('bitwise_and', jnp.bitwise_and), ('bitwise_or', jnp.bitwise_
     _bitwise(_name, _fn)
 
 
-@register('_npi_bitwise_not', inputs=('x',), np=('invert', 'bitwise_not'))
+@register('_npi_bitwise_not', inputs=('x',), np=(Np('invert(x, out=None, **kwargs)', aliases=('bitwise_not',),
+                                                   numpy_scalars=True, integers_only=True),))
 def np_bitwise_not(x):
     """Elementwise bitwise NOT of integers (logical NOT of bools)."""
     return _as_integers(jnp.invert)(x)
@@ -224,7 +230,8 @@ def np_logical_not(x):
     return x == 0
 
 
-@register('_npi_around', inputs=('x',), params=[P('decimals', 'int', 0)])
+@register('_npi_around', inputs=('x',), params=[P('decimals', 'int', 0)],
+          np=(Np('around(x, decimals=0, out=None)', aliases=('round', 'round_'), method='round', numpy_scalars=True),))
 def np_around(x, *, decimals):
     """Round to the given number of decimals (halves to even, as NumPy): x * 10**d rounded,
     then divided by 10**d, in x's own type. (XLA turns a division by a constant into a
@@ -265,7 +272,7 @@ def _np_reshape_shape(name, size, shape, newshape):
     return tuple(out)
 
 
-@register('_np_reshape', inputs=('a',),
+@register('_np_reshape', inputs=('a',), np=(Np("reshape(a, newshape, order='C')"),),
           params=[P('newshape', 'shape'), P('order', 'str', 'C')])
 def np_reshape(a, *, newshape, order):
     """NumPy's reshape: -1 infers one dimension; the size must not change."""
@@ -274,7 +281,8 @@ def np_reshape(a, *, newshape, order):
     return a.reshape(_np_reshape_shape('_np_reshape', a.size, a.shape, newshape))
 
 
-@register('_np_transpose', inputs=('a',), params=[P('axes', 'axis', None, optional=True)])
+@register('_np_transpose', inputs=('a',), params=[P('axes', 'axis', None, optional=True)],
+          np=(Np('transpose(a, axes=None)'),))
 def np_transpose(a, *, axes):
     """Permute the axes (reverse them when axes is None)."""
     if axes is not None:
@@ -285,7 +293,8 @@ def np_transpose(a, *, axes):
     return jnp.transpose(a, axes)
 
 
-@register('_np_squeeze', inputs=('a',), params=[P('axis', 'axis', None, optional=True)])
+@register('_np_squeeze', inputs=('a',), params=[P('axis', 'axis', None, optional=True)],
+          np=(Np('squeeze(a, axis=None)', method=True),))
 def np_squeeze(a, *, axis):
     """Remove axes of length one (all of them when axis is None); 0-d results are kept."""
     if a.ndim == 0 and axis in (None, 0, -1, (0,), (-1,)):  # numpy accepts axis 0 / -1 of a 0-d array
@@ -298,7 +307,7 @@ def np_squeeze(a, *, axis):
     return jnp.squeeze(a, axis)
 
 
-@register('_npi_concatenate', variadic=True,
+@register('_npi_concatenate', variadic=True, np=(Np('concatenate(seq, axis=0, out=None)'),),
           params=[P('num_args', 'int', 1), P('axis', 'int', 0, optional=True)])
 def np_concatenate(*arrays, num_args, axis):
     """Join arrays along an existing axis (of the flattened arrays when axis is None)."""
@@ -315,7 +324,7 @@ def np_concatenate(*arrays, num_args, axis):
     return jnp.concatenate(arrays, axis=axis)
 
 
-@register('_npi_stack', variadic=True,
+@register('_npi_stack', variadic=True, np=(Np('stack(arrays, axis=0, out=None)'),),
           params=[P('axis', 'int', 0), P('num_args', 'int', 1)])
 def np_stack(*arrays, axis, num_args):
     """Join arrays of one shape along a new axis."""
@@ -345,14 +354,17 @@ def np_split(a, *, indices, axis, squeeze_axis, sections):
     return tuple(parts)
 
 
-@register('_npi_flip', params=[P('axis', 'axis', None, optional=True)])
+@register('_npi_flip', params=[P('axis', 'axis', None, optional=True)], np=(Np('flip(m, axis=None)'),))
 def np_flip(data, *, axis):
     """Reverse the order of elements along the given axes (every axis when None)."""
     return jnp.flip(data, axis)
 
 
 @register('_npi_clip', inputs=('a',),
-          params=[P('a_min', 'float', None, optional=True), P('a_max', 'float', None, optional=True)])
+          params=[P('a_min', 'float', None, optional=True), P('a_max', 'float', None, optional=True)],
+          np=(Np('clip(a, a_min, a_max, out=None)'),
+              Np('clip(a, min=None, max=None, out=None)', params={'min': 'a_min', 'max': 'a_max'}, method=True,
+                 function=False)))
 def np_clip(a, *, a_min, a_max):
     """Clip into [a_min, a_max]; either bound may be None."""
     if a_min is None and a_max is None:
@@ -385,7 +397,7 @@ def np_dot(a, b):
     return jnp.dot(a, b)
 
 
-@register('_npi_matmul', inputs=('a', 'b'))
+@register('_npi_matmul', inputs=('a', 'b'), np=(Np('matmul(a, b, out=None)'),))
 def np_matmul(a, b):
     """Matrix product with NumPy's broadcasting of leading (batch) axes."""
     if a.ndim == 0 or b.ndim == 0:
@@ -425,7 +437,9 @@ def np_norm(x, *, ord, axis, keepdims):
     return jnp.linalg.norm(x, ord=ord, axis=axis, keepdims=keepdims)
 
 
-def _float_linalg(name, fn, n_out=1, inputs=('A',)):
+def _float_linalg(name, fn, doc, n_out=1, inputs=('A',), np=None):
+    """A linear algebra operator of float matrices; ``np``: its mx.np.linalg entry when more than
+    ``linalg.<name>(a, ...)``."""
     def op(*arrays):
         for a in arrays:
             if not jnp.issubdtype(a.dtype, jnp.floating):
@@ -436,19 +450,24 @@ def _float_linalg(name, fn, n_out=1, inputs=('A',)):
                              % (name, shape_str(A.shape)))
         out = fn(*arrays)
         return tuple(out) if n_out > 1 else out
-    op.__name__ = name
-    register(name, inputs=inputs, num_outputs=n_out)(op)
+    op.__name__, op.__doc__ = name, doc
+    np = np or Np('linalg.%s(%s)' % (name[5:], ', '.join(i.lower() for i in inputs)), tuple_outputs=n_out > 1)
+    register(name, inputs=inputs, num_outputs=n_out, np=(np,))(op)
 
 # (jnp.linalg is looked up when an operator runs: importing it costs ~70 ms)
-_float_linalg('_npi_inv', lambda a: jnp.linalg.inv(a))
-_float_linalg('_npi_det', lambda a: jnp.linalg.det(a))
-_float_linalg('_npi_slogdet', lambda a: jnp.linalg.slogdet(a), n_out=2)
-_float_linalg('_npi_cholesky', lambda a: jnp.linalg.cholesky(a))
-_float_linalg('_npi_eigh', lambda a: jnp.linalg.eigh(a), n_out=2)
-_float_linalg('_npi_solve', lambda a, b: jnp.linalg.solve(a, b), inputs=('A', 'B'))
+_float_linalg('_npi_inv', lambda a: jnp.linalg.inv(a), 'The inverse of each square matrix in the last two axes.')
+_float_linalg('_npi_det', lambda a: jnp.linalg.det(a), 'The determinant of each square matrix.')
+_float_linalg('_npi_slogdet', lambda a: jnp.linalg.slogdet(a), '(sign, log|det|) of each square matrix.', n_out=2)
+_float_linalg('_npi_cholesky', lambda a: jnp.linalg.cholesky(a),
+              'The lower Cholesky factor of each symmetric positive-definite matrix.')
+# UPLO picks the triangle numpy reads; both give the same result for the symmetric matrices eigh takes
+_float_linalg('_npi_eigh', lambda a: jnp.linalg.eigh(a),
+              'Eigenvalues (ascending) and eigenvectors of symmetric matrices.', n_out=2,
+              np=Np("linalg.eigh(a, UPLO='L')", ignored=('UPLO',), tuple_outputs=True))
+_float_linalg('_npi_solve', lambda a, b: jnp.linalg.solve(a, b), 'x with A @ x = B.', inputs=('A', 'B'))
 
 
-@register('_npi_svd', inputs=('A',), num_outputs=3)
+@register('_npi_svd', inputs=('A',), num_outputs=3, np=(Np('linalg.svd(a)', tuple_outputs=True),))
 def np_svd(A):
     """(ut, l, v) with A = ut @ diag(l) @ v over the last two axes (reduced matrices)."""
     if not jnp.issubdtype(A.dtype, jnp.floating) or A.ndim < 2:
@@ -457,7 +476,7 @@ def np_svd(A):
     return tuple(jnp.linalg.svd(A, full_matrices=False))
 
 
-@register('_npi_einsum', variadic=True,
+@register('_npi_einsum', variadic=True, np=(Np('einsum(subscripts, *operands, out=None, optimize=False)'),),
           params=[P('num_args', 'int', 1), P('subscripts', 'str', ''), P('optimize', 'int', 0)])
 def np_einsum(*operands, num_args, subscripts, optimize):
     """Einstein summation over the operands as ``subscripts`` says."""
