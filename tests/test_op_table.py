@@ -139,6 +139,27 @@ def test_np_functions_and_methods_have_their_entrys_signature():
         mx.np.tril(a, 0, 1)
 
 
+def test_an_np_function_added_as_one_entry_appears_in_np_and_hybridized_blocks():
+    """``_npi_hanning`` is one @register entry with np=(Np('hanning(M, dtype=None, ctx=None)'),)."""
+    assert str(inspect.signature(mx.np.hanning)) == '(M, dtype=None, ctx=None)'
+    got = mx.np.hanning(7)
+    assert got.dtype == np.float32 and isinstance(got, mx.np.ndarray)
+    np.testing.assert_allclose(got.asnumpy(), np.hanning(7), rtol=1e-6, atol=1e-7)
+    assert mx.np.hanning(-2, dtype='float64').shape == (0,)
+
+    class Window(mx.gluon.HybridBlock):
+        def hybrid_forward(self, F, x):
+            return x * F.np.hanning(5)
+    mx.npx.set_np()
+    try:
+        net = Window()
+        net.hybridize()
+        out = net(mx.np.ones((5,)))
+    finally:
+        mx.npx.reset_np()
+    np.testing.assert_allclose(out.asnumpy(), np.hanning(5), rtol=1e-6, atol=1e-7)
+
+
 def _one_operator_call(fn):
     """Whether a function's body is nothing but one call of a table operator (``apply_op`` with
     a literal name): no statement-level control flow, no other mx.np function or array method."""
@@ -160,13 +181,28 @@ _CONVERSIONS = {'to_array', 'int', 'float', 'bool', 'tuple', 'list', 'str', '_sh
                 '_int_tuple', '_axis'}
 
 
+def _forwards_to_table_function(method, table_functions):
+    """Whether a method's body is ``return f(self, ...)`` for an mx.np function ``f`` of the table
+    (``def max(self, axis=None): return amax(self, axis)``): Python operators and properties aside."""
+    body = method.body[1:] if ast.get_docstring(method) else method.body
+    if method.decorator_list or method.name.startswith('__') or len(body) != 1:
+        return False
+    call = body[0].value if isinstance(body[0], ast.Return) else None
+    return (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in table_functions
+            and bool(call.args) and isinstance(call.args[0], ast.Name) and call.args[0].id == 'self')
+
+
 def test_no_hand_written_np_function_is_one_operator_call():
     """An mx.np function or np.ndarray method that only calls one operator comes from the table's
     Np entry (NumPy signature and all); a hand-written one restates the operator's facts."""
+    table_functions = set(np_entries())
     found = []
     for path in sorted((ROOT / 'gluonjax' / 'numpy').glob('*.py')):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _one_operator_call(node):
+        tree = ast.parse(path.read_text())
+        methods = [f for c in ast.walk(tree) if isinstance(c, ast.ClassDef) for f in c.body
+                   if isinstance(f, ast.FunctionDef) and _forwards_to_table_function(f, table_functions)]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and (_one_operator_call(node) or node in methods):
                 found.append('%s:%d %s' % (path.relative_to(ROOT), node.lineno, node.name))
     assert not found, 'one-operator np functions written by hand (give the operator an Np entry):\n' + '\n'.join(found)
 

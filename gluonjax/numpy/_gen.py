@@ -127,7 +127,8 @@ def _doc(op, spec, public, signature, method=False):
     arrays = spec.array_parameters(op)
     targets = dict(spec.targets(op))
     lines = ['%s%s' % (public, signature), '', inspect.cleandoc(op.doc or op.name).split('\n\n')[0], '',
-             'One call of the operator ``%s``.' % op.name, '', 'Parameters', '----------']
+             'One call of the operator ``%s``%s.' % (op.name, ''.join(', %s=%r' % kv for kv in spec.fixed)), '',
+             'Parameters', '----------']
     for i, (name, default) in enumerate(spec.parameters):
         if method and i == 0:
             continue

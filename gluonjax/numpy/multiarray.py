@@ -87,11 +87,6 @@ class _NumpyMethods:
             axes = axes[0]
         return transpose(self, axes or None)
 
-    def flatten(self, order='C'):
-        return reshape(self, (-1,), order=order)
-
-    ravel = flatten
-
     def dot(self, b, out=None):
         return dot(self, b, out=out)
 
@@ -460,10 +455,6 @@ def nonzero(a):
 # ---------------------------------------------------------------------------------------
 # Shapes
 # ---------------------------------------------------------------------------------------
-
-def ravel(x, order='C'):
-    return reshape(x, (-1,), order)
-
 
 def moveaxis(a, source, destination):
     a = to_array(a, 'moveaxis', 'a')

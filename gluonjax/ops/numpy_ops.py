@@ -272,7 +272,10 @@ def _np_reshape_shape(name, size, shape, newshape):
     return tuple(out)
 
 
-@register('_np_reshape', inputs=('a',), np=(Np("reshape(a, newshape, order='C')"),),
+@register('_np_reshape', inputs=('a',),
+          np=(Np("reshape(a, newshape, order='C')"),
+              Np("ravel(a, order='C')", fixed={'newshape': (-1,)}, method=True),
+              Np("flatten(a, order='C')", fixed={'newshape': (-1,)}, method=True, function=False)),
           params=[P('newshape', 'shape'), P('order', 'str', 'C')])
 def np_reshape(a, *, newshape, order):
     """NumPy's reshape: -1 infers one dimension; the size must not change."""
