@@ -10,18 +10,10 @@ from ..base import MXNetError
 from ..ndarray.ndarray import NDArray
 from ._core import apply_op, is_scalar, to_array
 from .multiarray import (array, concatenate, flip, mean, ravel, reshape, split, broadcast_to, multiply,
-                         sum as _sum, _ctx, _dtype_name)
+                         sum as _sum)
 
 __all__ = ['flipud', 'fliplr', 'ediff1d', 'hsplit', 'vsplit', 'dsplit', 'array_split', 'append', 'nan_to_num',
            'polyval', 'broadcast_arrays', 'average', 'shares_memory', 'may_share_memory']
-
-
-def _int_tuple(v):
-    if v is None:
-        return None
-    if isinstance(v, (numbers.Integral, onp.integer)):
-        return (int(v),)
-    return tuple(int(x) for x in v)
 
 
 def flipud(m):

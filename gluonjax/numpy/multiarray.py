@@ -6,8 +6,10 @@ full reductions and integer indexing give 0-d arrays, comparisons give ``bool``,
 true division gives float32, indexing takes boolean masks, ``dtype`` is a ``numpy.dtype``,
 and arrays print as ``array([1., 2.])``. Arrays and functions default to float32, as MXNet.
 
-Functions call table operators through :func:`._core.apply_op`; operators with NumPy-only
-semantics live in :mod:`gluonjax.ops.numpy_ops`.
+Functions (and ``ndarray`` methods) that are one operator call come from the operator table's
+``np`` entries (:mod:`._gen`: ``sum``, ``exp``, ``swapaxes``, ...); the ones written here compose
+operators through :func:`._core.apply_op`. Operators with NumPy-only semantics live in
+:mod:`gluonjax.ops.numpy_ops`.
 """
 import builtins as _builtins
 import numbers
@@ -293,12 +295,6 @@ def asarray(a, dtype=None, ctx=None):
     if isinstance(a, ndarray) and (dtype is None or onp.dtype(dtype) == a.dtype) and ctx is None:
         return a
     return array(a, dtype, ctx)
-
-
-def _c_order(name, order):
-    """MXNet's arrays are row-major only."""
-    if order != 'C':
-        raise NotImplementedError("%s: only order='C' is supported, got %r" % (name, order))
 
 
 def full(shape, fill_value, dtype=None, order='C', ctx=None, out=None):

@@ -2,8 +2,9 @@
 
 An entry holds the operator's MXNet name and aliases, its MXNet parameters with
 their defaults and string form (as written in symbol JSON), the names of its
-array inputs, and a pure function on jax arrays. ``mx.nd.*``, ``mx.sym.*`` and
-the ``F`` of ``hybrid_forward`` are all generated from this one table.
+array inputs, and a pure function on jax arrays. ``mx.nd.*``, ``mx.sym.*``,
+the ``F`` of ``hybrid_forward``, ``mx.npx.*`` and the ``mx.np`` functions that are one operator
+call (their NumPy signatures: :class:`Np`) are all generated from this one table.
 
 Writing an operator::
 
