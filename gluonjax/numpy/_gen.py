@@ -144,8 +144,8 @@ def _doc(op, spec, public, signature, method=False):
             text = 'accepted for NumPy compatibility; it changes nothing'
         else:
             p = op._param_map[targets[name]]
-            text = '%s, default %r (parameter %r)' % (p.kind, None if default is REQUIRED else default, p.name)
-            text = text.replace(', default None', '') if default is REQUIRED else text
+            given = '' if default is REQUIRED else ', default %r' % (default,)
+            text = '%s%s (the operator\'s parameter %r)' % (p.kind, given, p.name)
         lines.append('%s : %s' % (name, text))
     if spec.star:
         lines.append('*%s : ndarray (the operator\'s inputs)' % spec.star)
