@@ -16,7 +16,7 @@ import gluonjax as mx
 from gluonjax import autograd
 from gluonjax.ops import all_ops, get_op
 from gluonjax.ops._frontend import COMPARISONS, PYTHON_OPERATORS, python_operators
-from gluonjax.ops._registry import arith_table, named_by, np_entries
+from gluonjax.ops._registry import Np, arith_table, named_by, np_entries
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -137,6 +137,8 @@ def test_np_functions_and_methods_have_their_entrys_signature():
         mx.np.diff(a, prepend=0)
     with pytest.raises(TypeError, match='tril'):
         mx.np.tril(a, 0, 1)
+    with pytest.raises(ValueError, match="'kk'"):  # a signature that does not fit fails at registration
+        Np('tril(m, kk=0)').check(get_op('_npi_tril'))
 
 
 def test_an_np_function_added_as_one_entry_appears_in_np_and_hybridized_blocks():
