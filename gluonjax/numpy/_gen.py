@@ -59,6 +59,7 @@ class _Call:
                         for name, target in spec.targets(op)]
         self.several = op.num_outputs != 1  # an int, or a function of the attributes
         self.unsupported = [(name, default) for name, default in spec.parameters if name in spec.unsupported]
+        self.has_params = bool(self.targets or self.unsupported or spec.fixed or op.variadic)
 
     def bind(self, args, kwargs):
         """{parameter: value} of a call, defaults filled in; NumPy's ufunc keywords checked."""
@@ -94,7 +95,7 @@ class _Call:
 
     def __call__(self, args, kwargs):
         bound = self.bind(args, kwargs)
-        spec, op = self.spec, self.op
+        spec = self.spec
         if spec.numpy_scalars and all(is_scalar(bound[n]) for n in self.arrays):  # NumPy's own function
             return getattr(onp, spec.name)(*(bound[n] for n in self.names if n != 'out'))
         if self.sequence:
@@ -103,7 +104,8 @@ class _Call:
             arrays = [to_array(bound[n], self.public, n) for n in self.arrays]
         if spec.integers_only:
             check_integers(self.public, arrays)
-        res = apply_op(op.name, arrays, self.params(bound, len(arrays)), out=bound.get('out'), ctx=bound.get('ctx'))
+        params = self.params(bound, len(arrays)) if self.has_params else None
+        res = apply_op(self.op.name, arrays, params, out=bound.get('out'), ctx=bound.get('ctx'))
         if self.several and (isinstance(res, list) or (is_symbol(res) and len(res.list_outputs()) > 1)):
             res = (tuple if spec.tuple_outputs else list)(res)
         return res
