@@ -25,7 +25,7 @@ from .multiarray import (ndarray, array, asarray, zeros, ones, full, empty, aran
                          argmax, argmin, any, all, cumsum, reshape, ravel, transpose, swapaxes, moveaxis,
                          expand_dims, squeeze, broadcast_to, tile, repeat, flip, concatenate, stack, vstack,
                          hstack, split, copy, dot, matmul, tensordot, einsum, pad, unique, inner, outer, vdot, sort, argsort, take,
-                         shape, size, ndim, _unary_functions)
+                         shape, size, ndim, _table_functions)
 from .multiarray import meshgrid  # noqa: F401,E402
 from . import multiarray as _multiarray  # noqa: E402
 from .._x64 import x64 as _x64
@@ -40,8 +40,7 @@ from . import random  # noqa: F401,E402
 from . import linalg  # noqa: F401,E402
 from ._state import is_np_array  # noqa: F401
 
-globals().update(_unary_functions)
-round = around  # noqa: A001
+globals().update(_table_functions)
 
 # dtypes are numpy's own, as in MXNet (np.float32 is numpy.float32)
 float16, float32, float64 = _onp.float16, _onp.float32, _onp.float64

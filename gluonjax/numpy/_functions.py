@@ -1,6 +1,6 @@
-"""More ``mx.np`` functions with NumPy's signatures, each a thin call of a table operator
-(:mod:`gluonjax.ops.numpy_more` and the older families): they run eagerly, under autograd and
-on Symbols in hybridized blocks alike.
+"""More ``mx.np`` functions with NumPy's signatures that are more than one operator call (the
+functions that are one call, ``tril``, ``roll``, ``diff``, ..., come from the operator table's
+``np`` entries): they run eagerly, under autograd and on Symbols in hybridized blocks alike.
 """
 import numbers
 
@@ -10,58 +10,10 @@ from ..base import MXNetError
 from ..ndarray.ndarray import NDArray
 from ._core import apply_op, is_scalar, to_array
 from .multiarray import (array, concatenate, flip, mean, ravel, reshape, split, broadcast_to, multiply,
-                         sum as _sum, _ctx, _dtype_name)
+                         sum as _sum)
 
-__all__ = ['tril', 'triu', 'trace', 'diag', 'diagonal', 'diagflat', 'roll', 'rot90', 'flipud', 'fliplr',
-           'diff', 'ediff1d', 'column_stack', 'dstack', 'hsplit', 'vsplit', 'dsplit', 'array_split',
-           'atleast_1d', 'atleast_2d', 'atleast_3d', 'append', 'nan_to_num', 'polyval', 'logspace',
-           'indices', 'unravel_index', 'broadcast_arrays', 'average', 'shares_memory', 'may_share_memory']
-
-
-def _int_tuple(v):
-    if v is None:
-        return None
-    if isinstance(v, (numbers.Integral, onp.integer)):
-        return (int(v),)
-    return tuple(int(x) for x in v)
-
-
-def tril(m, k=0):
-    """The lower triangle of the last two axes (of a 1-d array broadcast to a square)."""
-    return apply_op('_npi_tril', [to_array(m, 'tril', 'm')], {'k': int(k)})
-
-
-def triu(m, k=0):
-    return apply_op('_npi_triu', [to_array(m, 'triu', 'm')], {'k': int(k)})
-
-
-def trace(a, offset=0, axis1=0, axis2=1, out=None):
-    """Sums along a diagonal of the (axis1, axis2) planes."""
-    return apply_op('_np_trace', [to_array(a, 'trace', 'a')],
-                    {'offset': int(offset), 'axis1': int(axis1), 'axis2': int(axis2)}, out=out)
-
-
-def diagonal(a, offset=0, axis1=0, axis2=1):
-    return apply_op('_np_diagonal', [to_array(a, 'diagonal', 'a')],
-                    {'offset': int(offset), 'axis1': int(axis1), 'axis2': int(axis2)})
-
-
-def diag(v, k=0):
-    """A vector's diagonal matrix, or a matrix's diagonal."""
-    return apply_op('_np_diag', [to_array(v, 'diag', 'v')], {'k': int(k)})
-
-
-def diagflat(v, k=0):
-    return apply_op('_np_diagflat', [to_array(v, 'diagflat', 'v')], {'k': int(k)})
-
-
-def roll(a, shift, axis=None):
-    """Elements shifted along axes, wrapping around (the flattened array when axis is None)."""
-    return apply_op('_np_roll', [to_array(a, 'roll', 'a')], {'shift': _int_tuple(shift), 'axis': _int_tuple(axis)})
-
-
-def rot90(m, k=1, axes=(0, 1)):
-    return apply_op('_npi_rot90', [to_array(m, 'rot90', 'm')], {'k': int(k), 'axes': _int_tuple(axes)})
+__all__ = ['flipud', 'fliplr', 'ediff1d', 'hsplit', 'vsplit', 'dsplit', 'array_split', 'append', 'nan_to_num',
+           'polyval', 'broadcast_arrays', 'average', 'shares_memory', 'may_share_memory']
 
 
 def flipud(m):
@@ -70,13 +22,6 @@ def flipud(m):
 
 def fliplr(m):
     return flip(m, 1)
-
-
-def diff(a, n=1, axis=-1, prepend=None, append=None):  # noqa: A002 (NumPy's names)
-    """The n-th discrete difference along ``axis``."""
-    if prepend is not None or append is not None:
-        raise NotImplementedError('diff: prepend and append are not supported (as in MXNet)')
-    return apply_op('_npi_diff', [to_array(a, 'diff', 'a')], {'n': int(n), 'axis': int(axis)})
 
 
 def ediff1d(ary, to_end=None, to_begin=None):
@@ -90,16 +35,6 @@ def ediff1d(ary, to_end=None, to_begin=None):
         params['%s_scalar' % name] = float(value) if is_scalar(value) else None
         inputs.append(to_array(value, 'ediff1d', name) if given else ary)  # unused when not given
     return apply_op('_npi_ediff1d', inputs, params)
-
-
-def column_stack(tup):
-    arrays = [to_array(a, 'column_stack', 'tup') for a in tup]
-    return apply_op('_npi_column_stack', arrays, {'num_args': len(arrays)})
-
-
-def dstack(arrays):
-    arrays = [to_array(a, 'dstack', 'arrays') for a in arrays]
-    return apply_op('_npi_dstack', arrays, {'num_args': len(arrays)})
 
 
 def _split_params(indices_or_sections):
@@ -138,24 +73,6 @@ def array_split(ary, indices_or_sections, axis=0):
     return split(ary, [int(i) for i in indices_or_sections], axis)
 
 
-def _atleast(n, arrays):
-    arrays = [to_array(a, 'atleast_%dd' % n, 'arys') for a in arrays]
-    res = apply_op('_np_atleast_%dd' % n, arrays, {'num_args': len(arrays)})
-    return list(res) if len(arrays) > 1 else res
-
-
-def atleast_1d(*arys):
-    return _atleast(1, arys)
-
-
-def atleast_2d(*arys):
-    return _atleast(2, arys)
-
-
-def atleast_3d(*arys):
-    return _atleast(3, arys)
-
-
 def append(arr, values, axis=None):  # noqa: A001 (NumPy's name)
     """``values`` joined after ``arr`` along ``axis`` (both flattened when axis is None)."""
     arr, values = to_array(arr, 'append', 'arr'), to_array(values, 'append', 'values')
@@ -182,29 +99,6 @@ def polyval(p, x):
     if is_scalar(x):
         x = array(x, dtype=p.dtype if isinstance(p, NDArray) else None)
     return apply_op('_npi_polyval', [to_array(p, 'polyval', 'p'), to_array(x, 'polyval', 'x')])
-
-
-def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, ctx=None):
-    """``num`` numbers spaced evenly on a log scale, from base**start to base**stop."""
-    if axis != 0:
-        raise NotImplementedError('logspace: only axis=0 is supported, got %r' % axis)
-    return apply_op('_npi_logspace', [], {'start': float(start), 'stop': float(stop), 'num': int(num),
-                                          'endpoint': bool(endpoint), 'base': float(base),
-                                          'dtype': _dtype_name(dtype)}, ctx=_ctx(ctx))
-
-
-def indices(dimensions, dtype=onp.int32, ctx=None):
-    """The grid of indices of an array of shape ``dimensions`` (int32 by default, as MXNet)."""
-    return apply_op('_npi_indices', [], {'dimensions': _int_tuple(dimensions),
-                                         'dtype': onp.dtype(dtype).name}, ctx=_ctx(ctx))
-
-
-def unravel_index(indices, shape, order='C'):  # noqa: F811 (NumPy's argument name)
-    """Flat indices as coordinates: an array with one row per axis of ``shape``."""
-    if order != 'C':
-        raise NotImplementedError("unravel_index: only order='C' is supported")
-    return apply_op('_npi_unravel_index', [to_array(indices, 'unravel_index', 'indices')],
-                    {'shape': _int_tuple(shape)})
 
 
 def broadcast_arrays(*args):

@@ -11,6 +11,7 @@ import sys
 import types
 
 from ..base import MXNetError
+from ..ops._registry import np_entries
 from ..symbol.symbol import Symbol
 from ._core import creating_symbols
 from .multiarray import _NumpyMethods
@@ -36,8 +37,10 @@ def as_np_symbol(sym):
     return sym
 
 
-# Functions of mx.np without array inputs: under mx.sym.np they build graph nodes.
-_CREATION = ('zeros', 'ones', 'full', 'empty', 'arange', 'linspace', 'eye', 'identity', 'logspace', 'indices')
+# Functions of mx.np without array inputs: under mx.sym.np they build graph nodes (the table's
+# creation operators, and the hand-written functions over them).
+_CREATION = frozenset(('full', 'arange', 'linspace', 'identity') +
+                      tuple(name for name, (op, _) in np_entries().items() if op.creation))
 
 
 def _building_symbols(fn):

@@ -6,8 +6,10 @@ full reductions and integer indexing give 0-d arrays, comparisons give ``bool``,
 true division gives float32, indexing takes boolean masks, ``dtype`` is a ``numpy.dtype``,
 and arrays print as ``array([1., 2.])``. Arrays and functions default to float32, as MXNet.
 
-Functions call table operators through :func:`._core.apply_op`; operators with NumPy-only
-semantics live in :mod:`gluonjax.ops.numpy_ops`.
+Functions (and ``ndarray`` methods) that are one operator call come from the operator table's
+``np`` entries (:mod:`._gen`: ``sum``, ``exp``, ``swapaxes``, ...); the ones written here compose
+operators through :func:`._core.apply_op`. Operators with NumPy-only semantics live in
+:mod:`gluonjax.ops.numpy_ops`.
 """
 import builtins as _builtins
 import numbers
@@ -22,8 +24,9 @@ from ..context import Context, current_context
 from ..ndarray.ndarray import NDArray, apply_fn, _inplace
 from ..ndarray import _indexing
 from ..ops._frontend import COMPARISONS, python_operators
-from ..ops._registry import arith_table, named_by
+from ..ops._registry import arith_table
 from ._core import apply_op, as_np, is_scalar, is_symbol, to_array, _NP_CLASS
+from . import _gen
 
 __all__ = ['ndarray', 'array', 'asarray', 'zeros', 'ones', 'full', 'empty', 'arange', 'linspace', 'eye',
            'identity', 'zeros_like', 'ones_like', 'full_like', 'empty_like']
@@ -86,77 +89,11 @@ class _NumpyMethods:
             axes = axes[0]
         return transpose(self, axes or None)
 
-    def flatten(self, order='C'):
-        return reshape(self, (-1,), order=order)
-
-    ravel = flatten
-
-    def squeeze(self, axis=None):
-        return squeeze(self, axis)
-
-    def swapaxes(self, axis1, axis2):
-        return swapaxes(self, axis1, axis2)
-
-    def sum(self, axis=None, dtype=None, out=None, keepdims=False, initial=None):
-        return sum(self, axis, dtype, out, keepdims, initial)
-
-    def mean(self, axis=None, dtype=None, out=None, keepdims=False):
-        return mean(self, axis, dtype, out, keepdims)
-
-    def max(self, axis=None, out=None, keepdims=False):
-        return amax(self, axis, out, keepdims)
-
-    def min(self, axis=None, out=None, keepdims=False):
-        return amin(self, axis, out, keepdims)
-
-    def prod(self, axis=None, dtype=None, out=None, keepdims=False, initial=None):
-        return prod(self, axis, dtype, out, keepdims, initial)
-
-    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        return std(self, axis, dtype, out, ddof, keepdims)
-
-    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        return var(self, axis, dtype, out, ddof, keepdims)
-
-    def argmax(self, axis=None, out=None):
-        return argmax(self, axis, out)
-
-    def argmin(self, axis=None, out=None):
-        return argmin(self, axis, out)
-
-    def any(self, axis=None, out=None, keepdims=False):
-        return any(self, axis, out, keepdims)
-
-    def all(self, axis=None, out=None, keepdims=False):
-        return all(self, axis, out, keepdims)
-
-    def cumsum(self, axis=None, dtype=None, out=None):
-        return cumsum(self, axis, dtype, out)
-
     def dot(self, b, out=None):
         return dot(self, b, out=out)
 
-    def clip(self, min=None, max=None, out=None):  # noqa: A002 (NumPy's names)
-        return clip(self, min, max, out=out)
-
-    def repeat(self, repeats, axis=None):
-        return repeat(self, repeats, axis)
-
     def take(self, indices, axis=None, mode='raise'):
         return take(self, indices, axis, mode)
-
-    def sort(self, axis=-1, kind=None, order=None):
-        return sort(self, axis, kind, order)
-
-    def argsort(self, axis=-1, kind=None, order=None):
-        return argsort(self, axis, kind, order)
-
-    def round(self, decimals=0, out=None):
-        return around(self, decimals, out)
-
-    def copy(self, order='C'):
-        _c_order('copy', order)
-        return apply_op('_copy', [self])
 
     def astype(self, dtype, order='K', casting='unsafe', subok=True, copy=True):
         dtype = onp.dtype(dtype)
@@ -360,30 +297,6 @@ def asarray(a, dtype=None, ctx=None):
     return array(a, dtype, ctx)
 
 
-def _c_order(name, order):
-    """MXNet's arrays are row-major only."""
-    if order != 'C':
-        raise NotImplementedError("%s: only order='C' is supported, got %r" % (name, order))
-
-
-def zeros(shape, dtype=None, order='C', ctx=None):
-    """An array of zeros (float32 unless ``dtype`` says otherwise)."""
-    _c_order('zeros', order)
-    return apply_op('_zeros', [], {'shape': _shape(shape), 'dtype': _dtype_name(dtype)}, ctx=_ctx(ctx))
-
-
-def ones(shape, dtype=None, order='C', ctx=None):
-    """An array of ones (float32 unless ``dtype`` says otherwise)."""
-    _c_order('ones', order)
-    return apply_op('_ones', [], {'shape': _shape(shape), 'dtype': _dtype_name(dtype)}, ctx=_ctx(ctx))
-
-
-def empty(shape, dtype=None, order='C', ctx=None):
-    """An array of the given shape (gluonjax fills it with zeros)."""
-    _c_order('empty', order)
-    return zeros(shape, dtype, order, ctx)
-
-
 def full(shape, fill_value, dtype=None, order='C', ctx=None, out=None):
     """An array filled with ``fill_value`` (an array value is broadcast to ``shape``)."""
     if isinstance(fill_value, NDArray):
@@ -420,12 +333,6 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     return res
 
 
-def eye(N, M=None, k=0, dtype=None, ctx=None, **kwargs):
-    """A 2-D array with ones on the k-th diagonal."""
-    return apply_op('_eye', [], {'N': int(N), 'M': int(M or 0), 'k': int(k), 'dtype': _dtype_name(dtype)},
-                    ctx=_ctx(ctx))
-
-
 def identity(n, dtype=None, ctx=None):
     return eye(n, dtype=dtype, ctx=ctx)
 
@@ -456,45 +363,12 @@ def full_like(a, fill_value, dtype=None, order='C', ctx=None, out=None):
 # Elementwise functions
 # ---------------------------------------------------------------------------------------
 
-def _integral_only(name, fn):
-    """``fn`` for integer and bool arrays only: MXNet has no bitwise kernels for floats."""
-    def checked(*args, **kwargs):
-        for x in args:
-            if isinstance(x, NDArray) and x.dtype.kind not in 'iub':
-                raise MXNetError('%s: only integer and bool arrays are supported, got %s' % (name, x.dtype))
-        return fn(*args, **kwargs)
-    checked.__name__, checked.__doc__ = name, fn.__doc__
-    return checked
-
-
-def _unary(name, op_name):
-    def fn(x, out=None, **kwargs):
-        if is_scalar(x):  # numbers: numpy's own function
-            return getattr(onp, name)(x)
-        return apply_op(op_name, [to_array(x, name)], out=out)
-    fn.__name__ = name
-    fn.__doc__ = 'Elementwise %s (operator %r of the table).' % (name, op_name)
-    return fn
-
-
-# mx.np.exp, mx.np.absolute, ...: one function for each name the table lists under ``np``.
-_unary_functions = {name: _unary(name, op.name) for name, op in named_by('np').items()}
-for _n in ('invert', 'bitwise_not'):
-    _unary_functions[_n] = _integral_only(_n, _unary_functions[_n])
-globals().update(_unary_functions)  # exp, log, ... (exported by mx.np)
-negative, absolute, logical_not, invert = (_unary_functions[n] for n in ('negative', 'absolute', 'logical_not',
-                                                                          'invert'))
-
-
-def around(x, decimals=0, out=None):
-    """Round to the given number of decimals."""
-    if is_scalar(x):
-        return onp.around(x, decimals)
-    return apply_op('_npi_around', [to_array(x, 'around')], {'decimals': int(decimals)}, out=out)
-
-
-round_ = around
-round = around  # noqa: A001 (NumPy's name)
+# mx.np.exp, mx.np.sum, mx.np.tril, ...: one function for each Np entry of the operator table (its
+# NumPy signature; mx.np.linalg's are in linalg.py), and the np.ndarray methods (x.sum()) beside.
+_table_functions = _gen.functions()
+globals().update(_table_functions)
+for _name, _method in _gen.methods().items():
+    setattr(_NumpyMethods, _name, _method)
 
 
 def _operand(x, name):
@@ -510,6 +384,7 @@ def _binary(name, slots):
     array_op, scalar_op, rscalar_op = slots['array'], slots['scalar'], slots['rscalar']
 
     def fn(x1, x2, out=None, **kwargs):
+        _gen.check_ufunc_keywords(name, kwargs)
         s1, s2 = is_scalar(x1), is_scalar(x2)
         if s1 and s2:  # numbers: numpy's own function
             return getattr(onp, name)(x1, x2)
@@ -518,15 +393,26 @@ def _binary(name, slots):
         if s1:
             return apply_op(rscalar_op, [_operand(x2, name)], {'scalar': _scalar_value(x1)}, out=out)
         return apply_op(array_op, [_operand(x1, name), _operand(x2, name)], out=out)
+    if name in _INTEGERS_ONLY:
+        fn = _integers_only(name, fn)
     fn.__name__ = name
     fn.__doc__ = 'Elementwise %s with broadcasting (operator %r of the table).' % (name, array_op)
     return fn
 
 
+# MXNet has no bitwise kernels for floats: its np functions reject float arrays.
+_INTEGERS_ONLY = ('bitwise_and', 'bitwise_or', 'bitwise_xor')
+
+
+def _integers_only(name, fn):
+    def checked(x1, x2, out=None, **kwargs):
+        _gen.check_integers(name, (x1, x2))
+        return fn(x1, x2, out, **kwargs)
+    return checked
+
+
 # mx.np.add, mx.np.less, ...: one function for each 'np' arith entry of the operator table.
 _BINARY = {function: _binary(function, slots) for function, slots in arith_table('np').items()}
-for _n in ('bitwise_and', 'bitwise_or', 'bitwise_xor'):
-    _BINARY[_n] = _integral_only(_n, _BINARY[_n])
 globals().update(_BINARY)
 divide, remainder, fmax, fmin = true_divide, mod, maximum, minimum  # noqa: F821 (NumPy's other names)
 
@@ -540,17 +426,6 @@ for _n, _function, _slots in python_operators('np', ('add', 'sub', 'mul', 'trued
         setattr(ndarray, '__i%s__' % _n, _np_inplace(_fn))
     if _n not in COMPARISONS and _n not in ('and', 'or', 'xor'):
         setattr(_NumpyMethods, '__r%s__' % _n, lambda self, other, fn=_fn: fn(other, self))
-
-
-def arctan2(x1, x2, out=None):
-    return apply_op('arctan2', [to_array(x1, 'arctan2', 'x1'), to_array(x2, 'arctan2', 'x2')], out=out)
-
-
-def clip(a, a_min, a_max, out=None):
-    """Clip the values of ``a`` into [a_min, a_max]; either bound may be None."""
-    return apply_op('_npi_clip', [to_array(a, 'clip', 'a')],
-                    {'a_min': None if a_min is None else float(a_min),
-                     'a_max': None if a_max is None else float(a_max)}, out=out)
 
 
 def where(condition, x=None, y=None):
@@ -574,104 +449,8 @@ def nonzero(a):
 
 
 # ---------------------------------------------------------------------------------------
-# Reductions
-# ---------------------------------------------------------------------------------------
-
-def _axis(axis):
-    if axis is None or isinstance(axis, (numbers.Integral, onp.integer)):
-        return None if axis is None else int(axis)
-    return tuple(int(a) for a in axis)
-
-
-def _reduce(op_name, a, axis, dtype, out, keepdims, initial=None):
-    params = {'axis': _axis(axis), 'keepdims': bool(keepdims), 'dtype': None if dtype is None
-              else onp.dtype(dtype).name, 'initial': initial}
-    return apply_op(op_name, [to_array(a, op_name, 'a')], params, out=out)
-
-
-def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):  # noqa: A001
-    """Sum over the given axes (a 0-d array over all of them); integer sums keep their dtype."""
-    return _reduce('_np_sum', a, axis, dtype, out, keepdims, initial)
-
-
-def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):
-    return _reduce('_np_prod', a, axis, dtype, out, keepdims, initial)
-
-
-def mean(a, axis=None, dtype=None, out=None, keepdims=False):
-    """Mean over the given axes; integers give float32."""
-    return _reduce('_npi_mean', a, axis, dtype, out, keepdims)
-
-
-def amax(a, axis=None, out=None, keepdims=False):
-    return _reduce('_np_max', a, axis, None, out, keepdims)
-
-
-def amin(a, axis=None, out=None, keepdims=False):
-    return _reduce('_np_min', a, axis, None, out, keepdims)
-
-
-max = amax  # noqa: A001 (NumPy's name)
-min = amin  # noqa: A001
-
-
-def _moment(op_name, a, axis, dtype, out, ddof, keepdims):
-    params = {'axis': _axis(axis), 'keepdims': bool(keepdims), 'ddof': int(ddof),
-              'dtype': None if dtype is None else onp.dtype(dtype).name}
-    return apply_op(op_name, [to_array(a, op_name, 'a')], params, out=out)
-
-
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    return _moment('_npi_std', a, axis, dtype, out, ddof, keepdims)
-
-
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    return _moment('_npi_var', a, axis, dtype, out, ddof, keepdims)
-
-
-def argmax(a, axis=None, out=None):
-    """Indices (int64) of the maxima along ``axis`` (of the flattened array when None)."""
-    return apply_op('_npi_argmax', [to_array(a, 'argmax', 'a')], {'axis': axis}, out=out)
-
-
-def argmin(a, axis=None, out=None):
-    return apply_op('_npi_argmin', [to_array(a, 'argmin', 'a')], {'axis': axis}, out=out)
-
-
-def any(a, axis=None, out=None, keepdims=False):  # noqa: A001
-    return apply_op('_np_any', [to_array(a, 'any', 'a')], {'axis': _axis(axis), 'keepdims': keepdims}, out=out)
-
-
-def all(a, axis=None, out=None, keepdims=False):  # noqa: A001
-    return apply_op('_np_all', [to_array(a, 'all', 'a')], {'axis': _axis(axis), 'keepdims': keepdims}, out=out)
-
-
-def cumsum(a, axis=None, dtype=None, out=None):
-    return apply_op('_np_cumsum', [to_array(a, 'cumsum', 'a')],
-                    {'axis': axis, 'dtype': None if dtype is None else onp.dtype(dtype).name}, out=out)
-
-
-# ---------------------------------------------------------------------------------------
 # Shapes
 # ---------------------------------------------------------------------------------------
-
-def reshape(a, newshape, order='C'):
-    """The same data in a new shape (one dimension may be -1)."""
-    return apply_op('_np_reshape', [to_array(a, 'reshape', 'a')], {'newshape': _shape(newshape), 'order': order})
-
-
-def ravel(x, order='C'):
-    return reshape(x, (-1,), order)
-
-
-def transpose(a, axes=None):
-    """Permute the axes (reverse them by default)."""
-    return apply_op('_np_transpose', [to_array(a, 'transpose', 'a')], {'axes': _axis(axes)})
-
-
-def swapaxes(a, axis1, axis2):
-    return apply_op('SwapAxis', [to_array(a, 'swapaxes', 'a')], {'dim1': int(axis1), 'dim2': int(axis2)})
-
 
 def moveaxis(a, source, destination):
     a = to_array(a, 'moveaxis', 'a')
@@ -683,45 +462,8 @@ def moveaxis(a, source, destination):
     return transpose(a, tuple(order))
 
 
-def expand_dims(a, axis):
-    return apply_op('expand_dims', [to_array(a, 'expand_dims', 'a')], {'axis': int(axis)})
-
-
-def squeeze(a, axis=None):
-    return apply_op('_np_squeeze', [to_array(a, 'squeeze', 'a')], {'axis': _axis(axis)})
-
-
-def broadcast_to(array, shape):  # noqa: A002 (NumPy's name)
-    """``array`` broadcast to ``shape`` (missing leading axes are added, as NumPy does)."""
-    return apply_op('_npi_broadcast_to', [to_array(array, 'broadcast_to', 'array')], {'shape': _shape(shape)})
-
-
-def tile(A, reps):
-    return apply_op('_npi_tile', [to_array(A, 'tile', 'A')], {'reps': _shape(reps)})
-
-
-def repeat(a, repeats, axis=None):
-    return apply_op('repeat', [to_array(a, 'repeat', 'a')], {'repeats': int(repeats), 'axis': axis})
-
-
-def flip(m, axis=None):
-    return apply_op('_npi_flip', [to_array(m, 'flip', 'm')], {'axis': _axis(axis)})
-
-
 def _seq(arrays, name):
     return [to_array(a, name, 'arrays') for a in arrays]
-
-
-def concatenate(seq, axis=0, out=None):
-    """Join arrays along an existing axis (flattened first when axis is None)."""
-    seq = _seq(seq, 'concatenate')
-    return apply_op('_npi_concatenate', seq, {'axis': axis, 'num_args': len(seq)}, out=out)
-
-
-def stack(arrays, axis=0, out=None):
-    """Join arrays of one shape along a new axis."""
-    arrays = _seq(arrays, 'stack')
-    return apply_op('_npi_stack', arrays, {'axis': int(axis), 'num_args': len(arrays)}, out=out)
 
 
 def vstack(arrays, out=None):
@@ -748,10 +490,6 @@ def split(ary, indices_or_sections, axis=0):
     return list(res) if isinstance(res, (list, tuple)) else [res]
 
 
-def copy(a):
-    return apply_op('_copy', [to_array(a, 'copy', 'a')])
-
-
 # ---------------------------------------------------------------------------------------
 # Products, sorting, selection
 # ---------------------------------------------------------------------------------------
@@ -763,23 +501,12 @@ def dot(a, b, out=None):
     return apply_op('_np_dot', [to_array(a, 'dot', 'a'), to_array(b, 'dot', 'b')], out=out)
 
 
-def matmul(a, b, out=None):
-    return apply_op('_npi_matmul', [to_array(a, 'matmul', 'a'), to_array(b, 'matmul', 'b')], out=out)
-
-
 def tensordot(a, b, axes=2):
     a, b = to_array(a, 'tensordot', 'a'), to_array(b, 'tensordot', 'b')
     if isinstance(axes, (numbers.Integral, onp.integer)):
         return apply_op('_npi_tensordot_int_axes', [a, b], {'axes': int(axes)})
     a_axes, b_axes = ([x] if isinstance(x, int) else list(x) for x in axes)
     return apply_op('_npi_tensordot', [a, b], {'a_axes_summed': tuple(a_axes), 'b_axes_summed': tuple(b_axes)})
-
-
-def einsum(subscripts, *operands, out=None, optimize=False):
-    """Einstein summation, e.g. ``einsum('ij,jk->ik', a, b)``."""
-    arrays = [to_array(x, 'einsum', 'operand %d' % i) for i, x in enumerate(operands)]
-    return apply_op('_npi_einsum', arrays, {'subscripts': subscripts, 'optimize': int(bool(optimize)),
-                                            'num_args': len(arrays)}, out=out)
 
 
 def pad(array, pad_width, mode='constant', **kwargs):  # noqa: A002 (NumPy's names)
@@ -825,23 +552,6 @@ def outer(a, b):
 
 def vdot(a, b):
     return dot(ravel(a), ravel(b))
-
-
-def sort(a, axis=-1, kind=None, order=None):
-    _default_sort('sort', kind, order)
-    return apply_op('sort', [to_array(a, 'sort', 'a')], {'axis': axis})
-
-
-def _default_sort(name, kind, order):
-    if order is not None:
-        raise NotImplementedError('%s: order is not supported (as in MXNet)' % name)
-    # kind only picks numpy's algorithm; every kind gives the same sorted values (stable: equal keys in order)
-
-
-def argsort(a, axis=-1, kind=None, order=None):
-    """Indices (int64) that sort ``a`` along ``axis``."""
-    _default_sort('argsort', kind, order)
-    return apply_op('argsort', [to_array(a, 'argsort', 'a')], {'axis': axis, 'dtype': 'int64'})
 
 
 def take(a, indices, axis=None, mode='raise', out=None):

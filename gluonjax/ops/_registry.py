@@ -2,8 +2,9 @@
 
 An entry holds the operator's MXNet name and aliases, its MXNet parameters with
 their defaults and string form (as written in symbol JSON), the names of its
-array inputs, and a pure function on jax arrays. ``mx.nd.*``, ``mx.sym.*`` and
-the ``F`` of ``hybrid_forward`` are all generated from this one table.
+array inputs, and a pure function on jax arrays. ``mx.nd.*``, ``mx.sym.*``,
+the ``F`` of ``hybrid_forward``, ``mx.npx.*`` and the ``mx.np`` functions that are one operator
+call (their NumPy signatures: :class:`Np`) are all generated from this one table.
 
 Writing an operator::
 
@@ -19,13 +20,14 @@ has several outputs.
 """
 import ast
 import dataclasses
+import inspect
 from typing import Any, Callable, Optional, Tuple, Union
 
 import numpy as np
 
 from ..base import MXNetError
 
-__all__ = ['P', 'OpDef', 'Arith', 'Plot', 'plot_dims', 'arith', 'register', 'set_sparse_form', 'add_sparse_alias', 'get_op', 'find_op', 'all_ops', 'canonical_ops',
+__all__ = ['P', 'OpDef', 'Arith', 'Np', 'Plot', 'plot_dims', 'arith', 'register', 'set_sparse_form', 'add_sparse_alias', 'get_op', 'find_op', 'all_ops', 'canonical_ops',
            'REQUIRED']
 
 
@@ -210,6 +212,140 @@ def arith(fronts, function, forms='array', call_name=None):
     return tuple(Arith(f, function, form, call_name) for f in fronts.split() for form in forms.split())
 
 
+def _python_signature(text):
+    """(name, inspect.Signature) of a signature written as Python writes one: ``'tril(m, k=0)'``
+    (defaults are literals)."""
+    name, paren, rest = text.partition('(')
+    try:
+        args = ast.parse('def _(%s: pass' % rest).body[0].args
+        defaults = [ast.literal_eval(d) for d in args.defaults]
+        kw_defaults = [inspect.Parameter.empty if d is None else ast.literal_eval(d) for d in args.kw_defaults]
+    except (SyntaxError, ValueError):
+        raise ValueError('cannot read the NumPy signature %r' % text) from None
+    if not paren or args.posonlyargs:
+        raise ValueError('cannot read the NumPy signature %r' % text)
+    kind = inspect.Parameter
+    defaults = [kind.empty] * (len(args.args) - len(defaults)) + defaults
+    params = [kind(a.arg, kind.POSITIONAL_OR_KEYWORD, default=d) for a, d in zip(args.args, defaults)]
+    if args.vararg:
+        params.append(kind(args.vararg.arg, kind.VAR_POSITIONAL))
+    params += [kind(a.arg, kind.KEYWORD_ONLY, default=d) for a, d in zip(args.kwonlyargs, kw_defaults)]
+    if args.kwarg:
+        params.append(kind(args.kwarg.arg, kind.VAR_KEYWORD))
+    return name.strip(), inspect.Signature(params)
+
+
+@dataclasses.dataclass(frozen=True)
+class Np:
+    """One ``mx.np`` function (or ``np.ndarray`` method) that is a single call of the operator.
+
+    ``signature`` is NumPy's, as NumPy writes it: ``'tril(m, k=0)'``, ``'linalg.inv(a)'`` (a
+    function of ``mx.np.linalg``). Its leading parameters are the operator's array inputs, in
+    ``inputs`` order (a variadic operator: ``*arrays``, or one parameter holding a sequence of
+    arrays); ``out`` is the output array; every other parameter is the operator parameter of the
+    same name, or the one ``params`` maps it to, and is read by that parameter's kind. So the
+    signature is the only thing written: conversions are the table's own parameter parsing.
+
+    ``aliases``: other ``mx.np`` names of the function (``max`` of ``amax``). ``method``: also
+    the ``np.ndarray`` method of that name (True: the function's name), the array being
+    ``self``; ``function=False`` for a method alone (``ndarray.clip(min, max)`` has other
+    parameter names than ``np.clip(a, a_min, a_max)``). ``fixed``: operator parameters the
+    function always sets (argsort's int64 indices). ``unsupported``: NumPy parameters accepted
+    at their default only (else NotImplementedError); ``ignored``: accepted and without effect
+    (sort's ``kind``: every algorithm gives the same result). ``numpy_scalars``: given only
+    numbers, the function is NumPy's own (ufuncs). ``integers_only``: MXNet rejects float arrays
+    (bitwise functions). Several outputs come as a list (``atleast_1d(a, b)``), or a tuple with
+    ``tuple_outputs`` (``linalg.slogdet``).
+    """
+    signature: str
+    aliases: Tuple[str, ...] = ()
+    params: Tuple[Tuple[str, str], ...] = ()
+    method: Union[bool, str] = False
+    function: bool = True
+    fixed: Tuple[Tuple[str, Any], ...] = ()
+    unsupported: Tuple[str, ...] = ()
+    ignored: Tuple[str, ...] = ()
+    numpy_scalars: bool = False
+    integers_only: bool = False
+    tuple_outputs: bool = False
+    name: str = dataclasses.field(init=False, compare=False)
+    python_signature: inspect.Signature = dataclasses.field(init=False, compare=False, repr=False)
+
+    def __post_init__(self):
+        # dicts are accepted for readability and kept as tuples (the entry is hashable)
+        for field in ('params', 'fixed'):
+            value = getattr(self, field)
+            if isinstance(value, dict):
+                object.__setattr__(self, field, tuple(value.items()))
+        name, signature = _python_signature(self.signature)
+        object.__setattr__(self, 'name', name)
+        object.__setattr__(self, 'python_signature', signature)
+
+    @property
+    def star(self):
+        """The ``*arrays`` parameter of a variadic operator, or None."""
+        return next((p.name for p in self.python_signature.parameters.values()
+                     if p.kind is inspect.Parameter.VAR_POSITIONAL), None)
+
+    @property
+    def ufunc_keywords(self):
+        """Whether it takes NumPy's ufunc keywords (``**kwargs``: where, casting, order, dtype,
+        subok), at their defaults only, as MXNet."""
+        return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in self.python_signature.parameters.values())
+
+    @property
+    def parameters(self):
+        """[(NumPy parameter, default or REQUIRED)] of the named parameters, in order."""
+        return [(p.name, REQUIRED if p.default is p.empty else p.default)
+                for p in self.python_signature.parameters.values()
+                if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+
+    @property
+    def function_names(self):
+        return (self.name,) + tuple(self.aliases) if self.function else ()
+
+    @property
+    def method_name(self):
+        if not self.method:
+            return None
+        return self.name.rpartition('.')[2] if self.method is True else self.method
+
+    def array_parameters(self, op):
+        """The NumPy parameters that are the operator's array inputs."""
+        if self.star:
+            return (self.star,)
+        count = 1 if op.variadic else len(op.input_names(op._default_attrs) if not callable(op.inputs)
+                                               else op.inputs(None))
+        return tuple(name for name, _ in self.parameters[:count])
+
+    def targets(self, op):
+        """[(NumPy parameter, operator parameter)] of the parameters the operator reads."""
+        skip = set(self.array_parameters(op)) | set(self.unsupported) | set(self.ignored) | {'out', 'ctx'}
+        renamed = dict(self.params)
+        return [(name, renamed.get(name, name)) for name, _ in self.parameters if name not in skip]
+
+    def check(self, op):
+        """Fail at registration on a signature that does not fit the operator."""
+        names = [name for name, _ in self.parameters]
+        known = set(op.param_names)
+        for name, target in self.targets(op):
+            if target not in known:
+                raise ValueError('%s: NumPy parameter %r of %r is no parameter of the operator (it takes %s)'
+                                 % (op.name, name, self.signature, ', '.join(sorted(known)) or 'none'))
+        for name in tuple(dict(self.params)) + self.unsupported + self.ignored:
+            if name not in names:
+                raise ValueError('%s: %r names no parameter of %r' % (op.name, name, self.signature))
+        for target, _ in self.fixed:
+            if target not in known:
+                raise ValueError('%s: fixed parameter %r is no parameter of the operator' % (op.name, target))
+
+
+def ufunc(name):
+    """The ``mx.np`` function of a one-array operator by NumPy's ufunc convention: ``exp(x, out=None)``,
+    NumPy's own function on numbers (``np=('exp',)`` in an entry stands for it)."""
+    return Np('%s(x, out=None, **kwargs)' % name, numpy_scalars=True)
+
+
 def plot_dims(attrs, key, default):
     """An attribute such as kernel='(5, 5)' as plot labels write it ('5x5'), or ``default``."""
     import re
@@ -276,9 +412,10 @@ class OpDef:
     arith: Tuple['Arith', ...] = ()
     # Names of the NDArray and Symbol methods that apply it to the array itself (``x.sum()``).
     methods: Tuple[str, ...] = ()
-    # Names of the ``mx.np`` functions of one array it serves (NumPy's ufunc convention,
-    # ``np.exp(x, out=None)``) and of the ``mx.npx`` functions (MXNet's calling convention).
-    np: Tuple[str, ...] = ()
+    # The ``mx.np`` functions and ``np.ndarray`` methods that are one call of it, with NumPy's
+    # signatures (Np entries; a bare name stands for a ufunc of one array, ``np.exp(x, out=None)``),
+    # and the names of the ``mx.npx`` functions (MXNet's calling convention).
+    np: Tuple['Np', ...] = ()
     npx: Tuple[str, ...] = ()
     # Shapes of inputs that follow from the data (a layer's weight from its input), as MXNet's
     # FInferShape gives them: (attrs, {input name: known shape}) -> {input name: shape}.
@@ -313,6 +450,9 @@ class OpDef:
 
     def __post_init__(self):
         self._param_map = {p.name: p for p in self.params}
+        self.np = tuple(ufunc(spec) if isinstance(spec, str) else spec for spec in self.np)
+        for spec in self.np:
+            spec.check(self)
 
     @property
     def _default_attrs(self):
@@ -465,6 +605,8 @@ def arith_table(front):
 
 def named_by(field):
     """{public name: operator} for one naming field of the table ('methods', 'np', 'npx')."""
+    if field == 'np':
+        return {public: op for public, (op, _) in np_entries().items()}
     names = {}
     for op in _CANONICAL.values():
         for public in getattr(op, field):
@@ -473,3 +615,18 @@ def named_by(field):
                                  % (field, public, names[public].name, op.name))
             names[public] = op
     return names
+
+
+def np_entries(kind='function'):
+    """{public name: (operator, Np entry)} of the ``mx.np`` functions (``kind='function'``, names
+    such as 'linalg.inv' included) or of the ``np.ndarray`` methods (``kind='method'``)."""
+    found = {}
+    for op in _CANONICAL.values():
+        for spec in op.np:
+            names = spec.function_names if kind == 'function' else (spec.method_name,) if spec.method else ()
+            for public in names:
+                if public in found:
+                    raise ValueError('np %s %r is claimed by both %s and %s'
+                                     % (kind, public, found[public][0].name, op.name))
+                found[public] = (op, spec)
+    return found

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..base import MXNetError
 from . import _onnx
-from ._registry import P, register
+from ._registry import Np, P, register
 
 _DT = [P('ctx', 'str', ''), P('dtype', 'dtype', 'float32')]
 
@@ -16,12 +16,14 @@ def _shape_params():
 
 
 @register('_zeros', inputs=(), params=_shape_params(), aliases=('zeros',), creation=True,
+          np=(Np("zeros(shape, dtype=None, order='C', ctx=None)", aliases=('empty',), unsupported=('order',)),),
           host=lambda *, shape, ctx, dtype: np.zeros(shape, dtype))
 def _zeros(*, shape, ctx, dtype):
     return jnp.zeros(shape, dtype)
 
 
 @register('_ones', inputs=(), params=_shape_params(), aliases=('ones',), creation=True,
+          np=(Np("ones(shape, dtype=None, order='C', ctx=None)", unsupported=('order',)),),
           host=lambda *, shape, ctx, dtype: np.ones(shape, dtype))
 def _ones(*, shape, ctx, dtype):
     return jnp.ones(shape, dtype)
@@ -63,7 +65,7 @@ def _arange(*, start, stop, step, repeat, infer_range, ctx, dtype):
     return jnp.asarray(np.repeat(values.astype(dt), repeat))
 
 
-@register('_eye', inputs=(), aliases=('eye',), creation=True,
+@register('_eye', inputs=(), aliases=('eye',), creation=True, np=(Np('eye(N, M=None, k=0, dtype=None, ctx=None)'),),
           params=[P('N', 'int'), P('M', 'int', 0), P('k', 'int', 0)] + _DT)
 def _eye(*, N, M, k, ctx, dtype):
     return jnp.eye(N, M if M > 0 else N, k, dtype=dtype)

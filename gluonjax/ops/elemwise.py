@@ -8,7 +8,7 @@ from ..base import MXNetError, shape_str
 from . import _input_shapes
 from ._host import cpu_arithmetic, flush_subnormals
 from . import _onnx
-from ._registry import P, arith, register
+from ._registry import Np, P, arith, register
 
 
 def _unary(name, fn, aliases=(), method=False, np=(), npx=(), host=None):
@@ -105,7 +105,8 @@ for _name, _fn, _where in (
     _unary(_name, _fn, method='m' in _where, np=(_name,) if 'n' in _where else (),
            npx=(_name,) if 'x' in _where else (), host=_EXACT.get(_name))
 _unary('abs', jnp.abs, method=True, np=('absolute', 'abs', 'fabs'), host=numpy.abs)
-_unary('_copy', lambda x: x, aliases=('identity',), host=numpy.copy)  # MXNet's name for it is _copy (JSON)
+_unary('_copy', lambda x: x, aliases=('identity',), host=numpy.copy,  # MXNet's name for it is _copy (JSON)
+       np=(Np('copy(a)'), Np("copy(a, order='C')", function=False, method=True, unsupported=('order',))))
 _unary('BlockGrad', lax.stop_gradient, aliases=('stop_gradient',), npx=('stop_gradient',))
 _unary('make_loss', lambda x: x)
 
@@ -137,7 +138,7 @@ def _check_broadcast(name, lhs, rhs):
                              % (name, shape_str(a), shape_str(b)))
 
 
-def _binary(name, fn, aliases=(), elemwise=None, logical=False, backs=(), host=None, onnx=None):
+def _binary(name, fn, aliases=(), elemwise=None, logical=False, backs=(), host=None, onnx=None, np=()):
     """A broadcasting binary operator and, when ``elemwise`` = (name, aliases, backs) is given,
     its equal-shapes twin; ``backs`` are the Arith entries each one implements; ``host``: the
     NumPy function giving ``fn``'s exact bits, for both operators' OpDef.host; ``onnx``: the ONNX
@@ -150,7 +151,7 @@ def _binary(name, fn, aliases=(), elemwise=None, logical=False, backs=(), host=N
             return out.astype(lhs.dtype) if logical else out
         op.__name__ = name
         return op
-    register(name, inputs=('lhs', 'rhs'), aliases=aliases, arith=backs, onnx=onnx,
+    register(name, inputs=('lhs', 'rhs'), aliases=aliases, arith=backs, onnx=onnx, np=np,
              host=host and broadcasting(host))(broadcasting(fn))
     if elemwise is not None:
         ename, ealiases, ebacks = elemwise
@@ -220,7 +221,7 @@ for _fname in ('maximum', 'minimum', 'hypot'):
             onnx={'maximum': 'Max', 'minimum': 'Min'}.get(_fname),
 
             elemwise=('_' + _fname, (_call,), arith('symfunc', _fname, call_name=_call)))
-_binary('arctan2', jnp.arctan2, aliases=('_arctan2',))
+_binary('arctan2', jnp.arctan2, aliases=('_arctan2',), np=(Np('arctan2(x1, x2, out=None)'),))
 # MXNet's comparisons and logical operators: (jax function, NumPy function of the same bits).
 _COMPARISONS = {
     'equal': (jnp.equal, numpy.equal), 'not_equal': (jnp.not_equal, numpy.not_equal),

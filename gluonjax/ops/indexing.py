@@ -11,7 +11,7 @@ from jax import lax
 
 from ..base import MXNetError, shape_str
 from . import _onnx
-from ._registry import P, register
+from ._registry import Np, P, register
 from .shape import norm_axis
 
 
@@ -186,7 +186,8 @@ def topk(data, *, axis, k, ret_typ, is_ascend, dtype):
     return values, idx.astype(dtype)
 
 
-@register('sort', mxnet_outputs=2, methods=('sort',), params=[P('axis', 'int', -1, optional=True), P('is_ascend', 'bool', True)])
+@register('sort', mxnet_outputs=2, methods=('sort',), params=[P('axis', 'int', -1, optional=True), P('is_ascend', 'bool', True)],
+          np=(Np('sort(a, axis=-1, kind=None, order=None)', method=True, ignored=('kind',), unsupported=('order',)),))
 def sort(data, *, axis, is_ascend):
     """The values sorted along ``axis`` (the flattened array when axis is None)."""
     x, ax = _sort_axis('sort', data, axis)
@@ -194,6 +195,8 @@ def sort(data, *, axis, is_ascend):
 
 
 @register('argsort', methods=('argsort',),
+          np=(Np('argsort(a, axis=-1, kind=None, order=None)', method=True, fixed={'dtype': 'int64'},
+                 ignored=('kind',), unsupported=('order',)),),
           params=[P('axis', 'int', -1, optional=True), P('is_ascend', 'bool', True), P('dtype', 'dtype', 'float32')])
 def argsort(data, *, axis, is_ascend, dtype):
     """Indices that sort ``data`` along ``axis``, as ``dtype`` (float32 by default, as in MXNet)."""

@@ -19,7 +19,7 @@ import jax.numpy as jnp
 
 from ..base import MXNetError, shape_str
 from . import _onnx
-from ._registry import P, arith, register
+from ._registry import Np, P, arith, register
 from .reduce import arg_indices, reduce_axes
 from .elemwise import _check_broadcast, exact_divide
 
@@ -51,7 +51,7 @@ def _onnx_np_reduce(op_type):
     return convert
 
 
-def _np_reducer(name, fn, result_dtype, onnx=None):
+def _np_reducer(name, fn, result_dtype, np, onnx=None):
     def op(a, *, axis, dtype, keepdims, initial):
         axes = reduce_axes(name, a.shape, axis, False)
         out = fn(a, axes, keepdims)
@@ -60,7 +60,7 @@ def _np_reducer(name, fn, result_dtype, onnx=None):
         return out.astype(dtype or result_dtype(a.dtype))
     op.__name__ = name
     op.__doc__ = 'NumPy-style %s over the given axes (a 0-d array when every axis is reduced).' % name[4:]
-    register(name, inputs=('a',), params=_RED, onnx=onnx and _onnx_np_reduce(onnx))(op)
+    register(name, inputs=('a',), params=_RED, np=(np,), onnx=onnx and _onnx_np_reduce(onnx))(op)
 
 
 def _sum_dtype(dtype):
@@ -69,11 +69,15 @@ def _sum_dtype(dtype):
 
 
 _np_reducer('_np_sum', lambda x, ax, kd: jnp.sum(x, axis=ax, keepdims=kd, dtype=_sum_dtype(x.dtype)),
-            _sum_dtype, onnx='ReduceSum')
+            _sum_dtype, Np('sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None)', method=True), onnx='ReduceSum')
 _np_reducer('_np_prod', lambda x, ax, kd: jnp.prod(x, axis=ax, keepdims=kd, dtype=_sum_dtype(x.dtype)),
-            _sum_dtype, onnx='ReduceProd')
-_np_reducer('_np_max', lambda x, ax, kd: jnp.max(x, axis=ax, keepdims=kd), lambda d: d, onnx='ReduceMax')
-_np_reducer('_np_min', lambda x, ax, kd: jnp.min(x, axis=ax, keepdims=kd), lambda d: d, onnx='ReduceMin')
+            _sum_dtype, Np('prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None)', method=True), onnx='ReduceProd')
+_np_reducer('_np_max', lambda x, ax, kd: jnp.max(x, axis=ax, keepdims=kd), lambda d: d,
+            Np('amax(a, axis=None, out=None, keepdims=False)', aliases=('max',), method='max'), onnx='ReduceMax')
+_np_reducer('_np_min', lambda x, ax, kd: jnp.min(x, axis=ax, keepdims=kd), lambda d: d,
+            Np('amin(a, axis=None, out=None, keepdims=False)', aliases=('min',), method='min'), onnx='ReduceMin')
+
+
 def _divide_by_count(total, count):
     """``total / count`` as a true division. (XLA would turn the division by a constant into a
     multiplication by its inexact reciprocal: 15.1 / 3 would come out one float32 step off
@@ -97,7 +101,8 @@ def _variance(x, axes, ddof, keepdims):
     return _divide_by_count(total, max(_count(x.shape, axes) - ddof, 0))
 
 
-_np_reducer('_npi_mean', _mean, _float_result, onnx='ReduceMean')
+_np_reducer('_npi_mean', _mean, _float_result,
+            Np('mean(a, axis=None, dtype=None, out=None, keepdims=False)', method=True), onnx='ReduceMean')
 
 
 def _moment(name, fn):
@@ -109,7 +114,8 @@ def _moment(name, fn):
     op.__doc__ = 'NumPy-style %s over the given axes.' % name[5:]
     register(name, inputs=('a',),
              params=[P('axis', 'axis', None, optional=True), P('dtype', 'dtype', None, optional=True),
-                     P('ddof', 'int', 0), P('keepdims', 'bool', False)])(op)
+                     P('ddof', 'int', 0), P('keepdims', 'bool', False)],
+             np=(Np('%s(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False)' % name[5:], method=True),))(op)
 
 _moment('_npi_std', jnp.sqrt)
 _moment('_npi_var', lambda v: v)
@@ -120,8 +126,8 @@ def _logical_reducer(name, fn):
         axes = reduce_axes(name, data.shape, axis, False)
         return fn(data != 0, axis=axes, keepdims=keepdims)
     op.__name__ = name
-    register(name,
-             params=[P('axis', 'axis', None, optional=True), P('keepdims', 'bool', False)])(op)
+    register(name, params=[P('axis', 'axis', None, optional=True), P('keepdims', 'bool', False)],
+             np=(Np('%s(a, axis=None, out=None, keepdims=False)' % name[4:], method=True),))(op)
 
 _logical_reducer('_np_any', jnp.any)
 _logical_reducer('_np_all', jnp.all)
@@ -132,15 +138,16 @@ def _np_arg(name, fn):
         return arg_indices(name, fn, data, axis, keepdims).astype(jnp.int64)
     op.__name__ = name
     op.__doc__ = 'Indices (int64) of the %s values along an axis, or of the flattened array.' % name[8:]
-    register(name,
-             params=[P('axis', 'int', None, optional=True), P('keepdims', 'bool', False)])(op)
+    register(name, params=[P('axis', 'int', None, optional=True), P('keepdims', 'bool', False)],
+             np=(Np('%s(a, axis=None, out=None)' % name[5:], method=True),))(op)
 
 _np_arg('_npi_argmax', jnp.argmax)
 _np_arg('_npi_argmin', jnp.argmin)
 
 
 @register('_np_cumsum', inputs=('a',), aliases=('cumsum',),  # MXNet's nd.cumsum / sym.cumsum
-          params=[P('axis', 'int', None, optional=True), P('dtype', 'dtype', None, optional=True)])
+          params=[P('axis', 'int', None, optional=True), P('dtype', 'dtype', None, optional=True)],
+          np=(Np('cumsum(a, axis=None, dtype=None, out=None)', method=True),))
 def np_cumsum(a, *, axis, dtype):
     """Cumulative sum along an axis (of the flattened array when axis is None)."""
     if axis is None:
@@ -242,7 +249,8 @@ for _name, _fn in (('bitwise_and', jnp.bitwise_and), ('bitwise_or', jnp.bitwise_
     _bitwise(_name, _fn)
 
 
-@register('_npi_bitwise_not', inputs=('x',), np=('invert', 'bitwise_not'))
+@register('_npi_bitwise_not', inputs=('x',), np=(Np('invert(x, out=None, **kwargs)', aliases=('bitwise_not',),
+                                                   numpy_scalars=True, integers_only=True),))
 def np_bitwise_not(x):
     """Elementwise bitwise NOT of integers (logical NOT of bools)."""
     return _as_integers(jnp.invert)(x)
@@ -254,7 +262,8 @@ def np_logical_not(x):
     return x == 0
 
 
-@register('_npi_around', inputs=('x',), params=[P('decimals', 'int', 0)])
+@register('_npi_around', inputs=('x',), params=[P('decimals', 'int', 0)],
+          np=(Np('around(x, decimals=0, out=None)', aliases=('round', 'round_'), method='round', numpy_scalars=True),))
 def np_around(x, *, decimals):
     """Round to the given number of decimals (halves to even, as NumPy): x * 10**d rounded,
     then divided by 10**d, in x's own type. (XLA turns a division by a constant into a
@@ -302,6 +311,9 @@ def _onnx_np_reshape(g, node):
 
 
 @register('_np_reshape', inputs=('a',), onnx=_onnx_np_reshape,
+          np=(Np("reshape(a, newshape, order='C')"),
+              Np("ravel(a, order='C')", fixed={'newshape': (-1,)}, method=True),
+              Np("flatten(a, order='C')", fixed={'newshape': (-1,)}, method=True, function=False)),
           params=[P('newshape', 'shape'), P('order', 'str', 'C')])
 def np_reshape(a, *, newshape, order):
     """NumPy's reshape: -1 infers one dimension; the size must not change."""
@@ -321,7 +333,8 @@ def _onnx_np_squeeze(g, node):
     return _onnx.reshape_to(g, node.inputs[0], node.out_shapes[0])
 
 
-@register('_np_transpose', inputs=('a',), onnx=_onnx_np_transpose, params=[P('axes', 'axis', None, optional=True)])
+@register('_np_transpose', inputs=('a',), onnx=_onnx_np_transpose, params=[P('axes', 'axis', None, optional=True)],
+          np=(Np('transpose(a, axes=None)'),))
 def np_transpose(a, *, axes):
     """Permute the axes (reverse them when axes is None)."""
     if axes is not None:
@@ -332,7 +345,8 @@ def np_transpose(a, *, axes):
     return jnp.transpose(a, axes)
 
 
-@register('_np_squeeze', inputs=('a',), onnx=_onnx_np_squeeze, params=[P('axis', 'axis', None, optional=True)])
+@register('_np_squeeze', inputs=('a',), onnx=_onnx_np_squeeze, params=[P('axis', 'axis', None, optional=True)],
+          np=(Np('squeeze(a, axis=None)', method=True),))
 def np_squeeze(a, *, axis):
     """Remove axes of length one (all of them when axis is None); 0-d results are kept."""
     if a.ndim == 0 and axis in (None, 0, -1, (0,), (-1,)):  # numpy accepts axis 0 / -1 of a 0-d array
@@ -352,7 +366,7 @@ def _onnx_np_concatenate(g, node):
     return g.add('Concat', node.inputs, axis=axis)
 
 
-@register('_npi_concatenate', variadic=True, onnx=_onnx_np_concatenate,
+@register('_npi_concatenate', variadic=True, onnx=_onnx_np_concatenate, np=(Np('concatenate(seq, axis=0, out=None)'),),
           params=[P('num_args', 'int', 1), P('axis', 'int', 0, optional=True)])
 def np_concatenate(*arrays, num_args, axis):
     """Join arrays along an existing axis (of the flattened arrays when axis is None)."""
@@ -369,7 +383,7 @@ def np_concatenate(*arrays, num_args, axis):
     return jnp.concatenate(arrays, axis=axis)
 
 
-@register('_npi_stack', variadic=True,
+@register('_npi_stack', variadic=True, np=(Np('stack(arrays, axis=0, out=None)'),),
           onnx=lambda g, node: _onnx.stack(g, node.inputs, node.attrs['axis'] % (len(node.in_shapes[0]) + 1)),
           params=[P('axis', 'int', 0), P('num_args', 'int', 1)])
 def np_stack(*arrays, axis, num_args):
@@ -400,14 +414,17 @@ def np_split(a, *, indices, axis, squeeze_axis, sections):
     return tuple(parts)
 
 
-@register('_npi_flip', params=[P('axis', 'axis', None, optional=True)])
+@register('_npi_flip', params=[P('axis', 'axis', None, optional=True)], np=(Np('flip(m, axis=None)'),))
 def np_flip(data, *, axis):
     """Reverse the order of elements along the given axes (every axis when None)."""
     return jnp.flip(data, axis)
 
 
 @register('_npi_clip', inputs=('a',),
-          params=[P('a_min', 'float', None, optional=True), P('a_max', 'float', None, optional=True)])
+          params=[P('a_min', 'float', None, optional=True), P('a_max', 'float', None, optional=True)],
+          np=(Np('clip(a, a_min, a_max, out=None)'),
+              Np('clip(a, min=None, max=None, out=None)', params={'min': 'a_min', 'max': 'a_max'}, method=True,
+                 function=False)))
 def np_clip(a, *, a_min, a_max):
     """Clip into [a_min, a_max]; either bound may be None."""
     if a_min is None and a_max is None:
@@ -440,7 +457,7 @@ def np_dot(a, b):
     return jnp.dot(a, b)
 
 
-@register('_npi_matmul', inputs=('a', 'b'))
+@register('_npi_matmul', inputs=('a', 'b'), np=(Np('matmul(a, b, out=None)'),))
 def np_matmul(a, b):
     """Matrix product with NumPy's broadcasting of leading (batch) axes."""
     if a.ndim == 0 or b.ndim == 0:
@@ -480,7 +497,9 @@ def np_norm(x, *, ord, axis, keepdims):
     return jnp.linalg.norm(x, ord=ord, axis=axis, keepdims=keepdims)
 
 
-def _float_linalg(name, fn, n_out=1, inputs=('A',)):
+def _float_linalg(name, fn, doc, n_out=1, inputs=('A',), np=None):
+    """A linear algebra operator of float matrices; ``np``: its mx.np.linalg entry when more than
+    ``linalg.<name>(a, ...)``."""
     def op(*arrays):
         for a in arrays:
             if not jnp.issubdtype(a.dtype, jnp.floating):
@@ -491,19 +510,24 @@ def _float_linalg(name, fn, n_out=1, inputs=('A',)):
                              % (name, shape_str(A.shape)))
         out = fn(*arrays)
         return tuple(out) if n_out > 1 else out
-    op.__name__ = name
-    register(name, inputs=inputs, num_outputs=n_out)(op)
+    op.__name__, op.__doc__ = name, doc
+    np = np or Np('linalg.%s(%s)' % (name[5:], ', '.join(i.lower() for i in inputs)), tuple_outputs=n_out > 1)
+    register(name, inputs=inputs, num_outputs=n_out, np=(np,))(op)
 
 # (jnp.linalg is looked up when an operator runs: importing it costs ~70 ms)
-_float_linalg('_npi_inv', lambda a: jnp.linalg.inv(a))
-_float_linalg('_npi_det', lambda a: jnp.linalg.det(a))
-_float_linalg('_npi_slogdet', lambda a: jnp.linalg.slogdet(a), n_out=2)
-_float_linalg('_npi_cholesky', lambda a: jnp.linalg.cholesky(a))
-_float_linalg('_npi_eigh', lambda a: jnp.linalg.eigh(a), n_out=2)
-_float_linalg('_npi_solve', lambda a, b: jnp.linalg.solve(a, b), inputs=('A', 'B'))
+_float_linalg('_npi_inv', lambda a: jnp.linalg.inv(a), 'The inverse of each square matrix in the last two axes.')
+_float_linalg('_npi_det', lambda a: jnp.linalg.det(a), 'The determinant of each square matrix.')
+_float_linalg('_npi_slogdet', lambda a: jnp.linalg.slogdet(a), '(sign, log|det|) of each square matrix.', n_out=2)
+_float_linalg('_npi_cholesky', lambda a: jnp.linalg.cholesky(a),
+              'The lower Cholesky factor of each symmetric positive-definite matrix.')
+# UPLO picks the triangle numpy reads; both give the same result for the symmetric matrices eigh takes
+_float_linalg('_npi_eigh', lambda a: jnp.linalg.eigh(a),
+              'Eigenvalues (ascending) and eigenvectors of symmetric matrices.', n_out=2,
+              np=Np("linalg.eigh(a, UPLO='L')", ignored=('UPLO',), tuple_outputs=True))
+_float_linalg('_npi_solve', lambda a, b: jnp.linalg.solve(a, b), 'x with A @ x = B.', inputs=('A', 'B'))
 
 
-@register('_npi_svd', inputs=('A',), num_outputs=3)
+@register('_npi_svd', inputs=('A',), num_outputs=3, np=(Np('linalg.svd(a)', tuple_outputs=True),))
 def np_svd(A):
     """(ut, l, v) with A = ut @ diag(l) @ v over the last two axes (reduced matrices)."""
     if not jnp.issubdtype(A.dtype, jnp.floating) or A.ndim < 2:
@@ -512,7 +536,7 @@ def np_svd(A):
     return tuple(jnp.linalg.svd(A, full_matrices=False))
 
 
-@register('_npi_einsum', variadic=True,
+@register('_npi_einsum', variadic=True, np=(Np('einsum(subscripts, *operands, out=None, optimize=False)'),),
           params=[P('num_args', 'int', 1), P('subscripts', 'str', ''), P('optimize', 'int', 0)])
 def np_einsum(*operands, num_args, subscripts, optimize):
     """Einstein summation over the operands as ``subscripts`` says."""

@@ -13,7 +13,7 @@ from jax import lax
 
 from ..base import MXNetError, shape_str
 from . import _onnx
-from ._registry import P, Plot, register
+from ._registry import Np, P, Plot, register
 
 
 def norm_axis(name, axis, ndim, what='axis'):
@@ -221,7 +221,8 @@ def transpose(data, *, axes):
     return jnp.transpose(data, perm)
 
 
-@register('SwapAxis', methods=('swapaxes',), aliases=('swapaxes',), onnx=_onnx_swap_axis, params=[P('dim1', 'int', 0), P('dim2', 'int', 0)])
+@register('SwapAxis', methods=('swapaxes',), aliases=('swapaxes',), onnx=_onnx_swap_axis, params=[P('dim1', 'int', 0), P('dim2', 'int', 0)],
+          np=(Np('swapaxes(a, axis1, axis2)', params={'axis1': 'dim1', 'axis2': 'dim2'}, method=True),))
 def swap_axis(data, *, dim1, dim2):
     """Exchange two axes."""
     a = norm_axis('SwapAxis', dim1, data.ndim, 'dim1')
@@ -246,7 +247,7 @@ def _onnx_squeeze(g, node):
     return g.add('Squeeze', [node.inputs[0], _onnx.axes_const(g, axes)])
 
 
-@register('expand_dims', methods=('expand_dims',), onnx=_onnx_expand_dims, params=[P('axis', 'int')])
+@register('expand_dims', methods=('expand_dims',), onnx=_onnx_expand_dims, params=[P('axis', 'int')], np=(Np('expand_dims(a, axis)'),))
 def expand_dims(data, *, axis):
     """Insert an axis of size 1 at ``axis`` (in [-ndim-1, ndim])."""
     n = data.ndim
@@ -477,7 +478,8 @@ def tile(data, *, reps):
     return jnp.tile(data, reps)
 
 
-@register('repeat', methods=('repeat',), params=[P('repeats', 'int'), P('axis', 'int', None, optional=True)])
+@register('repeat', methods=('repeat',), params=[P('repeats', 'int'), P('axis', 'int', None, optional=True)],
+          np=(Np('repeat(a, repeats, axis=None)', method=True),))
 def repeat(data, *, repeats, axis):
     """Repeat each element ``repeats`` times along ``axis`` (the flattened array when axis is None)."""
     if repeats < 0:
