@@ -82,7 +82,8 @@ def test_reentering_one_context_object_restores_the_default():
 
 
 def test_context_class_keeps_mxnet_default_ctx_attribute():
-    # MXNet 1.x scripts pass ctx=mx.Context.default_ctx (SymbolBlock.imports in its RNN tests)
+    # MXNet 1.x scripts pass ctx=mx.Context.default_ctx (SymbolBlock.imports in its RNN tests);
+    # in MXNet 1.9.1 it is the deprecated spelling of current_context(), inside a `with` too
     assert mx.Context.default_ctx == mx.cpu(0)
     with mx.Context('cpu', 1):
-        assert mx.Context.default_ctx == mx.cpu(0) and mx.current_context() == mx.cpu(1)
+        assert mx.Context.default_ctx == mx.cpu(1) == mx.current_context()
