@@ -234,7 +234,8 @@ class OpDef:
     # (FullyConnected has no "bias" input when no_bias=True); called with None it returns every
     # input the operator can take.
     inputs: Union[Tuple[str, ...], Callable] = ('data',)
-    # A variadic operator (concat, add_n) takes any number of arrays; 'num_args' counts them.
+    # A variadic operator (concat, add_n) takes any number of arrays arg0, arg1, ...; 'num_args'
+    # counts them. With a callable ``inputs`` it names them: (attrs, num_args) -> names.
     variadic: bool = False
     # Inputs that are auxiliary states (BatchNorm's moving statistics), listed last in inputs.
     aux: Tuple[str, ...] = ()
@@ -356,6 +357,8 @@ class OpDef:
     def input_names(self, attrs, num_args=None):
         if self.variadic:
             n = num_args if num_args is not None else attrs.get('num_args', 1)
+            if callable(self.inputs):  # variadic in some modes only (UpSampling: nearest, not bilinear)
+                return tuple(self.inputs(attrs, n))
             return tuple('arg%d' % i for i in range(n))
         names = self.inputs(attrs) if callable(self.inputs) else self.inputs
         return tuple(names)

@@ -241,3 +241,125 @@ def image_normalize(data, *, mean, std):
         values = values * channels if len(values) == 1 else values[:channels]
         per_channel.append(jnp.asarray(values, data.dtype).reshape(channels, 1, 1))
     return (data - per_channel[0]) / per_channel[1]
+
+
+# ---- pooling of regions of interest (Fast/Mask R-CNN heads) --------------------------------------
+
+def _check_rois(op, data, rois, pooled_size):
+    if data.ndim != 4:
+        raise MXNetError('%s: data must be NCHW, got %s' % (op, shape_str(data.shape)))
+    if rois.ndim != 2 or rois.shape[1] != 5:
+        raise MXNetError('%s: rois must be (num_rois, 5) rows of [batch_index, x1, y1, x2, y2], got %s'
+                         % (op, shape_str(rois.shape)))
+    if len(pooled_size) != 2 or min(pooled_size) < 1:
+        raise MXNetError('%s: pooled_size must be two positive ints (height, width), got %s' % (op, pooled_size))
+
+
+def _round_half_away(x):
+    """C's round(): halves away from zero (jnp.round rounds them to even)."""
+    return jnp.sign(x) * jnp.floor(jnp.abs(x) + 0.5)
+
+
+def _bin_masks(start, size, n_bins, length):
+    """(R, n_bins, length) masks of the pixels of each ROIPooling bin along one axis."""
+    bin_size = size / n_bins
+    k = jnp.arange(n_bins, dtype=start.dtype)
+    lo = jnp.clip(jnp.floor(k * bin_size[:, None]) + start[:, None], 0, length)
+    hi = jnp.clip(jnp.ceil((k + 1) * bin_size[:, None]) + start[:, None], 0, length)
+    pixels = jnp.arange(length, dtype=start.dtype)
+    return (pixels >= lo[..., None]) & (pixels < hi[..., None])
+
+
+@register('ROIPooling', inputs=('data', 'rois'), mxnet_outputs=2,
+          params=[P('pooled_size', 'shape'), P('spatial_scale', 'float')])
+def roi_pooling(data, rois, *, pooled_size, spatial_scale):
+    """Max pooling of each region of interest onto a pooled_size grid (Fast R-CNN).
+
+    ``rois`` rows are [batch_index, x1, y1, x2, y2] in image coordinates; times
+    ``spatial_scale`` and rounded they give the region on ``data``'s pixels (both ends
+    included). An empty bin, or a row whose batch index is out of range, gives 0."""
+    _check_rois('ROIPooling', data, rois, pooled_size)
+    n, _, height, width = data.shape
+    rois = lax.stop_gradient(rois).astype(jnp.float32)
+    batch = rois[:, 0].astype(jnp.int32)
+    x1, y1, x2, y2 = (_round_half_away(rois[:, i] * np.float32(spatial_scale)) for i in range(1, 5))
+    rows = _bin_masks(y1, jnp.maximum(y2 - y1 + 1, 1), pooled_size[0], height)  # (R, PH, H)
+    cols = _bin_masks(x1, jnp.maximum(x2 - x1 + 1, 1), pooled_size[1], width)  # (R, PW, W)
+    regions = data[jnp.clip(batch, 0, n - 1)]  # (R, C, H, W)
+    low = jnp.asarray(-jnp.inf if jnp.issubdtype(data.dtype, jnp.floating) else jnp.iinfo(data.dtype).min,
+                      data.dtype)
+    # max over each bin's columns, then over its rows: (R, C, H, PW), then (R, C, PH, PW)
+    by_col = jnp.max(jnp.where(cols[:, None, None, :, :], regions[:, :, :, None, :], low), axis=-1)
+    pooled = jnp.max(jnp.where(rows[:, None, :, :, None], by_col[:, :, None, :, :], low), axis=3)
+    valid = (batch >= 0) & (batch < n)
+    empty = ~(rows.any(-1)[:, :, None] & cols.any(-1)[:, None, :])  # (R, PH, PW)
+    return jnp.where(valid[:, None, None, None] & ~empty[:, None], pooled, jnp.zeros((), data.dtype))
+
+
+def _sample_weights(start, bin_size, grid, n_bins, length, max_samples):
+    """(R, n_bins, length): for each ROIAlign bin along one axis, the summed bilinear weights of
+    its ``grid`` sample points on the pixels (sample k at start + (bin + (k + .5) / grid) * bin_size).
+
+    Samples outside [-1, length] weigh nothing, so only the first ``max_samples`` samples from the
+    first one inside are visited: the points are over 0.5 apart when a bin has more than one,
+    so no more than 2 * length + 3 of them fall inside."""
+    dtype = start.dtype
+    step = bin_size / grid  # (R,)
+    first = start[:, None] + jnp.arange(n_bins, dtype=dtype) * bin_size[:, None]  # (R, bins)
+    skip = jnp.clip(jnp.ceil((-1 - first) / step[:, None] - 0.5), 0, None)  # samples before -1
+    k = skip[..., None] + jnp.arange(max_samples, dtype=dtype)  # (R, bins, S)
+    y = first[..., None] + (k + 0.5) * step[:, None, None]
+    inside = (k < grid[:, None, None]) & (y >= -1) & (y <= length)
+    y = jnp.maximum(y, 0)
+    low = jnp.floor(y)
+    clamped = low >= length - 1
+    low = jnp.where(clamped, length - 1, low)
+    frac = jnp.where(clamped, 0, y - low)
+    pixels = jnp.arange(length, dtype=dtype)
+    weight = (jnp.where(pixels == low[..., None], 1 - frac[..., None], 0)
+              + jnp.where(pixels == low[..., None] + 1, frac[..., None], 0))
+    return jnp.sum(jnp.where(inside[..., None], weight, 0), axis=2)
+
+
+@register('_contrib_ROIAlign', inputs=('data', 'rois'),
+          params=[P('pooled_size', 'shape'), P('spatial_scale', 'float'), P('sample_ratio', 'int', -1),
+                  P('position_sensitive', 'bool', False), P('aligned', 'bool', False)])
+def roi_align(data, rois, *, pooled_size, spatial_scale, sample_ratio, position_sensitive, aligned):
+    """Average of bilinear samples of each region of interest per bin of a pooled_size grid (Mask R-CNN).
+
+    ``rois`` rows are [batch_index, x1, y1, x2, y2] in image coordinates, scaled by
+    ``spatial_scale`` (and moved half a pixel with ``aligned``). Each bin averages
+    sample_ratio x sample_ratio points, or ceil(bin size) per axis when sample_ratio <= 0.
+    ``position_sensitive`` (R-FCN) pools bin (i, j) of output channel c from input channel
+    (c * PH + i) * PW + j. The rois receive no gradient."""
+    op = 'ROIAlign'
+    _check_rois(op, data, rois, pooled_size)
+    n, channels, height, width = data.shape
+    ph, pw = pooled_size
+    if position_sensitive and channels % (ph * pw):
+        raise MXNetError('%s: position_sensitive needs channels (%d, data %s) divisible by the %d bins of '
+                         'pooled_size %s' % (op, channels, shape_str(data.shape), ph * pw, pooled_size))
+    dtype = data.dtype if jnp.issubdtype(data.dtype, jnp.floating) else jnp.float32
+    rois = lax.stop_gradient(rois).astype(dtype)
+    offset = 0.5 if aligned else 0.0
+    x1, y1, x2, y2 = (rois[:, i] * spatial_scale - offset for i in range(1, 5))
+    roi_h, roi_w = y2 - y1, x2 - x1
+    if not aligned:  # regions of under a pixel count as one pixel
+        roi_h, roi_w = jnp.maximum(roi_h, 1), jnp.maximum(roi_w, 1)
+    grids, weights = [], []
+    for start, size, bins, length in ((y1, roi_h, ph, height), (x1, roi_w, pw, width)):
+        if sample_ratio > 0:
+            grid, max_samples = jnp.full_like(size, sample_ratio), sample_ratio
+        else:
+            grid, max_samples = jnp.ceil(size / bins), 2 * length + 3
+        max_samples = min(max_samples, 2 * length + 3)
+        grids.append(grid)
+        weights.append(_sample_weights(start, size / bins, grid, bins, length, max_samples))
+    count = jnp.maximum(grids[0] * grids[1], 1)  # (R,)
+    batch = jnp.clip(rois[:, 0].astype(jnp.int32), 0, n - 1)
+    out = jnp.einsum('rph,rchw,rqw->rcpq', weights[0], data[batch].astype(dtype), weights[1])
+    out = out / count[:, None, None, None]
+    if position_sensitive:  # output channel c, bin (i, j) <- input channel (c * PH + i) * PW + j
+        out = out.reshape(out.shape[0], channels // (ph * pw), ph * pw, ph * pw)
+        out = jnp.diagonal(out, axis1=2, axis2=3).reshape(out.shape[0], -1, ph, pw)
+    return out.astype(data.dtype)
