@@ -237,6 +237,8 @@ class OpDef:
     # A variadic operator (concat, add_n) takes any number of arrays arg0, arg1, ...; 'num_args'
     # counts them. With a callable ``inputs`` it names them: (attrs, num_args) -> names.
     variadic: bool = False
+    # The parameter counting a variadic operator's inputs (MXNet's key_var_num_args).
+    num_args_param: str = 'num_args'
     # Inputs that are auxiliary states (BatchNorm's moving statistics), listed last in inputs.
     aux: Tuple[str, ...] = ()
     # Number of outputs, or a function of the parsed attributes.
@@ -356,7 +358,7 @@ class OpDef:
 
     def input_names(self, attrs, num_args=None):
         if self.variadic:
-            n = num_args if num_args is not None else attrs.get('num_args', 1)
+            n = num_args if num_args is not None else attrs.get(self.num_args_param, 1)
             if callable(self.inputs):  # variadic in some modes only (UpSampling: nearest, not bilinear)
                 return tuple(self.inputs(attrs, n))
             return tuple('arg%d' % i for i in range(n))

@@ -285,3 +285,26 @@ def where(condition, x, y):
     if x.shape != y.shape:
         raise MXNetError('where: x shape %s and y shape %s must be equal' % (shape_str(x.shape), shape_str(y.shape)))
     return jnp.where(condition != 0, x, y)
+
+
+# ---- small fused formulas of MXNet's contrib namespace and losses ---------------------------------
+
+@register('_contrib_div_sqrt_dim')
+def div_sqrt_dim(data):
+    """data / sqrt(size of the last axis): the scaling of dot-product attention scores."""
+    return exact_divide(data, jnp.sqrt(jnp.asarray(data.shape[-1], data.dtype)))
+
+
+@register('_contrib_quadratic', params=[P('a', 'float', 0.0), P('b', 'float', 0.0), P('c', 'float', 0.0)])
+def quadratic(data, *, a, b, c):
+    """a * data**2 + b * data + c, elementwise."""
+    return (a * data * data + b * data + c).astype(data.dtype)
+
+
+@register('smooth_l1', params=[P('scalar', 'float')])
+def smooth_l1(data, *, scalar):
+    """Smooth L1 (Huber-like) loss of Fast R-CNN with sigma = ``scalar``:
+    0.5 * (sigma * x)**2 where |x| < 1 / sigma**2, else |x| - 0.5 / sigma**2."""
+    sigma2 = scalar * scalar
+    return jnp.where(jnp.abs(data) < 1.0 / sigma2, 0.5 * sigma2 * data * data,
+                     jnp.abs(data) - 0.5 / sigma2).astype(data.dtype)
