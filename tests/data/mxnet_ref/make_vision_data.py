@@ -1,4 +1,5 @@
-"""Record MXNet 1.9.1's contrib vision operators for tests/test_ops_vision.py.
+"""Record MXNet 1.9.1's vision operators for tests/test_ops_vision.py (contrib box/resize/ROIAlign,
+ROIPooling, UpSampling, im2col/col2im).
 
 Run with the reference interpreter: /tmp/mxref/bin/python tests/data/mxnet_ref/make_vision_data.py
 Writes vision_ref.npz beside this script: for each case its inputs (in0, in1, ...), its keyword
@@ -22,6 +23,40 @@ def boxes(rng, batch, n):
     return rows
 
 
+def operator(name):
+    """mx.nd.<name> for the operators outside contrib, else mx.nd.contrib.<name>."""
+    return getattr(mx.nd, name) if name in OUTSIDE_CONTRIB else getattr(mx.nd.contrib, name)
+
+
+OUTSIDE_CONTRIB = ('ROIPooling', 'UpSampling', 'im2col', 'col2im')
+
+
+def more_cases(rng):
+    image = rng.rand(2, 3, 7, 6).astype('float32')
+    rois = np.array([[0, 0.5, 0.6, 3.2, 4.1], [1, 1.1, 2.3, 4.9, 5.7], [0, -3, -2, 9, 12],
+                     [1, 2, 2, 2.5, 2.5], [1, 30, 1, 40, 3]], 'float32')
+    ps_image = rng.rand(2, 8, 5, 6).astype('float32')
+    small = rng.rand(2, 2, 3, 3).astype('float32')
+    filters = rng.rand(2, 1, 4, 4).astype('float32')
+    patches = rng.rand(2, 3 * 4, 10).astype('float32')
+    return [
+        ('roipool', 'ROIPooling', [image, rois], dict(pooled_size=(2, 3), spatial_scale=0.9)),
+        ('roipool_3x3', 'ROIPooling', [image, rois], dict(pooled_size=(3, 3), spatial_scale=1.0)),
+        ('roialign_adaptive', 'ROIAlign', [image, rois], dict(pooled_size=(2, 3), spatial_scale=0.9)),
+        ('roialign_ratio2', 'ROIAlign', [image, rois], dict(pooled_size=(3, 2), spatial_scale=1.0, sample_ratio=2)),
+        ('roialign_aligned', 'ROIAlign', [image, rois[:3]], dict(pooled_size=(2, 2), spatial_scale=0.5, aligned=True)),
+        ('roialign_position_sensitive', 'ROIAlign', [ps_image, rois],
+         dict(pooled_size=(2, 2), spatial_scale=0.7, position_sensitive=True)),
+        ('upsample_nearest', 'UpSampling', [small], dict(scale=2, sample_type='nearest')),
+        ('upsample_nearest_concat', 'UpSampling', [small, image[:, :1, :6, :6]],
+         dict(scale=2, sample_type='nearest', num_args=2)),
+        ('upsample_bilinear', 'UpSampling', [small, filters],
+         dict(scale=2, sample_type='bilinear', num_filter=2, num_args=2)),
+        ('im2col', 'im2col', [image], dict(kernel=(2, 3), stride=(2, 1), dilate=(1, 2), pad=(1, 0))),
+        ('col2im', 'col2im', [patches], dict(output_size=(4, 5), kernel=(2, 2), stride=(1, 2), pad=(1, 0))),
+    ]
+
+
 def main():
     rng = np.random.RandomState(0)
     det = boxes(rng, 2, 12)
@@ -43,15 +78,15 @@ def main():
         ('adaptive_3x4', 'AdaptiveAvgPooling2D', [maps], dict(output_size=(3, 4))),
         ('adaptive_default', 'AdaptiveAvgPooling2D', [maps], {}),
         ('adaptive_square', 'AdaptiveAvgPooling2D', [maps], dict(output_size=2)),
-    ]
+    ] + more_cases(np.random.RandomState(1))
     arrays, meta = {}, []
     for name, op, ins, kwargs in cases:
         nd_ins = [mx.nd.array(a) for a in ins]
-        differentiable = op in ('BilinearResize2D', 'AdaptiveAvgPooling2D')
+        differentiable = op not in ('box_nms', 'box_iou')
         if differentiable:
             nd_ins[0].attach_grad()
         with mx.autograd.record():
-            out = getattr(mx.nd.contrib, op)(*nd_ins, **kwargs)
+            out = operator(op)(*nd_ins, **kwargs)
         for k, a in enumerate(ins):
             arrays['%s/in%d' % (name, k)] = a
         arrays['%s/out' % name] = out.asnumpy()
