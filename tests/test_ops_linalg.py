@@ -257,3 +257,29 @@ def test_symbol_namespace():
     check(s.eval(a=nd.array(x), b=nd.array(y))[0], 3 * x @ y)
     d = mx.sym.dot(a, b, transpose_b=True)
     assert d.infer_shape(a=(2, 3, 4), b=(5, 4))[1] == [(2, 3, 5)]
+
+
+def test_interleaved_attention_products_match_mxnet():
+    """contrib.interleaved_matmul_* against outputs recorded from MXNet 1.9.1
+    (tests/data/mxnet_ref/make_attention_data.py), and the gradient of the scores."""
+    import os
+    ref = np.load(os.path.join(os.path.dirname(__file__), 'data', 'mxnet_ref', 'attention_ref.npz'))
+    c = nd.contrib
+    qkv = nd.array(ref['qkv'])
+    check(c.interleaved_matmul_selfatt_qk(qkv, heads=2), ref['selfatt_qk'])
+    check(c.interleaved_matmul_selfatt_valatt(qkv, nd.array(ref['self_scores']), heads=2), ref['selfatt_valatt'])
+    check(c.interleaved_matmul_encdec_qk(nd.array(ref['queries']), nd.array(ref['keys_values']), heads=2),
+          ref['encdec_qk'])
+    check(c.interleaved_matmul_encdec_valatt(nd.array(ref['keys_values']), nd.array(ref['encdec_scores']), heads=2),
+          ref['encdec_valatt'])
+    qkv.attach_grad()
+    with mx.autograd.record():
+        scores = c.interleaved_matmul_selfatt_qk(qkv, heads=2)
+    scores.backward()
+    q, k = ref['qkv'].reshape(3, 2, 2, 3, 4)[:, :, :, 0], ref['qkv'].reshape(3, 2, 2, 3, 4)[:, :, :, 1]
+    want = np.zeros((3, 2, 2, 3, 4), 'float32')
+    want[:, :, :, 0] = k.sum(0, keepdims=True) / 2  # d(sum q.k / sqrt(4))/dq = sum over keys / 2
+    want[:, :, :, 1] = q.sum(0, keepdims=True) / 2
+    check(qkv.grad, want.reshape(3, 2, 24))
+    with pytest.raises(MXNetError, match='interleaved_matmul_selfatt_qk: queries_keys_values must be'):
+        c.interleaved_matmul_selfatt_qk(nd.ones((3, 2, 10)), heads=2)

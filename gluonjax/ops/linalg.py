@@ -249,3 +249,79 @@ def linalg_makediag(A, *, offset):
     out = jnp.zeros(A.shape[:-1] + (n, n), A.dtype)
     return out.at[..., rows, cols].set(A)
 
+
+
+# ---- multi-head attention on interleaved projections (GluonNLP's BERT / Transformer) ---------------
+# The projections of a (length, batch, units) sequence hold, per head, its query, key and value
+# next to each other: units = heads * 3 * head_dim (self-attention) or heads * 2 * head_dim (the
+# keys and values of encoder-decoder attention). Scores are (batch * heads, query length, key length).
+
+def _split_heads(op, name, x, heads, parts):
+    """(length, batch, heads*parts*D) -> parts arrays of (batch*heads, length, D)."""
+    if x.ndim != 3 or heads < 1 or x.shape[2] % (heads * parts):
+        raise MXNetError('%s: %s must be (length, batch, heads * %d * head_dim) with heads=%d, got %s'
+                         % (op, name, parts, heads, shape_str(x.shape)))
+    length, batch, units = x.shape
+    x = x.reshape(length, batch, heads, parts, units // (heads * parts))
+    x = jnp.transpose(x, (3, 1, 2, 0, 4))  # (parts, batch, heads, length, D)
+    return [p.reshape(batch * heads, length, -1) for p in x]
+
+
+def _merge_heads(x, heads):
+    """(batch*heads, length, D) -> (length, batch, heads*D)."""
+    bh, length, d = x.shape
+    x = x.reshape(bh // heads, heads, length, d)
+    return jnp.transpose(x, (2, 0, 1, 3)).reshape(length, bh // heads, heads * d)
+
+
+def _scaled(q):
+    return q / jnp.sqrt(jnp.asarray(q.shape[-1], q.dtype))
+
+
+def _check_scores(op, attention, rows, cols):
+    if attention.shape != (rows[0], rows[1], cols):
+        raise MXNetError('%s: attention must be (batch * heads, query length, key length) = %s, got %s'
+                         % (op, shape_str((rows[0], rows[1], cols)), shape_str(attention.shape)))
+
+
+@register('_contrib_interleaved_matmul_selfatt_qk', inputs=('queries_keys_values',), params=[P('heads', 'int')])
+def interleaved_matmul_selfatt_qk(queries_keys_values, *, heads):
+    """Self-attention scores q . k / sqrt(head_dim): (batch * heads, length, length)."""
+    q, k, _ = _split_heads('interleaved_matmul_selfatt_qk', 'queries_keys_values', queries_keys_values, heads, 3)
+    return jnp.matmul(_scaled(q), jnp.swapaxes(k, 1, 2))
+
+
+@register('_contrib_interleaved_matmul_selfatt_valatt', inputs=('queries_keys_values', 'attention'),
+          params=[P('heads', 'int')])
+def interleaved_matmul_selfatt_valatt(queries_keys_values, attention, *, heads):
+    """The values weighted by ``attention`` (batch * heads, length, length): (length, batch, heads * head_dim)."""
+    op = 'interleaved_matmul_selfatt_valatt'
+    _, _, v = _split_heads(op, 'queries_keys_values', queries_keys_values, heads, 3)
+    _check_scores(op, attention, v.shape[:2], v.shape[1])
+    return _merge_heads(jnp.matmul(attention, v), heads)
+
+
+@register('_contrib_interleaved_matmul_encdec_qk', inputs=('queries', 'keys_values'), params=[P('heads', 'int')])
+def interleaved_matmul_encdec_qk(queries, keys_values, *, heads):
+    """Encoder-decoder attention scores: (batch * heads, query length, key length)."""
+    op = 'interleaved_matmul_encdec_qk'
+    q, = _split_heads(op, 'queries', queries, heads, 1)
+    k, _ = _split_heads(op, 'keys_values', keys_values, heads, 2)
+    if q.shape[0] != k.shape[0] or q.shape[2] != k.shape[2]:
+        raise MXNetError('%s: queries %s and keys_values %s disagree on batch or head size (heads=%d)'
+                         % (op, shape_str(queries.shape), shape_str(keys_values.shape), heads))
+    return jnp.matmul(_scaled(q), jnp.swapaxes(k, 1, 2))
+
+
+@register('_contrib_interleaved_matmul_encdec_valatt', inputs=('keys_values', 'attention'),
+          params=[P('heads', 'int')])
+def interleaved_matmul_encdec_valatt(keys_values, attention, *, heads):
+    """The encoder's values weighted by ``attention`` (batch * heads, query length, key length):
+    (query length, batch, heads * head_dim)."""
+    op = 'interleaved_matmul_encdec_valatt'
+    _, v = _split_heads(op, 'keys_values', keys_values, heads, 2)
+    if attention.ndim != 3:
+        raise MXNetError('%s: attention must be (batch * heads, query length, key length), got %s'
+                         % (op, shape_str(attention.shape)))
+    _check_scores(op, attention, (v.shape[0], attention.shape[1]), v.shape[1])
+    return _merge_heads(jnp.matmul(attention, v), heads)
