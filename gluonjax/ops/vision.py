@@ -363,3 +363,133 @@ def roi_align(data, rois, *, pooled_size, spatial_scale, sample_ratio, position_
         out = out.reshape(out.shape[0], channels // (ph * pw), ph * pw, ph * pw)
         out = jnp.diagonal(out, axis1=2, axis2=3).reshape(out.shape[0], -1, ph, pw)
     return out.astype(data.dtype)
+
+
+# ---- spatial transformer networks: sampling grids and the bilinear sampler --------------------------
+
+def _affine_grid(op, affine, target_shape):
+    """(N, 2, H, W) source coordinates in [-1, 1] (x then y) of an (N, 6) affine transform
+    applied to the target grid (x and y evenly from -1 to 1)."""
+    if affine.ndim != 2 or affine.shape[1] != 6:
+        raise MXNetError('%s: the affine transform must be (batch, 6), got %s' % (op, shape_str(affine.shape)))
+    if len(target_shape) != 2 or min(target_shape) < 1:
+        raise MXNetError('%s: target_shape must be (height, width), got %s' % (op, target_shape))
+    height, width = target_shape
+    ys, xs = jnp.meshgrid(jnp.linspace(-1, 1, height, dtype=affine.dtype),
+                          jnp.linspace(-1, 1, width, dtype=affine.dtype), indexing='ij')
+    target = jnp.stack([xs.reshape(-1), ys.reshape(-1), jnp.ones(height * width, affine.dtype)])  # (3, H*W)
+    return jnp.matmul(affine.reshape(-1, 2, 3), target).reshape(-1, 2, height, width)
+
+
+@register('GridGenerator', mxnet_outputs=2,
+          params=[P('transform_type', 'str'), P('target_shape', 'shape', (0, 0))])
+def grid_generator(data, *, transform_type, target_shape):
+    """The sampling grid of BilinearSampler, (N, 2, H, W) with x then y in [-1, 1]: an 'affine'
+    transform (N, 6) of the target grid, or a 'warp' adding the pixel offsets ``data`` (N, 2, H, W)."""
+    op = 'GridGenerator'
+    if transform_type == 'affine':
+        return _affine_grid(op, data, target_shape)
+    if transform_type != 'warp':
+        raise MXNetError("%s: transform_type must be 'affine' or 'warp', got %r" % (op, transform_type))
+    if data.ndim != 4 or data.shape[1] != 2:
+        raise MXNetError('%s: a warp flow must be (batch, 2, height, width), got %s' % (op, shape_str(data.shape)))
+    height, width = data.shape[2:]
+    ys, xs = jnp.meshgrid(jnp.arange(height, dtype=data.dtype), jnp.arange(width, dtype=data.dtype), indexing='ij')
+    x = (data[:, 0] + xs) / ((width - 1) / 2) - 1
+    y = (data[:, 1] + ys) / ((height - 1) / 2) - 1
+    return jnp.stack([x, y], axis=1)
+
+
+def _sample_bilinear(data, grid):
+    """data (N, C, H, W) read at the grid's (N, 2, h, w) points in [-1, 1], bilinearly; the
+    neighbours outside the map count as zeros."""
+    height, width = data.shape[2:]
+    x = (grid[:, 0] + 1) * (width - 1) / 2  # (N, h, w) in pixels
+    y = (grid[:, 1] + 1) * (height - 1) / 2
+    x0, y0 = jnp.floor(x), jnp.floor(y)
+    out = 0
+    batch = jnp.arange(data.shape[0])[:, None, None]
+    for dy, dx in ((0, 0), (0, 1), (1, 0), (1, 1)):
+        xi, yi = x0 + dx, y0 + dy
+        weight = (1 - jnp.abs(x - xi)) * (1 - jnp.abs(y - yi))
+        inside = (xi >= 0) & (xi <= width - 1) & (yi >= 0) & (yi <= height - 1)
+        rows = jnp.clip(yi, 0, height - 1).astype(jnp.int32)
+        cols = jnp.clip(xi, 0, width - 1).astype(jnp.int32)
+        values = jnp.moveaxis(data[batch, :, rows, cols], -1, 1)  # (N, C, h, w)
+        out = out + values * jnp.where(inside, weight, 0)[:, None]
+    return out.astype(data.dtype)
+
+
+def _check_sampler(op, data, grid):
+    if data.ndim != 4 or grid.ndim != 4 or grid.shape[1] != 2 or grid.shape[0] != data.shape[0]:
+        raise MXNetError('%s: data must be (N, C, H, W) and grid (N, 2, h, w), got data %s and grid %s'
+                         % (op, shape_str(data.shape), shape_str(grid.shape)))
+
+
+@register('BilinearSampler', inputs=('data', 'grid'), mxnet_outputs=2,
+          params=[P('cudnn_off', 'bool', None, optional=True)])
+def bilinear_sampler(data, grid, *, cudnn_off):
+    """``data`` (N, C, H, W) sampled bilinearly at ``grid`` (N, 2, h, w): x then y, -1 and 1 being
+    the centres of the first and last pixels; points off the map read zeros. (N, C, h, w)."""
+    _check_sampler('BilinearSampler', data, grid)
+    return _sample_bilinear(data, grid)
+
+
+@register('SpatialTransformer', inputs=('data', 'loc'), mxnet_outputs=3,
+          params=[P('target_shape', 'shape', (0, 0)), P('transform_type', 'str'), P('sampler_type', 'str'),
+                  P('cudnn_off', 'bool', None, optional=True)])
+def spatial_transformer(data, loc, *, target_shape, transform_type, sampler_type, cudnn_off):
+    """``data`` (N, C, H, W) resampled bilinearly onto a target_shape grid moved by the affine
+    transforms ``loc`` (N, 6) (Jaderberg et al., 2015): (N, C, *target_shape)."""
+    op = 'SpatialTransformer'
+    if transform_type != 'affine' or sampler_type != 'bilinear':
+        raise MXNetError("%s: only transform_type='affine' with sampler_type='bilinear' exist, got %r and %r"
+                         % (op, transform_type, sampler_type))
+    grid = _affine_grid(op, loc, target_shape)
+    _check_sampler(op, data, grid)
+    return _sample_bilinear(data, grid)
+
+
+# ---- Correlation (FlowNet's cost volume) ------------------------------------------------------------
+
+@register('Correlation', inputs=('data1', 'data2'), mxnet_outputs=3,
+          params=[P('kernel_size', 'int', 1), P('max_displacement', 'int', 1), P('stride1', 'int', 1),
+                  P('stride2', 'int', 1), P('pad_size', 'int', 0), P('is_multiply', 'bool', True)])
+def correlation(data1, data2, *, kernel_size, max_displacement, stride1, stride2, pad_size, is_multiply):
+    """Matching costs of ``data1`` against ``data2`` moved by each displacement (dx, dy), both in
+    -max_displacement..max_displacement by stride2: output channel (dy, dx) (row-major) holds, per
+    position (taken every stride1 pixels), the product (or with ``is_multiply=False`` the absolute
+    difference) of the two maps summed over a kernel_size window and the channels, divided by
+    kernel_size**2 * channels. Both maps are zero-padded by pad_size first."""
+    op = 'Correlation'
+    if data1.ndim != 4 or data1.shape != data2.shape:
+        raise MXNetError('%s: data1 and data2 must be NCHW maps of one shape, got %s and %s'
+                         % (op, shape_str(data1.shape), shape_str(data2.shape)))
+    if kernel_size < 1 or kernel_size % 2 == 0 or min(stride1, stride2) < 1 or max_displacement < 0 or pad_size < 0:
+        raise MXNetError('%s: kernel_size must be odd and positive, strides positive, max_displacement and '
+                         'pad_size non-negative (got %d, %d, %d, %d, %d)'
+                         % (op, kernel_size, stride1, stride2, max_displacement, pad_size))
+    pads = ((0, 0), (0, 0), (pad_size, pad_size), (pad_size, pad_size))
+    first, second = jnp.pad(data1, pads), jnp.pad(data2, pads)
+    border = max_displacement + (kernel_size - 1) // 2
+    height, width = first.shape[2] - 2 * border, first.shape[3] - 2 * border
+    if height < 1 or width < 1:
+        raise MXNetError('%s: maps %s padded by %d are too small for max_displacement %d and kernel_size %d'
+                         % (op, shape_str(data1.shape), pad_size, max_displacement, kernel_size))
+    out_h, out_w = -(-height // stride1), -(-width // stride1)
+    span_h, span_w = (out_h - 1) * stride1 + kernel_size, (out_w - 1) * stride1 + kernel_size
+    start = max_displacement
+    anchor = first[:, :, start:start + span_h, start:start + span_w]
+    radius = max_displacement // stride2
+    costs = []
+    for dy in range(-radius, radius + 1):
+        for dx in range(-radius, radius + 1):
+            y, x = start + dy * stride2, start + dx * stride2
+            moved = second[:, :, y:y + span_h, x:x + span_w]
+            match = anchor * moved if is_multiply else jnp.abs(anchor - moved)
+            summed = jnp.sum(match, axis=1)  # (N, span_h, span_w)
+            windows = sum(summed[:, i:i + (out_h - 1) * stride1 + 1:stride1, j:j + (out_w - 1) * stride1 + 1:stride1]
+                          for i in range(kernel_size) for j in range(kernel_size))
+            costs.append(windows)
+    norm = jnp.asarray(kernel_size * kernel_size * data1.shape[1], data1.dtype)
+    return (jnp.stack(costs, axis=1) / norm).astype(data1.dtype)

@@ -28,7 +28,8 @@ def operator(name):
     return getattr(mx.nd, name) if name in OUTSIDE_CONTRIB else getattr(mx.nd.contrib, name)
 
 
-OUTSIDE_CONTRIB = ('ROIPooling', 'UpSampling', 'im2col', 'col2im')
+OUTSIDE_CONTRIB = ('ROIPooling', 'UpSampling', 'im2col', 'col2im', 'GridGenerator', 'BilinearSampler',
+                   'SpatialTransformer', 'Correlation')
 
 
 def more_cases(rng):
@@ -54,6 +55,24 @@ def more_cases(rng):
          dict(scale=2, sample_type='bilinear', num_filter=2, num_args=2)),
         ('im2col', 'im2col', [image], dict(kernel=(2, 3), stride=(2, 1), dilate=(1, 2), pad=(1, 0))),
         ('col2im', 'col2im', [patches], dict(output_size=(4, 5), kernel=(2, 2), stride=(1, 2), pad=(1, 0))),
+    ] + transformer_cases(rng)
+
+
+def transformer_cases(rng):
+    image = rng.rand(2, 2, 4, 5).astype('float32')
+    affine = np.array([[0.9, 0.1, 0.05, -0.2, 1.1, 0.1], [1.3, 0, -0.2, 0.1, 0.7, 0.3]], 'float32')
+    flow = rng.rand(2, 2, 3, 4).astype('float32') * 2 - 1
+    grid = rng.rand(2, 2, 3, 6).astype('float32') * 2.4 - 1.2  # some points off the map
+    return [
+        ('grid_affine', 'GridGenerator', [affine], dict(transform_type='affine', target_shape=(3, 4))),
+        ('grid_warp', 'GridGenerator', [flow], dict(transform_type='warp')),
+        ('bilinear_sampler', 'BilinearSampler', [image, grid], {}),
+        ('spatial_transformer', 'SpatialTransformer', [image, affine],
+         dict(target_shape=(3, 4), transform_type='affine', sampler_type='bilinear')),
+        ('correlation', 'Correlation', [image, image[::-1]],
+         dict(kernel_size=3, max_displacement=1, stride1=2, stride2=1, pad_size=2)),
+        ('correlation_abs', 'Correlation', [image, image[:, ::-1]],
+         dict(kernel_size=1, max_displacement=2, stride2=2, pad_size=1, is_multiply=False)),
     ]
 
 
