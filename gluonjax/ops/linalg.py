@@ -4,7 +4,11 @@
 lhs (the first with ``transpose_a``) with the first axis of rhs (the last with
 ``transpose_b``); two vectors give an array of shape (1,).
 """
+import math
+
 import jax.numpy as jnp
+import numpy as np
+from jax import lax
 from jax.scipy.linalg import solve_triangular
 
 from ..base import MXNetError, shape_str
@@ -250,6 +254,67 @@ def linalg_makediag(A, *, offset):
     return out.at[..., rows, cols].set(A)
 
 
+
+@register('_linalg_gelqf', inputs=('A',), aliases=('linalg_gelqf',), num_outputs=2, output_names=('Q', 'L'))
+def linalg_gelqf(A):
+    """LQ factorisation A = L Q of each (m, n) matrix with m <= n: Q (m, n) with orthonormal rows,
+    L (m, m) lower triangular (Householder signs, as LAPACK's gelqf), from the QR of A's transpose."""
+    _float_matrices('linalg_gelqf', A)
+    if A.shape[-2] > A.shape[-1]:
+        raise MXNetError('linalg_gelqf: the matrices must not have more rows than columns, got shape %s'
+                         % shape_str(A.shape))
+    q, r = jnp.linalg.qr(jnp.swapaxes(A, -1, -2), mode='reduced')
+    return jnp.swapaxes(q, -1, -2), jnp.swapaxes(r, -1, -2)
+
+
+@register('_linalg_syevd', inputs=('A',), aliases=('linalg_syevd',), num_outputs=2, output_names=('U', 'L'))
+def linalg_syevd(A):
+    """Eigendecomposition A = U^T diag(L) U of each symmetric matrix: eigenvalues L ascending,
+    eigenvectors as the rows of U, each signed so that its largest-magnitude entry is positive."""
+    _float_matrices('linalg_syevd', A, square=True)
+    values, vectors = jnp.linalg.eigh(A)
+    rows = jnp.swapaxes(vectors, -1, -2)
+    largest = jnp.take_along_axis(rows, jnp.argmax(jnp.abs(rows), axis=-1)[..., None], axis=-1)
+    return rows * lax.stop_gradient(jnp.where(largest < 0, -1, 1).astype(rows.dtype)), values
+
+
+def _packed_triangle(n, offset, lower):
+    """(rows, cols) of the entries extracttrian packs from an (n, n) matrix, in its order: the lower
+    triangle (offset < 0, or 0 with ``lower``) row by row, else the upper one column by column."""
+    if offset < 0 or (offset == 0 and lower):
+        rows, cols = np.tril_indices(n, offset)
+        return rows, cols
+    cols, rows = np.tril_indices(n, -offset)
+    return rows, cols
+
+
+@register('_linalg_extracttrian', inputs=('A',), aliases=('linalg_extracttrian',),
+          params=[P('offset', 'int', 0), P('lower', 'bool', True)])
+def linalg_extracttrian(A, *, offset, lower):
+    """The triangle of each square matrix bounded by diagonal ``offset`` (below it for offset < 0,
+    above for offset > 0, ``lower`` choosing for 0), packed into the last axis."""
+    _float_matrices('linalg_extracttrian', A, square=True)
+    n = A.shape[-1]
+    if not -n < offset < n:
+        raise MXNetError('linalg_extracttrian: offset %d is out of range for %dx%d matrices' % (offset, n, n))
+    rows, cols = _packed_triangle(n, offset, lower)
+    return A[..., rows, cols]
+
+
+@register('_linalg_maketrian', inputs=('A',), aliases=('linalg_maketrian',),
+          params=[P('offset', 'int', 0), P('lower', 'bool', True)])
+def linalg_maketrian(A, *, offset, lower):
+    """The square matrices whose triangle (as extracttrian takes it) is the last axis of A, zero elsewhere."""
+    if A.ndim < 1:
+        raise MXNetError('linalg_maketrian: the input must have at least one dimension')
+    size = A.shape[-1]
+    m = int(round((math.sqrt(8 * size + 1) - 1) / 2))
+    if m * (m + 1) // 2 != size:
+        raise MXNetError('linalg_maketrian: the last axis (%d) must hold a triangle, m * (m + 1) / 2 values'
+                         % size)
+    n = m + abs(offset)
+    rows, cols = _packed_triangle(n, offset, lower)
+    return jnp.zeros(A.shape[:-1] + (n, n), A.dtype).at[..., rows, cols].set(A)
 
 # ---- multi-head attention on interleaved projections (GluonNLP's BERT / Transformer) ---------------
 # The projections of a (length, batch, units) sequence hold, per head, its query, key and value
