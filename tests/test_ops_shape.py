@@ -921,3 +921,13 @@ def test_index_array_index_copy_and_arange_like():
     np.testing.assert_array_equal(nd.contrib.arange_like(x, axis=1, start=2, step=0.5, repeat=2).asnumpy(),
                                   [2, 2, 2.5])
     assert nd.contrib.arange_like(x.astype('int32')).dtype == np.int32
+
+
+def test_amp_cast_and_multicast_move_floats_only():
+    assert nd.amp_cast(nd.ones(2), dtype='float16').dtype == np.float16
+    assert nd.amp_cast(nd.ones(2, dtype='int32'), dtype='float16').dtype == np.int32  # MXNet leaves ints
+    half, single, ints = nd.ones(2, dtype='float16'), nd.ones(2), nd.ones(2, dtype='int32')
+    assert [o.dtype for o in nd.amp_multicast(half, single, ints, num_outputs=3)] == [np.float32, np.float32, np.int32]
+    assert [o.dtype for o in nd.amp_multicast(half, single, num_outputs=2, cast_narrow=True)] == [np.float16] * 2
+    sym = mx.sym.amp_multicast(mx.sym.var('x'), mx.sym.var('y'), num_outputs=2)
+    assert sym.list_outputs() == ['amp_multicast0_output0', 'amp_multicast0_output1']

@@ -1,4 +1,4 @@
-"""The vision operators (contrib box_nms, box_iou, BilinearResize2D, AdaptiveAvgPooling2D, ROIAlign;
+"""The vision operators (contrib box_nms, box_iou, BilinearResize2D, AdaptiveAvgPooling2D, ROIAlign, PSROIPooling;
 ROIPooling, UpSampling, im2col, col2im, GridGenerator, BilinearSampler, SpatialTransformer) against outputs and gradients recorded from MXNet 1.9.1 by
 tests/data/mxnet_ref/make_vision_data.py."""
 import json

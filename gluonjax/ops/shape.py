@@ -180,6 +180,34 @@ def cast(data, *, dtype):
     return data.astype(target)
 
 
+_AMP_FLOATS = ('float16', 'float32', 'float64')  # bfloat16 aside, the floats AMP moves between
+
+
+@register('amp_cast', params=[P('dtype', 'dtype')])
+def amp_cast(data, *, dtype):
+    """Cast for automatic mixed precision: floating-point data becomes ``dtype``; other data is
+    left as it is."""
+    if not jnp.issubdtype(data.dtype, jnp.floating):
+        return data
+    return data.astype(dtype)
+
+
+@register('amp_multicast', variadic=True, num_args_param='num_outputs',
+          num_outputs=lambda attrs: attrs['num_outputs'],
+          params=[P('num_outputs', 'int'), P('cast_narrow', 'bool', False)])
+def amp_multicast(*data, num_outputs, cast_narrow):
+    """Every floating-point input cast to the widest float dtype among them (the narrowest with
+    ``cast_narrow``); other inputs are left as they are."""
+    if num_outputs != len(data):
+        raise MXNetError('amp_multicast: num_outputs=%d but %d arrays were given' % (num_outputs, len(data)))
+    floats = [np.dtype(x.dtype) for x in data if jnp.issubdtype(x.dtype, jnp.floating)]
+    if not floats:
+        return tuple(data)
+    pick = min if cast_narrow else max
+    target = pick(floats, key=lambda d: d.itemsize)
+    return tuple(x.astype(target) if jnp.issubdtype(x.dtype, jnp.floating) else x for x in data)
+
+
 # ---- axes ----------------------------------------------------------------------------
 
 @register('transpose', methods=('transpose',), params=[P('axes', 'shape', ())])

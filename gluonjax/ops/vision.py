@@ -260,14 +260,20 @@ def _round_half_away(x):
     return jnp.sign(x) * jnp.floor(jnp.abs(x) + 0.5)
 
 
+def _edge_masks(lo, hi, length):
+    """(R, n_bins, length) masks of the pixels in [lo, hi) of each bin, clipped to the map."""
+    lo, hi = jnp.clip(lo, 0, length), jnp.clip(hi, 0, length)
+    pixels = jnp.arange(length, dtype=lo.dtype)
+    return (pixels >= lo[..., None]) & (pixels < hi[..., None])
+
+
 def _bin_masks(start, size, n_bins, length):
-    """(R, n_bins, length) masks of the pixels of each ROIPooling bin along one axis."""
+    """(R, n_bins, length) masks of the pixels of each ROIPooling bin along one axis (``start``
+    a whole pixel)."""
     bin_size = size / n_bins
     k = jnp.arange(n_bins, dtype=start.dtype)
-    lo = jnp.clip(jnp.floor(k * bin_size[:, None]) + start[:, None], 0, length)
-    hi = jnp.clip(jnp.ceil((k + 1) * bin_size[:, None]) + start[:, None], 0, length)
-    pixels = jnp.arange(length, dtype=start.dtype)
-    return (pixels >= lo[..., None]) & (pixels < hi[..., None])
+    return _edge_masks(jnp.floor(k * bin_size[:, None]) + start[:, None],
+                       jnp.ceil((k + 1) * bin_size[:, None]) + start[:, None], length)
 
 
 @register('ROIPooling', inputs=('data', 'rois'), mxnet_outputs=2,
@@ -295,6 +301,40 @@ def roi_pooling(data, rois, *, pooled_size, spatial_scale):
     empty = ~(rows.any(-1)[:, :, None] & cols.any(-1)[:, None, :])  # (R, PH, PW)
     return jnp.where(valid[:, None, None, None] & ~empty[:, None], pooled, jnp.zeros((), data.dtype))
 
+
+@register('_contrib_PSROIPooling', inputs=('data', 'rois'),
+          params=[P('spatial_scale', 'float'), P('output_dim', 'int'), P('pooled_size', 'int'),
+                  P('group_size', 'int', 0)])
+def psroi_pooling(data, rois, *, spatial_scale, output_dim, pooled_size, group_size):
+    """Position-sensitive average pooling of each region of interest (R-FCN): bin (i, j) of
+    output channel c averages input channel (c * group_size + gi) * group_size + gj, where
+    (gi, gj) is the bin's cell on a group_size grid (group_size 0: pooled_size). ``rois`` rows
+    are [batch_index, x1, y1, x2, y2] in image coordinates; empty bins give 0."""
+    op = 'PSROIPooling'
+    group = group_size or pooled_size
+    _check_rois(op, data, rois, (pooled_size, pooled_size))
+    n, channels, height, width = data.shape
+    if channels != output_dim * group * group:
+        raise MXNetError('%s: data has %d channels (%s), output_dim * group_size**2 = %d * %d**2 expected'
+                         % (op, channels, shape_str(data.shape), output_dim, group))
+    dtype = data.dtype if jnp.issubdtype(data.dtype, jnp.floating) else jnp.float32
+    rois = lax.stop_gradient(rois).astype(dtype)
+    x1, y1 = (_round_half_away(rois[:, i]) * spatial_scale for i in (1, 2))
+    x2, y2 = ((_round_half_away(rois[:, i]) + 1) * spatial_scale for i in (3, 4))
+    k = jnp.arange(pooled_size, dtype=dtype)
+    masks = []
+    for start, end, length in ((y1, y2, height), (x1, x2, width)):
+        size = jnp.maximum(end - start, 0.1)[:, None] / pooled_size  # regions of nothing keep a tenth of a pixel
+        masks.append(_edge_masks(jnp.floor(k * size + start[:, None]), jnp.ceil((k + 1) * size + start[:, None]),
+                                 length).astype(dtype))
+    rows, cols = masks
+    batch = jnp.clip(rois[:, 0].astype(jnp.int32), 0, n - 1)
+    sums = jnp.einsum('rph,rchw,rqw->rcpq', rows, data[batch].astype(dtype), cols)
+    area = rows.sum(-1)[:, :, None] * cols.sum(-1)[:, None, :]  # (R, PH, PW)
+    cell = np.minimum(np.arange(pooled_size) * group // pooled_size, group - 1)
+    channel = (np.arange(output_dim)[:, None, None] * group + cell[:, None]) * group + cell[None, :]
+    picked = sums[:, channel, np.arange(pooled_size)[:, None], np.arange(pooled_size)[None, :]]
+    return jnp.where(area[:, None] > 0, picked / jnp.maximum(area, 1)[:, None], 0).astype(data.dtype)
 
 def _sample_weights(start, bin_size, grid, n_bins, length, max_samples):
     """(R, n_bins, length): for each ROIAlign bin along one axis, the summed bilinear weights of

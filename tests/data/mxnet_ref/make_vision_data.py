@@ -1,4 +1,4 @@
-"""Record MXNet 1.9.1's vision operators for tests/test_ops_vision.py (contrib box/resize/ROIAlign,
+"""Record MXNet 1.9.1's vision operators for tests/test_ops_vision.py (contrib box/resize/ROIAlign/PSROIPooling,
 ROIPooling, UpSampling, im2col/col2im).
 
 Run with the reference interpreter: /tmp/mxref/bin/python tests/data/mxnet_ref/make_vision_data.py
@@ -73,7 +73,14 @@ def transformer_cases(rng):
          dict(kernel_size=3, max_displacement=1, stride1=2, stride2=1, pad_size=2)),
         ('correlation_abs', 'Correlation', [image, image[:, ::-1]],
          dict(kernel_size=1, max_displacement=2, stride2=2, pad_size=1, is_multiply=False)),
+        ('psroipool', 'PSROIPooling', [rng.rand(2, 18, 6, 7).astype('float32'), PS_ROIS],
+         dict(spatial_scale=0.0625, output_dim=2, pooled_size=3)),
+        ('psroipool_group2', 'PSROIPooling', [rng.rand(2, 8, 6, 7).astype('float32'), PS_ROIS],
+         dict(spatial_scale=0.1, output_dim=2, pooled_size=3, group_size=2)),
     ]
+
+
+PS_ROIS = np.array([[0, 10, 22, 61, 73], [1, 20, 15, 54, 60], [0, 0, 0, 3, 3], [1, -10, 30, 200, 40]], 'float32')
 
 
 def main():
