@@ -313,3 +313,12 @@ def test_gelqf_and_syevd_match_mxnet():
     np.testing.assert_allclose(np.swapaxes(u, -1, -2) @ (lam.asnumpy()[..., None] * u), a, atol=1e-10)
     with pytest.raises(MXNetError, match='linalg_gelqf: the matrices must not have more rows'):
         nd.linalg.gelqf(nd.ones((3, 2)))
+
+
+def test_potrf_and_potri_take_the_upper_factor_with_lower_false():
+    """MXNet 1.9.1 prints [[2, 1], [0, 1.4142135]] and inverse [[0.375, -0.25], [-0.25, 0.5]]."""
+    a = nd.array([[4., 2], [2, 3]])
+    upper = nd.linalg.potrf(a, lower=False)
+    check(upper, [[2, 1], [0, 1.4142135]])
+    check(nd.linalg.potri(upper, lower=False), [[0.375, -0.25], [-0.25, 0.5]])
+    check(nd.linalg.potri(nd.linalg.potrf(a)), [[0.375, -0.25], [-0.25, 0.5]])

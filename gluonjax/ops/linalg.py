@@ -143,17 +143,22 @@ def linalg_gemm(A, B, C, *, transpose_a, transpose_b, alpha, beta, axis):
     return out + jnp.asarray(beta, A.dtype) * C
 
 
-@register('_linalg_potrf', inputs=('A',), aliases=('linalg_potrf',))
-def linalg_potrf(A):
-    """The lower Cholesky factor L of symmetric positive definite A = L L^T (NaN where A is not)."""
+@register('_linalg_potrf', inputs=('A',), aliases=('linalg_potrf',), params=[P('lower', 'bool', True)])
+def linalg_potrf(A, *, lower):
+    """The Cholesky factor of symmetric positive definite A (NaN where A is not): lower L with
+    A = L L^T, or with ``lower=False`` upper U = L^T (A = U^T U)."""
     _float_matrices('linalg_potrf', A, square=True)
-    return jnp.linalg.cholesky(A)
+    factor = jnp.linalg.cholesky(A)
+    return factor if lower else jnp.swapaxes(factor, -1, -2)
 
 
-@register('_linalg_potri', inputs=('A',), aliases=('linalg_potri',))
-def linalg_potri(A):
-    """The inverse of L L^T from its lower Cholesky factor L."""
+@register('_linalg_potri', inputs=('A',), aliases=('linalg_potri',), params=[P('lower', 'bool', True)])
+def linalg_potri(A, *, lower):
+    """The inverse of L L^T from its lower Cholesky factor L (of U^T U from the upper U with
+    ``lower=False``)."""
     _float_matrices('linalg_potri', A, square=True)
+    if not lower:
+        A = jnp.swapaxes(A, -1, -2)
     eye = jnp.broadcast_to(jnp.eye(A.shape[-1], dtype=A.dtype), A.shape)
     linv = solve_triangular(A, eye, lower=True)
     return jnp.matmul(jnp.swapaxes(linv, -1, -2), linv)
