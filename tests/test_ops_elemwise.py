@@ -331,3 +331,20 @@ def test_histogram_matches_numpy():
     np.testing.assert_array_equal(edges.asnumpy(), bins)
     with pytest.raises(MXNetError, match='bin_cnt and range must both be given'):
         nd._histogram(nd.array(data), bin_cnt=3)
+
+
+def test_quantize_and_dequantize_match_mxnet():
+    """Values printed by MXNet 1.9.1: half-to-even rounding, int8 down to -128, R / 255.5 back."""
+    x = nd.array([0.1, 0.25, 0.5, 0.7, 0.9, 1.0, 1.3, -2])
+    q, low, high = nd.contrib.quantize(x, nd.array([0.2]), nd.array([1.0]), out_type='uint8')
+    assert q.dtype == np.uint8 and q.asnumpy().tolist() == [26, 64, 128, 178, 230, 255, 255, 0]
+    assert (low.asnumpy().tolist(), high.asnumpy().tolist()) == ([np.float32(0.2)], [1.0])
+    np.testing.assert_allclose(nd.contrib.dequantize(q, low, high).asnumpy(),
+                               [0.10176, 0.25049, 0.50098, 0.69667, 0.9002, 0.99804, 0.99804, 0], atol=1e-5)
+    q, low, high = nd.contrib.quantize(x, nd.array([0.2]), nd.array([1.0]), out_type='int8')
+    assert q.dtype == np.int8 and q.asnumpy().tolist() == [13, 32, 64, 89, 114, 127, 127, -128]
+    assert (low.asnumpy().tolist(), high.asnumpy().tolist()) == ([-1.0], [1.0])
+    np.testing.assert_allclose(nd.contrib.dequantize(q, low, high).asnumpy(),
+                               [0.10196, 0.25098, 0.50196, 0.69804, 0.89412, 0.99608, 0.99608, -1.00392], atol=1e-5)
+    with pytest.raises(MXNetError, match="quantize: out_type must be 'int8' or 'uint8'"):
+        nd.contrib.quantize(x, nd.array([0.0]), nd.array([1.0]), out_type='int4')
