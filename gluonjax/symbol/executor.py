@@ -323,8 +323,10 @@ def _bind(self, ctx, args, args_grad=None, grad_req='write', aux_states=None, gr
 
 def _simple_bind(self, ctx, grad_req='write', type_dict=None, stype_dict=None, group2ctx=None,
                  shared_arg_names=None, shared_exec=None, shared_buffer=None, **kwargs):
-    """An Executor with arrays allocated from input shapes (``data=(32, 784)``)."""
-    return simple_bind(self, ctx, grad_req, type_dict, kwargs)
+    """An Executor with arrays allocated from input shapes (``data=(32, 784)``); keywords whose
+    value is not a tuple are ignored, as MXNet ignores them (``force_rebind=True``)."""
+    shapes = {name: shape for name, shape in kwargs.items() if isinstance(shape, tuple)}
+    return simple_bind(self, ctx, grad_req, type_dict, shapes)
 
 
 def _eval(self, ctx=None, **kwargs):
