@@ -489,6 +489,8 @@ def invoke(op_name, inputs, kwargs, out=None, ctx=None):
         outs, node = _record(kernel, inputs, args)
     else:
         outs = kernel(*args)
+    if kernel.op.mutate_inputs:
+        outs = _store_mutated(kernel, inputs, outs)
     cls = type(inputs[0]) if inputs else NDArray  # mx.np arrays stay mx.np arrays
     results = [cls._from_jax(o, ctx) for o in outs]
     new_aux = None
@@ -506,6 +508,15 @@ def invoke(op_name, inputs, kwargs, out=None, ctx=None):
     if out is not None:
         return _write_out(out, visible)
     return visible[0] if len(visible) == 1 else visible
+
+
+def _store_mutated(kernel, inputs, outs):
+    """Write the new values of the inputs an operator updates in place (sgd_mom_update's mom,
+    returned after its outputs) into those NDArrays; the outputs proper."""
+    names = kernel.op.input_names(kernel.attrs)
+    for name, value in zip(kernel.op.mutate_inputs, outs[kernel.n_out:]):
+        inputs[names.index(name)]._set_data(value)
+    return outs[:kernel.n_out]
 
 
 @x64  # the vjp form is traced and run with 64-bit dtypes, as the kernel

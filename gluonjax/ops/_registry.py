@@ -259,6 +259,9 @@ class OpDef:
     # (attrs, before, after, now) -> states to store then, where before/after are the states the
     # forward read and computed and ``now`` the current ones, when another pass changed them since.
     rebase_aux: Optional[Callable] = None
+    # Inputs the operator writes in place (MXNet's FMutateInputs: sgd_mom_update's mom): the
+    # function returns their new values after its outputs, and eager calls store them.
+    mutate_inputs: Tuple[str, ...] = ()
     # Parameters passed to the compiled function as traced values, not baked in
     # (the scalar of _mul_scalar), so that new values do not compile new kernels.
     dynamic_params: Tuple[str, ...] = ()
