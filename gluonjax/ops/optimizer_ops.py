@@ -49,7 +49,8 @@ def sgd_mom_update(weight, grad, mom, *, lr, momentum, wd, rescale_grad, clip_gr
           params=[P('lr', 'float'), P('momentum', 'float', 0.0)] + _COMMON)
 def nag_mom_update(weight, grad, mom, *, lr, momentum, wd, rescale_grad, clip_gradient):
     """Nesterov momentum: g' = g + wd * weight; mom = momentum * mom - lr * g';
-    weight = weight + momentum * mom - lr * g'."""
+    weight = weight + momentum * mom - lr * g'. (MXNet's kernel, called with out=weight, reads
+    the weight it has just written when it computes mom; the momentum here uses the weight given.)"""
     g = _grad('nag_mom_update', weight, grad, rescale_grad, clip_gradient, mom) + wd * weight
     mom = momentum * mom - lr * g
     return (weight + momentum * mom - lr * g).astype(weight.dtype), mom.astype(weight.dtype)
@@ -138,3 +139,85 @@ def ftml_update(weight, grad, d, v, z, *, lr, beta1, beta2, epsilon, t, wd, resc
     d_t = (1 - beta1 ** t) / lr * (jnp.sqrt(v / (1 - beta2 ** t)) + epsilon)
     z = beta1 * z + (1 - beta1) * g - (d_t - beta1 * d) * weight
     return tuple(x.astype(weight.dtype) for x in (-z / d_t, d_t, v, z))
+
+
+# ---- multi-precision SGD: a float32 master copy (weight32) of float16 weights ------------------------
+# The step runs on weight32 with the gradient in float32; the new weight32 is stored in place and
+# the weight output is its value in the weight's dtype.
+
+_MP_PARAMS = [P('lr', 'float')]
+
+
+def _mp_grad(op, weight, grad, weight32, rescale_grad, clip_gradient, *states):
+    if weight32.shape != weight.shape:
+        raise MXNetError('%s: weight32 has shape %s, the weight %s' % (op, shape_str(weight32.shape),
+                                                                     shape_str(weight.shape)))
+    return _grad(op, weight, grad.astype(jnp.float32), rescale_grad, clip_gradient, *states)
+
+
+@register('mp_sgd_update', inputs=('weight', 'grad', 'weight32'), mutate_inputs=('weight32',),
+          params=[P('lr', 'float')] + _COMMON + [P('lazy_update', 'bool', True)])
+def mp_sgd_update(weight, grad, weight32, *, lr, wd, rescale_grad, clip_gradient, lazy_update):
+    """sgd_update on the float32 master weight32."""
+    g = _mp_grad('mp_sgd_update', weight, grad, weight32, rescale_grad, clip_gradient)
+    master = (1 - lr * wd) * weight32 - lr * g
+    return master.astype(weight.dtype), master.astype(weight32.dtype)
+
+
+@register('mp_sgd_mom_update', inputs=('weight', 'grad', 'mom', 'weight32'), mutate_inputs=('mom', 'weight32'),
+          params=[P('lr', 'float'), P('momentum', 'float', 0.0)] + _COMMON + [P('lazy_update', 'bool', True)])
+def mp_sgd_mom_update(weight, grad, mom, weight32, *, lr, momentum, wd, rescale_grad, clip_gradient, lazy_update):
+    """sgd_mom_update on the float32 master weight32 (mom is float32 too)."""
+    g = _mp_grad('mp_sgd_mom_update', weight, grad, weight32, rescale_grad, clip_gradient, mom)
+    mom = momentum * mom - (lr * wd) * weight32 - lr * g
+    master = weight32 + mom
+    return master.astype(weight.dtype), mom.astype(jnp.float32), master.astype(weight32.dtype)
+
+
+@register('mp_nag_mom_update', inputs=('weight', 'grad', 'mom', 'weight32'), mutate_inputs=('mom', 'weight32'),
+          params=[P('lr', 'float'), P('momentum', 'float', 0.0)] + _COMMON)
+def mp_nag_mom_update(weight, grad, mom, weight32, *, lr, momentum, wd, rescale_grad, clip_gradient):
+    """nag_mom_update on the float32 master weight32 (mom is float32 too)."""
+    g = _mp_grad('mp_nag_mom_update', weight, grad, weight32, rescale_grad, clip_gradient, mom) + wd * weight32
+    mom = momentum * mom - lr * g
+    master = weight32 + momentum * mom - lr * g
+    return master.astype(weight.dtype), mom.astype(jnp.float32), master.astype(weight32.dtype)
+
+
+# ---- LAMB (You et al., 2019), in MXNet's two phases ----------------------------------------------------
+
+@register('lamb_update_phase1', inputs=('weight', 'grad', 'mean', 'var'), mutate_inputs=('mean', 'var'),
+          params=[P('beta1', 'float', 0.9), P('beta2', 'float', 0.999), P('epsilon', 'float', 1e-6), P('t', 'int'),
+                  P('bias_correction', 'bool', True), P('wd', 'float'), P('rescale_grad', 'float', 1.0),
+                  P('clip_gradient', 'float', -1.0)])
+def lamb_update_phase1(weight, grad, mean, var, *, beta1, beta2, epsilon, t, bias_correction, wd, rescale_grad,
+                       clip_gradient):
+    """The Adam direction of LAMB at step ``t``: mean and var move towards g and g**2 (in place);
+    returns mean' / (sqrt(var') + epsilon) + wd * weight, with mean' and var' bias-corrected
+    when ``bias_correction``."""
+    g = _grad('lamb_update_phase1', weight, grad, rescale_grad, clip_gradient, mean, var)
+    mean = beta1 * mean + (1 - beta1) * g
+    var = beta2 * var + (1 - beta2) * jnp.square(g)
+    mean_hat, var_hat = mean, var
+    if bias_correction:
+        mean_hat, var_hat = mean / (1 - beta1 ** t), var / (1 - beta2 ** t)
+    direction = mean_hat / (jnp.sqrt(var_hat) + epsilon) + wd * weight
+    return direction.astype(weight.dtype), mean.astype(weight.dtype), var.astype(weight.dtype)
+
+
+@register('lamb_update_phase2', inputs=('weight', 'g', 'r1', 'r2'),
+          params=[P('lr', 'float'), P('lower_bound', 'float', -1.0), P('upper_bound', 'float', -1.0)])
+def lamb_update_phase2(weight, g, r1, r2, *, lr, lower_bound, upper_bound):
+    """weight - lr * (r1 / r2) * g with the trust ratio of the weight's norm r1 (clipped to
+    [lower_bound, upper_bound] where those are >= 0) and the direction's norm r2; 1 when
+    either norm is 0."""
+    if r1.size != 1 or r2.size != 1:
+        raise MXNetError('lamb_update_phase2: r1 and r2 must hold one norm each, got %s and %s'
+                         % (shape_str(r1.shape), shape_str(r2.shape)))
+    r1, r2 = r1.reshape(()), r2.reshape(())
+    if lower_bound >= 0:
+        r1 = jnp.maximum(r1, lower_bound)
+    if upper_bound >= 0:
+        r1 = jnp.minimum(r1, upper_bound)
+    ratio = jnp.where((r1 == 0) | (r2 == 0), 1, r1 / jnp.where(r2 == 0, 1, r2))
+    return (weight - lr * ratio * g).astype(weight.dtype)
