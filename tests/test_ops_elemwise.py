@@ -285,3 +285,66 @@ def test_argmax_returns_input_dtype():
     y = nd.argmax(x, axis=1)
     assert y.dtype == np.int32 and y.asnumpy().tolist() == [0, 2]
     assert nd.argmin(x.astype('float16'), axis=0).dtype == np.float16
+
+
+def test_contrib_formulas_match_numpy():
+    """div_sqrt_dim, quadratic and smooth_l1 (values printed by MXNet 1.9.1 for this input)."""
+    x = np.array([[0.5, -1, 2.2], [3, 0.1, -2.6]], 'float32')
+    np.testing.assert_array_equal(nd.contrib.div_sqrt_dim(nd.array(x)).asnumpy(), x / np.sqrt(np.float32(3)))
+    np.testing.assert_allclose(nd.contrib.quadratic(nd.array(x), a=1, b=2, c=3).asnumpy(),
+                               [[4.25, 2, 12.24], [18, 3.21, 4.56]], rtol=1e-6)
+    np.testing.assert_allclose(nd.smooth_l1(nd.array(x), scalar=1.5).asnumpy(),
+                               [[0.2777778, 0.7777778, 1.9777778], [2.7777777, 0.01125, 2.3777776]], rtol=1e-6)
+    g = nd.array(x)
+    g.attach_grad()
+    with autograd.record():
+        y = nd.contrib.quadratic(g, a=0.5, b=-1.0, c=7.0)
+    y.backward()
+    np.testing.assert_allclose(g.grad.asnumpy(), x - 1, rtol=1e-6)
+
+
+def test_allclose_and_all_finite():
+    x = nd.array([[0.5, -1, 2.2], [3, 0.1, -2.6]])
+    close = nd.contrib.allclose(x, x + 1e-9)
+    assert close.dtype == np.uint8 and close.shape == () and close.asscalar() == 1
+    assert nd.contrib.allclose(x, x + 1).asscalar() == 0
+    assert nd.contrib.allclose(x, x + 0.5, atol=0.6).asscalar() == 1
+    assert nd.all_finite(x).asnumpy().tolist() == [1.0]
+    assert nd.all_finite(x / 0).asnumpy().tolist() == [0.0]
+    assert nd.multi_all_finite(x, x, num_arrays=2).asnumpy().tolist() == [1.0]
+    assert nd.multi_all_finite(x, x / 0).asnumpy().tolist() == [0.0]
+    with pytest.raises(MXNetError, match='allclose: a \\[2,3\\] and b \\[3\\]'):
+        nd.contrib.allclose(x, nd.ones(3))
+
+
+def test_histogram_matches_numpy():
+    rng = np.random.RandomState(0)
+    data = rng.randn(4, 5) * 2
+    counts, edges = nd.histogram(nd.array(data, dtype='float64'), bins=6, range=(-2.5, 2.5))
+    want_counts, want_edges = np.histogram(data, bins=6, range=(-2.5, 2.5))
+    assert counts.dtype == np.int64
+    np.testing.assert_array_equal(counts.asnumpy(), want_counts)
+    np.testing.assert_allclose(edges.asnumpy(), want_edges)
+    bins = np.array([-1.0, 0.5, 2.0, 4.5, 50.0])
+    counts, edges = nd.histogram(nd.array(data, dtype='float64'), bins=nd.array(bins, dtype='float64'))
+    np.testing.assert_array_equal(counts.asnumpy(), np.histogram(data, bins=bins)[0])
+    np.testing.assert_array_equal(edges.asnumpy(), bins)
+    with pytest.raises(MXNetError, match='bin_cnt and range must both be given'):
+        nd._histogram(nd.array(data), bin_cnt=3)
+
+
+def test_quantize_and_dequantize_match_mxnet():
+    """Values printed by MXNet 1.9.1: half-to-even rounding, int8 down to -128, R / 255.5 back."""
+    x = nd.array([0.1, 0.25, 0.5, 0.7, 0.9, 1.0, 1.3, -2])
+    q, low, high = nd.contrib.quantize(x, nd.array([0.2]), nd.array([1.0]), out_type='uint8')
+    assert q.dtype == np.uint8 and q.asnumpy().tolist() == [26, 64, 128, 178, 230, 255, 255, 0]
+    assert (low.asnumpy().tolist(), high.asnumpy().tolist()) == ([np.float32(0.2)], [1.0])
+    np.testing.assert_allclose(nd.contrib.dequantize(q, low, high).asnumpy(),
+                               [0.10176, 0.25049, 0.50098, 0.69667, 0.9002, 0.99804, 0.99804, 0], atol=1e-5)
+    q, low, high = nd.contrib.quantize(x, nd.array([0.2]), nd.array([1.0]), out_type='int8')
+    assert q.dtype == np.int8 and q.asnumpy().tolist() == [13, 32, 64, 89, 114, 127, 127, -128]
+    assert (low.asnumpy().tolist(), high.asnumpy().tolist()) == ([-1.0], [1.0])
+    np.testing.assert_allclose(nd.contrib.dequantize(q, low, high).asnumpy(),
+                               [0.10196, 0.25098, 0.50196, 0.69804, 0.89412, 0.99608, 0.99608, -1.00392], atol=1e-5)
+    with pytest.raises(MXNetError, match="quantize: out_type must be 'int8' or 'uint8'"):
+        nd.contrib.quantize(x, nd.array([0.0]), nd.array([1.0]), out_type='int4')

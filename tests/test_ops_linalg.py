@@ -257,3 +257,68 @@ def test_symbol_namespace():
     check(s.eval(a=nd.array(x), b=nd.array(y))[0], 3 * x @ y)
     d = mx.sym.dot(a, b, transpose_b=True)
     assert d.infer_shape(a=(2, 3, 4), b=(5, 4))[1] == [(2, 3, 5)]
+
+
+def test_interleaved_attention_products_match_mxnet():
+    """contrib.interleaved_matmul_* against outputs recorded from MXNet 1.9.1
+    (tests/data/mxnet_ref/make_attention_data.py), and the gradient of the scores."""
+    import os
+    ref = np.load(os.path.join(os.path.dirname(__file__), 'data', 'mxnet_ref', 'attention_ref.npz'))
+    c = nd.contrib
+    qkv = nd.array(ref['qkv'])
+    check(c.interleaved_matmul_selfatt_qk(qkv, heads=2), ref['selfatt_qk'])
+    check(c.interleaved_matmul_selfatt_valatt(qkv, nd.array(ref['self_scores']), heads=2), ref['selfatt_valatt'])
+    check(c.interleaved_matmul_encdec_qk(nd.array(ref['queries']), nd.array(ref['keys_values']), heads=2),
+          ref['encdec_qk'])
+    check(c.interleaved_matmul_encdec_valatt(nd.array(ref['keys_values']), nd.array(ref['encdec_scores']), heads=2),
+          ref['encdec_valatt'])
+    qkv.attach_grad()
+    with mx.autograd.record():
+        scores = c.interleaved_matmul_selfatt_qk(qkv, heads=2)
+    scores.backward()
+    q, k = ref['qkv'].reshape(3, 2, 2, 3, 4)[:, :, :, 0], ref['qkv'].reshape(3, 2, 2, 3, 4)[:, :, :, 1]
+    want = np.zeros((3, 2, 2, 3, 4), 'float32')
+    want[:, :, :, 0] = k.sum(0, keepdims=True) / 2  # d(sum q.k / sqrt(4))/dq = sum over keys / 2
+    want[:, :, :, 1] = q.sum(0, keepdims=True) / 2
+    check(qkv.grad, want.reshape(3, 2, 24))
+    with pytest.raises(MXNetError, match='interleaved_matmul_selfatt_qk: queries_keys_values must be'):
+        c.interleaved_matmul_selfatt_qk(nd.ones((3, 2, 10)), heads=2)
+
+
+@pytest.mark.parametrize('offset, lower, want', [
+    (0, True, [0, 4, 5, 8, 9, 10, 12, 13, 14, 15]), (0, False, [0, 1, 5, 2, 6, 10, 3, 7, 11, 15]),
+    (1, True, [1, 2, 6, 3, 7, 11]), (-1, True, [4, 8, 9, 12, 13, 14]), (2, False, [2, 3, 7]), (-2, False, [8, 12, 13])])
+def test_extracttrian_packs_as_mxnet_and_maketrian_inverts_it(offset, lower, want):
+    """Packing orders printed by MXNet 1.9.1 for arange(16).reshape(4, 4)."""
+    a = np.arange(16, dtype='float32').reshape(4, 4)
+    packed = nd.linalg.extracttrian(nd.array(a), offset=offset, lower=lower)
+    assert packed.asnumpy().tolist() == want
+    keep = np.tril(a, offset) if offset < 0 or (offset == 0 and lower) else np.triu(a, offset)
+    np.testing.assert_array_equal(nd.linalg.maketrian(packed, offset=offset, lower=lower).asnumpy(), keep)
+
+
+def test_gelqf_and_syevd_match_mxnet():
+    """Factors printed by MXNet 1.9.1 (LAPACK's signs for L; eigenvector rows with a positive largest entry)."""
+    q, l_ = nd.linalg.gelqf(nd.array([[1., 2, 3], [4, 5, 7]]))
+    check(q, [[-0.26726115, -0.53452247, -0.80178368], [0.94868326, 0, -0.31622779]], atol=1e-6)
+    check(l_, [[-3.7416575, 0], [-9.354143, 1.5811391]], atol=1e-5)
+    u, lam = nd.linalg.syevd(nd.array([[2., 1, 0], [1, 3, 1], [0, 1, 4]]))
+    check(u, [[0.78867507, -0.5773504, 0.21132495], [0.57735026, 0.5773502, -0.57735026],
+              [0.21132487, 0.5773503, 0.7886751]], atol=1e-6)
+    check(lam, [1.267949, 3, 4.732051])
+    a = rand((3, 5, 5), 'float64')
+    a = a + np.swapaxes(a, -1, -2)
+    u, lam = nd.linalg.syevd(nd.array(a, dtype='float64'))
+    u = u.asnumpy()
+    np.testing.assert_allclose(np.swapaxes(u, -1, -2) @ (lam.asnumpy()[..., None] * u), a, atol=1e-10)
+    with pytest.raises(MXNetError, match='linalg_gelqf: the matrices must not have more rows'):
+        nd.linalg.gelqf(nd.ones((3, 2)))
+
+
+def test_potrf_and_potri_take_the_upper_factor_with_lower_false():
+    """MXNet 1.9.1 prints [[2, 1], [0, 1.4142135]] and inverse [[0.375, -0.25], [-0.25, 0.5]]."""
+    a = nd.array([[4., 2], [2, 3]])
+    upper = nd.linalg.potrf(a, lower=False)
+    check(upper, [[2, 1], [0, 1.4142135]])
+    check(nd.linalg.potri(upper, lower=False), [[0.375, -0.25], [-0.25, 0.5]])
+    check(nd.linalg.potri(nd.linalg.potrf(a)), [[0.375, -0.25], [-0.25, 0.5]])

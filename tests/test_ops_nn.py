@@ -713,3 +713,21 @@ def test_rnn_errors():
 def test_rnn_param_concat():
     out = mx.nd._rnn_param_concat(mx.nd.ones(2), mx.nd.zeros(3), dim=0)
     np.testing.assert_array_equal(out.asnumpy(), [1, 1, 0, 0, 0])
+
+
+def test_batchnorm_v1_outputs_the_variance():
+    """BatchNorm_v1 is BatchNorm over axis 1 whose third output is the variance (values printed
+    by MXNet 1.9.1 for this input in training mode)."""
+    rng = np.random.RandomState(0)
+    x, gamma, beta = rng.rand(2, 3, 2, 2), rng.rand(3), rng.rand(3)
+    moving_mean, moving_var = rng.rand(3), rng.rand(3) + 0.5
+    sym = mx.sym.BatchNorm_v1(mx.sym.var('data'), fix_gamma=False, output_mean_var=True, name='bn')
+    assert sym.list_arguments() == ['data', 'bn_gamma', 'bn_beta']
+    assert sym.list_auxiliary_states() == ['bn_moving_mean', 'bn_moving_var']
+    assert sym.list_outputs() == ['bn_output', 'bn_mean', 'bn_var']
+    exe = sym.bind(mx.cpu(), args={'data': mx.nd.array(x), 'bn_gamma': mx.nd.array(gamma), 'bn_beta': mx.nd.array(beta)},
+                   aux_states={'bn_moving_mean': mx.nd.array(moving_mean), 'bn_moving_var': mx.nd.array(moving_var)})
+    out, mean, var = exe.forward(is_train=True)
+    np.testing.assert_allclose(out.asnumpy().ravel()[:4], [0.9621938, 1.0335151, 0.9853208, 0.96050894], rtol=1e-5)
+    np.testing.assert_allclose(mean.asnumpy(), [0.507932, 0.6124895, 0.7109387], rtol=1e-5)
+    np.testing.assert_allclose(var.asnumpy(), x.transpose(1, 0, 2, 3).reshape(3, -1).var(axis=1), rtol=1e-4)

@@ -880,3 +880,54 @@ def test_ravel_multi_index_and_unravel_index_match_numpy(leading):
     np.testing.assert_array_equal(nd.unravel_index(nd.array(flat), shape=given).asnumpy(), data)
     with pytest.raises(MXNetError, match='rows'):
         nd.ravel_multi_index(nd.array(data), shape=shape[:2])
+
+
+@pytest.mark.parametrize('indices_or_sections, squeeze', [((1, 3), False), (2, False), ((2,), True), (4, True)])
+def test_split_v2_matches_numpy(indices_or_sections, squeeze):
+    x = np.arange(24, dtype='float32').reshape(2, 4, 3)
+    parts = nd.split_v2(nd.array(x), indices_or_sections, axis=1, squeeze_axis=squeeze)
+    want = np.split(x, indices_or_sections, axis=1)
+    if squeeze:
+        want = [w.squeeze(1) if w.shape[1] == 1 else w for w in want]
+    assert [p.shape for p in parts] == [w.shape for w in want]
+    for p, w in zip(parts, want):
+        np.testing.assert_array_equal(p.asnumpy(), w)
+    sym = mx.sym.split_v2(mx.sym.var('d'), indices_or_sections, axis=1)
+    assert len(sym.list_outputs()) == len(want)
+    with pytest.raises(MXNetError, match='split_v2'):
+        nd.split_v2(nd.array(x), 3, axis=1)
+
+
+def test_index_array_index_copy_and_arange_like():
+    x = nd.zeros((2, 3))
+    want = np.stack(np.mgrid[0:2, 0:3], axis=-1)
+    got = nd.contrib.index_array(x)
+    assert got.dtype == np.int64
+    np.testing.assert_array_equal(got.asnumpy(), want)
+    np.testing.assert_array_equal(nd.contrib.index_array(x, axes=(-1,)).asnumpy(), want[..., 1:])
+    old, new = nd.zeros((4, 2)), nd.array([[1, 2], [3, 4]])
+    new.attach_grad()
+    old.attach_grad()
+    with mx.autograd.record():
+        out = nd.contrib.index_copy(old, nd.array([3, 1], dtype='int64'), new)
+    out.backward()
+    np.testing.assert_array_equal(out.asnumpy(), [[0, 0], [3, 4], [0, 0], [1, 2]])
+    np.testing.assert_array_equal(old.grad.asnumpy(), [[1, 1], [0, 0], [1, 1], [0, 0]])
+    np.testing.assert_array_equal(new.grad.asnumpy(), np.ones((2, 2)))
+    with pytest.raises(MXNetError, match='index_copy: new_tensor \\[2,3\\]'):
+        nd.contrib.index_copy(old, nd.array([3, 1]), nd.ones((2, 3)))
+    # values printed by MXNet 1.9.1
+    np.testing.assert_array_equal(nd.contrib.arange_like(x).asnumpy(), [[0, 1, 2], [3, 4, 5]])
+    np.testing.assert_array_equal(nd.contrib.arange_like(x, axis=1, start=2, step=0.5, repeat=2).asnumpy(),
+                                  [2, 2, 2.5])
+    assert nd.contrib.arange_like(x.astype('int32')).dtype == np.int32
+
+
+def test_amp_cast_and_multicast_move_floats_only():
+    assert nd.amp_cast(nd.ones(2), dtype='float16').dtype == np.float16
+    assert nd.amp_cast(nd.ones(2, dtype='int32'), dtype='float16').dtype == np.int32  # MXNet leaves ints
+    half, single, ints = nd.ones(2, dtype='float16'), nd.ones(2), nd.ones(2, dtype='int32')
+    assert [o.dtype for o in nd.amp_multicast(half, single, ints, num_outputs=3)] == [np.float32, np.float32, np.int32]
+    assert [o.dtype for o in nd.amp_multicast(half, single, num_outputs=2, cast_narrow=True)] == [np.float16] * 2
+    sym = mx.sym.amp_multicast(mx.sym.var('x'), mx.sym.var('y'), num_outputs=2)
+    assert sym.list_outputs() == ['amp_multicast0_output0', 'amp_multicast0_output1']

@@ -1,5 +1,6 @@
-"""The contrib vision operators (box_nms, box_iou, BilinearResize2D, AdaptiveAvgPooling2D) against
-outputs and gradients recorded from MXNet 1.9.1 by tests/data/mxnet_ref/make_vision_data.py."""
+"""The vision operators (contrib box_nms, box_iou, BilinearResize2D, AdaptiveAvgPooling2D, ROIAlign, PSROIPooling;
+ROIPooling, UpSampling, im2col, col2im, GridGenerator, BilinearSampler, SpatialTransformer) against outputs and gradients recorded from MXNet 1.9.1 by
+tests/data/mxnet_ref/make_vision_data.py."""
 import json
 import os
 
@@ -22,7 +23,7 @@ def _kwargs(kw):
 def test_matches_mxnet(case):
     name = case['name']
     ins = [mx.nd.array(_DATA['%s/in%d' % (name, k)]) for k in range(case['n_inputs'])]
-    fn = getattr(mx.nd.contrib, case['op'])
+    fn = getattr(mx.nd, case['op'], None) or getattr(mx.nd.contrib, case['op'])
     if case['grad']:
         ins[0].attach_grad()
         with mx.autograd.record():
@@ -88,3 +89,22 @@ def test_image_to_tensor_and_normalize_match_numpy():
         mx.nd.image.normalize(tensor, mean=(0.1, 0.2))
     with pytest.raises(MXNetError, match='to_tensor: input must be'):
         mx.nd.image.to_tensor(mx.nd.zeros((4, 5)))
+
+
+def test_upsampling_roi_and_patch_symbols_infer_shapes_and_check_inputs():
+    near = mx.sym.UpSampling(mx.sym.var('a'), mx.sym.var('b'), sample_type='nearest', scale=2)
+    assert near.list_arguments() == ['a', 'b']
+    assert near.infer_shape(a=(1, 3, 4, 4), b=(1, 2, 2, 2))[1] == [(1, 5, 8, 8)]
+    bilinear = mx.sym.UpSampling(mx.sym.var('data'), sample_type='bilinear', scale=3, num_filter=2, name='up')
+    assert bilinear.list_arguments() == ['data', 'up_weight']
+    assert bilinear.infer_shape(data=(1, 2, 5, 5))[:2] == ([(1, 2, 5, 5), (2, 1, 5, 5)], [(1, 2, 15, 15)])
+    pool = mx.sym.ROIPooling(mx.sym.var('data'), mx.sym.var('rois'), pooled_size=(2, 3), spatial_scale=0.5)
+    assert pool.infer_shape(data=(2, 4, 8, 8), rois=(5, 5))[1] == [(5, 4, 2, 3)]
+    cols = mx.sym.im2col(mx.sym.var('d'), kernel=(3, 3))
+    assert cols.infer_shape(d=(1, 2, 5, 5))[1] == [(1, 18, 9)]
+    with pytest.raises(MXNetError, match='UpSampling: input 1 \\[1,2,3,3\\] cannot be enlarged'):
+        mx.nd.UpSampling(mx.nd.ones((1, 2, 2, 2)), mx.nd.ones((1, 2, 3, 3)), scale=2, sample_type='nearest')
+    with pytest.raises(MXNetError, match='col2im: data \\[1,18,8\\] has 8 positions'):
+        mx.nd.col2im(mx.nd.ones((1, 18, 8)), output_size=(5, 5), kernel=(3, 3))
+    with pytest.raises(MXNetError, match='ROIAlign: rois must be'):
+        mx.nd.contrib.ROIAlign(mx.nd.ones((1, 1, 4, 4)), mx.nd.ones((2, 4)), pooled_size=(2, 2), spatial_scale=1)

@@ -279,3 +279,10 @@ def test_set_monitor_callback_reports_operator_outputs():
     exe.set_monitor_callback(lambda name, arr: seen.__setitem__(name, arr), monitor_all=True)
     exe.forward()
     assert set(seen) == {'data', 'fc_weight', 'fc_bias', 'fc_output', 'act_output'}
+
+
+def test_simple_bind_ignores_keywords_that_are_not_shapes():
+    """MXNet reads only tuple keywords as shapes (GluonNLP's tests pass force_rebind=True)."""
+    import gluonjax as mx
+    exe = (mx.sym.var('x') * 2).simple_bind(mx.cpu(), x=(2, 3), force_rebind=True)
+    assert exe.arg_dict['x'].shape == (2, 3)

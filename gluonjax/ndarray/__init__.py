@@ -10,9 +10,10 @@ from ._arith import (add, subtract, multiply, divide, true_divide, modulo, power
 from ._io import save, load, load_frombuffer  # noqa: F401
 from . import _indexing  # noqa: F401  (gives NDArray its __getitem__ / __setitem__)
 from . import _gen
-from ..ops._frontend import populate as _populate
+from ..ops._frontend import populate as _populate, add_python_functions as _add_python_functions
 
 _populate(globals(), _gen.make_function)
+_add_python_functions(globals())
 _gen.add_methods()
 
 from . import random  # noqa: E402,F401

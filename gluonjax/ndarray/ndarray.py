@@ -517,6 +517,8 @@ def invoke(op_name, inputs, kwargs, out=None, ctx=None):
         outs = kernel(*args)
     if hook is not None:
         hook.operator(op_name, started, outs)
+    if kernel.op.mutate_inputs:
+        outs = _store_mutated(kernel, inputs, outs)
     cls = type(inputs[0]) if inputs else NDArray  # mx.np arrays stay mx.np arrays
     results = [cls._from_jax(o, ctx) for o in outs]
     new_aux = None
@@ -562,6 +564,15 @@ def _run_sparse(kernel, inputs):
         raise
     except Exception as err:
         raise kernel.error([x._data for x in inputs], err) from None
+
+
+def _store_mutated(kernel, inputs, outs):
+    """Write the new values of the inputs an operator updates in place (sgd_mom_update's mom,
+    returned after its outputs) into those NDArrays; the outputs proper."""
+    names = kernel.op.input_names(kernel.attrs)
+    for name, value in zip(kernel.op.mutate_inputs, outs[kernel.n_out:]):
+        inputs[names.index(name)]._set_data(value)
+    return outs[:kernel.n_out]
 
 
 @x64  # the vjp form is traced and run with 64-bit dtypes, as the kernel

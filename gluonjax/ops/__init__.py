@@ -5,5 +5,5 @@ from ._kernel import Kernel, kernel_for  # noqa: F401
 # Families written as separate modules; each registers its operators on import. A family
 # that fails to import is an error: the table would otherwise miss its operators silently.
 from . import elemwise, reduce, shape, nn, creation, random_ops, indexing, linalg, ctc, numpy_ops, custom  # noqa: F401,E402,E501
-from . import control_flow, numpy_more, vision, sparse  # noqa: F401,E402
+from . import control_flow, numpy_more, vision, sparse, optimizer_ops  # noqa: F401,E402
 from . import mixed_precision  # noqa: F401,E402

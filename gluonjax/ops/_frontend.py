@@ -79,7 +79,7 @@ def split_call(op, args, kwargs, is_array):
         if 'data' in kwargs:
             d = kwargs.pop('data')
             inputs.extend(d if isinstance(d, (list, tuple)) else [d])
-        kwargs.setdefault('num_args', len(inputs))
+        kwargs.setdefault(op.num_args_param, len(inputs))
         return inputs, kwargs, extras
     names = op.input_names(op._default_attrs) if not callable(op.inputs) else _max_inputs(op, kwargs)
     inputs = []
@@ -146,3 +146,45 @@ def populate(namespace, make_function, prefixes=('',)):
 
 def lookup(name):
     return get_op(name)
+
+
+# ---- MXNet's Python functions over one operator, in every front end --------------------------
+
+def _split_v2(split_op):
+    def split_v2(ary, indices_or_sections, axis=0, squeeze_axis=False):
+        """Split ``ary`` along ``axis`` into equal sections (an int) or at the given indices
+        (a tuple of ints, as numpy.split)."""
+        if isinstance(indices_or_sections, int):
+            return split_op(ary, axis=axis, squeeze_axis=squeeze_axis, sections=indices_or_sections)
+        if isinstance(indices_or_sections, (tuple, list)):
+            return split_op(ary, indices=(0,) + tuple(indices_or_sections), axis=axis, squeeze_axis=squeeze_axis)
+        raise ValueError('split_v2: indices_or_sections must be an int or a tuple of ints, got %r'
+                         % (indices_or_sections,))
+    return split_v2
+
+
+def _histogram(histogram_op):
+    def histogram(a, bins=10, range=None):  # noqa: A002 (MXNet's parameter name)
+        """(counts, bin edges) of the flattened ``a``: ``bins`` equal bins over ``range``, or the
+        bins between the edges of the 1-D array ``bins``."""
+        if is_array(bins):
+            return histogram_op(a, bins)
+        if not isinstance(bins, int):
+            raise ValueError('histogram: bins must be an int or an array of edges, got %r' % (bins,))
+        if range is None:
+            if not hasattr(a, 'asnumpy'):
+                raise ValueError('histogram: range must be given with a number of bins in symbol mode')
+            values = a.asnumpy()  # NumPy's rule: the data's extent, widened when it is one value
+            low, high = (float(values.min()), float(values.max())) if values.size else (0.0, 1.0)
+            range = (low - 0.5, high + 0.5) if low == high else (low, high)
+        return histogram_op(a, bin_cnt=bins, range=range)
+    return histogram
+
+
+def add_python_functions(namespace):
+    """Add MXNet's Python functions that translate their arguments for one operator of
+    ``namespace`` (mx.nd or mx.sym): ``split_v2`` over ``_split_v2``, ``histogram`` over ``_histogram``."""
+    for public, make, op_name in (('split_v2', _split_v2, '_split_v2'), ('histogram', _histogram, '_histogram')):
+        fn = make(namespace[op_name])
+        fn.__name__ = fn.__qualname__ = public
+        namespace[public] = fn

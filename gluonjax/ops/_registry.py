@@ -370,8 +370,11 @@ class OpDef:
     # (FullyConnected has no "bias" input when no_bias=True); called with None it returns every
     # input the operator can take.
     inputs: Union[Tuple[str, ...], Callable] = ('data',)
-    # A variadic operator (concat, add_n) takes any number of arrays; 'num_args' counts them.
+    # A variadic operator (concat, add_n) takes any number of arrays arg0, arg1, ...; 'num_args'
+    # counts them. With a callable ``inputs`` it names them: (attrs, num_args) -> names.
     variadic: bool = False
+    # The parameter counting a variadic operator's inputs (MXNet's key_var_num_args).
+    num_args_param: str = 'num_args'
     # Inputs that are auxiliary states (BatchNorm's moving statistics), listed last in inputs.
     aux: Tuple[str, ...] = ()
     # Number of outputs, or a function of the parsed attributes.
@@ -392,6 +395,9 @@ class OpDef:
     # (attrs, before, after, now) -> states to store then, where before/after are the states the
     # forward read and computed and ``now`` the current ones, when another pass changed them since.
     rebase_aux: Optional[Callable] = None
+    # Inputs the operator writes in place (MXNet's FMutateInputs: sgd_mom_update's mom): the
+    # function returns their new values after its outputs, and eager calls store them.
+    mutate_inputs: Tuple[str, ...] = ()
     # Parameters passed to the compiled function as traced values, not baked in
     # (the scalar of _mul_scalar), so that new values do not compile new kernels.
     dynamic_params: Tuple[str, ...] = ()
@@ -503,7 +509,9 @@ class OpDef:
 
     def input_names(self, attrs, num_args=None):
         if self.variadic:
-            n = num_args if num_args is not None else attrs.get('num_args', 1)
+            n = num_args if num_args is not None else attrs.get(self.num_args_param, 1)
+            if callable(self.inputs):  # variadic in some modes only (UpSampling: nearest, not bilinear)
+                return tuple(self.inputs(attrs, n))
             return tuple('arg%d' % i for i in range(n))
         names = self.inputs(attrs) if callable(self.inputs) else self.inputs
         return tuple(names)

@@ -93,3 +93,23 @@ def zeros_like(data):
 @register('ones_like', methods=('ones_like',), onnx=_onnx_filled_like(1))
 def ones_like(data):
     return jnp.ones_like(data)
+
+
+@register('_contrib_arange_like',
+          params=[P('start', 'float', 0.0), P('step', 'float', 1.0), P('repeat', 'int', 1), P('ctx', 'str', ''),
+                  P('axis', 'int', None, optional=True)])
+def _arange_like(data, *, start, step, repeat, ctx, axis):
+    """start + (i // repeat) * step in ``data``'s dtype: over the whole shape of ``data`` (i counts
+    its elements in order), or 1-D along ``axis``."""
+    if repeat < 1:
+        raise MXNetError('arange_like: repeat must be positive, got %d' % repeat)
+    if axis is None:
+        shape = data.shape
+    elif -data.ndim <= axis < data.ndim:
+        shape = (data.shape[axis],)
+    else:
+        raise MXNetError('arange_like: axis %d is out of range for data of %d dimensions' % (axis, data.ndim))
+    n = math.prod(shape)
+    dt = np.dtype(data.dtype)
+    values = dt.type(start) + (np.arange(n) // repeat).astype(dt) * dt.type(step)
+    return jnp.asarray(values.astype(dt).reshape(shape))

@@ -356,3 +356,68 @@ def where(condition, x, y):
     if x.shape != y.shape:
         raise MXNetError('where: x shape %s and y shape %s must be equal' % (shape_str(x.shape), shape_str(y.shape)))
     return jnp.where(condition != 0, x, y)
+
+
+# ---- small fused formulas of MXNet's contrib namespace and losses ---------------------------------
+
+@register('_contrib_div_sqrt_dim')
+def div_sqrt_dim(data):
+    """data / sqrt(size of the last axis): the scaling of dot-product attention scores."""
+    return exact_divide(data, jnp.sqrt(jnp.asarray(data.shape[-1], data.dtype)))
+
+
+@register('_contrib_quadratic', params=[P('a', 'float', 0.0), P('b', 'float', 0.0), P('c', 'float', 0.0)])
+def quadratic(data, *, a, b, c):
+    """a * data**2 + b * data + c, elementwise."""
+    return (a * data * data + b * data + c).astype(data.dtype)
+
+
+@register('smooth_l1', params=[P('scalar', 'float')])
+def smooth_l1(data, *, scalar):
+    """Smooth L1 (Huber-like) loss of Fast R-CNN with sigma = ``scalar``:
+    0.5 * (sigma * x)**2 where |x| < 1 / sigma**2, else |x| - 0.5 / sigma**2."""
+    sigma2 = scalar * scalar
+    return jnp.where(jnp.abs(data) < 1.0 / sigma2, 0.5 * sigma2 * data * data,
+                     jnp.abs(data) - 0.5 / sigma2).astype(data.dtype)
+
+
+# ---- 8-bit quantization (MXNet's contrib quantize / dequantize) -------------------------------------
+# Both scale by the range R = max(|min_range|, |max_range|): quantize maps x to x * 127 / R (int8)
+# or x * 255 / R (uint8), rounded half to even and clipped to the type; dequantize multiplies back
+# by R / 127.5 or R / 255.5. These are the numbers MXNet 1.9.1's CPU kernels give (0.7 of 1.0 is
+# 178 as uint8, 0.9 is 230, -2 is -128 as int8).
+
+_QUANTIZED = {'int8': (127, 127.5, -128), 'uint8': (255, 255.5, 0)}
+
+
+def _quantize_range(op, min_range, max_range):
+    if min_range.size != 1 or max_range.size != 1:
+        raise MXNetError('%s: min_range and max_range must hold one value each, got %s and %s'
+                         % (op, shape_str(min_range.shape), shape_str(max_range.shape)))
+    return jnp.maximum(jnp.abs(min_range), jnp.abs(max_range)).astype(jnp.float32).reshape(())
+
+
+@register('_contrib_quantize', inputs=('data', 'min_range', 'max_range'), num_outputs=3,
+          params=[P('out_type', 'str', 'uint8')])
+def quantize(data, min_range, max_range, *, out_type):
+    """(quantized data, its min, its max): float data as int8 (range (-R, R)) or uint8 (the range given)."""
+    if out_type not in _QUANTIZED:
+        raise MXNetError("quantize: out_type must be 'int8' or 'uint8', got %r" % out_type)
+    top, _, bottom = _QUANTIZED[out_type]
+    real = _quantize_range('quantize', min_range, max_range)
+    q = jnp.clip(jnp.rint(data.astype(jnp.float32) * (top / real)), bottom, top).astype(out_type)
+    if out_type == 'int8':
+        return q, -real.reshape(1), real.reshape(1)
+    return q, min_range.astype(jnp.float32), max_range.astype(jnp.float32)
+
+
+@register('_contrib_dequantize', inputs=('data', 'min_range', 'max_range'),
+          params=[P('out_type', 'str', 'float32')])
+def dequantize(data, min_range, max_range, *, out_type):
+    """int8 or uint8 data back to float32 over the range given."""
+    name = numpy.dtype(data.dtype).name
+    if name not in _QUANTIZED or out_type != 'float32':
+        raise MXNetError('dequantize: data must be int8 or uint8 and out_type float32, got %s and %r'
+                         % (name, out_type))
+    real = _quantize_range('dequantize', min_range, max_range)
+    return data.astype(jnp.float32) * (real / _QUANTIZED[name][1])

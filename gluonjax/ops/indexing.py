@@ -277,3 +277,28 @@ def unravel_index(data, *, shape):
     rows = [flat // strides[0] if shape[0] == -1 else (flat // strides[0]) % shape[0]]
     rows += [(flat // strides[i]) % shape[i] for i in range(1, len(shape))]
     return jnp.stack(rows).astype(data.dtype)
+
+
+@register('_contrib_index_array', params=[P('axes', 'shape', None, optional=True)])
+def index_array(data, *, axes):
+    """The index of every element of ``data``: int64 of shape data.shape + (len(axes),), whose
+    last axis holds the element's position along each of ``axes`` (every axis by default)."""
+    axes = tuple(range(data.ndim)) if axes is None else tuple(norm_axis('index_array', a, data.ndim, 'axes')
+                                                                for a in axes)
+    positions = [lax.broadcasted_iota(jnp.int64, data.shape, a) for a in axes]
+    if not positions:  # a 0-d array: no axis to index
+        return jnp.zeros((0,), jnp.int64)
+    return jnp.stack(positions, axis=-1)
+
+
+@register('_contrib_index_copy', inputs=('old_tensor', 'index_vector', 'new_tensor'))
+def index_copy(old_tensor, index_vector, new_tensor):
+    """A copy of ``old_tensor`` whose rows ``index_vector[i]`` (first axis) are ``new_tensor[i]``."""
+    if (index_vector.ndim != 1 or new_tensor.shape[1:] != old_tensor.shape[1:] or new_tensor.ndim < 1
+            or new_tensor.shape[0] != index_vector.shape[0]):
+        raise MXNetError('index_copy: new_tensor %s must be (len(index_vector), *old_tensor.shape[1:]) with '
+                         'old_tensor %s and a 1-D index_vector %s' % (shape_str(new_tensor.shape),
+                                                                      shape_str(old_tensor.shape),
+                                                                      shape_str(index_vector.shape)))
+    rows = _as_index(index_vector)
+    return old_tensor.at[rows].set(new_tensor.astype(old_tensor.dtype))

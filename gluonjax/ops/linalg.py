@@ -4,7 +4,11 @@
 lhs (the first with ``transpose_a``) with the first axis of rhs (the last with
 ``transpose_b``); two vectors give an array of shape (1,).
 """
+import math
+
 import jax.numpy as jnp
+import numpy as np
+from jax import lax
 from jax.scipy.linalg import solve_triangular
 
 from ..base import MXNetError, shape_str
@@ -161,17 +165,22 @@ def linalg_gemm(A, B, C, *, transpose_a, transpose_b, alpha, beta, axis):
     return out + jnp.asarray(beta, A.dtype) * C
 
 
-@register('_linalg_potrf', inputs=('A',), aliases=('linalg_potrf',))
-def linalg_potrf(A):
-    """The lower Cholesky factor L of symmetric positive definite A = L L^T (NaN where A is not)."""
+@register('_linalg_potrf', inputs=('A',), aliases=('linalg_potrf',), params=[P('lower', 'bool', True)])
+def linalg_potrf(A, *, lower):
+    """The Cholesky factor of symmetric positive definite A (NaN where A is not): lower L with
+    A = L L^T, or with ``lower=False`` upper U = L^T (A = U^T U)."""
     _float_matrices('linalg_potrf', A, square=True)
-    return jnp.linalg.cholesky(A)
+    factor = jnp.linalg.cholesky(A)
+    return factor if lower else jnp.swapaxes(factor, -1, -2)
 
 
-@register('_linalg_potri', inputs=('A',), aliases=('linalg_potri',))
-def linalg_potri(A):
-    """The inverse of L L^T from its lower Cholesky factor L."""
+@register('_linalg_potri', inputs=('A',), aliases=('linalg_potri',), params=[P('lower', 'bool', True)])
+def linalg_potri(A, *, lower):
+    """The inverse of L L^T from its lower Cholesky factor L (of U^T U from the upper U with
+    ``lower=False``)."""
     _float_matrices('linalg_potri', A, square=True)
+    if not lower:
+        A = jnp.swapaxes(A, -1, -2)
     eye = jnp.broadcast_to(jnp.eye(A.shape[-1], dtype=A.dtype), A.shape)
     linv = solve_triangular(A, eye, lower=True)
     return jnp.matmul(jnp.swapaxes(linv, -1, -2), linv)
@@ -271,3 +280,140 @@ def linalg_makediag(A, *, offset):
     out = jnp.zeros(A.shape[:-1] + (n, n), A.dtype)
     return out.at[..., rows, cols].set(A)
 
+
+
+@register('_linalg_gelqf', inputs=('A',), aliases=('linalg_gelqf',), num_outputs=2, output_names=('Q', 'L'))
+def linalg_gelqf(A):
+    """LQ factorisation A = L Q of each (m, n) matrix with m <= n: Q (m, n) with orthonormal rows,
+    L (m, m) lower triangular (Householder signs, as LAPACK's gelqf), from the QR of A's transpose."""
+    _float_matrices('linalg_gelqf', A)
+    if A.shape[-2] > A.shape[-1]:
+        raise MXNetError('linalg_gelqf: the matrices must not have more rows than columns, got shape %s'
+                         % shape_str(A.shape))
+    q, r = jnp.linalg.qr(jnp.swapaxes(A, -1, -2), mode='reduced')
+    return jnp.swapaxes(q, -1, -2), jnp.swapaxes(r, -1, -2)
+
+
+@register('_linalg_syevd', inputs=('A',), aliases=('linalg_syevd',), num_outputs=2, output_names=('U', 'L'))
+def linalg_syevd(A):
+    """Eigendecomposition A = U^T diag(L) U of each symmetric matrix: eigenvalues L ascending,
+    eigenvectors as the rows of U, each signed so that its largest-magnitude entry is positive."""
+    _float_matrices('linalg_syevd', A, square=True)
+    values, vectors = jnp.linalg.eigh(A)
+    rows = jnp.swapaxes(vectors, -1, -2)
+    largest = jnp.take_along_axis(rows, jnp.argmax(jnp.abs(rows), axis=-1)[..., None], axis=-1)
+    return rows * lax.stop_gradient(jnp.where(largest < 0, -1, 1).astype(rows.dtype)), values
+
+
+def _packed_triangle(n, offset, lower):
+    """(rows, cols) of the entries extracttrian packs from an (n, n) matrix, in its order: the lower
+    triangle (offset < 0, or 0 with ``lower``) row by row, else the upper one column by column."""
+    if offset < 0 or (offset == 0 and lower):
+        rows, cols = np.tril_indices(n, offset)
+        return rows, cols
+    cols, rows = np.tril_indices(n, -offset)
+    return rows, cols
+
+
+@register('_linalg_extracttrian', inputs=('A',), aliases=('linalg_extracttrian',),
+          params=[P('offset', 'int', 0), P('lower', 'bool', True)])
+def linalg_extracttrian(A, *, offset, lower):
+    """The triangle of each square matrix bounded by diagonal ``offset`` (below it for offset < 0,
+    above for offset > 0, ``lower`` choosing for 0), packed into the last axis."""
+    _float_matrices('linalg_extracttrian', A, square=True)
+    n = A.shape[-1]
+    if not -n < offset < n:
+        raise MXNetError('linalg_extracttrian: offset %d is out of range for %dx%d matrices' % (offset, n, n))
+    rows, cols = _packed_triangle(n, offset, lower)
+    return A[..., rows, cols]
+
+
+@register('_linalg_maketrian', inputs=('A',), aliases=('linalg_maketrian',),
+          params=[P('offset', 'int', 0), P('lower', 'bool', True)])
+def linalg_maketrian(A, *, offset, lower):
+    """The square matrices whose triangle (as extracttrian takes it) is the last axis of A, zero elsewhere."""
+    if A.ndim < 1:
+        raise MXNetError('linalg_maketrian: the input must have at least one dimension')
+    size = A.shape[-1]
+    m = int(round((math.sqrt(8 * size + 1) - 1) / 2))
+    if m * (m + 1) // 2 != size:
+        raise MXNetError('linalg_maketrian: the last axis (%d) must hold a triangle, m * (m + 1) / 2 values'
+                         % size)
+    n = m + abs(offset)
+    rows, cols = _packed_triangle(n, offset, lower)
+    return jnp.zeros(A.shape[:-1] + (n, n), A.dtype).at[..., rows, cols].set(A)
+
+# ---- multi-head attention on interleaved projections (GluonNLP's BERT / Transformer) ---------------
+# The projections of a (length, batch, units) sequence hold, per head, its query, key and value
+# next to each other: units = heads * 3 * head_dim (self-attention) or heads * 2 * head_dim (the
+# keys and values of encoder-decoder attention). Scores are (batch * heads, query length, key length).
+
+def _split_heads(op, name, x, heads, parts):
+    """(length, batch, heads*parts*D) -> parts arrays of (batch*heads, length, D)."""
+    if x.ndim != 3 or heads < 1 or x.shape[2] % (heads * parts):
+        raise MXNetError('%s: %s must be (length, batch, heads * %d * head_dim) with heads=%d, got %s'
+                         % (op, name, parts, heads, shape_str(x.shape)))
+    length, batch, units = x.shape
+    x = x.reshape(length, batch, heads, parts, units // (heads * parts))
+    x = jnp.transpose(x, (3, 1, 2, 0, 4))  # (parts, batch, heads, length, D)
+    return [p.reshape(batch * heads, length, -1) for p in x]
+
+
+def _merge_heads(x, heads):
+    """(batch*heads, length, D) -> (length, batch, heads*D)."""
+    bh, length, d = x.shape
+    x = x.reshape(bh // heads, heads, length, d)
+    return jnp.transpose(x, (2, 0, 1, 3)).reshape(length, bh // heads, heads * d)
+
+
+def _scaled(q):
+    return q / jnp.sqrt(jnp.asarray(q.shape[-1], q.dtype))
+
+
+def _check_scores(op, attention, rows, cols):
+    if attention.shape != (rows[0], rows[1], cols):
+        raise MXNetError('%s: attention must be (batch * heads, query length, key length) = %s, got %s'
+                         % (op, shape_str((rows[0], rows[1], cols)), shape_str(attention.shape)))
+
+
+@register('_contrib_interleaved_matmul_selfatt_qk', inputs=('queries_keys_values',), params=[P('heads', 'int')])
+def interleaved_matmul_selfatt_qk(queries_keys_values, *, heads):
+    """Self-attention scores q . k / sqrt(head_dim): (batch * heads, length, length)."""
+    q, k, _ = _split_heads('interleaved_matmul_selfatt_qk', 'queries_keys_values', queries_keys_values, heads, 3)
+    return jnp.matmul(_scaled(q), jnp.swapaxes(k, 1, 2))
+
+
+@register('_contrib_interleaved_matmul_selfatt_valatt', inputs=('queries_keys_values', 'attention'),
+          params=[P('heads', 'int')])
+def interleaved_matmul_selfatt_valatt(queries_keys_values, attention, *, heads):
+    """The values weighted by ``attention`` (batch * heads, length, length): (length, batch, heads * head_dim)."""
+    op = 'interleaved_matmul_selfatt_valatt'
+    _, _, v = _split_heads(op, 'queries_keys_values', queries_keys_values, heads, 3)
+    _check_scores(op, attention, v.shape[:2], v.shape[1])
+    return _merge_heads(jnp.matmul(attention, v), heads)
+
+
+@register('_contrib_interleaved_matmul_encdec_qk', inputs=('queries', 'keys_values'), params=[P('heads', 'int')])
+def interleaved_matmul_encdec_qk(queries, keys_values, *, heads):
+    """Encoder-decoder attention scores: (batch * heads, query length, key length)."""
+    op = 'interleaved_matmul_encdec_qk'
+    q, = _split_heads(op, 'queries', queries, heads, 1)
+    k, _ = _split_heads(op, 'keys_values', keys_values, heads, 2)
+    if q.shape[0] != k.shape[0] or q.shape[2] != k.shape[2]:
+        raise MXNetError('%s: queries %s and keys_values %s disagree on batch or head size (heads=%d)'
+                         % (op, shape_str(queries.shape), shape_str(keys_values.shape), heads))
+    return jnp.matmul(_scaled(q), jnp.swapaxes(k, 1, 2))
+
+
+@register('_contrib_interleaved_matmul_encdec_valatt', inputs=('keys_values', 'attention'),
+          params=[P('heads', 'int')])
+def interleaved_matmul_encdec_valatt(keys_values, attention, *, heads):
+    """The encoder's values weighted by ``attention`` (batch * heads, query length, key length):
+    (query length, batch, heads * head_dim)."""
+    op = 'interleaved_matmul_encdec_valatt'
+    _, v = _split_heads(op, 'keys_values', keys_values, heads, 2)
+    if attention.ndim != 3:
+        raise MXNetError('%s: attention must be (batch * heads, query length, key length), got %s'
+                         % (op, shape_str(attention.shape)))
+    _check_scores(op, attention, (v.shape[0], attention.shape[1]), v.shape[1])
+    return _merge_heads(jnp.matmul(attention, v), heads)

@@ -7,6 +7,7 @@ vjp), so float32 parameters receive float32 gradients.
 import jax.numpy as jnp
 import numpy as np
 
+from ..base import MXNetError
 from ._registry import P, register
 
 
@@ -23,20 +24,14 @@ def amp_cast(data, *, dtype):
     return data.astype(target)
 
 
-def _multicast_outputs(attrs):
-    return attrs['num_outputs']
-
-
-def _multicast_inputs(attrs):
-    count = 64 if attrs is None else attrs['num_outputs']  # None: any number, given positionally
-    return tuple('data_%d' % i for i in range(count))
-
-
-@register('amp_multicast', inputs=_multicast_inputs, num_outputs=_multicast_outputs,
+@register('amp_multicast', variadic=True, num_args_param='num_outputs',
+          num_outputs=lambda attrs: attrs['num_outputs'],
           params=[P('num_outputs', 'int'), P('cast_narrow', 'bool', False)])
 def amp_multicast(*data, num_outputs, cast_narrow):
     """The float inputs cast to their widest float type (the narrowest with ``cast_narrow``),
     so an operator that needs one dtype gets it; non-float inputs unchanged."""
+    if num_outputs != len(data):
+        raise MXNetError('amp_multicast: num_outputs=%d but %d arrays were given' % (num_outputs, len(data)))
     floats = [x.dtype for x in data if _is_float(x.dtype)]
     if not floats:
         return tuple(data)

@@ -8,6 +8,7 @@ with the weight in one matmul. Elsewhere, and when the patches would be large,
 ``lax.conv_general_dilated`` runs. ``CONV_IMPL`` forces one of them ('lax',
 'im2col', 'im2col_rows') for tests and benchmarks.
 """
+import functools
 import itertools
 import math
 
@@ -372,3 +373,141 @@ def deconvolution(data, weight, bias=None, *, kernel, stride, dilate, pad, adj, 
         shape[lay.channel] = num_filter
         y = y + bias.reshape(shape)
     return y
+
+
+# ---------------------------------------------------------------------------------------------
+# UpSampling: nearest (any number of inputs, joined) and bilinear (a fixed transposed convolution)
+# ---------------------------------------------------------------------------------------------
+
+def _upsampling_inputs(attrs, num_args=None):
+    """Nearest takes arg0..argN-1 (maps of several sizes); bilinear takes data and its filter."""
+    if attrs is not None and attrs.get('sample_type') == 'bilinear':
+        return ('data', 'weight')
+    return tuple('arg%d' % i for i in range(num_args or 1))
+
+
+def _upsampling_weight(a, s):
+    d = s.get('data') if a.get('sample_type') == 'bilinear' else None
+    if d is None:
+        return {}
+    k = 2 * a['scale'] - a['scale'] % 2
+    return {'weight': (d[1], 1, k, k)}
+
+
+def _nearest(x, factor):
+    return jnp.repeat(jnp.repeat(x, factor, axis=2), factor, axis=3)
+
+
+@register('UpSampling', variadic=True, inputs=_upsampling_inputs, input_shapes=_upsampling_weight,
+          input_inits={'weight': '["bilinear", {}]'},
+          params=[P('scale', 'int'), P('num_filter', 'int', 0), P('sample_type', 'str'),
+                  P('multi_input_mode', 'str', 'concat'), P('num_args', 'int'), P('workspace', 'int', 512)])
+def upsampling(*data, scale, num_filter, sample_type, multi_input_mode, num_args, workspace):
+    """Enlarge NCHW maps ``scale`` times in height and width.
+
+    'nearest' repeats each pixel; with several inputs each is enlarged to the first input's
+    size times ``scale`` and they are joined on the channel axis (``multi_input_mode='concat'``)
+    or added ('sum'). 'bilinear' is a transposed convolution of each channel with the learnable
+    (C, 1, k, k) filter ``weight``, k = 2*scale - scale%2 (initialised 'bilinear')."""
+    op = 'UpSampling'
+    if sample_type not in ('nearest', 'bilinear'):
+        raise MXNetError("%s: sample_type must be 'nearest' or 'bilinear', got %r" % (op, sample_type))
+    if multi_input_mode not in ('concat', 'sum'):
+        raise MXNetError("%s: multi_input_mode must be 'concat' or 'sum', got %r" % (op, multi_input_mode))
+    if scale < 1:
+        raise MXNetError('%s: scale must be positive, got %d' % (op, scale))
+    for i, x in enumerate(data):
+        if x.ndim != 4:
+            raise MXNetError('%s: input %d must be NCHW (4-D), got %s' % (op, i, shape_str(x.shape)))
+    if sample_type == 'bilinear':
+        if len(data) != 2:
+            raise MXNetError('%s: bilinear sampling takes data and weight, got %d inputs' % (op, len(data)))
+        x, weight = data
+        k = 2 * scale - scale % 2
+        pad = (scale - 1 + 1) // 2  # ceil((scale - 1) / 2)
+        return deconvolution(x, weight, kernel=(k, k), stride=(scale, scale), dilate=(), pad=(pad, pad),
+                             adj=(), target_shape=(), num_filter=x.shape[1], num_group=x.shape[1],
+                             workspace=workspace, no_bias=True, cudnn_tune=None, cudnn_off=False, layout=None)
+    out_h, out_w = data[0].shape[2] * scale, data[0].shape[3] * scale
+    maps = []
+    for i, x in enumerate(data):
+        if out_h % x.shape[2] or out_w % x.shape[3] or out_h // x.shape[2] != out_w // x.shape[3]:
+            raise MXNetError('%s: input %d %s cannot be enlarged by a whole factor to the output size '
+                             '(%d, %d) (input 0 %s times scale %d)'
+                             % (op, i, shape_str(x.shape), out_h, out_w, shape_str(data[0].shape), scale))
+        if x.shape[0] != data[0].shape[0]:
+            raise MXNetError('%s: input %d %s has another batch size than input 0 %s'
+                             % (op, i, shape_str(x.shape), shape_str(data[0].shape)))
+        maps.append(_nearest(x, out_h // x.shape[2]))
+    if multi_input_mode == 'sum':
+        if any(m.shape != maps[0].shape for m in maps):
+            raise MXNetError("%s: multi_input_mode='sum' needs inputs of one channel count, got %s"
+                             % (op, ', '.join(shape_str(x.shape) for x in data)))
+        return functools.reduce(jnp.add, maps)
+    return jnp.concatenate(maps, axis=1) if len(maps) > 1 else maps[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# im2col / col2im: a convolution's patch matrix, and its adjoint
+# ---------------------------------------------------------------------------------------------
+
+_PATCH_PARAMS = [P('kernel', 'shape'), P('stride', 'shape', ()), P('dilate', 'shape', ()), P('pad', 'shape', ())]
+
+
+def _patch_geometry(op, image_shape, kernel, stride, dilate, pad):
+    """(stride, dilate, pad, output positions per axis) of patches cut from ``image_shape`` (N, C, ...)."""
+    n = len(kernel)
+    if n not in (1, 2, 3) or len(image_shape) != n + 2:
+        raise MXNetError('%s: a %d-D kernel %s needs %d-D data (N, C and %d spatial axes), got %s'
+                         % (op, n, tuple(kernel), n + 2, n, shape_str(image_shape)))
+    stride = spatial(op, 'stride', stride, n, 1)
+    dilate = spatial(op, 'dilate', dilate, n, 1)
+    pad = spatial(op, 'pad', pad, n, 0)
+    if min(stride) < 1 or min(dilate) < 1 or min(kernel) < 1:
+        raise MXNetError('%s: kernel %s, stride %s and dilate %s must be positive' % (op, tuple(kernel), stride, dilate))
+    out = tuple(conv_out_size(size, k, s, d, p)
+                for size, k, s, d, p in zip(image_shape[2:], kernel, stride, dilate, pad))
+    if min(out) < 1:
+        raise MXNetError('%s: kernel %s (dilate %s) is larger than the padded image %s (pad %s)'
+                         % (op, tuple(kernel), dilate, shape_str(image_shape), pad))
+    return stride, dilate, pad, out
+
+
+def _patches(image, kernel, stride, dilate, pad, out):
+    """(N, C*prod(kernel), prod(out)): rows ordered by channel then kernel offset, as MXNet's."""
+    pads = [(0, 0, 0), (0, 0, 0)] + [(p, p, 0) for p in pad]
+    padded = lax.pad(image, jnp.zeros((), image.dtype), pads) if any(pad) else image
+    spatial_axes = tuple(range(2, image.ndim))
+    cols = jnp.stack(_windows(padded, spatial_axes, kernel, stride, dilate, out), axis=2)  # (N, C, K, *out)
+    n, c = image.shape[:2]
+    return cols.reshape((n, c * math.prod(kernel), math.prod(out)))
+
+
+@register('im2col', params=_PATCH_PARAMS)
+def im2col(data, *, kernel, stride, dilate, pad):
+    """The sliding windows of an (N, C, *spatial) image as columns: (N, C*prod(kernel), positions),
+    so that a convolution is a matrix product with the (num_filter, C*prod(kernel)) weight."""
+    stride, dilate, pad, out = _patch_geometry('im2col', data.shape, kernel, stride, dilate, pad)
+    return _patches(data, kernel, stride, dilate, pad, out)
+
+
+@register('col2im', params=[P('output_size', 'shape')] + _PATCH_PARAMS)
+def col2im(data, *, output_size, kernel, stride, dilate, pad):
+    """The adjoint of im2col: columns (N, C*prod(kernel), positions) added back into an image
+    (N, C, *output_size); a pixel covered by several windows receives the sum of its copies."""
+    op = 'col2im'
+    if data.ndim != 3:
+        raise MXNetError('%s: data must be (N, C*prod(kernel), positions), got %s' % (op, shape_str(data.shape)))
+    k = math.prod(kernel)
+    if len(output_size) != len(kernel) or data.shape[1] % k:
+        raise MXNetError('%s: data %s does not fit kernel %s and output_size %s (axis 1 must be C*%d)'
+                         % (op, shape_str(data.shape), tuple(kernel), tuple(output_size), k))
+    image_shape = (data.shape[0], data.shape[1] // k) + tuple(output_size)
+    stride, dilate, pad, out = _patch_geometry(op, image_shape, kernel, stride, dilate, pad)
+    if data.shape[2] != math.prod(out):
+        raise MXNetError('%s: data %s has %d positions, but kernel %s, stride %s, dilate %s and pad %s '
+                         'cut %d from output_size %s' % (op, shape_str(data.shape), data.shape[2], tuple(kernel),
+                                                         stride, dilate, pad, math.prod(out), tuple(output_size)))
+    to_columns = functools.partial(_patches, kernel=kernel, stride=stride, dilate=dilate, pad=pad, out=out)
+    image, = jax.linear_transpose(to_columns, jax.ShapeDtypeStruct(image_shape, data.dtype))(data)
+    return image

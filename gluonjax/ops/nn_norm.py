@@ -157,6 +157,25 @@ def batch_norm(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, fix
     return outs + (new_mean.astype(stat_dtype), new_var.astype(moving_var.dtype))
 
 
+@register('BatchNorm_v1', mxnet_outputs=3, input_inits=_MOVING_INITS, plot=Plot('norm'),
+          input_shapes=_input_shapes.per_channel(('gamma', 'beta', 'moving_mean', 'moving_var')),
+          inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'), aux=('moving_mean', 'moving_var'),
+          num_outputs=3, num_visible_outputs=_bn_visible, output_names=('output', 'mean', 'var'),
+          mode_dependent=True, updates_aux=True, rebase_aux=_bn_rebase,
+          params=[P('eps', 'float', 1e-3), P('momentum', 'float', 0.9), P('fix_gamma', 'bool', True),
+                  P('use_global_stats', 'bool', False), P('output_mean_var', 'bool', False)])
+def batch_norm_v1(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, fix_gamma, use_global_stats,
+                  output_mean_var, _train=False):
+    """MXNet's first BatchNorm: BatchNorm over axis 1, whose second statistics output is the
+    variance rather than the inverse standard deviation."""
+    outs = batch_norm(data, gamma, beta, moving_mean, moving_var, eps=eps, momentum=momentum, fix_gamma=fix_gamma,
+                      use_global_stats=use_global_stats, output_mean_var=output_mean_var, axis=1, cudnn_off=False,
+                      min_calib_range=None, max_calib_range=None, _train=_train)
+    invstd = outs[2]
+    var = (1 / jnp.square(invstd) - jnp.asarray(eps, invstd.dtype)).astype(invstd.dtype)
+    return outs[:2] + (var,) + outs[3:]
+
+
 # ---------------------------------------------------------------------------------------------
 # LayerNorm, InstanceNorm, GroupNorm
 # ---------------------------------------------------------------------------------------------

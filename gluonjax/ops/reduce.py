@@ -154,3 +154,75 @@ def moments(data, *, axes, keepdims):
     var = jnp.mean(jnp.square(data - mean), axis=red, keepdims=keepdims)
     mean = mean if keepdims else jnp.squeeze(mean, red)
     return _finish(mean.astype(data.dtype), keepdims), _finish(var.astype(data.dtype), keepdims)
+
+
+# ---- whole-array tests --------------------------------------------------------------------------
+
+@register('_contrib_allclose', inputs=('a', 'b'),
+          params=[P('rtol', 'float', 1e-5), P('atol', 'float', 1e-8), P('equal_nan', 'bool', True)])
+def allclose(a, b, *, rtol, atol, equal_nan):
+    """1 (uint8, 0-d) when |a - b| <= atol + rtol * |b| everywhere (NaNs equal with ``equal_nan``), else 0."""
+    if a.shape != b.shape:
+        raise MXNetError('allclose: a %s and b %s must have the same shape' % (shape_str(a.shape), shape_str(b.shape)))
+    return jnp.allclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan).astype(jnp.uint8)
+
+
+def _all_finite(arrays):
+    ok = jnp.asarray(True)
+    for x in arrays:
+        ok &= jnp.all(jnp.isfinite(x))
+    return ok.astype(jnp.float32).reshape(1)
+
+
+# init_output=False tells MXNet to leave an ``out=`` buffer as it is unless something is not
+# finite; a result here is always a new array, so both values give the same answer.
+@register('all_finite', params=[P('init_output', 'bool', True)])
+def all_finite(data, *, init_output):
+    """[1.] (float32) when every element of ``data`` is finite, else [0.]."""
+    return _all_finite([data])
+
+
+@register('multi_all_finite', variadic=True, num_args_param='num_arrays', params=[P('num_arrays', 'int', 1), P('init_output', 'bool', True)])
+def multi_all_finite(*data, num_arrays, init_output):
+    """[1.] (float32) when every element of all ``num_arrays`` inputs is finite, else [0.]."""
+    if num_arrays != len(data):
+        raise MXNetError('multi_all_finite: num_arrays=%d but %d arrays were given' % (num_arrays, len(data)))
+    return _all_finite(data)
+
+
+# ---- histogram ----------------------------------------------------------------------------------
+
+def _histogram_inputs(attrs):
+    if attrs is not None and attrs.get('bin_cnt') is not None:
+        return ('data',)
+    return ('data', 'bins')
+
+
+@register('_histogram', inputs=_histogram_inputs, num_outputs=2,
+          params=[P('bin_cnt', 'int', None, optional=True), P('range', 'floats', None, optional=True)])
+def histogram(data, bins=None, *, bin_cnt, range):  # noqa: A002 (MXNet's parameter name)
+    """Counts (int64) of the flattened data in each bin, and the bin edges.
+
+    The bins are ``bin_cnt`` equal parts of ``range``, or the intervals between the sorted
+    edges ``bins``; each bin holds its left edge, the last one its right edge too (NumPy's
+    rule), and values outside every bin are not counted."""
+    if (bin_cnt is None) != (range is None):
+        raise MXNetError('histogram: bin_cnt and range must both be given or neither (got bin_cnt=%r, range=%r)'
+                         % (bin_cnt, range))
+    if bin_cnt is not None:
+        if bin_cnt < 1 or len(range) != 2 or not range[0] <= range[1]:
+            raise MXNetError('histogram: needs bin_cnt >= 1 and range (low, high) with low <= high, got %r, %r'
+                             % (bin_cnt, range))
+        edges = jnp.linspace(range[0], range[1], bin_cnt + 1).astype(data.dtype)
+    elif bins is None or bins.ndim != 1 or bins.shape[0] < 2:
+        raise MXNetError('histogram: bins must be a 1-D array of at least 2 edges, got %s'
+                         % (None if bins is None else shape_str(bins.shape)))
+    else:
+        edges = bins
+    values = data.reshape(-1).astype(edges.dtype)
+    n_bins = edges.shape[0] - 1
+    index = jnp.searchsorted(edges, values, side='right') - 1
+    index = jnp.where(values == edges[-1], n_bins - 1, index)  # the last bin is closed
+    inside = (values >= edges[0]) & (values <= edges[-1])
+    counts = jnp.zeros(n_bins, jnp.int64).at[jnp.where(inside, index, n_bins)].add(1, mode='drop')
+    return counts, edges

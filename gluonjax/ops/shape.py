@@ -732,3 +732,32 @@ def space_to_depth(data, *, block_size):
                          % (shape_str(data.shape), b))
     x = data.reshape(n, c, h // b, b, w // b, b)
     return jnp.transpose(x, (0, 3, 5, 1, 2, 4)).reshape(n, c * b * b, h // b, w // b)
+
+
+def _split_v2_outputs(attrs):
+    return attrs['sections'] if attrs['sections'] > 0 else len(attrs['indices'])
+
+
+@register('_split_v2', num_outputs=_split_v2_outputs,
+          params=[P('indices', 'shape', ()), P('axis', 'int', 0), P('squeeze_axis', 'bool', False),
+                  P('sections', 'int', 0)])
+def split_v2(data, *, indices, axis, squeeze_axis, sections):
+    """Split along ``axis`` into ``sections`` equal parts, or at the start ``indices`` (the first
+    being 0, as mx.nd.split_v2 passes them); ``squeeze_axis`` drops the axis from parts of size 1."""
+    ax = norm_axis('split_v2', axis, data.ndim)
+    size = data.shape[ax]
+    if sections > 0:
+        if size % sections:
+            raise MXNetError('split_v2: axis %d of shape %s (size %d) does not split into %d equal sections'
+                             % (ax, shape_str(data.shape), size, sections))
+        starts = tuple(range(0, size, size // sections))
+    else:
+        starts = tuple(indices)
+        if not starts or any(b < a for a, b in zip(starts, starts[1:])) or starts[-1] > size:
+            raise MXNetError('split_v2: indices %s must be ascending starts within axis %d of shape %s'
+                             % (indices, ax, shape_str(data.shape)))
+    ends = starts[1:] + (size,)
+    parts = [lax.slice_in_dim(data, a, b, axis=ax) for a, b in zip(starts, ends)]
+    if squeeze_axis:
+        parts = [jnp.squeeze(p, ax) if p.shape[ax] == 1 else p for p in parts]
+    return tuple(parts)

@@ -241,3 +241,295 @@ def image_normalize(data, *, mean, std):
         values = values * channels if len(values) == 1 else values[:channels]
         per_channel.append(jnp.asarray(values, data.dtype).reshape(channels, 1, 1))
     return (data - per_channel[0]) / per_channel[1]
+
+
+# ---- pooling of regions of interest (Fast/Mask R-CNN heads) --------------------------------------
+
+def _check_rois(op, data, rois, pooled_size):
+    if data.ndim != 4:
+        raise MXNetError('%s: data must be NCHW, got %s' % (op, shape_str(data.shape)))
+    if rois.ndim != 2 or rois.shape[1] != 5:
+        raise MXNetError('%s: rois must be (num_rois, 5) rows of [batch_index, x1, y1, x2, y2], got %s'
+                         % (op, shape_str(rois.shape)))
+    if len(pooled_size) != 2 or min(pooled_size) < 1:
+        raise MXNetError('%s: pooled_size must be two positive ints (height, width), got %s' % (op, pooled_size))
+
+
+def _round_half_away(x):
+    """C's round(): halves away from zero (jnp.round rounds them to even)."""
+    return jnp.sign(x) * jnp.floor(jnp.abs(x) + 0.5)
+
+
+def _edge_masks(lo, hi, length):
+    """(R, n_bins, length) masks of the pixels in [lo, hi) of each bin, clipped to the map."""
+    lo, hi = jnp.clip(lo, 0, length), jnp.clip(hi, 0, length)
+    pixels = jnp.arange(length, dtype=lo.dtype)
+    return (pixels >= lo[..., None]) & (pixels < hi[..., None])
+
+
+def _bin_masks(start, size, n_bins, length):
+    """(R, n_bins, length) masks of the pixels of each ROIPooling bin along one axis (``start``
+    a whole pixel)."""
+    bin_size = size / n_bins
+    k = jnp.arange(n_bins, dtype=start.dtype)
+    return _edge_masks(jnp.floor(k * bin_size[:, None]) + start[:, None],
+                       jnp.ceil((k + 1) * bin_size[:, None]) + start[:, None], length)
+
+
+@register('ROIPooling', inputs=('data', 'rois'), mxnet_outputs=2,
+          params=[P('pooled_size', 'shape'), P('spatial_scale', 'float')])
+def roi_pooling(data, rois, *, pooled_size, spatial_scale):
+    """Max pooling of each region of interest onto a pooled_size grid (Fast R-CNN).
+
+    ``rois`` rows are [batch_index, x1, y1, x2, y2] in image coordinates; times
+    ``spatial_scale`` and rounded they give the region on ``data``'s pixels (both ends
+    included). An empty bin, or a row whose batch index is out of range, gives 0."""
+    _check_rois('ROIPooling', data, rois, pooled_size)
+    n, _, height, width = data.shape
+    rois = lax.stop_gradient(rois).astype(jnp.float32)
+    batch = rois[:, 0].astype(jnp.int32)
+    x1, y1, x2, y2 = (_round_half_away(rois[:, i] * np.float32(spatial_scale)) for i in range(1, 5))
+    rows = _bin_masks(y1, jnp.maximum(y2 - y1 + 1, 1), pooled_size[0], height)  # (R, PH, H)
+    cols = _bin_masks(x1, jnp.maximum(x2 - x1 + 1, 1), pooled_size[1], width)  # (R, PW, W)
+    regions = data[jnp.clip(batch, 0, n - 1)]  # (R, C, H, W)
+    low = jnp.asarray(-jnp.inf if jnp.issubdtype(data.dtype, jnp.floating) else jnp.iinfo(data.dtype).min,
+                      data.dtype)
+    # max over each bin's columns, then over its rows: (R, C, H, PW), then (R, C, PH, PW)
+    by_col = jnp.max(jnp.where(cols[:, None, None, :, :], regions[:, :, :, None, :], low), axis=-1)
+    pooled = jnp.max(jnp.where(rows[:, None, :, :, None], by_col[:, :, None, :, :], low), axis=3)
+    valid = (batch >= 0) & (batch < n)
+    empty = ~(rows.any(-1)[:, :, None] & cols.any(-1)[:, None, :])  # (R, PH, PW)
+    return jnp.where(valid[:, None, None, None] & ~empty[:, None], pooled, jnp.zeros((), data.dtype))
+
+
+@register('_contrib_PSROIPooling', inputs=('data', 'rois'),
+          params=[P('spatial_scale', 'float'), P('output_dim', 'int'), P('pooled_size', 'int'),
+                  P('group_size', 'int', 0)])
+def psroi_pooling(data, rois, *, spatial_scale, output_dim, pooled_size, group_size):
+    """Position-sensitive average pooling of each region of interest (R-FCN): bin (i, j) of
+    output channel c averages input channel (c * group_size + gi) * group_size + gj, where
+    (gi, gj) is the bin's cell on a group_size grid (group_size 0: pooled_size). ``rois`` rows
+    are [batch_index, x1, y1, x2, y2] in image coordinates; empty bins give 0."""
+    op = 'PSROIPooling'
+    group = group_size or pooled_size
+    _check_rois(op, data, rois, (pooled_size, pooled_size))
+    n, channels, height, width = data.shape
+    if channels != output_dim * group * group:
+        raise MXNetError('%s: data has %d channels (%s), output_dim * group_size**2 = %d * %d**2 expected'
+                         % (op, channels, shape_str(data.shape), output_dim, group))
+    dtype = data.dtype if jnp.issubdtype(data.dtype, jnp.floating) else jnp.float32
+    rois = lax.stop_gradient(rois).astype(dtype)
+    x1, y1 = (_round_half_away(rois[:, i]) * spatial_scale for i in (1, 2))
+    x2, y2 = ((_round_half_away(rois[:, i]) + 1) * spatial_scale for i in (3, 4))
+    k = jnp.arange(pooled_size, dtype=dtype)
+    masks = []
+    for start, end, length in ((y1, y2, height), (x1, x2, width)):
+        size = jnp.maximum(end - start, 0.1)[:, None] / pooled_size  # regions of nothing keep a tenth of a pixel
+        masks.append(_edge_masks(jnp.floor(k * size + start[:, None]), jnp.ceil((k + 1) * size + start[:, None]),
+                                 length).astype(dtype))
+    rows, cols = masks
+    batch = jnp.clip(rois[:, 0].astype(jnp.int32), 0, n - 1)
+    sums = jnp.einsum('rph,rchw,rqw->rcpq', rows, data[batch].astype(dtype), cols)
+    area = rows.sum(-1)[:, :, None] * cols.sum(-1)[:, None, :]  # (R, PH, PW)
+    cell = np.minimum(np.arange(pooled_size) * group // pooled_size, group - 1)
+    channel = (np.arange(output_dim)[:, None, None] * group + cell[:, None]) * group + cell[None, :]
+    picked = sums[:, channel, np.arange(pooled_size)[:, None], np.arange(pooled_size)[None, :]]
+    return jnp.where(area[:, None] > 0, picked / jnp.maximum(area, 1)[:, None], 0).astype(data.dtype)
+
+def _sample_weights(start, bin_size, grid, n_bins, length, max_samples):
+    """(R, n_bins, length): for each ROIAlign bin along one axis, the summed bilinear weights of
+    its ``grid`` sample points on the pixels (sample k at start + (bin + (k + .5) / grid) * bin_size).
+
+    Samples outside [-1, length] weigh nothing, so only the first ``max_samples`` samples from the
+    first one inside are visited: the points are over 0.5 apart when a bin has more than one,
+    so no more than 2 * length + 3 of them fall inside."""
+    dtype = start.dtype
+    step = bin_size / grid  # (R,)
+    first = start[:, None] + jnp.arange(n_bins, dtype=dtype) * bin_size[:, None]  # (R, bins)
+    skip = jnp.clip(jnp.ceil((-1 - first) / step[:, None] - 0.5), 0, None)  # samples before -1
+    k = skip[..., None] + jnp.arange(max_samples, dtype=dtype)  # (R, bins, S)
+    y = first[..., None] + (k + 0.5) * step[:, None, None]
+    inside = (k < grid[:, None, None]) & (y >= -1) & (y <= length)
+    y = jnp.maximum(y, 0)
+    low = jnp.floor(y)
+    clamped = low >= length - 1
+    low = jnp.where(clamped, length - 1, low)
+    frac = jnp.where(clamped, 0, y - low)
+    pixels = jnp.arange(length, dtype=dtype)
+    weight = (jnp.where(pixels == low[..., None], 1 - frac[..., None], 0)
+              + jnp.where(pixels == low[..., None] + 1, frac[..., None], 0))
+    return jnp.sum(jnp.where(inside[..., None], weight, 0), axis=2)
+
+
+@register('_contrib_ROIAlign', inputs=('data', 'rois'),
+          params=[P('pooled_size', 'shape'), P('spatial_scale', 'float'), P('sample_ratio', 'int', -1),
+                  P('position_sensitive', 'bool', False), P('aligned', 'bool', False)])
+def roi_align(data, rois, *, pooled_size, spatial_scale, sample_ratio, position_sensitive, aligned):
+    """Average of bilinear samples of each region of interest per bin of a pooled_size grid (Mask R-CNN).
+
+    ``rois`` rows are [batch_index, x1, y1, x2, y2] in image coordinates, scaled by
+    ``spatial_scale`` (and moved half a pixel with ``aligned``). Each bin averages
+    sample_ratio x sample_ratio points, or ceil(bin size) per axis when sample_ratio <= 0.
+    ``position_sensitive`` (R-FCN) pools bin (i, j) of output channel c from input channel
+    (c * PH + i) * PW + j. The rois receive no gradient."""
+    op = 'ROIAlign'
+    _check_rois(op, data, rois, pooled_size)
+    n, channels, height, width = data.shape
+    ph, pw = pooled_size
+    if position_sensitive and channels % (ph * pw):
+        raise MXNetError('%s: position_sensitive needs channels (%d, data %s) divisible by the %d bins of '
+                         'pooled_size %s' % (op, channels, shape_str(data.shape), ph * pw, pooled_size))
+    dtype = data.dtype if jnp.issubdtype(data.dtype, jnp.floating) else jnp.float32
+    rois = lax.stop_gradient(rois).astype(dtype)
+    offset = 0.5 if aligned else 0.0
+    x1, y1, x2, y2 = (rois[:, i] * spatial_scale - offset for i in range(1, 5))
+    roi_h, roi_w = y2 - y1, x2 - x1
+    if not aligned:  # regions of under a pixel count as one pixel
+        roi_h, roi_w = jnp.maximum(roi_h, 1), jnp.maximum(roi_w, 1)
+    grids, weights = [], []
+    for start, size, bins, length in ((y1, roi_h, ph, height), (x1, roi_w, pw, width)):
+        if sample_ratio > 0:
+            grid, max_samples = jnp.full_like(size, sample_ratio), sample_ratio
+        else:
+            grid, max_samples = jnp.ceil(size / bins), 2 * length + 3
+        max_samples = min(max_samples, 2 * length + 3)
+        grids.append(grid)
+        weights.append(_sample_weights(start, size / bins, grid, bins, length, max_samples))
+    count = jnp.maximum(grids[0] * grids[1], 1)  # (R,)
+    batch = jnp.clip(rois[:, 0].astype(jnp.int32), 0, n - 1)
+    out = jnp.einsum('rph,rchw,rqw->rcpq', weights[0], data[batch].astype(dtype), weights[1])
+    out = out / count[:, None, None, None]
+    if position_sensitive:  # output channel c, bin (i, j) <- input channel (c * PH + i) * PW + j
+        out = out.reshape(out.shape[0], channels // (ph * pw), ph * pw, ph * pw)
+        out = jnp.diagonal(out, axis1=2, axis2=3).reshape(out.shape[0], -1, ph, pw)
+    return out.astype(data.dtype)
+
+
+# ---- spatial transformer networks: sampling grids and the bilinear sampler --------------------------
+
+def _affine_grid(op, affine, target_shape):
+    """(N, 2, H, W) source coordinates in [-1, 1] (x then y) of an (N, 6) affine transform
+    applied to the target grid (x and y evenly from -1 to 1)."""
+    if affine.ndim != 2 or affine.shape[1] != 6:
+        raise MXNetError('%s: the affine transform must be (batch, 6), got %s' % (op, shape_str(affine.shape)))
+    if len(target_shape) != 2 or min(target_shape) < 1:
+        raise MXNetError('%s: target_shape must be (height, width), got %s' % (op, target_shape))
+    height, width = target_shape
+    ys, xs = jnp.meshgrid(jnp.linspace(-1, 1, height, dtype=affine.dtype),
+                          jnp.linspace(-1, 1, width, dtype=affine.dtype), indexing='ij')
+    target = jnp.stack([xs.reshape(-1), ys.reshape(-1), jnp.ones(height * width, affine.dtype)])  # (3, H*W)
+    return jnp.matmul(affine.reshape(-1, 2, 3), target).reshape(-1, 2, height, width)
+
+
+@register('GridGenerator', mxnet_outputs=2,
+          params=[P('transform_type', 'str'), P('target_shape', 'shape', (0, 0))])
+def grid_generator(data, *, transform_type, target_shape):
+    """The sampling grid of BilinearSampler, (N, 2, H, W) with x then y in [-1, 1]: an 'affine'
+    transform (N, 6) of the target grid, or a 'warp' adding the pixel offsets ``data`` (N, 2, H, W)."""
+    op = 'GridGenerator'
+    if transform_type == 'affine':
+        return _affine_grid(op, data, target_shape)
+    if transform_type != 'warp':
+        raise MXNetError("%s: transform_type must be 'affine' or 'warp', got %r" % (op, transform_type))
+    if data.ndim != 4 or data.shape[1] != 2:
+        raise MXNetError('%s: a warp flow must be (batch, 2, height, width), got %s' % (op, shape_str(data.shape)))
+    height, width = data.shape[2:]
+    ys, xs = jnp.meshgrid(jnp.arange(height, dtype=data.dtype), jnp.arange(width, dtype=data.dtype), indexing='ij')
+    x = (data[:, 0] + xs) / ((width - 1) / 2) - 1
+    y = (data[:, 1] + ys) / ((height - 1) / 2) - 1
+    return jnp.stack([x, y], axis=1)
+
+
+def _sample_bilinear(data, grid):
+    """data (N, C, H, W) read at the grid's (N, 2, h, w) points in [-1, 1], bilinearly; the
+    neighbours outside the map count as zeros."""
+    height, width = data.shape[2:]
+    x = (grid[:, 0] + 1) * (width - 1) / 2  # (N, h, w) in pixels
+    y = (grid[:, 1] + 1) * (height - 1) / 2
+    x0, y0 = jnp.floor(x), jnp.floor(y)
+    out = 0
+    batch = jnp.arange(data.shape[0])[:, None, None]
+    for dy, dx in ((0, 0), (0, 1), (1, 0), (1, 1)):
+        xi, yi = x0 + dx, y0 + dy
+        weight = (1 - jnp.abs(x - xi)) * (1 - jnp.abs(y - yi))
+        inside = (xi >= 0) & (xi <= width - 1) & (yi >= 0) & (yi <= height - 1)
+        rows = jnp.clip(yi, 0, height - 1).astype(jnp.int32)
+        cols = jnp.clip(xi, 0, width - 1).astype(jnp.int32)
+        values = jnp.moveaxis(data[batch, :, rows, cols], -1, 1)  # (N, C, h, w)
+        out = out + values * jnp.where(inside, weight, 0)[:, None]
+    return out.astype(data.dtype)
+
+
+def _check_sampler(op, data, grid):
+    if data.ndim != 4 or grid.ndim != 4 or grid.shape[1] != 2 or grid.shape[0] != data.shape[0]:
+        raise MXNetError('%s: data must be (N, C, H, W) and grid (N, 2, h, w), got data %s and grid %s'
+                         % (op, shape_str(data.shape), shape_str(grid.shape)))
+
+
+@register('BilinearSampler', inputs=('data', 'grid'), mxnet_outputs=2,
+          params=[P('cudnn_off', 'bool', None, optional=True)])
+def bilinear_sampler(data, grid, *, cudnn_off):
+    """``data`` (N, C, H, W) sampled bilinearly at ``grid`` (N, 2, h, w): x then y, -1 and 1 being
+    the centres of the first and last pixels; points off the map read zeros. (N, C, h, w)."""
+    _check_sampler('BilinearSampler', data, grid)
+    return _sample_bilinear(data, grid)
+
+
+@register('SpatialTransformer', inputs=('data', 'loc'), mxnet_outputs=3,
+          params=[P('target_shape', 'shape', (0, 0)), P('transform_type', 'str'), P('sampler_type', 'str'),
+                  P('cudnn_off', 'bool', None, optional=True)])
+def spatial_transformer(data, loc, *, target_shape, transform_type, sampler_type, cudnn_off):
+    """``data`` (N, C, H, W) resampled bilinearly onto a target_shape grid moved by the affine
+    transforms ``loc`` (N, 6) (Jaderberg et al., 2015): (N, C, *target_shape)."""
+    op = 'SpatialTransformer'
+    if transform_type != 'affine' or sampler_type != 'bilinear':
+        raise MXNetError("%s: only transform_type='affine' with sampler_type='bilinear' exist, got %r and %r"
+                         % (op, transform_type, sampler_type))
+    grid = _affine_grid(op, loc, target_shape)
+    _check_sampler(op, data, grid)
+    return _sample_bilinear(data, grid)
+
+
+# ---- Correlation (FlowNet's cost volume) ------------------------------------------------------------
+
+@register('Correlation', inputs=('data1', 'data2'), mxnet_outputs=3,
+          params=[P('kernel_size', 'int', 1), P('max_displacement', 'int', 1), P('stride1', 'int', 1),
+                  P('stride2', 'int', 1), P('pad_size', 'int', 0), P('is_multiply', 'bool', True)])
+def correlation(data1, data2, *, kernel_size, max_displacement, stride1, stride2, pad_size, is_multiply):
+    """Matching costs of ``data1`` against ``data2`` moved by each displacement (dx, dy), both in
+    -max_displacement..max_displacement by stride2: output channel (dy, dx) (row-major) holds, per
+    position (taken every stride1 pixels), the product (or with ``is_multiply=False`` the absolute
+    difference) of the two maps summed over a kernel_size window and the channels, divided by
+    kernel_size**2 * channels. Both maps are zero-padded by pad_size first."""
+    op = 'Correlation'
+    if data1.ndim != 4 or data1.shape != data2.shape:
+        raise MXNetError('%s: data1 and data2 must be NCHW maps of one shape, got %s and %s'
+                         % (op, shape_str(data1.shape), shape_str(data2.shape)))
+    if kernel_size < 1 or kernel_size % 2 == 0 or min(stride1, stride2) < 1 or max_displacement < 0 or pad_size < 0:
+        raise MXNetError('%s: kernel_size must be odd and positive, strides positive, max_displacement and '
+                         'pad_size non-negative (got %d, %d, %d, %d, %d)'
+                         % (op, kernel_size, stride1, stride2, max_displacement, pad_size))
+    pads = ((0, 0), (0, 0), (pad_size, pad_size), (pad_size, pad_size))
+    first, second = jnp.pad(data1, pads), jnp.pad(data2, pads)
+    border = max_displacement + (kernel_size - 1) // 2
+    height, width = first.shape[2] - 2 * border, first.shape[3] - 2 * border
+    if height < 1 or width < 1:
+        raise MXNetError('%s: maps %s padded by %d are too small for max_displacement %d and kernel_size %d'
+                         % (op, shape_str(data1.shape), pad_size, max_displacement, kernel_size))
+    out_h, out_w = -(-height // stride1), -(-width // stride1)
+    span_h, span_w = (out_h - 1) * stride1 + kernel_size, (out_w - 1) * stride1 + kernel_size
+    start = max_displacement
+    anchor = first[:, :, start:start + span_h, start:start + span_w]
+    radius = max_displacement // stride2
+    costs = []
+    for dy in range(-radius, radius + 1):
+        for dx in range(-radius, radius + 1):
+            y, x = start + dy * stride2, start + dx * stride2
+            moved = second[:, :, y:y + span_h, x:x + span_w]
+            match = anchor * moved if is_multiply else jnp.abs(anchor - moved)
+            summed = jnp.sum(match, axis=1)  # (N, span_h, span_w)
+            windows = sum(summed[:, i:i + (out_h - 1) * stride1 + 1:stride1, j:j + (out_w - 1) * stride1 + 1:stride1]
+                          for i in range(kernel_size) for j in range(kernel_size))
+            costs.append(windows)
+    norm = jnp.asarray(kernel_size * kernel_size * data1.shape[1], data1.dtype)
+    return (jnp.stack(costs, axis=1) / norm).astype(data1.dtype)

@@ -13,9 +13,10 @@ from ._name import NameManager, Prefix  # noqa: F401
 from ._attribute import AttrScope  # noqa: F401
 from .executor import Executor  # noqa: F401
 from . import _gen
-from ..ops._frontend import populate as _populate
+from ..ops._frontend import populate as _populate, add_python_functions as _add_python_functions
 
 _populate(globals(), _gen.make_function)
+_add_python_functions(globals())
 
 _gen.add_fluent_methods()
 

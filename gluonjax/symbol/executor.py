@@ -63,6 +63,18 @@ def _check_nd(name, a):
     return a
 
 
+def _cotangent(out, head_grad):
+    """The cotangent of one output: its head gradient (ones by default); an integer output
+    (shape_array, index_array) carries none, which jax spells as float0 zeros."""
+    if not jnp.issubdtype(out.dtype, jnp.inexact):
+        return np.zeros(out.shape, jax.dtypes.float0)
+    if head_grad is None:
+        return jnp.ones_like(out)
+    if head_grad.shape != out.shape and head_grad.size == out.size == 0:  # any empty array will do
+        return jnp.zeros_like(out)
+    return head_grad.astype(out.dtype)
+
+
 class Executor:
     """A Symbol bound to argument, gradient and auxiliary arrays."""
 
@@ -146,8 +158,7 @@ class Executor:
                     return outs, new_aux
                 diff = {n: args[n] for n in diff_names}
                 outs, vjp, _ = jax.vjp(f, diff, has_aux=True)
-                cts = [jnp.ones_like(o) if g is None else g.astype(o.dtype) for o, g in zip(outs, head_grads)]
-                return vjp(cts)[0]
+                return vjp([_cotangent(o, g) for o, g in zip(outs, head_grads)])[0]
             run = jax.jit(run, static_argnums=(3,))
             self._jit[(kind, train)] = run
             return run
@@ -352,8 +363,10 @@ def _bind(self, ctx, args, args_grad=None, grad_req='write', aux_states=None, gr
 
 def _simple_bind(self, ctx, grad_req='write', type_dict=None, stype_dict=None, group2ctx=None,
                  shared_arg_names=None, shared_exec=None, shared_buffer=None, **kwargs):
-    """An Executor with arrays allocated from input shapes (``data=(32, 784)``)."""
-    return simple_bind(self, ctx, grad_req, type_dict, kwargs, stype_dict)
+    """An Executor with arrays allocated from input shapes (``data=(32, 784)``); keywords whose
+    value is not a tuple are ignored, as MXNet ignores them (``force_rebind=True``)."""
+    shapes = {name: shape for name, shape in kwargs.items() if isinstance(shape, tuple)}
+    return simple_bind(self, ctx, grad_req, type_dict, shapes, stype_dict)
 
 
 def _eval(self, ctx=None, **kwargs):

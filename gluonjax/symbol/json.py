@@ -285,8 +285,8 @@ def _read_node(raw, i, built, source, old_format, n_nodes):
         raise _fail(source, '%s: unknown operator %r: gluonjax has no operator by that name'
                     % (_node_label(i, raw), op_name))
     entries = [_entry(e, i, raw, source, n_nodes) for e in raw_inputs]
-    if op.variadic and 'num_args' in op._param_map and 'num_args' not in attrs:
-        attrs['num_args'] = str(len(entries))
+    if op.variadic and op.num_args_param in op._param_map and op.num_args_param not in attrs:
+        attrs[op.num_args_param] = str(len(entries))
     if op.params and not op.open_params:  # MXNet's parser rejects unknown names (hidden __x__ aside)
         for key in attrs:
             if key not in op._param_map and not (key.startswith('__') and key.endswith('__')):

@@ -559,9 +559,9 @@ def create(op, inputs, params, name=None, attr=None, hint=None, subgraphs=()):
     if op.variadic:
         if any(x is None for x in inputs):
             raise MXNetError('%s: inputs must all be given (got None)' % op.name)
-        n_args = parsed.get('num_args', len(inputs))
-        if n_args != len(inputs) and 'num_args' in op._param_map:
-            raise MXNetError('%s: num_args=%d but %d inputs were given' % (op.name, n_args, len(inputs)))
+        n_args = parsed.get(op.num_args_param, len(inputs))
+        if n_args != len(inputs) and op.num_args_param in op._param_map:
+            raise MXNetError('%s: %s=%d but %d inputs were given' % (op.name, op.num_args_param, n_args, len(inputs)))
     names = op.input_names(parsed, len(inputs))
     if len(inputs) > len(names):
         raise MXNetError('%s: too many inputs: %d given, the operator takes %s'
