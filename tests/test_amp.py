@@ -200,7 +200,8 @@ def test_convert_hybrid_block_inserts_casts_and_shares_parameters():
     casts = [n for n in graph.get_internals().list_outputs() if 'amp_cast' in n]
     assert 'data_amp_cast_float16_output' in casts
     assert set(converted.collect_params()) == set(net.collect_params())
-    softmax = amp.convert_symbol(mx.sym.softmax(mx.sym.var('data')), target_dtype='float16')
+    with mx.name.NameManager():  # automatic names count from 0 in a fresh scope
+        softmax = amp.convert_symbol(mx.sym.softmax(mx.sym.var('data')), target_dtype='float16')
     assert softmax.get_internals().list_outputs() == ['data', 'data_amp_cast_float32_output', 'softmax0_output']
     with pytest.raises(RuntimeError, match='hybridize'):
         amp.convert_hybrid_block(gluon.nn.Dense(2, in_units=2))

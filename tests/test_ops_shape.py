@@ -929,5 +929,6 @@ def test_amp_cast_and_multicast_move_floats_only():
     half, single, ints = nd.ones(2, dtype='float16'), nd.ones(2), nd.ones(2, dtype='int32')
     assert [o.dtype for o in nd.amp_multicast(half, single, ints, num_outputs=3)] == [np.float32, np.float32, np.int32]
     assert [o.dtype for o in nd.amp_multicast(half, single, num_outputs=2, cast_narrow=True)] == [np.float16] * 2
-    sym = mx.sym.amp_multicast(mx.sym.var('x'), mx.sym.var('y'), num_outputs=2)
+    with mx.name.NameManager():  # automatic names count from 0 in a fresh scope
+        sym = mx.sym.amp_multicast(mx.sym.var('x'), mx.sym.var('y'), num_outputs=2)
     assert sym.list_outputs() == ['amp_multicast0_output0', 'amp_multicast0_output1']

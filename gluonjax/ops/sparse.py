@@ -278,12 +278,6 @@ def _square_sum_sparse(kernel, data):
     return None
 
 
-@register('_contrib_quadratic', params=[P('a', 'float', 0.0), P('b', 'float', 0.0), P('c', 'float', 0.0)])
-def quadratic(data, *, a, b, c):
-    """a * data**2 + b * data + c, elementwise."""
-    return (a * jnp.square(data) + b * data + c).astype(data.dtype)
-
-
 @register('_contrib_SparseEmbedding', inputs=('data', 'weight'), input_shapes=_input_shapes.embedding,
           params=[P('input_dim', 'int'), P('output_dim', 'int'), P('dtype', 'dtype', 'float32'),
                   P('sparse_grad', 'bool', False), P('deterministic', 'bool', False)])
