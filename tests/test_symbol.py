@@ -87,6 +87,15 @@ def test_fc_and_batchnorm_variables_and_aux_states():
     assert no_bias.list_arguments() == ['data', 'fullyconnected0_weight']
 
 
+def test_dunder_keywords_are_node_attributes():
+    # MXNet's Module tests pass layouts this way; MXNet 1.9.1 lists them as the node's attributes
+    act = mx.sym.Activation(mx.sym.var('x'), act_type='relu', __layout__='NC', name='a')
+    assert act.list_attr() == {'act_type': 'relu', '__layout__': 'NC'}
+    assert act.attr('__layout__') == 'NC'
+    with pytest.raises(mx.base.MXNetError, match='layout'):
+        mx.sym.Activation(mx.sym.var('x'), act_type='relu', layout='NC')
+
+
 def test_group_indexing_iteration_and_internals():
     x, y = mx.sym.var('x'), mx.sym.var('y')
     with mx.name.NameManager():

@@ -590,11 +590,17 @@ def create(op, inputs, params, name=None, attr=None, hint=None, subgraphs=()):
 def _split_hidden(op, params):
     """(operator parameters, hidden attributes): ``lr_mult=2`` given to an operator that has no
     such parameter is the node attribute ``__lr_mult__`` (``attr_dict`` lists it both ways), as
-    MXNet's symbol creation stores MXNet's hidden keys."""
-    hidden = {hidden_key(k): str(v) for k, v in params.items() if k in HIDDEN_KEYS and k not in op._param_map}
+    MXNet's symbol creation stores MXNet's hidden keys; a keyword already spelled ``__name__``
+    (``__layout__``) is such an attribute too."""
+    hidden = {hidden_key(k): str(v) for k, v in params.items()
+              if (k in HIDDEN_KEYS and k not in op._param_map) or _dunder(k)}
     if not hidden:
         return params, {}
     return {k: v for k, v in params.items() if hidden_key(k) not in hidden}, hidden
+
+
+def _dunder(key):
+    return len(key) > 4 and key.startswith('__') and key.endswith('__')
 
 
 def _op_attrs(op, formatted, user):
