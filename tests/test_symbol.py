@@ -96,6 +96,16 @@ def test_dunder_keywords_are_node_attributes():
         mx.sym.Activation(mx.sym.var('x'), act_type='relu', layout='NC')
 
 
+def test_regression_output_takes_any_label_of_the_datas_batch_and_size():
+    # MXNet 1.9.1: a (N, 1) label for (N, 1) outputs is as good as the (N,) it infers by itself
+    out = mx.sym.LinearRegressionOutput(mx.sym.FullyConnected(mx.sym.var('data'), num_hidden=1),
+                                        mx.sym.var('label'), name='out')
+    assert out.infer_shape(data=(8, 5), label=(8, 1))[0][-1] == (8, 1)
+    assert out.infer_shape(data=(8, 5))[0][-1] == (8,)
+    with pytest.raises(mx.base.MXNetError, match='Shape inconsistent'):
+        out.infer_shape(data=(8, 5), label=(4, 2))
+
+
 def test_group_indexing_iteration_and_internals():
     x, y = mx.sym.var('x'), mx.sym.var('y')
     with mx.name.NameManager():
