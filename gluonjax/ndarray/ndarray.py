@@ -258,10 +258,9 @@ class NDArray(ArrayType):
         if grad_req not in ('write', 'add', 'null'):
             raise MXNetError("attach_grad: grad_req must be 'write', 'add' or 'null', not %r" % (grad_req,))
         stype = self.stype if stype is None else stype  # MXNet: a sparse array's gradient is sparse too
+        g = type(self)._from_jax(_zeros_like(self._data), self._ctx)
         if stype != 'default':  # a sparse gradient buffer
-            g = invoke('cast_storage', [type(self)._from_jax(_zeros_like(self._data), self._ctx)], {'stype': stype})
-        else:
-            g = type(self)._from_jax(_zeros_like(self._data), self._ctx)
+            g = invoke('cast_storage', [g], {'stype': stype})
         self._ag = _tape.Leaf(g, grad_req)
 
     def detach(self):
