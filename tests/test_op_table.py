@@ -137,6 +137,13 @@ def test_np_functions_and_methods_have_their_entrys_signature():
         mx.np.diff(a, prepend=0)
     with pytest.raises(TypeError, match='tril'):
         mx.np.tril(a, 0, 1)
+    with pytest.raises(TypeError, match="'kk'"):
+        mx.np.tril(a, kk=1)
+    with pytest.raises(TypeError, match='multiple values'):
+        mx.np.tril(a, 1, k=1)
+    # a NumPy parameter named like a local of the generated code (np.stack's `arrays`) is the caller's
+    np.testing.assert_array_equal(mx.np.stack(arrays=[a, a], axis=1).asnumpy(), np.stack([a.asnumpy()] * 2, axis=1))
+    assert 'bind' not in mx.np.tril.__source__  # Python binds the arguments: one straight call
     with pytest.raises(ValueError, match="'kk'"):  # a signature that does not fit fails at registration
         Np('tril(m, kk=0)').check(get_op('_npi_tril'))
 

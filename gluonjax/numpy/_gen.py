@@ -7,6 +7,7 @@ for ``mx.nd``. A call binds its arguments by the signature, hands the array para
 operator as its inputs, the others as the operator parameters they name (parsed by the table's
 own parameter kinds), and ``out=``/``ctx=`` to the call.
 """
+import ast
 import inspect
 import numbers
 
@@ -39,90 +40,99 @@ def _is_default(value, default):
     return value is default or (isinstance(value, (str, numbers.Number)) and value == default)
 
 
-class _Call:
-    """One Np entry made ready to run: what each parameter of its signature is, worked out once."""
+def _is_several(res):
+    return isinstance(res, list) or (is_symbol(res) and len(res.list_outputs()) > 1)
 
-    def __init__(self, op, spec, public):
-        self.op, self.spec, self.public = op, spec, public
-        params = list(spec.python_signature.parameters.values())
-        # without *args or keyword-only parameters, arguments are bound here (inspect's binder
-        # costs more than the operator call)
-        self.simple = all(p.kind in (p.POSITIONAL_OR_KEYWORD, p.VAR_KEYWORD) for p in params)
-        self.names = [p.name for p in params if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-        self.defaults = {p.name: p.default for p in params if p.default is not p.empty}
-        self.positions = {name: i for i, name in enumerate(self.names)}
-        self.arrays = spec.array_parameters(op)
-        self.sequence = bool(spec.star) or op.variadic  # one parameter holds all the arrays
-        # None for an operator parameter that does not take None means the operator's default
-        # (np.zeros' dtype=None is the operator's float32)
-        self.targets = [(name, target, op._param_map[target].optional or op._param_map[target].default is None)
-                        for name, target in spec.targets(op)]
-        self.several = op.num_outputs != 1  # an int, or a function of the attributes
-        self.unsupported = [(name, default) for name, default in spec.parameters if name in spec.unsupported]
-        self.has_params = bool(self.targets or self.unsupported or spec.fixed or op.variadic)
 
-    def bind(self, args, kwargs):
-        """{parameter: value} of a call, defaults filled in; NumPy's ufunc keywords checked."""
-        if not self.simple:
-            try:
-                bound = self.spec.python_signature.bind(*args, **kwargs)
-            except TypeError as err:
-                raise TypeError('%s(): %s' % (self.public, err)) from None
-            bound.apply_defaults()
-            return bound.arguments
-        if len(args) > len(self.names):
-            raise TypeError('%s() takes %d positional arguments but %d were given'
-                            % (self.public, len(self.names), len(args)))
-        bound = self.defaults.copy()
-        bound.update(zip(self.names, args))
-        if kwargs:
-            extra = {}
-            for key, value in kwargs.items():
-                at = self.positions.get(key)
-                if at is None and self.spec.ufunc_keywords:
-                    extra[key] = value
-                elif at is None:
-                    raise TypeError('%s() got an unexpected keyword argument %r' % (self.public, key))
-                elif at < len(args):
-                    raise TypeError('%s() got multiple values for argument %r' % (self.public, key))
-                else:
-                    bound[key] = value
-            check_ufunc_keywords(self.public, extra)
-        if len(bound) < len(self.names):
-            missing = [name for name in self.names if name not in bound]
-            raise TypeError('%s() missing required argument(s) %s' % (self.public, ', '.join(map(repr, missing))))
-        return bound
+# What the generated functions call; their own locals start with '_' so that no NumPy parameter
+# name (``arrays`` of np.stack, ``a``, ...) can shadow them.
+_RUNTIME = {'_apply': apply_op, '_to_array': to_array, '_is_scalar': is_scalar, '_onp': onp,
+            '_is_default': _is_default, '_is_several': _is_several, '_check_integers': check_integers,
+            '_check_ufunc_keywords': check_ufunc_keywords, '_NotImplementedError': NotImplementedError}
 
-    def __call__(self, args, kwargs):
-        bound = self.bind(args, kwargs)
-        spec = self.spec
-        if spec.numpy_scalars and all(is_scalar(bound[n]) for n in self.arrays):  # NumPy's own function
-            return getattr(onp, spec.name)(*(bound[n] for n in self.names if n != 'out'))
-        if self.sequence:
-            arrays = [to_array(x, self.public, self.arrays[0]) for x in bound[self.arrays[0]]]
-        else:
-            arrays = [to_array(bound[n], self.public, n) for n in self.arrays]
-        if spec.integers_only:
-            check_integers(self.public, arrays)
-        params = self.params(bound, len(arrays)) if self.has_params else None
-        res = apply_op(self.op.name, arrays, params, out=bound.get('out'), ctx=bound.get('ctx'))
-        if self.several and (isinstance(res, list) or (is_symbol(res) and len(res.list_outputs()) > 1)):
-            res = (tuple if spec.tuple_outputs else list)(res)
-        return res
 
-    def params(self, bound, n_arrays):
-        """The operator parameters of a call: the NumPy arguments under the names they map to."""
-        for name, default in self.unsupported:
-            if not _is_default(bound[name], default):
-                raise NotImplementedError('%s: %s=%r is not supported (as in MXNet)' % (self.public, name, bound[name]))
-        params = dict(self.spec.fixed)
-        for name, target, takes_none in self.targets:
-            value = bound[name]
-            if value is not None or takes_none:
-                params[target] = value
-        if self.op.variadic:
-            params['num_args'] = n_arrays
-        return params
+def _parameter_list(spec, rename):
+    """Python's text of ``spec``'s signature, defaults read from the namespace ``_D``."""
+    parts, keyword_only = [], False
+    for p in spec.python_signature.parameters.values():
+        name = rename.get(p.name, p.name)
+        if p.kind is p.VAR_POSITIONAL:
+            parts.append('*' + name)
+            keyword_only = True
+            continue
+        if p.kind is p.VAR_KEYWORD:
+            parts.append('**' + name)
+            continue
+        if p.kind is p.KEYWORD_ONLY and not keyword_only:
+            parts.append('*')
+            keyword_only = True
+        parts.append(name if p.default is p.empty else '%s=_D[%r]' % (name, p.name))
+    return ', '.join(parts)
+
+
+def _body(op, spec, public, rename):
+    """The lines of a generated function: one straight-line call of the operator."""
+    var = lambda name: rename.get(name, name)  # noqa: E731 (the method's array is 'self')
+    names = [name for name, _ in spec.parameters]
+    arrays = spec.array_parameters(op)
+    lines = []
+    if spec.ufunc_keywords:
+        keywords = var(_var_keyword(spec))
+        lines.append('if %s: _check_ufunc_keywords(%r, %s)' % (keywords, public, keywords))
+    if spec.numpy_scalars:  # NumPy's own function on numbers
+        lines.append('if %s: return _onp.%s(%s)' % (' and '.join('_is_scalar(%s)' % var(n) for n in arrays),
+                                                     spec.name, ', '.join(var(n) for n in names if n != 'out')))
+    if spec.star or op.variadic:  # one parameter holds all the arrays
+        lines.append('_arrays = [_to_array(_x, %r, %r) for _x in %s]' % (public, arrays[0], var(arrays[0])))
+    else:
+        lines.append('_arrays = [%s]' % ', '.join('_to_array(%s, %r, %r)' % (var(n), public, n) for n in arrays))
+    if spec.integers_only:
+        lines.append('_check_integers(%r, _arrays)' % public)
+    for name in spec.unsupported:
+        lines.append('if not _is_default(%s, _D[%r]): raise _NotImplementedError(%r %% (%s,))'
+                     % (var(name), name, '%s: %s=%%r is not supported (as in MXNet)' % (public, name), var(name)))
+    always, unless_none = [], []
+    for name, target in spec.targets(op):
+        param = op._param_map[target]
+        # None is either a value the operator takes, or means its default (np.zeros' dtype=None
+        # is the operator's float32)
+        (always if param.optional or param.default is None else unless_none).append((name, target))
+    for target, value in spec.fixed:  # written into the source as they print
+        if ast.literal_eval(repr(value)) != value:
+            raise TypeError('%s: fixed parameter %s=%r is not a literal' % (public, target, value))
+    lines.append('_params = {%s}' % ', '.join(['%r: %r' % kv for kv in spec.fixed] +
+                                              ['%r: %s' % (target, var(name)) for name, target in always]))
+    for name, target in unless_none:
+        lines.append('if %s is not None: _params[%r] = %s' % (var(name), target, var(name)))
+    if op.variadic:
+        lines.append('_params[%r] = len(_arrays)' % op.num_args_param)
+    lines.append('_res = _apply(%r, _arrays, _params, out=%s, ctx=%s)'
+                 % (op.name, var('out') if 'out' in names else None, var('ctx') if 'ctx' in names else None))
+    if op.num_outputs != 1:  # an int, or a function of the attributes
+        lines.append('if _is_several(_res): _res = %s(_res)' % ('tuple' if spec.tuple_outputs else 'list'))
+    lines.append('return _res')
+    return lines
+
+
+def _var_keyword(spec):
+    return next(p.name for p in spec.python_signature.parameters.values() if p.kind is p.VAR_KEYWORD)
+
+
+def _generate(op, spec, public, method=False):
+    """A plain Python function with NumPy's signature that makes one call of the operator.
+
+    Written as source and compiled once per entry, so that Python binds the arguments itself
+    and a call costs what a hand-written wrapper costs."""
+    first = spec.parameters[0][0] if spec.parameters else None
+    rename = {first: 'self'} if method else {}
+    short = spec.method_name if method else public.rpartition('.')[2]
+    source = 'def %s(%s):\n%s\n' % (short, _parameter_list(spec, rename),
+                                      '\n'.join('    ' + line for line in _body(op, spec, public, rename)))
+    namespace = dict(_RUNTIME, _D=dict(spec.parameters))
+    exec(compile(source, '<gluonjax.np %s>' % public, 'exec'), namespace)  # noqa: S102 (our own text)
+    fn = namespace[short]
+    fn.__source__ = source  # for readers and tests: what the entry became
+    return fn
 
 
 def _doc(op, spec, public, signature, method=False):
@@ -156,11 +166,8 @@ def _doc(op, spec, public, signature, method=False):
 
 def make_function(op, spec, public):
     """The ``mx.np`` function ``public`` (a name of ``spec``) of operator ``op``."""
-    run = _Call(op, spec, public)
-
-    def fn(*args, **kwargs):
-        return run(args, kwargs)
-    fn.__name__ = fn.__qualname__ = public.rpartition('.')[2]
+    fn = _generate(op, spec, public)
+    fn.__qualname__ = fn.__name__
     fn.__signature__ = spec.python_signature
     fn.__doc__ = _doc(op, spec, public, fn.__signature__)
     fn.np_entry = (op, spec)  # where it comes from (tests/test_op_table.py reads it)
@@ -169,15 +176,10 @@ def make_function(op, spec, public):
 
 def make_method(op, spec):
     """The ``np.ndarray`` method of ``spec``: the function with the array as ``self``."""
-    public = spec.method_name
-    run = _Call(op, spec, public)
-
-    def method(self, *args, **kwargs):
-        return run((self,) + args, kwargs)
+    method = _generate(op, spec, spec.method_name, method=True)
     params = list(spec.python_signature.parameters.values())
-    method.__name__ = method.__qualname__ = public
     method.__signature__ = spec.python_signature.replace(parameters=[params[0].replace(name='self')] + params[1:])
-    method.__doc__ = _doc(op, spec, public, method.__signature__, method=True)
+    method.__doc__ = _doc(op, spec, spec.method_name, method.__signature__, method=True)
     method.np_entry = (op, spec)
     return method
 
