@@ -207,18 +207,25 @@ class NDArray(ArrayType):
         return self.copyto(self.context)
 
     def copyto(self, other):
-        if isinstance(other, NDArray):
-            if other is self:
-                return self
-            if other.shape != self.shape:
-                raise MXNetError('copyto: shape mismatch, source %s vs destination %s'
-                                 % (shape_str(self.shape), shape_str(other.shape)))
-            other._set_data(jax.device_put(_cast(self._data, other._data.dtype), other.context.jax_device))
-            return other
+        """A copy on the Context ``other``, or the values written into the NDArray ``other``."""
         if isinstance(other, Context):
-            # jax arrays are immutable, so sharing the buffer on the same device is a safe copy
-            return type(self)._from_jax(jax.device_put(self._data, other.jax_device), other)
-        raise TypeError('copyto does not support type ' + str(type(other)))
+            return self._copy_to_context(other)
+        if not isinstance(other, NDArray):
+            raise TypeError('copyto does not support type ' + str(type(other)))
+        if other is self:
+            return self
+        if other.shape != self.shape:
+            raise MXNetError('copyto: shape mismatch, source %s vs destination %s'
+                             % (shape_str(self.shape), shape_str(other.shape)))
+        self._copy_into(other)
+        return other
+
+    def _copy_to_context(self, ctx):
+        # jax arrays are immutable, so sharing the buffer on the same device is a safe copy
+        return type(self)._from_jax(jax.device_put(self._data, ctx.jax_device), ctx)
+
+    def _copy_into(self, other):
+        other._set_data(jax.device_put(_cast(self._data, other._data.dtype), other.context.jax_device))
 
     def as_in_context(self, context):
         if self.context == context:

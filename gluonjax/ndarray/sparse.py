@@ -155,21 +155,14 @@ class BaseSparseNDArray(NDArray):
     def copy(self):
         return self._from_value(self._value, self._ctx)
 
-    def copyto(self, other):
-        if isinstance(other, Context):
-            return self._from_value(_moved(self._value, other.jax_device), other)
-        if isinstance(other, NDArray):
-            if other is self:
-                return self
-            if other.shape != self.shape:
-                raise MXNetError('copyto: shape mismatch, source %s vs destination %s'
-                                 % (shape_str(self.shape), shape_str(other.shape)))
-            if isinstance(other, BaseSparseNDArray) and other.stype == self.stype:
-                other._set_storage(_moved(self._value, next(iter(other._value.data.devices()))))
-                return other
+    def _copy_to_context(self, ctx):
+        return self._from_value(_moved(self._value, ctx.jax_device), ctx)
+
+    def _copy_into(self, other):
+        if isinstance(other, BaseSparseNDArray) and other.stype == self.stype:
+            other._set_storage(_moved(self._value, next(iter(other._value.data.devices()))))
+        else:
             other._set_data(_nd._cast(self._get_dense(), np.dtype(other.dtype)))
-            return other
-        raise TypeError('copyto does not support type ' + str(type(other)))
 
     def as_in_context(self, context):
         return self if self.context == context else self.copyto(context)
