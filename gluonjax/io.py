@@ -522,7 +522,18 @@ class NDArrayIter(DataIter):
 # File iterators
 # ---------------------------------------------------------------------------------------
 
-class MNISTIter(NDArrayIter):
+class _NativeGetters:
+    """``getdata()``/``getlabel()`` of MXNet's C++ iterators (MXDataIter): the current batch's
+    one data array and one label array, where the Python iterators return lists."""
+
+    def getdata(self):
+        return self._batch(self._data, self._batch_indices())[0]
+
+    def getlabel(self):
+        return self._batch(self._label, self._batch_indices())[0]
+
+
+class MNISTIter(_NativeGetters, NDArrayIter):
     """MNIST from IDX files (``image``, ``label``; ``.gz`` or plain), as MXNet's MNISTIter.
 
     Data is float32 in [0, 1], shaped (batch, 1, 28, 28), or (batch, 784) with ``flat=True``;
@@ -561,7 +572,7 @@ def _mnist_path(path, _idx):
     raise DataIterError('MNISTIter: file %s not found' % path)
 
 
-class CSVIter(NDArrayIter):
+class CSVIter(_NativeGetters, NDArrayIter):
     """Rows of a CSV file as data (reshaped to ``data_shape``), with labels from ``label_csv``.
 
     The last batch of an epoch is always full size, as MXNet's C++ iterator makes it:
