@@ -120,3 +120,14 @@ def test_transforms_resize_as_mx_image_and_print_as_mxnet(ref):
         T.Rotate(10.)(nd['img'])
     with pytest.raises(ValueError, match='rotate_with_proba'):
         T.RandomRotation((-10, 10), rotate_with_proba=1.5)
+
+
+def test_colour_transforms_draw_their_factor_in_the_operator():
+    img = np.random.RandomState(4).randint(1, 120, (6, 5, 3)).astype(np.uint8)
+    for make in (T.RandomBrightness, T.RandomContrast, T.RandomSaturation, T.RandomHue, T.RandomLighting):
+        out = make(0.3)(mx.nd.array(img, dtype='uint8'))
+        assert out.shape == img.shape and out.dtype == np.uint8
+        host = make(0.3)(img)  # numpy in, numpy out
+        assert isinstance(host, np.ndarray) and host.dtype == np.uint8
+    ratio = T.RandomBrightness(0.5)(img.astype(np.float32)) / img
+    assert np.allclose(ratio, ratio.flat[0]) and 0.5 <= ratio.flat[0] <= 1.5

@@ -279,14 +279,6 @@ def _size_hw(size, what):
     return int(size[1]), int(size[0])
 
 
-def _finish(xp, out, dtype):
-    """Round and saturate a float result back to an integer image dtype."""
-    if np.issubdtype(dtype, np.integer):
-        info = np.iinfo(dtype)
-        out = xp.clip(xp.floor(out + np.float32(0.5)), info.min, info.max)
-    return out.astype(dtype)
-
-
 def _check_image(shape, what):
     if len(shape) not in (3, 4):
         raise MXNetError('%s: input image must have shape (height, width, channels) or (N, height, width, '
@@ -456,52 +448,6 @@ class RandomFlipTopBottom(_RandomFlip):
     _axis_from_end = -3
 
 
-class _RandomColor(_Transform):
-    """Base of the colour jitters: ``_apply(xp, x, alpha)`` with ``alpha`` drawn on the host."""
-    _mx_hybrid = True
-
-    def __init__(self, amount):
-        self._amount = float(amount)
-
-    def forward(self, x):
-        alpha = 1.0 + np.random.uniform(-self._amount, self._amount)
-        if isinstance(x, NDArray):
-            _check_image(x.shape, type(self).__name__)
-
-            def fn(img, _alpha=alpha):
-                return (self._apply(jnp, img, np.float32(_alpha)),)
-            return apply_fn(fn, (type(self).__name__, alpha), [x], name=type(self).__name__)[0]
-        return self._apply(np, np.asarray(x), np.float32(alpha))
-
-    @staticmethod
-    def _gray(xp, x):
-        coef = np.asarray([0.299, 0.587, 0.114], dtype=np.float32)
-        return xp.sum(x.astype(np.float32) * coef, axis=-1, keepdims=True)
-
-
-class RandomBrightness(_RandomColor):
-    """Multiply the image by a factor drawn from [1 - brightness, 1 + brightness]."""
-
-    def _apply(self, xp, x, alpha):
-        return _finish(xp, x.astype(np.float32) * alpha, x.dtype)
-
-
-class RandomContrast(_RandomColor):
-    """Blend the image with its mean grey level, by a factor drawn from [1 - contrast, 1 + contrast]."""
-
-    def _apply(self, xp, x, alpha):
-        axes = tuple(range(x.ndim - 3, x.ndim))
-        mean = xp.mean(self._gray(xp, x), axis=axes, keepdims=True)
-        return _finish(xp, x.astype(np.float32) * alpha + mean * (1 - alpha), x.dtype)
-
-
-class RandomSaturation(_RandomColor):
-    """Blend the image with its grey version, by a factor drawn from [1 - saturation, 1 + saturation]."""
-
-    def _apply(self, xp, x, alpha):
-        return _finish(xp, x.astype(np.float32) * alpha + self._gray(xp, x) * (1 - alpha), x.dtype)
-
-
 class _ImageOp(_Transform):
     """A transform that is one call of an ``nd.image`` operator (numpy arrays go through it too)."""
     _mx_hybrid = True
@@ -514,6 +460,33 @@ class _ImageOp(_Transform):
             return self._call_op(x)
         x = np.asarray(x)
         return self._call_op(nd_array(x, dtype=x.dtype)).asnumpy()
+
+
+class _RandomColor(_ImageOp):
+    """A colour jitter: ``nd.image.random_<op>`` with a factor drawn from [1 - amount, 1 + amount]
+    (inside the compiled operator, so a new factor compiles nothing)."""
+    _op = None
+
+    def __init__(self, amount):
+        self._args = (max(0.0, 1.0 - float(amount)), 1.0 + float(amount))
+
+    def _call_op(self, x):
+        return getattr(nd_image, self._op)(x, *self._args)
+
+
+class RandomBrightness(_RandomColor):
+    """Multiply the image by a factor drawn from [1 - brightness, 1 + brightness]."""
+    _op = 'random_brightness'
+
+
+class RandomContrast(_RandomColor):
+    """Blend the image with its mean grey level, by a factor drawn from [1 - contrast, 1 + contrast]."""
+    _op = 'random_contrast'
+
+
+class RandomSaturation(_RandomColor):
+    """Blend the image with its grey version, by a factor drawn from [1 - saturation, 1 + saturation]."""
+    _op = 'random_saturation'
 
 
 class RandomHue(_ImageOp):
