@@ -373,11 +373,13 @@ def image_random_color_jitter(data, *, brightness, contrast, saturation, hue, _k
         (adjust_saturation, saturation, 1.0), (adjust_hue, hue, 0.0)) if amount > 0]
     order_key, *factor_keys = jax.random.split(_key, len(steps) + 1)
     factors = [offset + _random_factor(k, -amount, amount) for k, (_, amount, offset) in zip(factor_keys, steps)]
-    x = data.astype(jnp.float32)
+    branches = [lambda v, adjust=adjust, factor=factor: adjust(v, factor)
+                for (adjust, _, _), factor in zip(steps, factors)]
     order = jax.random.permutation(order_key, len(steps))
+    x = data.astype(jnp.float32)
     for position in range(len(steps)):
-        # the step at this position of the random order (lax.switch keeps the graph static)
-        x = jax.lax.switch(order[position], [lambda v, a=a, f=f: a(v, f) for (a, _, _), f in zip(steps, factors)], x)
+        # the step drawn for this position (lax.switch keeps the program the same for every order)
+        x = jax.lax.switch(order[position], branches, x)
     return _saturate(x, data.dtype)
 
 
