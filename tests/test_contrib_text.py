@@ -1,4 +1,5 @@
 """mx.contrib.text: token counts, vocabularies and embeddings read from local files."""
+import hashlib
 from collections import Counter
 
 import numpy as np
@@ -63,4 +64,20 @@ def test_registered_embeddings_read_local_files_only(tmp_path):
     (tmp_path / 'local' / 'v.vec').write_text('x 1 2\n')
     assert text.embedding.create('localtest', embedding_root=str(tmp_path)).token_to_idx['x'] == 1
     with pytest.raises(KeyError):
-        text.embedding.get_pretrained_file_names('glove')
+        text.embedding.get_pretrained_file_names('word2vec')
+
+
+def test_glove_reads_a_local_file_checked_by_sha1(tmp_path, monkeypatch):
+    assert len(text.embedding.get_pretrained_file_names('glove')) == 10
+    assert 'wiki.simple.vec' in text.embedding.get_pretrained_file_names()['fasttext']
+    folder = tmp_path / 'glove'
+    folder.mkdir()
+    (folder / 'glove.6B.50d.txt').write_text('the 1 2\n')
+    with pytest.raises(MXNetError, match='expected SHA-1'):
+        text.embedding.create('glove', pretrained_file_name='glove.6B.50d.txt', embedding_root=str(tmp_path))
+    monkeypatch.setitem(text.embedding.GloVe.pretrained_file_name_sha1, 'glove.6B.50d.txt',
+                        hashlib.sha1(b'the 1 2\n').hexdigest())
+    glove = text.embedding.GloVe('glove.6B.50d.txt', embedding_root=str(tmp_path))
+    assert glove.idx_to_token == ['<unk>', 'the'] and glove.vec_len == 2
+    with pytest.raises(KeyError, match='Cannot find pre-trained file'):
+        text.embedding.GloVe('glove.7B.txt')

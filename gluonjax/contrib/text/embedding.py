@@ -3,8 +3,8 @@
 ``CustomEmbedding`` reads a pre-trained file (one token and its values per line);
 ``CompositeEmbedding`` concatenates the vectors of several embeddings for one vocabulary.
 ``register`` / ``create`` / ``get_pretrained_file_names`` form the registry of named
-embeddings; gluonjax registers none of MXNet's downloadable GloVe and fastText sets, since it
-never downloads: a registered class finds its file under ``embedding_root`` itself.
+embeddings. ``GloVe`` and ``FastText`` know MXNet's pre-trained files by name and SHA-1 but never
+download them: the file must already be at ``embedding_root/<glove|fasttext>/<file name>``.
 """
 import hashlib
 import logging
@@ -13,10 +13,12 @@ import os
 import numpy as np
 
 from ... import ndarray as nd
-from ...base import MXNetError
+from ...base import MXNetError, data_dir
 from . import vocab
+from ._pretrained_files import FILES
 
-__all__ = ['register', 'create', 'get_pretrained_file_names', 'CustomEmbedding', 'CompositeEmbedding']
+__all__ = ['register', 'create', 'get_pretrained_file_names', 'GloVe', 'FastText', 'CustomEmbedding',
+           'CompositeEmbedding']
 
 _REGISTRY = {}
 
@@ -45,8 +47,8 @@ def get_pretrained_file_names(embedding_name=None):
     if embedding_name is None:
         return {name: list(cls.pretrained_file_name_sha1) for name, cls in _REGISTRY.items()}
     if embedding_name.lower() not in _REGISTRY:
-        raise KeyError('Cannot find `embedding_name` %s: registered embeddings are %s (gluonjax does not '
-                       'provide the downloadable GloVe and fastText sets)' % (embedding_name, sorted(_REGISTRY)))
+        raise KeyError('Cannot find `embedding_name` %s: registered embeddings are %s'
+                       % (embedding_name, sorted(_REGISTRY)))
     return list(_REGISTRY[embedding_name.lower()].pretrained_file_name_sha1)
 
 
@@ -185,6 +187,39 @@ class _TokenEmbedding(vocab.Vocabulary):
         self._idx_to_token = list(tokens)
         self._unknown_token = vocabulary.unknown_token
         self._reserved_tokens = vocabulary.reserved_tokens
+
+
+class _PretrainedEmbedding(_TokenEmbedding):
+    """An embedding read from one of its class's pre-trained files (``pretrained_file_name``, found
+    under ``embedding_root``, by default ``$MXNET_HOME/embeddings``); with ``vocabulary`` it takes
+    that vocabulary's tokens."""
+    default_file = None
+
+    def __init__(self, pretrained_file_name=None, embedding_root=None, init_unknown_vec=nd.zeros, vocabulary=None,
+                 **kwargs):
+        pretrained_file_name = pretrained_file_name or self.default_file
+        self._check_pretrained_file_names(pretrained_file_name)
+        super().__init__(**kwargs)
+        root = embedding_root if embedding_root is not None else os.path.join(data_dir(), 'embeddings')
+        self._load_embedding(self._get_pretrained_file(root, pretrained_file_name), ' ', init_unknown_vec)
+        if vocabulary is not None:
+            self._set_vocabulary(vocabulary, [self])
+
+
+@register
+class GloVe(_PretrainedEmbedding):
+    """GloVe vectors (Pennington et al., 2014) from one of the files of nlp.stanford.edu/projects/glove."""
+    pretrained_file_name_sha1 = FILES['glove']
+    namespace = 'glove'
+    default_file = 'glove.840B.300d.txt'
+
+
+@register
+class FastText(_PretrainedEmbedding):
+    """fastText vectors (Bojanowski et al., 2017) from one of the ``.vec`` files of fasttext.cc."""
+    pretrained_file_name_sha1 = FILES['fasttext']
+    namespace = 'fasttext'
+    default_file = 'wiki.simple.vec'
 
 
 class CustomEmbedding(_TokenEmbedding):
