@@ -280,11 +280,16 @@ class PrefetchingIter(_WrappingIter):
 # ---------------------------------------------------------------------------------------
 
 class _Source:
-    """One named input of NDArrayIter: its values on the host, dtype and device."""
-    __slots__ = ('name', 'host', 'dtype', 'ctx')
+    """One named input of NDArrayIter: its values on the host, dtype, device and the storage
+    type of its batches ('csr' for a CSRNDArray or scipy csr matrix; the host copy is dense)."""
+    __slots__ = ('name', 'host', 'dtype', 'ctx', 'stype')
 
-    def __init__(self, name, host, dtype, ctx):
-        self.name, self.host, self.dtype, self.ctx = name, host, dtype, ctx
+    def __init__(self, name, host, dtype, ctx, stype='default'):
+        self.name, self.host, self.dtype, self.ctx, self.stype = name, host, dtype, ctx, stype
+
+
+def _is_scipy_csr(value):
+    return type(value).__module__.startswith('scipy.sparse') and getattr(value, 'format', None) == 'csr'
 
 
 def _init_data(data, allow_empty, default_name, what):
@@ -297,7 +302,7 @@ def _init_data(data, allow_empty, default_name, what):
         if not allow_empty:
             raise DataIterError('NDArrayIter: %s must be given' % what)
         data = []
-    if isinstance(data, (np.ndarray, NDArray)):
+    if isinstance(data, (np.ndarray, NDArray)) or _is_scipy_csr(data):
         data = [data]
     if isinstance(data, list):
         if not data and not allow_empty:
@@ -311,7 +316,9 @@ def _init_data(data, allow_empty, default_name, what):
     sources = []
     for name, value in data.items():
         if isinstance(value, NDArray):
-            src = _Source(name, value.asnumpy(), np.dtype(value.dtype), value.context)
+            src = _Source(name, value.asnumpy(), np.dtype(value.dtype), value.context, value.stype)
+        elif _is_scipy_csr(value):
+            src = _Source(name, value.toarray().astype(np.float32), np.dtype(np.float32), current_context(), 'csr')
         else:
             try:
                 host = np.array(value, dtype=np.float32)  # a copy, as mx.nd.array makes
@@ -375,6 +382,10 @@ class NDArrayIter(DataIter):
         self._data = _init_data(data, False, data_name, 'data')
         self._label = _init_data(label, True, label_name, 'label')
         self.num_data = self._check_lengths()
+        sparse = [name for name, src in self._data + self._label if src.stype != 'default']
+        if sparse and last_batch_handle != 'discard':
+            raise NotImplementedError("NDArrayIter: sparse inputs (%s) are batched with last_batch_handle='discard' "
+                                      "only, got %r" % (', '.join(sparse), last_batch_handle))
         self.batch_size = int(batch_size)
         self.shuffle = shuffle
         self.last_batch_handle = last_batch_handle
@@ -495,7 +506,8 @@ class NDArrayIter(DataIter):
             host = src.host[tuple(index)]
         else:
             host = np.take(src.host, idx, axis=axis)
-        return _nd_array(host, ctx=src.ctx, dtype=src.dtype)
+        out = _nd_array(host, ctx=src.ctx, dtype=src.dtype)
+        return out if src.stype == 'default' else out.tostype(src.stype)
 
     def _batch(self, sources, idx):
         return [self._gather(src, idx) for _, src in sources]
@@ -522,7 +534,18 @@ class NDArrayIter(DataIter):
 # File iterators
 # ---------------------------------------------------------------------------------------
 
-class MNISTIter(NDArrayIter):
+class _NativeGetters:
+    """``getdata()``/``getlabel()`` of MXNet's C++ iterators (MXDataIter): the current batch's
+    one data array and one label array, where the Python iterators return lists."""
+
+    def getdata(self):
+        return self._batch(self._data, self._batch_indices())[0]
+
+    def getlabel(self):
+        return self._batch(self._label, self._batch_indices())[0]
+
+
+class MNISTIter(_NativeGetters, NDArrayIter):
     """MNIST from IDX files (``image``, ``label``; ``.gz`` or plain), as MXNet's MNISTIter.
 
     Data is float32 in [0, 1], shaped (batch, 1, 28, 28), or (batch, 784) with ``flat=True``;
@@ -561,7 +584,7 @@ def _mnist_path(path, _idx):
     raise DataIterError('MNISTIter: file %s not found' % path)
 
 
-class CSVIter(NDArrayIter):
+class CSVIter(_NativeGetters, NDArrayIter):
     """Rows of a CSV file as data (reshaped to ``data_shape``), with labels from ``label_csv``.
 
     The last batch of an epoch is always full size, as MXNet's C++ iterator makes it:

@@ -165,10 +165,26 @@ def test_mnist_and_csv_iters(tmp_path):
     np.savetxt(tmp_path / 'y.csv', np.arange(4), delimiter=',')
     csv = mx.io.CSVIter(data_csv=str(tmp_path / 'x.csv'), data_shape=(3,), label_csv=str(tmp_path / 'y.csv'),
                         batch_size=3)
+    assert csv.iter_next() and csv.getdata().shape == (3, 3) and csv.getlabel().asnumpy().tolist() == [0, 1, 2]
+    csv.reset()  # (getdata/getlabel of MXNet's C++ iterators return one array, not a list)
     batches = list(csv)
     assert batches[1].pad == 2 and batches[1].data[0].asnumpy()[0].tolist() == [9, 10, 11]
     with pytest.raises(MXNetError, match='data_shape and batch_size are required'):
         mx.io.ImageRecordIter(path_imgrec='x.rec')
+
+
+def test_ndarrayiter_batches_csr_inputs_as_csr():
+    scipy_sparse = pytest.importorskip('scipy.sparse')
+    dense = np.random.RandomState(0).rand(7, 4).astype(np.float32)
+    dense[dense < 0.5] = 0
+    csr = mx.nd.array(dense).tostype('csr')
+    with pytest.raises(NotImplementedError, match="last_batch_handle='discard' only"):
+        mx.io.NDArrayIter({'data': csr}, dense, 3)
+    for data in (csr, scipy_sparse.csr_matrix(dense)):
+        batches = list(mx.io.NDArrayIter(data, dense, 3, last_batch_handle='discard'))
+        assert len(batches) == 2 and all(b.data[0].stype == 'csr' for b in batches)
+        np.testing.assert_array_equal(batches[1].data[0].asnumpy(), dense[3:6])
+        np.testing.assert_array_equal(batches[1].label[0].asnumpy(), dense[3:6])
 
 
 # ---------------------------------------------------------------------------------------

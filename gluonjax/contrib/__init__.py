@@ -6,14 +6,16 @@ flow functions foreach, while_loop and cond); ``contrib.autograd`` is the autogr
 MXNet 0.11 (train_section, mark_variables, grad_and_loss, ...); ``contrib.io`` has
 DataLoaderIter; ``contrib.amp`` is automatic mixed precision; ``contrib.onnx.export_model`` is
 ``mx.onnx.export_model`` (MXNet 1.9.1's older path). MXNet's ONNX import (contrib.onnx.import_model),
-contrib.tensorrt, contrib.quantization, contrib.text and contrib.tensorboard are not provided.
+``contrib.text`` has vocabularies and token embeddings read from local files. contrib.tensorrt,
+contrib.quantization and contrib.tensorboard are not provided.
 """
 from ..ndarray import contrib as ndarray
 from ..symbol import contrib as symbol
 from . import autograd, io, onnx  # noqa: F401
 from . import amp  # noqa: F401
+from . import text  # noqa: F401
 
 nd = ndarray
 sym = symbol
 
-__all__ = ['nd', 'ndarray', 'sym', 'symbol', 'autograd', 'io', 'amp', 'onnx']
+__all__ = ['nd', 'ndarray', 'sym', 'symbol', 'autograd', 'io', 'amp', 'onnx', 'text']

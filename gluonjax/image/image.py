@@ -29,6 +29,7 @@ from ..base import MXNetError
 from ..io import DataBatch, DataDesc, DataIter
 from ..ndarray.ndarray import NDArray, array as _nd_array
 from .. import recordio
+from ..ops import image as _image_ops
 
 __all__ = ['imread', 'imdecode', 'imresize', 'resize_short', 'scale_down', 'copyMakeBorder',
            'fixed_crop', 'random_crop', 'imrotate', 'random_rotate', 'center_crop', 'random_size_crop', 'color_normalize',
@@ -199,101 +200,14 @@ def _interp_method(interp, sizes=()):
 _get_interp_method = _interp_method  # MXNet's name, imported by GluonCV's resize_short_within
 
 
-def _cubic(t):
-    """OpenCV's bicubic kernel (Keys, a = -0.75)."""
-    a, t = -0.75, np.abs(t)
-    return np.where(t <= 1, ((a + 2) * t - (a + 3)) * t * t + 1,
-                    np.where(t < 2, ((a * t - 5 * a) * t + 8 * a) * t - 4 * a, 0.0))
-
-
-def _lanczos4(t):
-    """OpenCV's Lanczos kernel over 8 taps (a = 4)."""
-    t = np.asarray(t, dtype=np.float64)
-    safe = np.where(t == 0, 1.0, t)
-    val = 4 * np.sin(np.pi * safe) * np.sin(np.pi * safe / 4) / (np.pi * np.pi * safe * safe)
-    return np.where(t == 0, 1.0, val)
-
-
-def _kernel_taps(n_in, n_out, interp):
-    """(indices n_out x taps, weights n_out x taps) of OpenCV's cubic or Lanczos4 resize:
-    half-pixel centres, no smoothing when shrinking, edge pixels repeated."""
-    radius, kernel = (2, _cubic) if interp == 2 else (4, _lanczos4)
-    f = (np.arange(n_out, dtype=np.float64) + 0.5) * (n_in / n_out) - 0.5
-    base = np.floor(f).astype(np.int64)
-    offsets = np.arange(-radius + 1, radius + 1)
-    idx = base[:, None] + offsets[None, :]
-    wgt = kernel(f[:, None] - idx)
-    wgt /= wgt.sum(axis=1, keepdims=True)
-    return np.clip(idx, 0, n_in - 1), wgt
-
-
-def _resize_kernel(x, h, w, interp):
-    """Separable cubic (2) or Lanczos4 (4) resize of an H x W x C image, as OpenCV computes it
-    (in float; integer images are rounded and saturated at the end)."""
-    out = x.astype(np.float64)
-    for axis, n_in, n_out in ((0, x.shape[0], h), (1, x.shape[1], w)):
-        idx, wgt = _kernel_taps(n_in, n_out, interp)
-        taken = np.take(out, idx, axis=axis)            # axis becomes (n_out, taps)
-        shape = [1] * taken.ndim
-        shape[axis], shape[axis + 1] = wgt.shape
-        out = (taken * wgt.reshape(shape)).sum(axis=axis + 1)
-    if np.issubdtype(x.dtype, np.integer):
-        info = np.iinfo(x.dtype)
-        out = np.clip(np.rint(out), info.min, info.max)
-    return out.astype(x.dtype)
-
-
-def _area_matrix(n_in, n_out, shrink):
-    """(n_out x n_in) weights of OpenCV's INTER_AREA along one axis.
-
-    Shrinking (on both axes): each output pixel averages the source pixels its cell
-    covers, partly covered pixels weighted by the covered fraction. Otherwise OpenCV
-    interpolates linearly with its own area coefficients.
-    """
-    m = np.zeros((n_out, n_in))
-    scale = n_in / n_out
-    for d in range(n_out):
-        if shrink:
-            lo, hi = d * scale, min((d + 1) * scale, n_in)
-            cell = hi - lo
-            for sx in range(int(np.floor(lo)), min(int(np.ceil(hi)), n_in)):
-                m[d, sx] = (min(hi, sx + 1) - max(lo, sx)) / cell
-        else:
-            sx = int(np.floor(d * scale))
-            fx = (d + 1) - (sx + 1) / scale
-            fx = 0.0 if fx <= 0 else fx - np.floor(fx)
-            if sx >= n_in - 1:
-                m[d, n_in - 1] = 1.0
-            else:
-                m[d, sx], m[d, sx + 1] = 1.0 - fx, fx
-    return m
-
-
-def _resize_area(x, h, w):
-    """OpenCV's INTER_AREA (in float; integer images rounded and saturated at the end)."""
-    shrink = x.shape[0] >= h and x.shape[1] >= w
-    out = np.einsum('ij,jkc->ikc', _area_matrix(x.shape[0], h, shrink), x.astype(np.float64))
-    out = np.einsum('ij,kjc->kic', _area_matrix(x.shape[1], w, shrink), out)
-    if np.issubdtype(x.dtype, np.integer):
-        info = np.iinfo(x.dtype)
-        out = np.clip(np.rint(out), info.min, info.max)
-    return out.astype(x.dtype)
-
-
 def _resize_np(x, w, h, interp):
     """Resize a numpy image H x W x C to h x w (interp 0-4; see the module's docstring)."""
-    from ..gluon.data.vision.transforms import resize_image
     w, h = int(w), int(h)
     if w <= 0 or h <= 0:
         raise MXNetError('imresize: the output size must be positive, got width %d, height %d' % (w, h))
-    in_h, in_w = x.shape[0], x.shape[1]
-    if (in_h, in_w) == (h, w):
+    if (x.shape[0], x.shape[1]) == (h, w):
         return x.copy()
-    if interp in (0, 1):
-        return np.asarray(resize_image(np, x, h, w, interp))
-    if interp in (2, 4):
-        return _resize_kernel(x, h, w, interp)
-    return _resize_area(x, h, w)
+    return np.asarray(_image_ops.resize(np, x, h, w, interp))
 
 
 def imresize(src, w, h, interp=1, out=None):

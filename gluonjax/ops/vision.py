@@ -210,39 +210,6 @@ def adaptive_avg_pooling_2d(data, *, output_size):
     return jnp.einsum('oh,nchw,pw->ncop', rows, data, cols)
 
 
-# ---- image tensors (mx.nd.image.X: GluonCV's transform presets) ----------------------------------
-
-def _check_image(op, data, layouts):
-    if data.ndim not in (3, 4):
-        raise MXNetError('%s: input must be %s, got %s' % (op, layouts, shape_str(data.shape)))
-
-
-@register('_image_to_tensor')
-def image_to_tensor(data):
-    """An image H x W x C (or a batch N x H x W x C) with values in [0, 255] as a float32 tensor
-    C x H x W (N x C x H x W) with values in [0, 1]."""
-    _check_image('to_tensor', data, '(H, W, C) or (N, H, W, C)')
-    axes = (2, 0, 1) if data.ndim == 3 else (0, 3, 1, 2)
-    return jnp.transpose(data.astype(jnp.float32) * (np.float32(1) / np.float32(255)), axes)
-
-
-@register('_image_normalize', params=[P('mean', 'floats', (0.0, 0.0, 0.0, 0.0)),
-                                      P('std', 'floats', (1.0, 1.0, 1.0, 1.0))])
-def image_normalize(data, *, mean, std):
-    """(x - mean[c]) / std[c] per channel of a C x H x W (or N x C x H x W) tensor; one value
-    serves every channel."""
-    _check_image('normalize', data, '(C, H, W) or (N, C, H, W)')
-    channels = data.shape[-3]
-    per_channel = []
-    for name, values in (('mean', mean), ('std', std)):
-        if len(values) != 1 and len(values) < channels:
-            raise MXNetError('normalize: %s has %d values for %d channels (input %s)'
-                             % (name, len(values), channels, shape_str(data.shape)))
-        values = values * channels if len(values) == 1 else values[:channels]
-        per_channel.append(jnp.asarray(values, data.dtype).reshape(channels, 1, 1))
-    return (data - per_channel[0]) / per_channel[1]
-
-
 # ---- pooling of regions of interest (Fast/Mask R-CNN heads) --------------------------------------
 
 def _check_rois(op, data, rois, pooled_size):

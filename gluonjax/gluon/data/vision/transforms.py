@@ -19,13 +19,17 @@ import numbers
 import jax.numpy as jnp
 import numpy as np
 
-from ....base import MXNetError, NotSupportedError, shape_str
-from ....ndarray.ndarray import NDArray, apply_fn
+from ....base import MXNetError, shape_str
+from ....image import image as _mx_image
+from ....ndarray import image as nd_image
+from ....ndarray.ndarray import NDArray, apply_fn, array as nd_array
+from ....ops import image as _image_ops
 from ..dataset import NoHostBatch
 
 __all__ = ['Compose', 'Cast', 'ToTensor', 'Normalize', 'Resize', 'CenterCrop', 'RandomResizedCrop',
            'CropResize', 'RandomFlipLeftRight', 'RandomFlipTopBottom', 'RandomApply',
-           'RandomBrightness', 'RandomContrast', 'RandomSaturation', 'RandomColorJitter']
+           'RandomBrightness', 'RandomContrast', 'RandomSaturation', 'RandomHue', 'RandomColorJitter',
+           'RandomLighting', 'Rotate', 'RandomRotation']
 
 
 class _Transform:
@@ -275,91 +279,10 @@ def _size_hw(size, what):
     return int(size[1]), int(size[0])
 
 
-def _resize_shape(h, w, size, keep_ratio):
-    """MXNet's output (height, width): with keep_ratio the short edge becomes ``size``."""
-    if isinstance(size, numbers.Integral) or len(size) == 1:
-        s = int(size if isinstance(size, numbers.Integral) else size[0])
-        if s <= 0:
-            raise MXNetError('Resize: size should be greater than 0, but got %d' % s)
-        if not keep_ratio:
-            return s, s
-        if h > w:
-            return h * s // w, s
-        return s, w * s // h
-    return _size_hw(size, 'Resize')
-
-
-def _linear_taps(in_size, out_size):
-    """Source indices and weights of OpenCV's bilinear resize (pixel centres aligned)."""
-    scale = in_size / out_size
-    f = (np.arange(out_size, dtype=np.float64) + 0.5) * scale - 0.5
-    i0 = np.floor(f).astype(np.int64)
-    w = f - i0
-    low = i0 < 0
-    i0[low], w[low] = 0, 0.0
-    high = i0 >= in_size - 1
-    i0[high], w[high] = in_size - 1, 0.0
-    i1 = np.minimum(i0 + 1, in_size - 1)
-    return i0, i1, w.astype(np.float32)
-
-
-def _nearest_taps(in_size, out_size):
-    return np.minimum(np.floor(np.arange(out_size) * (in_size / out_size)).astype(np.int64), in_size - 1)
-
-
-def _finish(xp, out, dtype):
-    """Round and saturate a float result back to an integer image dtype."""
-    if np.issubdtype(dtype, np.integer):
-        info = np.iinfo(dtype)
-        out = xp.clip(xp.floor(out + np.float32(0.5)), info.min, info.max)
-    return out.astype(dtype)
-
-
-def resize_image(xp, x, out_h, out_w, interp=1):
-    """Resize images H x W x C (or N x H x W x C) like OpenCV's nearest (0) or bilinear (1)."""
-    h_axis = x.ndim - 3
-    in_h, in_w = x.shape[h_axis], x.shape[h_axis + 1]
-    if (in_h, in_w) == (out_h, out_w):
-        return x
-    if interp == 0:
-        x = xp.take(x, _nearest_taps(in_h, out_h), axis=h_axis)
-        return xp.take(x, _nearest_taps(in_w, out_w), axis=h_axis + 1)
-    dtype = x.dtype
-    out = x.astype(np.float32)
-    for axis, n_in, n_out in ((h_axis, in_h, out_h), (h_axis + 1, in_w, out_w)):
-        i0, i1, w = _linear_taps(n_in, n_out)
-        shape = [1] * out.ndim
-        shape[axis] = -1
-        w = w.reshape(shape)
-        a, b = xp.take(out, i0, axis=axis), xp.take(out, i1, axis=axis)
-        out = a + (b - a) * w
-    return _finish(xp, out, dtype)
-
-
 def _check_image(shape, what):
     if len(shape) not in (3, 4):
         raise MXNetError('%s: input image must have shape (height, width, channels) or (N, height, width, '
                          'channels), but got %s' % (what, shape_str(shape)))
-
-
-def _check_interp(interp, what):
-    if interp not in (0, 1, 2, 3, 4):
-        raise MXNetError('%s: interpolation must be 0 (nearest), 1 (bilinear), 2 (cubic), 3 (area) or '
-                         '4 (lanczos), got %r' % (what, interp))
-
-
-def _resize_any(xp, x, out_h, out_w, interp):
-    if interp in (0, 1):
-        return resize_image(xp, x, out_h, out_w, interp)
-    # cubic, area and lanczos: jax.image's kernels (close to, not bit-equal with, OpenCV's)
-    import jax.image
-    method = {2: 'cubic', 3: 'linear', 4: 'lanczos3'}[interp]
-    h_axis = x.ndim - 3
-    shape = list(x.shape)
-    shape[h_axis], shape[h_axis + 1] = out_h, out_w
-    out = jax.image.resize(jnp.asarray(x, dtype=np.float32), shape, method, antialias=(interp == 3))
-    out = _finish(jnp, out, x.dtype)
-    return np.asarray(out) if xp is np else out
 
 
 class Resize(_BatchableTransform):
@@ -372,12 +295,11 @@ class Resize(_BatchableTransform):
     _mx_hybrid = True
 
     def __init__(self, size, keep_ratio=False, interpolation=1):
-        _check_interp(interpolation, 'Resize')
+        _image_ops.check_interp(interpolation, 'Resize')
         self._size = size
         self._keep = keep_ratio
         self._interpolation = interpolation
-        _resize_shape(8, 8, size, keep_ratio)  # validate now
-
+        
     def _key(self):
         size = self._size if isinstance(self._size, numbers.Integral) else tuple(self._size)
         return (size, self._keep, self._interpolation)
@@ -390,8 +312,8 @@ class Resize(_BatchableTransform):
     def _compute(self, xp, x, batched):
         _check_image(x.shape, 'Resize')
         h_axis = x.ndim - 3
-        out_h, out_w = _resize_shape(x.shape[h_axis], x.shape[h_axis + 1], self._size, self._keep)
-        return _resize_any(xp, x, out_h, out_w, self._interpolation)
+        out_h, out_w = _image_ops.resize_shape(x.shape[h_axis], x.shape[h_axis + 1], self._size, self._keep, 'Resize')
+        return _image_ops.resize(xp, x, out_h, out_w, self._interpolation)
 
 
 def _crop(xp, x, y0, x0, h, w):
@@ -410,7 +332,7 @@ class CropResize(_BatchableTransform):
         self._x, self._y, self._width, self._height = int(x), int(y), int(width), int(height)
         self._size = size
         self._interpolation = 1 if interpolation is None else interpolation
-        _check_interp(self._interpolation, 'CropResize')
+        _image_ops.check_interp(self._interpolation, 'CropResize')
 
     def _key(self):
         size = self._size if self._size is None or isinstance(self._size, numbers.Integral) else tuple(self._size)
@@ -418,8 +340,11 @@ class CropResize(_BatchableTransform):
 
     def _check(self, shape, dtype):
         _check_image(shape, 'CropResize')
+        if self._size is not None:
+            _size_hw(self._size, 'CropResize')
         h, w = shape[-3], shape[-2]
-        if self._x < 0 or self._y < 0 or self._x + self._width > w or self._y + self._height > h:
+        if (self._width <= 0 or self._height <= 0 or self._x < 0 or self._y < 0
+                or self._x + self._width > w or self._y + self._height > h):
             raise MXNetError('CropResize: the region x=%d, y=%d, width=%d, height=%d does not fit in an image of '
                              'shape %s' % (self._x, self._y, self._width, self._height, shape_str(shape)))
 
@@ -427,7 +352,7 @@ class CropResize(_BatchableTransform):
         out = _crop(xp, x, self._y, self._x, self._height, self._width)
         if self._size is not None:
             out_h, out_w = _size_hw(self._size, 'CropResize')
-            out = _resize_any(xp, out, out_h, out_w, self._interpolation)
+            out = _image_ops.resize(xp, out, out_h, out_w, self._interpolation)
         return out
 
 
@@ -478,6 +403,11 @@ class RandomResizedCrop(_Transform):
         _check_image(shape, 'RandomResizedCrop')
         y0, x0, ch, cw = self._region(shape[-3], shape[-2])
         crop = CropResize(x0, y0, cw, ch, (self._w, self._h), self._interpolation)
+        if isinstance(x, NDArray):
+            # every draw is a new input shape for the resize, which XLA would compile anew:
+            # crop and resize on the host, as MXNet does this one with OpenCV
+            out = crop(x.asnumpy())
+            return nd_array(out, ctx=x.context, dtype=out.dtype)
         return crop(x)
 
 
@@ -518,63 +448,113 @@ class RandomFlipTopBottom(_RandomFlip):
     _axis_from_end = -3
 
 
-class _RandomColor(_Transform):
-    """Base of the colour jitters: ``_apply(xp, x, alpha)`` with ``alpha`` drawn on the host."""
+class _ImageOp(_Transform):
+    """A transform that is one call of an ``nd.image`` operator (numpy arrays go through it too)."""
     _mx_hybrid = True
 
-    def __init__(self, amount):
-        self._amount = float(amount)
+    def _call_op(self, x):
+        raise NotImplementedError
 
     def forward(self, x):
-        alpha = 1.0 + np.random.uniform(-self._amount, self._amount)
         if isinstance(x, NDArray):
-            _check_image(x.shape, type(self).__name__)
+            return self._call_op(x)
+        x = np.asarray(x)
+        return self._call_op(nd_array(x, dtype=x.dtype)).asnumpy()
 
-            def fn(img, _alpha=alpha):
-                return (self._apply(jnp, img, np.float32(_alpha)),)
-            return apply_fn(fn, (type(self).__name__, alpha), [x], name=type(self).__name__)[0]
-        return self._apply(np, np.asarray(x), np.float32(alpha))
 
-    @staticmethod
-    def _gray(xp, x):
-        coef = np.asarray([0.299, 0.587, 0.114], dtype=np.float32)
-        return xp.sum(x.astype(np.float32) * coef, axis=-1, keepdims=True)
+class _RandomColor(_ImageOp):
+    """A colour jitter: ``nd.image.random_<op>`` with a factor drawn from [1 - amount, 1 + amount]
+    (inside the compiled operator, so a new factor compiles nothing)."""
+    _op = None
+
+    def __init__(self, amount):
+        self._args = (max(0.0, 1.0 - float(amount)), 1.0 + float(amount))
+
+    def _call_op(self, x):
+        return getattr(nd_image, self._op)(x, *self._args)
 
 
 class RandomBrightness(_RandomColor):
     """Multiply the image by a factor drawn from [1 - brightness, 1 + brightness]."""
-
-    def _apply(self, xp, x, alpha):
-        return _finish(xp, x.astype(np.float32) * alpha, x.dtype)
+    _op = 'random_brightness'
 
 
 class RandomContrast(_RandomColor):
     """Blend the image with its mean grey level, by a factor drawn from [1 - contrast, 1 + contrast]."""
-
-    def _apply(self, xp, x, alpha):
-        axes = tuple(range(x.ndim - 3, x.ndim))
-        mean = xp.mean(self._gray(xp, x), axis=axes, keepdims=True)
-        return _finish(xp, x.astype(np.float32) * alpha + mean * (1 - alpha), x.dtype)
+    _op = 'random_contrast'
 
 
 class RandomSaturation(_RandomColor):
     """Blend the image with its grey version, by a factor drawn from [1 - saturation, 1 + saturation]."""
+    _op = 'random_saturation'
 
-    def _apply(self, xp, x, alpha):
-        return _finish(xp, x.astype(np.float32) * alpha + self._gray(xp, x) * (1 - alpha), x.dtype)
+
+class RandomHue(_ImageOp):
+    """Turn the hue of every pixel by a fraction of a turn drawn from [-hue, hue]."""
+
+    def __init__(self, hue):
+        self._args = (-float(hue), float(hue))
+
+    def _call_op(self, x):
+        return nd_image.random_hue(x, *self._args)
+
+
+class RandomLighting(_ImageOp):
+    """AlexNet's PCA lighting noise, with alphas drawn from N(0, alpha)."""
+
+    def __init__(self, alpha):
+        self._alpha = float(alpha)
+
+    def _call_op(self, x):
+        return nd_image.random_lighting(x, self._alpha)
 
 
 class RandomColorJitter(_Transform):
-    """Random brightness, contrast and saturation changes in a random order (hue is not supported)."""
+    """Random brightness, contrast, saturation and hue changes, in a random order."""
     _mx_hybrid = True
 
     def __init__(self, brightness=0, contrast=0, saturation=0, hue=0):
-        if hue:
-            raise NotSupportedError('RandomColorJitter: hue jitter is not supported by gluonjax; use hue=0')
         self._ts = [cls(v) for cls, v in ((RandomBrightness, brightness), (RandomContrast, contrast),
-                                          (RandomSaturation, saturation)) if v]
+                                          (RandomSaturation, saturation), (RandomHue, hue)) if v]
 
     def forward(self, x):
         for i in np.random.permutation(len(self._ts)):
             x = self._ts[i](x)
         return x
+
+
+# ---------------------------------------------------------------------------------------
+# Rotations (float32 tensors C x H x W or N x C x H x W, as mx.image.imrotate takes them)
+# ---------------------------------------------------------------------------------------
+
+def _check_float32(x, what):
+    if np.dtype(x.dtype) != np.float32:
+        raise TypeError('%s: only float32 tensors can be rotated, got %s' % (what, np.dtype(x.dtype).name))
+
+
+class Rotate(_Transform):
+    """Rotate a tensor by ``rotation_degrees`` counter-clockwise (``mx.image.imrotate``)."""
+
+    def __init__(self, rotation_degrees, zoom_in=False, zoom_out=False):
+        self._args = (rotation_degrees, zoom_in, zoom_out)
+
+    def forward(self, x):
+        _check_float32(x, 'Rotate')
+        return _mx_image.imrotate(x, *self._args)
+
+
+class RandomRotation(_Transform):
+    """With probability ``rotate_with_proba``, rotate a tensor by an angle drawn from
+    ``angle_limits`` (one per image of a batch; ``mx.image.random_rotate``)."""
+
+    def __init__(self, angle_limits, zoom_in=False, zoom_out=False, rotate_with_proba=1.0):
+        if not 0 <= rotate_with_proba <= 1:
+            raise ValueError('RandomRotation: rotate_with_proba must be in [0, 1], got %r' % (rotate_with_proba,))
+        self._args = (angle_limits, zoom_in, zoom_out)
+        self._proba = rotate_with_proba
+
+    def forward(self, x):
+        if np.random.random() > self._proba:
+            return x
+        _check_float32(x, 'RandomRotation')
+        return _mx_image.random_rotate(x, *self._args)
