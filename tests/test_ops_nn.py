@@ -145,12 +145,16 @@ def test_conv_implementation_choice(monkeypatch):
     shaped = lambda *s: jax.ShapeDtypeStruct(s, jnp.float32)  # noqa: E731
     x = shaped(64, 1, 28, 28)
     if jax.default_backend() == 'cpu':
-        assert choose(x, (5, 5), (24, 24), 1, 1) == 'im2col'
-        assert choose(shaped(64, 20, 12, 12), (5, 5), (8, 8), 20, 1) == 'im2col_rows'
-        assert choose(shaped(8, 256, 8, 8), (3, 3), (8, 8), 256, 1) == 'lax'
-        assert choose(shaped(512, 32, 64, 64), (7, 7), (58, 58), 32, 1) == 'lax'  # patches too large
+        assert choose(x, (5, 5), (24, 24), 1, 1, 20) == 'im2col'
+        assert choose(shaped(64, 20, 12, 12), (5, 5), (8, 8), 20, 1, 50) == 'im2col_rows'
+        assert choose(shaped(64, 256, 8, 8), (3, 3), (8, 8), 256, 1, 256) == 'lax'
+        assert choose(shaped(512, 32, 64, 64), (7, 7), (58, 58), 32, 1, 64) == 'lax'  # patches too large
+        # ResNet-18 at batch 2: XLA's convolution on 28x28 maps, the weight used as it is on 7x7 ones
+        assert choose(shaped(2, 128, 28, 28), (3, 3), (28, 28), 128, 1, 128) == 'lax'
+        assert choose(shaped(2, 512, 7, 7), (3, 3), (7, 7), 512, 1, 512) == 'im2col_rows'
+        assert choose(shaped(2, 512, 7, 7), (3, 3), (7, 7), 512, 512, 512) == 'im2col'  # depthwise: tiny weight
     monkeypatch.setattr(nn_conv, 'CONV_IMPL', 'lax')
-    assert choose(x, (5, 5), (24, 24), 1, 1) == 'lax'
+    assert choose(x, (5, 5), (24, 24), 1, 1, 20) == 'lax'
 
 
 def test_conv_errors():
