@@ -18,7 +18,6 @@ import argparse
 import functools
 import os
 import statistics
-import subprocess
 import sys
 import time
 
@@ -86,24 +85,6 @@ def jax_params(net):
             'fc': net.output.weight.data()._data, 'fc_bias': net.output.bias.data()._data}, tuple(strides)
 
 
-class MXNetWorker:
-    """Real MXNet in a subprocess: ``time(mode, number)`` returns its milliseconds per call."""
-
-    def __init__(self, python):
-        self.proc = subprocess.Popen([python, os.path.join(HERE, 'mxnet_ref', 'resnet.py'), str(BATCH), str(SIZE)],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.version = self.proc.stdout.readline().strip()
-
-    def time(self, mode, number):
-        self.proc.stdin.write('%s %d\n' % (mode, number))
-        self.proc.stdin.flush()
-        return float(self.proc.stdout.readline())
-
-    def close(self):
-        self.proc.stdin.close()
-        self.proc.wait(timeout=60)
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--rounds', type=int, default=5)
@@ -112,7 +93,7 @@ def main():
     sys.path.insert(0, HERE)
     import jax
     import numpy as np
-    from _timing import machine
+    from _timing import MXNetWorker, machine
     from gluonjax import nd
     from gluonjax.gluon.model_zoo import vision
     print('machine: %s; load average %s' % (machine(), ' '.join('%.1f' % v for v in os.getloadavg())))
@@ -135,10 +116,10 @@ def main():
         'jax.jit (NHWC)': lambda: plain(params, x._data).block_until_ready(),
     }
     python = os.environ.get('MXNET_PYTHON')
-    worker = MXNetWorker(python) if python else None
+    worker = MXNetWorker(python, 'resnet.py', BATCH, SIZE) if python else None
     if worker:
-        runs['MXNet %s imperative' % worker.version] = lambda: worker.time('imperative', args.number)
-        runs['MXNet %s hybridized' % worker.version] = lambda: worker.time('hybridized', args.number)
+        runs['MXNet %s imperative' % worker.version] = lambda: worker.time_ms('imperative', args.number)
+        runs['MXNet %s hybridized' % worker.version] = lambda: worker.time_ms('hybridized', args.number)
     times = {name: [] for name in runs}
     for fn in runs.values():  # warm-up
         fn()
