@@ -7,8 +7,8 @@ out with strided slices (whose gradient is a cheap padded add) and multiplied
 with the weight in one matmul. Elsewhere, and when the patches would be large,
 ``lax.conv_general_dilated`` runs, except on CPU where the weight is large against the
 data (ResNet's last stages at small batch): XLA transposes the weight on every call, so
-patch rows are multiplied with the weight as it is stored instead. ``CONV_IMPL`` forces one of them ('lax',
-'im2col', 'im2col_rows') for tests and benchmarks.
+patch rows are multiplied with the weight as it is stored instead. ``CONV_IMPL`` forces
+one of them ('lax', 'im2col', 'im2col_rows') for tests and benchmarks.
 """
 import functools
 import itertools
