@@ -28,3 +28,29 @@ def machine():
     import jax
     return '%s, %d cores, jax %s, %s' % (platform.processor() or platform.machine(), os.cpu_count(),
                                          jax.__version__, jax.devices()[0].platform)
+
+
+class MXNetWorker:
+    """A reference script of ``bench/mxnet_ref`` run by real MXNet in a subprocess, timing on request.
+
+    The script prints MXNet's version, then answers each line ``MODE NUMBER`` with the milliseconds
+    per call of NUMBER waited calls; the caller alternates these with its own runs, so that load on
+    the machine hits both alike.
+    """
+
+    def __init__(self, python, script, *args):
+        import os
+        import subprocess
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'mxnet_ref', script)
+        self.proc = subprocess.Popen([python, path] + [str(a) for a in args], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
+        self.version = self.proc.stdout.readline().strip()
+
+    def time_ms(self, mode, number):
+        self.proc.stdin.write('%s %d\n' % (mode, number))
+        self.proc.stdin.flush()
+        return float(self.proc.stdout.readline())
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)

@@ -1,6 +1,6 @@
 """The seed's training step against hand-written JAX: LeNet, batch 64, SGD lr 0.1.
 
-    python bench/bench_train.py
+    python bench/bench_train.py        # MXNET_PYTHON=/tmp/mxref/bin/python adds MXNet 1.9.1
 
 One step is the seed's loop body: ``autograd.record()`` around the forward pass and
 SoftmaxCrossEntropyLoss, ``backward()``, ``trainer.step(64)``, then waiting for the updated
@@ -12,10 +12,12 @@ weights. It is timed three ways in the same run, on the same batch:
   ``optax.sgd`` update, parameters donated.
 
 Before timing, one step of each is compared: the gluonjax steps must produce the hand-written
-step's weights, so the three do the same work. MXNet 1.9.1 took about 15-21 ms per step on
-the 2-core machine (docs/BENCHMARKS.md).
+step's weights, so the three do the same work. With MXNET_PYTHON, real MXNet's same step
+(``bench/mxnet_ref/train_step.py --serve``, a worker subprocess) is timed in each round too,
+imperative and hybridized, and gluonjax's steps are also given as a ratio to MXNet's.
 """
 import os
+import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -25,7 +27,7 @@ import numpy as np  # noqa: E402
 import optax  # noqa: E402
 
 from gluonjax import autograd, gluon, nd  # noqa: E402
-from _timing import per_call_us, machine  # noqa: E402
+from _timing import MXNetWorker, per_call_us, machine  # noqa: E402
 from bench_gluon import lenet as seed_lenet, plain_lenet  # noqa: E402
 
 BATCH = 64
@@ -95,17 +97,29 @@ def main():
 
     run_jax, _ = jax_step([jnp.array(p) for p in start], data._data, label._data.astype(jnp.int32))
     run_hybrid, run_imperative = gluon_step(hybrid, data, label), gluon_step(imperative, data, label)
-    rows = []
+    python = os.environ.get('MXNET_PYTHON')
+    worker = MXNetWorker(python, 'train_step.py', '--serve') if python else None
+    rows, mx_rows = [], []
     for _ in range(3):
         t_jax = per_call_us(run_jax, number=30, repeat=5, warmup=5)
         t_hyb = per_call_us(run_hybrid, number=30, repeat=5, warmup=5)
         t_imp = per_call_us(run_imperative, number=30, repeat=5, warmup=5)
         rows.append((t_jax, t_hyb, t_imp))
+        if worker:
+            mx_rows.append(tuple(statistics.median(worker.time_ms(mode, 30) for _ in range(5)) * 1e3
+                                 for mode in ('hybridized', 'imperative')))
     t_jax, t_hyb, t_imp = sorted(rows, key=lambda r: r[1] / r[0])[1]
     print('LeNet training step, batch %d (median of 3 rounds):' % BATCH)
     print('  hand-written jax.jit + optax  %8.2f ms' % (t_jax / 1e3))
     print('  gluonjax hybridized           %8.2f ms   ratio %.3f (target <= 1.15)' % (t_hyb / 1e3, t_hyb / t_jax))
     print('  gluonjax imperative           %8.2f ms   ratio %.3f (target <= 2)' % (t_imp / 1e3, t_imp / t_jax))
+    if worker:
+        worker.close()
+        mx_hyb, mx_imp = (statistics.median(col) for col in zip(*mx_rows))
+        print('  MXNet %s hybridized        %8.2f ms   gluonjax hybridized / MXNet %.3f (target <= 1.0)'
+              % (worker.version, mx_hyb / 1e3, statistics.median(r[1] for r in rows) / mx_hyb))
+        print('  MXNet %s imperative        %8.2f ms   gluonjax imperative / MXNet %.3f'
+              % (worker.version, mx_imp / 1e3, statistics.median(r[2] for r in rows) / mx_imp))
 
 
 if __name__ == '__main__':

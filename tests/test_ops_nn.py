@@ -140,17 +140,46 @@ def test_conv_float64_and_float16(rng):
     np.testing.assert_allclose(out16.asnumpy(), ref, rtol=2e-2, atol=2e-2)
 
 
+@pytest.mark.parametrize('groups', [1, 2])
+def test_conv_weight_dominated_matches_lax_with_gradients(rng, monkeypatch, groups):
+    """A small map with many filters takes the untransposed-weight patch rows on CPU; the
+    operator's output and gradients equal XLA's convolution."""
+    x, w = _conv_inputs(rng, (1, 8, 5, 5), 32, (3, 3), groups)
+    b = rng.standard_normal(32)
+    kw = dict(kernel=(3, 3), num_filter=32, num_group=groups, stride=(2, 2), pad=(1, 1))
+    if jax.default_backend() == 'cpu':
+        assert nn_conv._choose_impl(x, (3, 3), (3, 3), 8, groups, 32) == 'im2col_rows'
+    head = rng.standard_normal((1, 32, 3, 3))
+
+    def run():
+        args = [nd(x), nd(w), nd(b)]
+        for a in args:
+            a.attach_grad()
+        with mx.autograd.record():
+            out = mx.nd.Convolution(*args, **kw)
+        out.backward(nd(head))
+        return [out.asnumpy()] + [a.grad.asnumpy() for a in args]
+    got = run()
+    monkeypatch.setattr(nn_conv, 'CONV_IMPL', 'lax')
+    for a, want in zip(got, run()):
+        np.testing.assert_allclose(a, want, rtol=1e-4, atol=1e-4)
+
+
 def test_conv_implementation_choice(monkeypatch):
     choose = nn_conv._choose_impl
     shaped = lambda *s: jax.ShapeDtypeStruct(s, jnp.float32)  # noqa: E731
     x = shaped(64, 1, 28, 28)
     if jax.default_backend() == 'cpu':
-        assert choose(x, (5, 5), (24, 24), 1, 1) == 'im2col'
-        assert choose(shaped(64, 20, 12, 12), (5, 5), (8, 8), 20, 1) == 'im2col_rows'
-        assert choose(shaped(8, 256, 8, 8), (3, 3), (8, 8), 256, 1) == 'lax'
-        assert choose(shaped(512, 32, 64, 64), (7, 7), (58, 58), 32, 1) == 'lax'  # patches too large
+        assert choose(x, (5, 5), (24, 24), 1, 1, 20) == 'im2col'
+        assert choose(shaped(64, 20, 12, 12), (5, 5), (8, 8), 20, 1, 50) == 'im2col_rows'
+        assert choose(shaped(64, 256, 8, 8), (3, 3), (8, 8), 256, 1, 256) == 'lax'
+        assert choose(shaped(512, 32, 64, 64), (7, 7), (58, 58), 32, 1, 64) == 'lax'  # patches too large
+        # ResNet-18 at batch 2: XLA's convolution on 28x28 maps, the weight used as it is on 7x7 ones
+        assert choose(shaped(2, 128, 28, 28), (3, 3), (28, 28), 128, 1, 128) == 'lax'
+        assert choose(shaped(2, 512, 7, 7), (3, 3), (7, 7), 512, 1, 512) == 'im2col_rows'
+        assert choose(shaped(2, 512, 7, 7), (3, 3), (7, 7), 512, 512, 512) == 'im2col'  # depthwise: tiny weight
     monkeypatch.setattr(nn_conv, 'CONV_IMPL', 'lax')
-    assert choose(x, (5, 5), (24, 24), 1, 1) == 'lax'
+    assert choose(x, (5, 5), (24, 24), 1, 1, 20) == 'lax'
 
 
 def test_conv_errors():

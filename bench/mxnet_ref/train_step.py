@@ -3,7 +3,11 @@ of docs/BENCHMARKS.md. Not part of the project: run it with an MXNet install, e.
 
     python3 -m venv /tmp/mxref && /tmp/mxref/bin/pip install mxnet==1.9.1 'numpy<1.24'
     /tmp/mxref/bin/python bench/mxnet_ref/train_step.py
+
+With ``--serve`` it is bench/bench_train.py's worker (MXNET_PYTHON): it prints MXNet's version, then
+answers each line ``MODE NUMBER`` (imperative or hybridized) with the milliseconds per step.
 """
+import sys
 import time
 
 import mxnet as mx
@@ -38,10 +42,27 @@ def step_fn(net, data, label):
     return step
 
 
+def serve(data, label):
+    steps = {name: step_fn(lenet(hybrid), data, label) for name, hybrid in (('imperative', False),
+                                                                               ('hybridized', True))}
+    for step in steps.values():
+        for _ in range(5):
+            step()
+    print(mx.__version__, flush=True)
+    for line in sys.stdin:
+        mode, number = line.split()
+        t = time.perf_counter()
+        for _ in range(int(number)):
+            steps[mode]()
+        print((time.perf_counter() - t) / int(number) * 1e3, flush=True)
+
+
 def main():
     rng = np.random.RandomState(0)
     data = nd.array(rng.uniform(0, 1, (64, 1, 28, 28)))
     label = nd.array(rng.randint(0, 10, 64))
+    if '--serve' in sys.argv:
+        return serve(data, label)
     for name, hybrid in (('imperative', False), ('hybridized', True)):
         step = step_fn(lenet(hybrid), data, label)
         for _ in range(5):

@@ -5,8 +5,10 @@ convolution is slow for the small channel counts of small networks (LeNet's
 1 -> 20 channels), so on CPU the default is im2col: the input windows are cut
 out with strided slices (whose gradient is a cheap padded add) and multiplied
 with the weight in one matmul. Elsewhere, and when the patches would be large,
-``lax.conv_general_dilated`` runs. ``CONV_IMPL`` forces one of them ('lax',
-'im2col', 'im2col_rows') for tests and benchmarks.
+``lax.conv_general_dilated`` runs, except on CPU where the weight is large against the
+data (ResNet's last stages at small batch): XLA transposes the weight on every call, so
+patch rows are multiplied with the weight as it is stored instead. ``CONV_IMPL`` forces
+one of them ('lax', 'im2col', 'im2col_rows') for tests and benchmarks.
 """
 import functools
 import itertools
@@ -144,38 +146,26 @@ def conv_im2col(x, w, stride, dilate, pad, groups, layout, rows=None):
     """
     if rows is None:
         rows = layout.channel_last
-    if rows and not layout.channel_last:  # run channel-last, transposing in and out
-        nd = x.ndim
-        to_last = (0,) + tuple(range(2, nd)) + (1,)
-        cl = Layout(layout.name[0] + layout.name[2:] + 'C')
-        y = conv_im2col(jnp.transpose(x, to_last), jnp.transpose(w, to_last), stride, dilate, pad, groups, cl,
-                        rows=True)
-        return jnp.transpose(y, (0, nd - 1) + tuple(range(1, nd - 1)))
     if not rows and layout.channel_last:
         raise ValueError('channel-first patches need a channel-first layout')
     nsp = len(stride)
     kernel = w.shape[1:1 + nsp] if layout.channel_last else w.shape[2:]
-    pads = [(0, 0, 0)] * x.ndim
-    for ax, p in zip(layout.spatial, pad):
-        pads[ax] = (p, p, 0)
-    xp = lax.pad(x, jnp.zeros((), x.dtype), pads) if any(pad) else x
-    n = x.shape[0]
-    c = x.shape[layout.channel]
-    f = w.shape[0]
+    if rows:
+        if layout.channel_last:
+            return _patch_rows_product(x, w, kernel, stride, dilate, pad, groups, weight_channel_first=False)
+        # Only the data goes channel-last: the patches' columns are ordered (channel, kernel offset)
+        # like the rows of MXNet's (num_filter, channels, *kernel) weight, which is used as it is.
+        # XLA's convolution would transpose the weight on every call, which costs more than the
+        # whole product when the weight is large against the data (ResNet's last stages).
+        nd = x.ndim
+        y = _patch_rows_product(jnp.transpose(x, (0,) + tuple(range(2, nd)) + (1,)), w, kernel, stride, dilate,
+                                pad, groups, weight_channel_first=True)
+        return jnp.transpose(y, (0, nd - 1) + tuple(range(1, nd - 1)))
+    xp, out = _padded(x, layout, kernel, stride, dilate, pad)
+    n, c, f = x.shape[0], x.shape[1], w.shape[0]
     cg, fg = c // groups, f // groups
-    out = tuple(conv_out_size(x.shape[ax], k, s, d, p)
-                for ax, k, s, d, p in zip(layout.spatial, kernel, stride, dilate, pad))
     kk, npos = math.prod(kernel), math.prod(out)
-    cols = _windows(xp, layout.spatial, kernel, stride, dilate, out)
-    if layout.channel_last:
-        patches = jnp.stack(cols, axis=-2)  # (N, *out, K, C)
-        if groups == 1:
-            y = jnp.matmul(patches.reshape(n * npos, kk * c), w.reshape(f, kk * c).T)
-        else:
-            y = jnp.einsum('mkgc,gfkc->mgf', patches.reshape(n * npos, kk, groups, cg),
-                           w.reshape(groups, fg, kk, cg))
-        return y.reshape((n,) + out + (f,))
-    patches = jnp.stack(cols, axis=2)  # (N, C, K, *out)
+    patches = jnp.stack(_windows(xp, layout.spatial, kernel, stride, dilate, out), axis=2)  # (N, C, K, *out)
     if groups == 1:
         y = jnp.einsum('nkp,fk->nfp', patches.reshape(n, c * kk, npos), w.reshape(f, c * kk))
     else:
@@ -184,12 +174,59 @@ def conv_im2col(x, w, stride, dilate, pad, groups, layout, rows=None):
     return y.reshape((n, f) + out)
 
 
-def _choose_impl(x, kernel, out, channels, groups):
+def _padded(x, layout, kernel, stride, dilate, pad):
+    """The input padded on its spatial axes, and the convolution's output size."""
+    pads = [(0, 0, 0)] * x.ndim
+    for ax, p in zip(layout.spatial, pad):
+        pads[ax] = (p, p, 0)
+    xp = lax.pad(x, jnp.zeros((), x.dtype), pads) if any(pad) else x
+    out = tuple(conv_out_size(x.shape[ax], k, s, d, p)
+                for ax, k, s, d, p in zip(layout.spatial, kernel, stride, dilate, pad))
+    return xp, out
+
+
+def _patch_rows_product(x, w, kernel, stride, dilate, pad, groups, weight_channel_first):
+    """Channel-last convolution as one (positions, patch) x (patch, filters) product.
+
+    A patch's columns follow the weight's own order, (channel, kernel offset) for a
+    channel-first weight and (kernel offset, channel) for a channel-last one, so that the
+    weight enters the product as a reshape, never a transpose.
+    """
+    layout = Layout('N' + 'DHW'[3 - len(kernel):] + 'C')
+    xp, out = _padded(x, layout, kernel, stride, dilate, pad)
+    n, c, f = x.shape[0], x.shape[-1], w.shape[0]
+    cg, fg = c // groups, f // groups
+    kk, m = math.prod(kernel), x.shape[0] * math.prod(out)
+    cols = _windows(xp, layout.spatial, kernel, stride, dilate, out)
+    if weight_channel_first:
+        patches = jnp.stack(cols, axis=-1).reshape(m, groups, cg, kk)
+        wg = w.reshape(groups, fg, cg, kk)
+        spec = 'mgck,gfck->mgf'
+    else:
+        patches = jnp.stack(cols, axis=-2).reshape(m, kk, groups, cg)
+        wg = w.reshape(groups, fg, kk, cg)
+        spec = 'mkgc,gfkc->mgf'
+    if groups == 1:  # the patch rows against the weight's rows: no transposed operand
+        y = lax.dot_general(patches.reshape(m, cg * kk), w.reshape(f, cg * kk), (((1,), (1,)), ((), ())))
+    else:
+        y = jnp.einsum(spec, patches, wg)
+    return y.reshape((n,) + out + (f,))
+
+
+# The patches of a weight-dominated convolution (at most this many times the weight's elements)
+# are multiplied with the weight as it is; see conv_im2col.
+PATCHES_PER_WEIGHT = 4
+
+
+def _choose_impl(x, kernel, out, channels, groups, num_filter):
     """'lax', 'im2col' (channel-first patches) or 'im2col_rows' for this call (see the module doc).
 
     Measured on a 2-core CPU (forward and backward, jitted): patches as rows of one matmul
     win from a few to ~64 channels per group, channel-first patches win for 1-3 input
-    channels, and XLA's own convolution wins from ~128 channels on.
+    channels, and XLA's own convolution wins from ~128 channels on, unless the weight is
+    large against the data (ResNet-18's 14x14 and 7x7 stages at batch 2: the network's
+    forward 1.45x faster with patch rows there), where XLA's per-call transpose of the
+    weight costs more than the product.
     """
     if CONV_IMPL is not None:
         return CONV_IMPL
@@ -198,8 +235,12 @@ def _choose_impl(x, kernel, out, channels, groups):
     cg = channels // groups
     if not isinstance(x.shape[0], int):  # a symbolic batch (jax.export): the patch size is unknown
         return 'lax'
-    if (cg >= 96 or math.prod(out) > IM2COL_MAX_POSITIONS
-            or x.shape[0] * channels * math.prod(kernel) * math.prod(out) > IM2COL_MAX_ELEMENTS):
+    patch_elements = x.shape[0] * channels * math.prod(kernel) * math.prod(out)
+    if patch_elements > IM2COL_MAX_ELEMENTS:
+        return 'lax'
+    if patch_elements <= PATCHES_PER_WEIGHT * num_filter * cg * math.prod(kernel):
+        return 'im2col_rows'
+    if cg >= 96 or math.prod(out) > IM2COL_MAX_POSITIONS:
         return 'lax'
     return 'im2col' if cg < 4 else 'im2col_rows'
 
@@ -275,7 +316,7 @@ def convolution(data, weight, bias=None, *, kernel, stride, dilate, pad, num_fil
     if min(out) < 1:
         raise MXNetError('%s: kernel %s (dilate %s) is larger than the padded input %s (pad %s)'
                          % (op, tuple(kernel), dilate, shape_str(data.shape), pad))
-    impl = _choose_impl(data, kernel, out, c, num_group)
+    impl = _choose_impl(data, kernel, out, c, num_group, num_filter)
     if impl == 'lax':
         y = conv_lax(data, weight, stride, dilate, pad, num_group, lay)
     else:
