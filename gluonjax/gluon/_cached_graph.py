@@ -13,6 +13,7 @@ function runs in its vjp form, which also returns the pullback's residuals, so b
 applies the whole graph's pullback without computing its forward again.
 """
 import itertools
+import operator
 import warnings
 
 import jax
@@ -26,6 +27,7 @@ from ..ndarray.ndarray import NDArray
 from .parameter import _generation
 
 _tokens = itertools.count()
+_array_of = operator.attrgetter('_data')  # an NDArray's jax array, without a Python call
 
 
 class _Compiled:
@@ -54,6 +56,7 @@ class GraphRunner:
                              % (block._describe(), ', '.join(unknown)))
         self.data_keys = [n for n in input_names if n in data_names]
         self.data_index = [data_names.index(n) for n in self.data_keys]
+        self.all_data_in_order = self.data_index == list(range(len(data_names)))  # the common case
         unused = [i for i, n in enumerate(data_names) if n not in input_names]
         if unused:
             warnings.warn('The %s input to HybridBlock is not used by any computation. Is this '
@@ -71,6 +74,7 @@ class GraphRunner:
         self.in_format = self.out_format = None
         self._compiled = {}
         self._arrays = {}
+        self._last_arrays = (None, None, None)  # (ctx, generation, arrays) of the last call
 
     def finish_deferred_init(self):
         """Initialise Parameters whose shapes the trace has just completed."""
@@ -99,12 +103,17 @@ class GraphRunner:
         return entry
 
     def _param_arrays(self, ctx):
+        """The Parameters' NDArrays on ``ctx`` (the list is rebuilt only when a Parameter
+        replaced its arrays; the last context is checked first, by identity, as it is the one
+        a training loop or a server asks for every call)."""
+        last_ctx, last_generation, arrays = self._last_arrays
+        if ctx is last_ctx and last_generation == _generation[0]:
+            return arrays
         cached = self._arrays.get(ctx)
-        if cached is not None and cached[0] == _generation[0]:
-            return cached[1]
-        arrays = [p.data(ctx) for p in self.params]
-        self._arrays[ctx] = (_generation[0], arrays)
-        return arrays
+        if cached is None or cached[0] != _generation[0]:
+            cached = self._arrays[ctx] = (_generation[0], [p.data(ctx) for p in self.params])
+        self._last_arrays = (ctx, cached[0], cached[1])
+        return cached[1]
 
     # ---- running ---------------------------------------------------------------------------
     @x64  # the compiled graph is traced and run with 64-bit dtypes on (see gluonjax/_x64.py)
@@ -115,8 +124,8 @@ class GraphRunner:
         if entry is None:
             entry = self._compile(train)
         arrays = self._param_arrays(ctx)
-        vals = [args[i]._data for i in self.data_index]
-        vals.extend([a._data for a in arrays])
+        vals = list(map(_array_of, args)) if self.all_data_in_order else [args[i]._data for i in self.data_index]
+        vals += map(_array_of, arrays)
         if self.needs_key:
             from .. import random as _random
             vals.append(_random.next_key(ctx))
@@ -126,7 +135,7 @@ class GraphRunner:
         if hook is not None:
             started = hook.start()
         try:
-            if _tape.tracked(parents):  # one tape node, its pullback kept for backward
+            if parents and _tape.tracked(parents):  # one tape node, its pullback kept for backward
                 outs, node = _tape.record_call(entry.jitted, entry.token, parents, vals, entry.jitted,
                                                self.block.name)
             else:
@@ -136,7 +145,7 @@ class GraphRunner:
         if hook is not None:  # the compiled graph is one event, named as MXNet names a hybridized call
             hook.operator('_CachedOp', started, outs)
         n = self.n_out
-        results = [NDArray._from_jax(o, ctx) for o in outs[:n]]
+        results = [NDArray._from_jax(outs[0], ctx)] if n == 1 else [NDArray._from_jax(o, ctx) for o in outs[:n]]
         if node is not None:
             for i, r in enumerate(results):
                 r._ag = (node, i)

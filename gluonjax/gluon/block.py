@@ -607,7 +607,7 @@ class HybridBlock(Block):
     def __call__(self, *args):
         if (self._active and len(args) == 1 and isinstance(args[0], NDArray) and not self._forward_hooks
                 and not self._forward_pre_hooks and self._runs_graph() and not _in_trace()):
-            return _to_np(self._call_cached_op(args[0]))  # the common call, without the detours below
+            return _to_np(self._call_one(args[0]))  # the common call, without the detours below
         for hook in self._forward_pre_hooks.values():
             hook(self, args)
         if self._gluon2():
@@ -809,15 +809,19 @@ class HybridBlock(Block):
             self._cached.popitem(last=False)
         return runner, flat
 
+    def _call_one(self, x):
+        """Run the compiled graph on one NDArray (the common call, kept short)."""
+        data = x._data
+        runner = self._cached.get(((0,), (data.shape, data.dtype)))  # _runner_for's signature
+        if runner is None:
+            runner, _ = self._runner_for(x)
+        out = runner([x], x._ctx or x.context)
+        return out[0] if runner.out_format == 0 else _regroup(out, runner.out_format)
+
     def _call_cached_op(self, *args):
         """Run the compiled graph (one autograd node when recording)."""
-        if len(args) == 1 and isinstance(args[0], NDArray):  # the common case, fast
-            x = args[0]
-            runner = self._cached.get(_single_sig(x))
-            if runner is None:
-                runner, _ = self._runner_for(x)
-            out = runner([x], x._ctx or x.context)
-            return out[0] if runner.out_format == 0 else _regroup(out, runner.out_format)
+        if len(args) == 1 and isinstance(args[0], NDArray):
+            return self._call_one(args[0])
         runner, flat = self._runner_for(*args)
         real = [a for a in flat if a is not None]
         ctxs = set(a.context for a in real)
@@ -868,12 +872,6 @@ def _check_unused_with_deferred(runner, shapes_before):
                      'Parameter %s is not used by the forward computation, so its shape cannot be '
                      'inferred: remove it, use it, or give the deferred shapes when creating the layers.'
                      % (first, first))
-
-
-def _single_sig(x):
-    """The signature _runner_for computes for one NDArray argument, computed quickly."""
-    data = x._data
-    return ((0,), (data.shape, data.dtype))
 
 
 def _shape_known(shape):
