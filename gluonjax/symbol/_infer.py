@@ -247,6 +247,10 @@ def _run(symbol, shapes, dtypes):
                 ent_shape[(id(node), 0)] = s
             if d is not None:
                 ent_dtype[(id(node), 0)] = d
+        elif pending_shape(node) is not None:
+            # its known dimensions are known from the start (the width of an RNN begin state
+            # gives the h2h weight's shape); consumers fill in the rest
+            ent_shape[(id(node), 0)] = tuple(None if d <= 0 else d for d in pending_shape(node))
     done = set()
     for _ in range(max(4, len(order))):
         progress = False
@@ -287,7 +291,7 @@ def entry_shapes(symbol, shapes, dtypes, nodes):
     out = {}
     for node in nodes:
         shape = ent_shape.get((id(node), 0))
-        if shape is None:
+        if not is_known(shape):
             raise MXNetError('Error in operator %s: cannot decide the unknown (0) dimensions of its shape %s '
                              'from the operators that use it' % (node.name, shape_str(pending_shape(node))))
         out[id(node)] = shape
