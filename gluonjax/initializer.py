@@ -99,6 +99,13 @@ def alias(*names):
     return wrap
 
 
+def _registered(name):
+    klass = _REGISTRY.get(name.lower())
+    if klass is None:
+        raise AssertionError('unknown initializer %r; registered: %s' % (name, ', '.join(sorted(_REGISTRY))))
+    return klass
+
+
 def create(init, *args, **kwargs):
     """An Initializer from an instance, a registered name, or MXNet's JSON ``dumps()`` form."""
     if isinstance(init, Initializer):
@@ -109,12 +116,8 @@ def create(init, *args, **kwargs):
         text = init.strip()
         if text.startswith('['):
             name, params = json.loads(text)
-            return create(name, **params)
-        klass = _REGISTRY.get(text.lower())
-        if klass is None:
-            raise AssertionError('unknown initializer %r; registered: %s'
-                                 % (init, ', '.join(sorted(_REGISTRY))))
-        return klass(*args, **kwargs)
+            return _registered(name)(**params)  # params may hold 'init' (FusedRNN's)
+        return _registered(text)(*args, **kwargs)
     if callable(init):  # Mixed, Load and plain functions act as initializers too
         return _CallableInit(init)
     raise AssertionError('cannot make an initializer from %r' % (init,))

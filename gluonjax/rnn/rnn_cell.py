@@ -647,7 +647,8 @@ class BidirectionalCell(BaseRNNCell):
             names = ['%st%d' % (self._output_prefix, i) for i in range(length)]
         outputs = [symbol.Concat(l_o, r_o, dim=2 if merge_outputs else 1, name=name)
                    for l_o, r_o, name in zip(l_outputs, r_outputs, names)]
-        return (outputs[0] if merge_outputs else outputs), l_states + r_states
+        # the states come back as two lists, one per direction, as MXNet returns them
+        return (outputs[0] if merge_outputs else outputs), [l_states, r_states]
 
 
 def _as_steps(outputs, length, axis):
