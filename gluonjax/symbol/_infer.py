@@ -230,7 +230,7 @@ def _given(symbol, args, kwargs, what):
     return given
 
 
-def _run(symbol, shapes, dtypes):
+def _run(symbol, shapes, dtypes, seed_pending=True):
     """Shapes and dtypes of every entry (id(node), index) given variable shapes and dtypes.
 
     A shape may be partial: a tuple with None for each unknown dimension. Operators whose
@@ -247,9 +247,10 @@ def _run(symbol, shapes, dtypes):
                 ent_shape[(id(node), 0)] = s
             if d is not None:
                 ent_dtype[(id(node), 0)] = d
-        elif pending_shape(node) is not None:
+        elif seed_pending and pending_shape(node) is not None:
             # its known dimensions are known from the start (the width of an RNN begin state
-            # gives the h2h weight's shape); consumers fill in the rest
+            # gives the h2h weight's shape); consumers fill in the rest. Type inference alone
+            # skips this: partial shapes decide no dtype and cost a trial evaluation per node
             ent_shape[(id(node), 0)] = tuple(None if d <= 0 else d for d in pending_shape(node))
     done = set()
     for _ in range(max(4, len(order))):
@@ -583,7 +584,7 @@ def infer_type(symbol, args, kwargs, partial):
             dtypes[name] = np.dtype(value).name
         except TypeError:
             raise MXNetError('infer_type: invalid dtype %r for %r' % (value, name)) from None
-    order, _, ent_dtype = _run(symbol, {}, dtypes)
+    order, _, ent_dtype = _run(symbol, {}, dtypes, seed_pending=False)
     arg_t, out_t, aux_t = _partition(symbol, order, ent_dtype)
     if not partial and any(t is None for t in arg_t + out_t + aux_t):
         return None, None, None
