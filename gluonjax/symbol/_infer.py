@@ -465,6 +465,13 @@ def _fill_inputs(node, keys, ent_shape):
         inferred = _rule_shapes(node, rule, given)
     else:
         inferred = _rule_partial(node, rule, given)
+        # the fully known inputs alone may decide a partly known one (a pending creation
+        # input's unknown dimensions: where(cond, zeros((0, 3)), x))
+        known = {n: v for n, v in given.items() if is_known(v)}
+        if known:
+            for n, shape in _rule_shapes(node, rule, known).items():
+                if not is_known(inferred.get(n)):
+                    inferred[n] = shape
     new = False
     for (src, _i, _v), n, k in zip(node.inputs, names, keys):
         s = inferred.get(n)
