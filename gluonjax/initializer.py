@@ -28,7 +28,7 @@ from .base import MXNetError, string_types
 
 __all__ = ['InitDesc', 'Initializer', 'register', 'alias', 'create', 'Load', 'Mixed', 'Zero', 'One',
            'Constant', 'Uniform', 'Normal', 'Orthogonal', 'Xavier', 'MSRAPrelu', 'Bilinear',
-           'LSTMBias']
+           'LSTMBias', 'FusedRNN']
 
 
 class InitDesc(str):
@@ -99,6 +99,13 @@ def alias(*names):
     return wrap
 
 
+def _registered(name):
+    klass = _REGISTRY.get(name.lower())
+    if klass is None:
+        raise AssertionError('unknown initializer %r; registered: %s' % (name, ', '.join(sorted(_REGISTRY))))
+    return klass
+
+
 def create(init, *args, **kwargs):
     """An Initializer from an instance, a registered name, or MXNet's JSON ``dumps()`` form."""
     if isinstance(init, Initializer):
@@ -109,12 +116,8 @@ def create(init, *args, **kwargs):
         text = init.strip()
         if text.startswith('['):
             name, params = json.loads(text)
-            return create(name, **params)
-        klass = _REGISTRY.get(text.lower())
-        if klass is None:
-            raise AssertionError('unknown initializer %r; registered: %s'
-                                 % (init, ', '.join(sorted(_REGISTRY))))
-        return klass(*args, **kwargs)
+            return _registered(name)(**params)  # params may hold 'init' (FusedRNN's)
+        return _registered(text)(*args, **kwargs)
     if callable(init):  # Mixed, Load and plain functions act as initializers too
         return _CallableInit(init)
     raise AssertionError('cannot make an initializer from %r' % (init,))
@@ -409,6 +412,49 @@ class LSTMBias(Initializer):
         n = arr.shape[0] // 4
         value[n:2 * n] = self.forget_bias
         _fill(arr, value)
+
+
+@register
+class FusedRNN(Initializer):
+    """Initialises the flat parameter vector of the fused ``RNN`` operator gate by gate.
+
+    Each gate's weight and bias (named as ``mx.rnn.FusedRNNCell.unpack_weights`` names them,
+    without prefix: ``l0_i2h_f_bias``) is filled by ``init`` (or the global initializer when
+    ``init`` is None), so a weight gets a weight's rule and a bias a bias's; LSTM forget-gate
+    biases get ``forget_bias``.
+    """
+
+    def __init__(self, init, num_hidden, num_layers, mode, bidirectional=False, forget_bias=1.0):
+        if init is not None:
+            init = create(init)
+        super().__init__(init=init.dumps() if init is not None else None, num_hidden=num_hidden,
+                         num_layers=num_layers, mode=mode, bidirectional=bidirectional,
+                         forget_bias=forget_bias)
+        self._init = init
+        self._num_hidden = num_hidden
+        self._num_layers = num_layers
+        self._mode = mode
+        self._bidirectional = bidirectional
+        self._forget_bias = forget_bias
+
+    @x64
+    def _init_weight(self, desc, arr):
+        from .ndarray import zeros
+        from .ops.nn_rnn import GATE_SUFFIXES, rnn_param_pieces
+        h, layers, dirs = self._num_hidden, self._num_layers, 2 if self._bidirectional else 1
+        gates = len(GATE_SUFFIXES[self._mode])
+        # the flat size is gates*h*((input + h + 2)*dirs + (layers - 1)*(h*dirs + h + 2)*dirs)
+        input_size = arr.size // (gates * h * dirs) - (layers - 1) * (h * dirs + h + 2) - h - 2
+        flat = np.zeros(arr.shape, dtype=_float_dtype(arr))
+        global_init = getattr(desc, 'global_init', None)
+        for name, start, shape in rnn_param_pieces('', self._mode, input_size, h, layers, self._bidirectional):
+            piece = zeros(shape, dtype=flat.dtype)
+            if self._mode == 'lstm' and name.endswith('_f_bias'):
+                _fill(piece, self._forget_bias)
+            else:
+                (self._init or global_init)(InitDesc(name, global_init=global_init), piece)
+            flat[start:start + piece.size] = piece.asnumpy().ravel()
+        _fill(arr, flat)
 
 
 class Load:

@@ -10,6 +10,7 @@ import warnings
 
 from ..context import cpu
 from ..initializer import Uniform
+from ..name import NameManager
 from .base_module import BaseModule, _check_input_names
 from .module import Module
 
@@ -64,7 +65,10 @@ class BucketingModule(BaseModule):
         self._aux_params = None
 
     def _call_sym_gen(self, *args, **kwargs):
-        out = self._sym_gen(*args, **kwargs)
+        # a fresh name counter per call, as MXNet does: every bucket's automatic names
+        # (embedding0_weight) are the same, so the buckets share those parameters
+        with NameManager():
+            out = self._sym_gen(*args, **kwargs)
         if not (isinstance(out, (tuple, list)) and len(out) == 3):
             raise ValueError('sym_gen must return (symbol, data_names, label_names), got %r' % (out,))
         return out

@@ -118,6 +118,11 @@ def _batch_axis(desc):
     return DataDesc.get_batch_axis(layout)
 
 
+def _as_desc(shape):
+    """A DataDesc from a DataDesc or a (name, shape) pair."""
+    return shape if isinstance(shape, DataDesc) else DataDesc(*shape)
+
+
 class DataParallelExecutorGroup:
     """The executors of one symbol over ``contexts``, each given a share of the batch.
 
@@ -172,6 +177,13 @@ class DataParallelExecutorGroup:
         self.output_layouts = [DataDesc.get_batch_axis(symbol[i].attr('__layout__'))
                                for i in range(len(self.output_names))]
         self.num_outputs = len(self.output_names)
+        data_shapes = [_as_desc(d) for d in data_shapes]
+        label_shapes = [_as_desc(d) for d in label_shapes] if label_shapes else label_shapes
+        # per device, the arrays of the arguments that are not parameters (data, labels), by
+        # name; a group bound with a shared_group fills and reads that group's dicts, so
+        # modules of equal input shapes (buckets) share their input arrays, as in MXNet
+        self.shared_data_arrays = (shared_group.shared_data_arrays if shared_group is not None
+                                   else [{} for _ in self.contexts])
         self.grad_req = self._grad_reqs(grad_req, data_shapes, label_shapes)
         self.bind_exec(data_shapes, label_shapes, shared_group)
 
@@ -295,16 +307,19 @@ class DataParallelExecutorGroup:
         shared_grads = shared_exec.grad_dict if shared_exec is not None else None
         prev_args = prev_exec.arg_dict if prev_exec is not None else None
         prev_grads = prev_exec.grad_dict if prev_exec is not None else None
+        shared_data = self.shared_data_arrays[i]
         for name, shape, t in zip(self.arg_names, arg_shapes, arg_types):
             dt = dtype(t)
             is_param = name in self.param_names
-            arr = _first(reuse(shared_args, name, shape, dt) if is_param else None,
+            arr = _first(reuse(shared_args if is_param else shared_data, name, shape, dt),
                          reuse(prev_args, name, shape, dt))
             if arr is None:
                 if is_param and shared_args is not None and name in shared_args:
                     raise ValueError('bind: parameter %r has shape %s here but %s in the shared module'
                                      % (name, shape_str(shape), shape_str(shared_args[name].shape)))
                 arr = nd.zeros(shape, ctx=ctx, dtype=dt)
+            if not is_param:
+                shared_data[name] = arr
             args.append(arr)
             if self.grad_req[name] == 'null':
                 grads.append(None)

@@ -20,7 +20,7 @@ from . import _onnx
 from ._registry import P, register
 from .nn_util import compute_dtype
 
-__all__ = ['rnn_param_size', 'rnn_unpack']
+__all__ = ['rnn_param_size', 'rnn_unpack', 'GATE_SUFFIXES', 'rnn_param_pieces']
 
 _GATES = {'rnn_relu': 1, 'rnn_tanh': 1, 'lstm': 4, 'gru': 3}
 
@@ -84,6 +84,34 @@ def rnn_unpack(params, mode, input_size, state_size, num_layers, bidirectional=F
             pos += s[0]
         biases.append(cut)
     return list(zip(weights, biases))
+
+
+# The name suffix of each gate's block in the legacy ``mx.rnn`` cells (``lstm_l0_i2h_f_bias``).
+GATE_SUFFIXES = {'rnn_relu': ('',), 'rnn_tanh': ('',), 'lstm': ('_i', '_f', '_c', '_o'), 'gru': ('_r', '_z', '_o')}
+
+
+def rnn_param_pieces(prefix, mode, input_size, state_size, num_layers, bidirectional=False):
+    """[(name, start, shape)] of every gate's weight and bias in the flat vector, in its order.
+
+    The names are the ones ``mx.rnn.FusedRNNCell.unpack_weights`` gives the pieces:
+    prefix, direction (``l``/``r``), layer, ``i2h``/``h2h``, gate suffix, ``weight``/``bias``
+    (``lstm_r1_h2h_f_weight``). No projection: the legacy cells have none.
+    """
+    gates = GATE_SUFFIXES[mode]
+    h = state_size
+    directions = ('l', 'r') if bidirectional else ('l',)
+    shapes = _layer_shapes(mode, input_size, state_size, num_layers, bidirectional, None)
+    pieces, pos = [], 0
+    for kind in ('weight', 'bias'):
+        for k, (w_shapes, _) in enumerate(shapes):
+            layer, direction = divmod(k, len(directions))
+            for group, w_shape in zip(('i2h', 'h2h'), w_shapes):
+                shape = (h, w_shape[1]) if kind == 'weight' else (h,)
+                for gate in gates:
+                    name = '%s%s%d_%s%s_%s' % (prefix, directions[direction], layer, group, gate, kind)
+                    pieces.append((name, pos, shape))
+                    pos += int(np.prod(shape))
+    return pieces
 
 
 def _cell(mode, h_size, clip):

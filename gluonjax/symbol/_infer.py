@@ -230,7 +230,7 @@ def _given(symbol, args, kwargs, what):
     return given
 
 
-def _run(symbol, shapes, dtypes):
+def _run(symbol, shapes, dtypes, seed_pending=True):
     """Shapes and dtypes of every entry (id(node), index) given variable shapes and dtypes.
 
     A shape may be partial: a tuple with None for each unknown dimension. Operators whose
@@ -247,6 +247,11 @@ def _run(symbol, shapes, dtypes):
                 ent_shape[(id(node), 0)] = s
             if d is not None:
                 ent_dtype[(id(node), 0)] = d
+        elif seed_pending and pending_shape(node) is not None:
+            # its known dimensions are known from the start (the width of an RNN begin state
+            # gives the h2h weight's shape); consumers fill in the rest. Type inference alone
+            # skips this: partial shapes decide no dtype and cost a trial evaluation per node
+            ent_shape[(id(node), 0)] = tuple(None if d <= 0 else d for d in pending_shape(node))
     done = set()
     for _ in range(max(4, len(order))):
         progress = False
@@ -287,7 +292,7 @@ def entry_shapes(symbol, shapes, dtypes, nodes):
     out = {}
     for node in nodes:
         shape = ent_shape.get((id(node), 0))
-        if shape is None:
+        if not is_known(shape):
             raise MXNetError('Error in operator %s: cannot decide the unknown (0) dimensions of its shape %s '
                              'from the operators that use it' % (node.name, shape_str(pending_shape(node))))
         out[id(node)] = shape
@@ -460,6 +465,13 @@ def _fill_inputs(node, keys, ent_shape):
         inferred = _rule_shapes(node, rule, given)
     else:
         inferred = _rule_partial(node, rule, given)
+        # the fully known inputs alone may decide a partly known one (a pending creation
+        # input's unknown dimensions: where(cond, zeros((0, 3)), x))
+        known = {n: v for n, v in given.items() if is_known(v)}
+        if known:
+            for n, shape in _rule_shapes(node, rule, known).items():
+                if not is_known(inferred.get(n)):
+                    inferred[n] = shape
     new = False
     for (src, _i, _v), n, k in zip(node.inputs, names, keys):
         s = inferred.get(n)
@@ -579,7 +591,7 @@ def infer_type(symbol, args, kwargs, partial):
             dtypes[name] = np.dtype(value).name
         except TypeError:
             raise MXNetError('infer_type: invalid dtype %r for %r' % (value, name)) from None
-    order, _, ent_dtype = _run(symbol, {}, dtypes)
+    order, _, ent_dtype = _run(symbol, {}, dtypes, seed_pending=False)
     arg_t, out_t, aux_t = _partition(symbol, order, ent_dtype)
     if not partial and any(t is None for t in arg_t + out_t + aux_t):
         return None, None, None
