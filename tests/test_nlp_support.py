@@ -1,5 +1,7 @@
 """What GluonNLP 0.10 and Sockeye 2 need from mxnet beside the layers: mx.registry factories,
 the Gluon repository URL helpers, and contrib AdamW (expected numbers from MXNet 1.9.1)."""
+import io
+import pickle
 import warnings
 
 import numpy as np
@@ -86,3 +88,12 @@ def test_multi_mp_adamw_update():
     np.testing.assert_allclose(w.asnumpy(), _W, rtol=1e-6)
     np.testing.assert_allclose(w16.asnumpy(), np.float16(_W), rtol=1e-3)
     assert w16.dtype == np.float16
+
+
+def test_dataloader_forking_pickler_round_trip():
+    from gluonjax.gluon.data.dataloader import ForkingPickler
+    buf = io.BytesIO()
+    ForkingPickler(buf, pickle.HIGHEST_PROTOCOL).dump([mx.nd.array([[1, 2], [3, 4]]), 5])
+    arr, num = pickle.loads(buf.getvalue())
+    np.testing.assert_array_equal(arr.asnumpy(), [[1, 2], [3, 4]])
+    assert num == 5
