@@ -73,9 +73,10 @@ def test_adamw_update_matches_mxnet():
     np.testing.assert_allclose(v.asnumpy(), _VAR, rtol=1e-6, atol=1e-7)
 
 
-def test_adamw_skips_step_on_nonfinite_scale():
+@pytest.mark.parametrize('scale', [np.inf, np.nan, 0.0])
+def test_adamw_skips_step_on_zero_or_nonfinite_scale(scale):
     w, g, m, v = _state()
-    mx.nd.contrib.adamw_update(w, g, m, v, rescale_grad=mx.nd.array([np.inf]), out=w, **_ARGS)
+    mx.nd.contrib.adamw_update(w, g, m, v, rescale_grad=mx.nd.array([scale]), out=w, **_ARGS)
     np.testing.assert_array_equal(w.asnumpy(), [1., 2., -3.])
     np.testing.assert_array_equal(m.asnumpy(), np.float32([.1, .2, .3]))
 

@@ -186,8 +186,8 @@ def mp_nag_mom_update(weight, grad, mom, weight32, *, lr, momentum, wd, rescale_
 
 
 # ---- AdamW (Loshchilov & Hutter): decoupled weight decay, MXNet's contrib adamw_update ----------------
-# rescale_grad is an input array here (dynamic loss scaling feeds it from the device); a non-finite
-# rescale_grad leaves the weight and the states unchanged, so an overflowed fp16 step is skipped.
+# rescale_grad is an input array here (dynamic loss scaling feeds it from the device); a rescale_grad
+# that is 0 or not finite leaves the weight and the states unchanged (an overflowed fp16 step is skipped).
 _ADAMW = [P('lr', 'float'), P('beta1', 'float', 0.9), P('beta2', 'float', 0.999), P('epsilon', 'float', 1e-8),
           P('wd', 'float', 0.0), P('eta', 'float'), P('clip_gradient', 'float', -1.0)]
 
@@ -204,7 +204,7 @@ def _adamw_step(op, master, grad, mean, var, rescale_grad, *, lr, beta1, beta2, 
     new_mean = beta1 * mean + (1 - beta1) * g
     new_var = beta2 * var + (1 - beta2) * jnp.square(g)
     new_master = master - eta * (lr * new_mean / (jnp.sqrt(new_var) + epsilon) + wd * master)
-    ok = jnp.isfinite(scale)
+    ok = jnp.isfinite(scale) & (scale != 0)
     return (jnp.where(ok, new_master, master), jnp.where(ok, new_mean, mean).astype(mean.dtype),
             jnp.where(ok, new_var, var).astype(var.dtype))
 
@@ -212,7 +212,7 @@ def _adamw_step(op, master, grad, mean, var, rescale_grad, *, lr, beta1, beta2, 
 @register('_adamw_update', inputs=('weight', 'grad', 'mean', 'var', 'rescale_grad'), mutate_inputs=('mean', 'var'),
           params=_ADAMW)
 def adamw_update(weight, grad, mean, var, rescale_grad, **params):
-    """AdamW step on weight; a non-finite rescale_grad skips it."""
+    """AdamW step on weight; a rescale_grad of 0 or not finite skips it."""
     new, mean, var = _adamw_step('_adamw_update', weight, grad, mean, var, rescale_grad, **params)
     return new.astype(weight.dtype), mean, var
 
