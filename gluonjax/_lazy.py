@@ -22,6 +22,7 @@ LAZY = {
     'profiler': 'gluonjax.profiler',
     'onnx': 'gluonjax.onnx',
     'rnn': 'gluonjax.rnn',
+    'registry': 'gluonjax.registry',
 }
 
 

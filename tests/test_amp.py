@@ -17,6 +17,7 @@ def amp_off_after(monkeypatch):
     monkeypatch.setattr(nd_module, 'amp_hook', None)
     monkeypatch.setattr(sym_module, 'amp_hook', None)
     monkeypatch.setattr(amp_module, '_state', {'policy': None, 'loss_scaler': None, 'scaler_taken': False})
+    monkeypatch.setattr(amp_module, '_amp_initialized', False)
 
 
 def data():
@@ -236,3 +237,10 @@ def test_inputs_already_in_the_dtype_are_not_cast(monkeypatch):
     assert 'amp_cast' not in calls
     nd.FullyConnected(x, nd.ones((3, 2)), no_bias=True, num_hidden=3).wait_to_read()
     assert calls.count('amp_cast') == 2  # data and weight to bfloat16
+
+
+def test_amp_initialized_flag():
+    """MXNet's module flag, which GluonNLP reads to mask attention scores with -1e4."""
+    assert amp_module._amp_initialized is False
+    amp.init('float16')
+    assert amp_module._amp_initialized is True

@@ -129,6 +129,21 @@ def download(url, path=None, overwrite=False, sha1_hash=None, retries=5, verify_
     return fname
 
 
+_DEFAULT_REPO_URL = 'https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/'
+
+
+def _get_repo_url():
+    """Base URL of the Gluon model and data repository: ``$MXNET_GLUON_REPO`` or MXNet's default,
+    always ending in ``/`` (model zoos such as GluonNLP append paths to it)."""
+    url = os.environ.get('MXNET_GLUON_REPO', _DEFAULT_REPO_URL)
+    return url if url.endswith('/') else url + '/'
+
+
+def _get_repo_file_url(namespace, filename):
+    """URL of ``filename`` under ``namespace`` in the Gluon repository."""
+    return '%s%s/%s' % (_get_repo_url(), namespace, filename)
+
+
 def shape_is_known(shape):
     """Whether every dimension of ``shape`` is known (0 means unknown, as in MXNet)."""
     if shape is None:

@@ -184,6 +184,50 @@ def mp_nag_mom_update(weight, grad, mom, weight32, *, lr, momentum, wd, rescale_
     return master.astype(weight.dtype), mom.astype(jnp.float32), master.astype(weight32.dtype)
 
 
+
+# ---- AdamW (Loshchilov & Hutter): decoupled weight decay, MXNet's contrib adamw_update ----------------
+# rescale_grad is an input array here (dynamic loss scaling feeds it from the device); a rescale_grad
+# that is 0 or not finite leaves the weight and the states unchanged (an overflowed fp16 step is skipped).
+_ADAMW = [P('lr', 'float'), P('beta1', 'float', 0.9), P('beta2', 'float', 0.999), P('epsilon', 'float', 1e-8),
+          P('wd', 'float', 0.0), P('eta', 'float'), P('clip_gradient', 'float', -1.0)]
+
+
+def _adamw_step(op, master, grad, mean, var, rescale_grad, *, lr, beta1, beta2, epsilon, wd, eta, clip_gradient):
+    """(new master, mean, var): mean and var move towards g and g**2;
+    master = master - eta * (lr * mean / (sqrt(var) + epsilon) + wd * master)."""
+    if rescale_grad.size != 1:
+        raise MXNetError('%s: rescale_grad must hold one value, got shape %s' % (op, shape_str(rescale_grad.shape)))
+    scale = rescale_grad.reshape(()).astype(jnp.float32)
+    g = _grad(op, master, grad.astype(master.dtype), 1.0, -1.0, mean, var) * scale
+    if clip_gradient >= 0:
+        g = jnp.clip(g, -clip_gradient, clip_gradient)
+    new_mean = beta1 * mean + (1 - beta1) * g
+    new_var = beta2 * var + (1 - beta2) * jnp.square(g)
+    new_master = master - eta * (lr * new_mean / (jnp.sqrt(new_var) + epsilon) + wd * master)
+    ok = jnp.isfinite(scale) & (scale != 0)
+    return (jnp.where(ok, new_master, master), jnp.where(ok, new_mean, mean).astype(mean.dtype),
+            jnp.where(ok, new_var, var).astype(var.dtype))
+
+
+@register('_adamw_update', inputs=('weight', 'grad', 'mean', 'var', 'rescale_grad'), mutate_inputs=('mean', 'var'),
+          params=_ADAMW)
+def adamw_update(weight, grad, mean, var, rescale_grad, **params):
+    """AdamW step on weight; a rescale_grad of 0 or not finite skips it."""
+    new, mean, var = _adamw_step('_adamw_update', weight, grad, mean, var, rescale_grad, **params)
+    return new.astype(weight.dtype), mean, var
+
+
+@register('_mp_adamw_update', inputs=('weight', 'grad', 'mean', 'var', 'weight32', 'rescale_grad'),
+          mutate_inputs=('mean', 'var', 'weight32'), params=_ADAMW)
+def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, **params):
+    """AdamW step on the float32 master weight32; weight gets its cast."""
+    if weight32.shape != weight.shape:
+        raise MXNetError('_mp_adamw_update: weight32 has shape %s, the weight %s'
+                         % (shape_str(weight32.shape), shape_str(weight.shape)))
+    master, mean, var = _adamw_step('_mp_adamw_update', weight32, grad, mean, var, rescale_grad, **params)
+    return master.astype(weight.dtype), mean, var, master.astype(weight32.dtype)
+
+
 # ---- LAMB (You et al., 2019), in MXNet's two phases ----------------------------------------------------
 
 @register('lamb_update_phase1', inputs=('weight', 'grad', 'mean', 'var'), mutate_inputs=('mean', 'var'),

@@ -1,4 +1,4 @@
-"""Client libraries (d2l, GluonCV, GluonTS) run unmodified, with ``import mxnet`` resolved to gluonjax.
+"""Client libraries (d2l, GluonCV, GluonTS, GluonNLP, Sockeye) run unmodified, with ``import mxnet`` resolved to gluonjax.
 
 ``./run setup`` installs them (tests/clients/requirements-nodeps.txt, the ``clients`` extra); a
 test run without them (a bare ``pytest`` in another environment) skips these files with the reason.

@@ -38,6 +38,8 @@ __all__ = ['init', 'init_trainer', 'scale_loss', 'unscale', 'convert_symbol', 'c
 _WIDEST = 'widest'
 _FLOATS = ('float16', 'bfloat16', 'float32')  # float64 arrays are left alone, as in MXNet
 _state = {'policy': None, 'loss_scaler': None, 'scaler_taken': False}
+# MXNet's module flag, set by init(); libraries read it (GluonNLP masks attention with -1e4, not -1e18).
+_amp_initialized = False
 
 
 def _dtype_name(dtype):
@@ -167,7 +169,9 @@ def init(target_dtype='float16', target_precision_ops=None, conditional_fp32_ops
         return
     policy = _Policy(_dtype_name(target_dtype), target_precision_ops, fp32_ops, conditional_fp32_ops)
     scaler = LossScaler()
+    global _amp_initialized
     _state.update(policy=policy, loss_scaler=scaler)
+    _amp_initialized = True
     _ndarray.amp_hook = _eager_casts(policy, scaler)
     _symbol.amp_hook = _symbol_casts(policy)
     logging.info('Using AMP')

@@ -14,6 +14,9 @@ import collections
 import concurrent.futures
 import numbers
 import pickle
+# MXNet's name for the pickler of worker batches (libraries such as GluonNLP import it from here).
+# NDArrays pickle by value: workers are threads or plain processes, with no shared-memory handles.
+from multiprocessing.reduction import ForkingPickler  # noqa: F401
 
 import jax
 import numpy as np
