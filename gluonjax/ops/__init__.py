@@ -7,3 +7,4 @@ from ._kernel import Kernel, kernel_for  # noqa: F401
 from . import elemwise, reduce, shape, nn, creation, random_ops, indexing, linalg, ctc, numpy_ops, custom  # noqa: F401,E402,E501
 from . import control_flow, numpy_more, vision, sparse, optimizer_ops  # noqa: F401,E402
 from . import mixed_precision  # noqa: F401,E402
+from . import hawkes  # noqa: F401,E402
