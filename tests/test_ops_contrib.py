@@ -55,3 +55,36 @@ def test_gradientmultiplier_scales_only_the_gradient():
     np.testing.assert_array_equal(x.grad.asnumpy(), -0.5 * 2 * x.asnumpy())
     sym = mx.sym.contrib.gradientmultiplier(mx.sym.var('x'), scalar=2.0)
     assert sym.list_arguments() == ['x']
+
+
+def test_bipartite_matching_is_greedy_and_stops_after_topk_plus_one_matches():
+    scores = nd.array([[0.417, 0.720, 0.0001], [0.302, 0.147, 0.092], [0.186, 0.346, 0.397], [0.539, 0.419, 0.685]])
+    rows, cols = nd.contrib.bipartite_matching(scores, threshold=0.1)
+    assert rows.asnumpy().tolist() == [1, 0, -1, 2] and cols.asnumpy().tolist() == [1, 0, 3]
+    rows, cols = nd.contrib.bipartite_matching(scores, threshold=0.1, topk=1)  # MXNet 1.9.1: 2 matches
+    assert rows.asnumpy().tolist() == [1, -1, -1, 2] and cols.asnumpy().tolist() == [-1, 0, 3]
+    rows, _ = nd.contrib.bipartite_matching(scores, threshold=0.2, is_ascend=True)
+    assert rows.asnumpy().tolist() == [2, 1, 0, -1]
+
+
+def test_box_decode_inverts_box_encode():
+    anchors = nd.array([[[0.1, 0.2, 0.4, 0.6], [0.3, 0.1, 0.9, 0.5]]])
+    refs = nd.array([[[0.15, 0.25, 0.5, 0.5], [0.2, 0.2, 0.7, 0.9]]])
+    stds = (0.1, 0.1, 0.2, 0.2)
+    targets, mask = nd.contrib.box_encode(nd.array([[1, 1]]), nd.array([[1, 0]]), anchors, refs,
+                                          nd.zeros((4,)), nd.array(stds))
+    assert mask.asnumpy().all()
+    decoded = nd.contrib.box_decode(targets, anchors, *stds, format='corner')
+    np.testing.assert_allclose(decoded.asnumpy(), refs.asnumpy()[:, ::-1], rtol=1e-5, atol=1e-6)
+    _, mask = nd.contrib.box_encode(nd.array([[0, -1]]), nd.array([[1, 0]]), anchors, refs,
+                                    nd.zeros((4,)), nd.array(stds))
+    assert not mask.asnumpy().any()
+
+
+def test_multibox_prior_orders_sizes_then_ratios():
+    boxes = nd.contrib.MultiBoxPrior(nd.zeros((1, 3, 2, 4)), sizes=[0.5, 0.2], ratios=[1, 4])
+    assert boxes.shape == (1, 2 * 4 * 3, 4)
+    cx, cy = 0.5 / 4, 0.5 / 2  # first position; half sizes: size * H / W * sqrt(r) / 2 and size / sqrt(r) / 2
+    expected = [[cx - hw, cy - hh, cx + hw, cy + hh] for hw, hh in
+                ((0.5 * 0.5 / 2, 0.5 / 2), (0.2 * 0.5 / 2, 0.2 / 2), (0.5 * 0.5 * 2 / 2, 0.5 / 2 / 2))]
+    np.testing.assert_allclose(boxes.asnumpy()[0, :3], expected, rtol=1e-6)

@@ -523,6 +523,10 @@ SHAPE_CASES = {
     '_contrib_box_iou': ([(3, 4), (2, 4)], {}),
     '_contrib_hawkesll': ([(2, 3), (3,), (3,), (2, 3), (2, 4), (2, 4), (2,), (2,)], {}),
     '_contrib_gradientmultiplier': ([(2, 3)], {'scalar': 2.0}),
+    '_contrib_box_encode': ([(1, 3), (1, 3), (1, 3, 4), (1, 2, 4), (4,), (4,)], {}),
+    '_contrib_box_decode': ([(1, 3, 4), (1, 3, 4)], {}),
+    '_contrib_bipartite_matching': ([(2, 4, 3)], {'threshold': 0.1}),
+    '_contrib_MultiBoxPrior': ([(1, 2, 3, 4)], {'sizes': (0.5, 0.2), 'ratios': (1, 2)}),
     '_image_to_tensor': ([(4, 5, 3)], {}),
     '_image_normalize': ([(3, 4, 5)], {'mean': (0.1, 0.2, 0.3), 'std': (0.5, 0.6, 0.7)}),
     # mx.np's operators (registered when gluonjax.numpy is imported)
