@@ -1,4 +1,6 @@
 """Autograd: record / backward with MXNet's semantics, checked against analytic gradients."""
+import json
+
 import numpy as np
 import pytest
 
@@ -440,3 +442,21 @@ def test_np_shape_switches_at_top_level():
     with mx.np_shape(True):
         assert mx.is_np_shape()
     assert not mx.is_np_shape() and mx.util.np_shape is mx.np_shape
+
+
+def test_get_symbol_writes_the_tape_as_mxnet_names_it():
+    x, z = mx.nd.array([1.5]), mx.nd.array([2.0])
+    x.attach_grad()
+    z.attach_grad()
+    const = mx.nd.array([3.0])
+    with autograd.record():
+        y = x * x + 2 * z - 1 + const
+        out = mx.nd.FullyConnected(y.reshape((1, 1)), mx.nd.ones((2, 1)), num_hidden=2, no_bias=True)
+    sym = autograd.get_symbol(out)
+    assert sym.list_arguments() == ['var0', 'var1', 'null2', 'null3']  # MXNet 1.9.1's names
+    nodes = json.loads(sym.tojson())['nodes']
+    assert [n['op'] for n in nodes if n['op'] != 'null'] == [
+        'broadcast_mul', '_mul_scalar', 'broadcast_add', '_minus_scalar', 'broadcast_add', 'Reshape', 'FullyConnected']
+    assert nodes[3]['attrs'] == {'scalar': '2.0'} and nodes[-1]['attrs'] == {'no_bias': 'True', 'num_hidden': '2'}
+    value = sym.eval(var0=x, var1=z, null2=const, null3=mx.nd.ones((2, 1)))[0]
+    np.testing.assert_allclose(value.asnumpy(), out.asnumpy())

@@ -426,7 +426,8 @@ class OpDef:
     # Shapes of inputs that follow from the data (a layer's weight from its input), as MXNet's
     # FInferShape gives them: (attrs, {input name: known shape}) -> {input name: shape}.
     input_shapes: Optional[Callable] = None
-    # All array inputs share one shape (elemwise_add): a known input gives the others.
+    # All array inputs and the output share one shape (elemwise_add, MXNet's ElemwiseShape): a
+    # known one gives the others.
     same_shape_inputs: bool = False
     # Shape inference with unknown dimensions (``infer_shape_partial``) may reason through it;
     # False where MXNet's rule gives nothing until every input shape is known (``where``).

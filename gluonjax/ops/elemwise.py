@@ -372,6 +372,13 @@ def quadratic(data, *, a, b, c):
     return (a * data * data + b * data + c).astype(data.dtype)
 
 
+@register('_identity_with_attr_like_rhs', inputs=('lhs', 'rhs'), same_shape_inputs=True)
+def identity_with_attr_like_rhs(lhs, rhs):
+    """lhs unchanged; rhs (no gradient) only says lhs has its shape, which shape inference uses
+    backwards: a weight computed from parameters gets the shape the layer needs."""
+    return lhs
+
+
 def _with_scaled_gradient(forward, scale):
     """``forward`` whose derivative is ``scale`` times the identity: a straight-through estimator
     (scale 1) or a gradient multiplier. A jvp rule, so it differentiates again (to zero)."""
