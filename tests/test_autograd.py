@@ -170,6 +170,27 @@ def test_autograd_grad_and_create_graph():
     np.testing.assert_allclose(x.grad.asnumpy(), 6 * np.array([1., 2., 3.]))
 
 
+def test_nth_order_gradients_with_head_gradients_come_from_the_recorded_vjps():
+    # as MXNet's test_higher_order_grad: each order's head gradient multiplies the result
+    x = _var([0.5, -1.0, 2.0])
+    heads = [nd.array([1.5, -0.5, 2.0]), nd.array([0.3, 2.0, -1.0]), nd.array([-2.0, 0.5, 1.0])]
+    grads = []
+    with autograd.record():
+        y = nd.sin(x)
+        for head in heads:
+            y = autograd.grad(y, x, head_grads=head, create_graph=True, retain_graph=True)[0]
+            grads.append(y.asnumpy())
+    h = [a.asnumpy() for a in heads]
+    xs = x.asnumpy()
+    np.testing.assert_allclose(grads[0], np.cos(xs) * h[0], rtol=1e-6)
+    np.testing.assert_allclose(grads[1], -np.sin(xs) * h[0] * h[1], rtol=1e-6)
+    np.testing.assert_allclose(grads[2], -np.cos(xs) * h[0] * h[1] * h[2], rtol=1e-6)
+    # the true second derivative of arcsinh (MXNet 1.9.1 gives it with the wrong sign)
+    with autograd.record():
+        g = autograd.grad(nd.arcsinh(x), x, create_graph=True, retain_graph=True)[0]
+        g2 = autograd.grad(g, x)[0]
+    np.testing.assert_allclose(g2.asnumpy(), -xs / (xs ** 2 + 1) ** 1.5, rtol=1e-6)
+
 def test_autograd_grad_does_not_write_grad():
     x = _var([1., 2.])
     with autograd.record():
