@@ -88,3 +88,18 @@ def test_multibox_prior_orders_sizes_then_ratios():
     expected = [[cx - hw, cy - hh, cx + hw, cy + hh] for hw, hh in
                 ((0.5 * 0.5 / 2, 0.5 / 2), (0.2 * 0.5 / 2, 0.2 / 2), (0.5 * 0.5 * 2 / 2, 0.5 / 2 / 2))]
     np.testing.assert_allclose(boxes.asnumpy()[0, :3], expected, rtol=1e-6)
+
+
+def test_multibox_target_matches_mxnet_with_and_without_negative_mining():
+    # anchors and labels from MXNet's test_multibox_target_op, plus a second ground truth and anchor
+    anchors = nd.array([[[0.1, 0.2, 0.3, 0.4], [0.5, 0.6, 0.7, 0.8], [0.0, 0.0, 0.2, 0.2], [0.6, 0.1, 0.9, 0.3]]])
+    labels = nd.array([[[1, 0.1, 0.1, 0.5, 0.6], [0, 0.55, 0.6, 0.8, 0.9], [-1, -1, -1, -1, -1]]])
+    cls_pred = nd.array([[[0, 0, 2.0, 0.5], [1, 1, 0, 1], [0, 0, 1, 0]]])
+    loc, mask, cls = nd.contrib.MultiBoxTarget(anchors, labels, cls_pred)
+    np.testing.assert_allclose(loc.asnumpy()[0, :4], [5.0, 2.5000005, 3.4657357, 4.581454], rtol=1e-5)
+    assert mask.asnumpy().reshape(4, 4)[:, 0].tolist() == [1, 1, 0, 0]
+    assert cls.asnumpy().tolist() == [[2, 1, 0, 0]]
+    # 2 positives, ratio 0.5: one negative, the candidate least likely background (anchor 3)
+    _, _, cls = nd.contrib.MultiBoxTarget(anchors, labels, cls_pred, negative_mining_ratio=0.5,
+                                          negative_mining_thresh=0.4, ignore_label=-2)
+    assert cls.asnumpy().tolist() == [[2, 1, -2, 0]]

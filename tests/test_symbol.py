@@ -527,6 +527,7 @@ SHAPE_CASES = {
     '_contrib_box_decode': ([(1, 3, 4), (1, 3, 4)], {}),
     '_contrib_bipartite_matching': ([(2, 4, 3)], {'threshold': 0.1}),
     '_contrib_MultiBoxPrior': ([(1, 2, 3, 4)], {'sizes': (0.5, 0.2), 'ratios': (1, 2)}),
+    '_contrib_MultiBoxTarget': ([(1, 4, 4), (2, 3, 5), (2, 3, 4)], {}),
     '_image_to_tensor': ([(4, 5, 3)], {}),
     '_image_normalize': ([(3, 4, 5)], {'mean': (0.1, 0.2, 0.3), 'std': (0.5, 0.6, 0.7)}),
     # mx.np's operators (registered when gluonjax.numpy is imported)

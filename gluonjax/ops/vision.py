@@ -211,6 +211,93 @@ def bipartite_matching(data, *, is_ascend, threshold, topk):
     return cols.reshape(lead + (n,)).astype(data.dtype), rows.reshape(lead + (m,)).astype(data.dtype)
 
 
+def _multibox_match(iou, valid):
+    """(positive anchors, matched ground truth per anchor) of MXNet's greedy matching: the best
+    remaining (anchor, ground truth) pair above 1e-6 is matched, once per ground truth."""
+    n_anchors, n_gt = iou.shape
+
+    def round_(_, state):
+        taken, used, match = state
+        free = jnp.where(taken[:, None] | used[None, :] | ~valid[None, :], -jnp.inf, iou)
+        best = jnp.argmax(free.reshape(-1))  # the first maximum, anchor-major, as MXNet scans
+        a, g = best // n_gt, best % n_gt
+        ok = free.reshape(-1)[best] > 1e-6
+        return (taken.at[a].set(taken[a] | ok), used.at[g].set(used[g] | ok),
+                match.at[a].set(jnp.where(ok, g, match[a]).astype(match.dtype)))
+    start = (jnp.zeros(n_anchors, bool), jnp.zeros(n_gt, bool), jnp.zeros(n_anchors, jnp.int32))
+    taken, _, match = lax.fori_loop(0, n_gt, round_, start)
+    return taken, match
+
+
+def _multibox_target_one(anchors, labels, cls_pred, *, overlap_threshold, ignore_label, negative_mining_ratio,
+                         negative_mining_thresh, variances):
+    n_anchors = anchors.shape[0]
+    is_pad = labels[:, 0] == -1
+    n_valid = jnp.where(is_pad.any(), jnp.argmax(is_pad), labels.shape[0])  # labels end at the first -1
+    valid = jnp.arange(labels.shape[0]) < n_valid
+    iou = _pairwise_iou(anchors, labels[:, 1:5])
+    positive, match = _multibox_match(iou, valid)
+    best_iou = jnp.max(jnp.where(valid[None, :], iou, -jnp.inf), axis=1)
+    best_gt = jnp.argmax(jnp.where(valid[None, :], iou, -jnp.inf), axis=1).astype(jnp.int32)
+    if overlap_threshold > 0:  # anchors overlapping a ground truth enough are positive too
+        extra = ~positive & (best_iou > overlap_threshold)
+        match = jnp.where(extra, best_gt, match)
+        positive = positive | extra
+    n_pos = jnp.sum(positive)
+    if negative_mining_ratio > 0:  # the negatives the classifier finds least like background
+        n_neg = jnp.minimum(jnp.floor(n_pos * negative_mining_ratio).astype(jnp.int32), n_anchors - n_pos)
+        candidate = ~positive & (best_iou < negative_mining_thresh)
+        background = jax.nn.softmax(cls_pred.astype(jnp.float32), axis=0)[0]
+        order = jnp.argsort(jnp.where(candidate, background, jnp.inf), stable=True)
+        rank = jnp.zeros(n_anchors, jnp.int32).at[order].set(jnp.arange(n_anchors, dtype=jnp.int32))
+        negative = candidate & (rank < n_neg)
+    else:
+        negative = ~positive
+    gt = labels[match]
+    a_center, a_size = _center_size(anchors)
+    g_center, g_size = _center_size(gt[:, 1:5])
+    encoded = jnp.concatenate([(g_center - a_center) / a_size, jnp.log(g_size / a_size)], axis=-1)
+    encoded = encoded / jnp.asarray(variances, encoded.dtype)
+    any_gt = n_valid > 0  # without ground truth every anchor is ignored
+    positive, negative = positive & any_gt, negative & any_gt
+    loc = jnp.where(positive[:, None], encoded, 0).reshape(-1)
+    mask = jnp.broadcast_to(positive[:, None], (n_anchors, 4)).reshape(-1)
+    cls = jnp.where(positive, gt[:, 0] + 1, jnp.where(negative, 0, ignore_label))
+    return loc, mask, cls
+
+
+@register('_contrib_MultiBoxTarget', inputs=('anchor', 'label', 'cls_pred'), num_outputs=3,
+          params=[P('overlap_threshold', 'float', 0.5), P('ignore_label', 'float', -1.0),
+                  P('negative_mining_ratio', 'float', -1.0), P('negative_mining_thresh', 'float', 0.5),
+                  P('minimum_negative_samples', 'int', 0), P('variances', 'floats', (0.1, 0.1, 0.2, 0.2))])
+def multibox_target(anchor, label, cls_pred, *, overlap_threshold, ignore_label, negative_mining_ratio,
+                    negative_mining_thresh, minimum_negative_samples, variances):
+    """SSD training targets for anchors (1, A, 4), labels (B, L, 5+) [class, corner box] padded with
+    -1 rows, and class scores (B, C, A): box regression targets and masks (B, A * 4), and class
+    targets (B, A): ground-truth class + 1 for positives, 0 for negatives, ``ignore_label`` else.
+
+    Positives: a greedy one-to-one matching of anchors to ground truths, then any anchor whose best
+    IoU exceeds ``overlap_threshold``. With ``negative_mining_ratio`` > 0 only that many negatives per
+    positive are kept, those under ``negative_mining_thresh`` IoU with the lowest background
+    probability; otherwise every other anchor is negative. ``minimum_negative_samples`` is accepted
+    and, as in MXNet 1.9.1's kernel, has no effect."""
+    del minimum_negative_samples
+    if anchor.ndim != 3 or anchor.shape[-1] != 4 or label.ndim != 3 or label.shape[-1] < 5 or cls_pred.ndim != 3 \
+            or cls_pred.shape[0] != label.shape[0] or cls_pred.shape[2] != anchor.shape[1]:
+        raise MXNetError('MultiBoxTarget: expected anchor (1, A, 4), label (B, L, 5+) and cls_pred (B, C, A); got '
+                         'anchor %s label %s cls_pred %s' % (shape_str(anchor.shape), shape_str(label.shape),
+                                                             shape_str(cls_pred.shape)))
+    if len(variances) != 4:
+        raise MXNetError('MultiBoxTarget: variances needs 4 values, got %s' % (variances,))
+    anchor, label, cls_pred = (lax.stop_gradient(a) for a in (anchor, label, cls_pred))  # targets: no gradient
+    one = functools.partial(_multibox_target_one, anchor[0], overlap_threshold=overlap_threshold,
+                            ignore_label=ignore_label, negative_mining_ratio=negative_mining_ratio,
+                            negative_mining_thresh=negative_mining_thresh, variances=variances)
+    loc, mask, cls = jax.vmap(one)(label, cls_pred)
+    dtype = anchor.dtype
+    return loc.astype(dtype), mask.astype(dtype), cls.astype(dtype)
+
+
 @register('_contrib_MultiBoxPrior',
           params=[P('sizes', 'floats', (1.0,)), P('ratios', 'floats', (1.0,)), P('clip', 'bool', False),
                   P('steps', 'floats', (-1.0, -1.0)), P('offsets', 'floats', (0.5, 0.5))])
