@@ -230,7 +230,8 @@ def _recorded_params(op, node):
     """(the parameters a recorded node was called with, its number of array inputs): the static
     ones are in its kernel key, the dynamic ones (``_mul_scalar``'s scalar) follow its arrays."""
     static = dict(node.key[1])
-    params = {k: v for k, v in static.items() if k != '_train' and v != op._param_map[k].default}
+    defaults = {p.name: p.default for p in op.params}
+    params = {k: v for k, v in static.items() if k != '_train' and (k not in defaults or v != defaults[k])}
     n_arrays = len(node.values) - (1 if op.random else 0)  # a random operator's PRNG key comes last
     dynamic = [n for n in op.dynamic_params if n not in static][:n_arrays]
     n_arrays -= len(dynamic)
