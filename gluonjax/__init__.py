@@ -41,6 +41,8 @@ base.register_upper_layer('io_image', lambda: _importlib.import_module('gluonjax
 base.register_upper_layer('image', lambda: _importlib.import_module('gluonjax.image.image'))
 # mx.nd.contrib.foreach & co. on Symbols (Gluon 2 forward code traced by hybridize) build graph nodes.
 base.register_upper_layer('symbol_control_flow', lambda: _importlib.import_module('gluonjax.symbol._control_flow'))
+# autograd.get_symbol writes the tape as a Symbol.
+base.register_upper_layer('symbol', lambda: _importlib.import_module('gluonjax.symbol.symbol'))
 
 from ._lazy import LAZY as _LAZY, LAZY_ATTRS as _LAZY_ATTRS  # noqa: E402
 

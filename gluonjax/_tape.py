@@ -24,7 +24,7 @@ from .base import MXNetError
 from .ops._kernel import error_cause
 
 __all__ = ['state', 'Leaf', 'Node', 'tracked', 'record_call', 'custom_node', 'backward',
-           'walk', 'node_grads', 'vjp_at_inputs', 'add', 'ones_like']
+           'walk', 'graph_nodes', 'node_grads', 'vjp_at_inputs', 'add', 'ones_like']
 
 
 class _State(threading.local):
@@ -306,6 +306,11 @@ def _graph(head_entries):
                 stack.append((p[0], False))
     heads = tuple((pos[id(e[0])], e[1]) for e in head_entries)
     return nodes, (tuple(struct), heads), leaves
+
+
+def graph_nodes(head_entries):
+    """The recorded nodes reachable from the head entries, producers first."""
+    return _graph(head_entries)[0]
 
 
 def _make_fused(structure):

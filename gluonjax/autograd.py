@@ -15,12 +15,14 @@ tape entries and back (see docs/DESIGN.md):
 """
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from . import _tape
 from ._tape import Leaf, Node  # noqa: F401  (the tape's objects, under their old names)
 from ._x64 import x64
-from .base import MXNetError
+from .base import MXNetError, upper_layer
 from .ndarray.ndarray import NDArray
+from .ops import find_op
 
 __all__ = ['record', 'pause', 'train_mode', 'predict_mode', 'is_recording', 'is_training',
            'set_recording', 'set_training', 'mark_variables', 'unmark_variables', 'backward',
@@ -191,9 +193,51 @@ def _unwrap(x):
     return x._data if hasattr(x, '_data') else x
 
 
+@x64
 def get_symbol(x):
-    raise MXNetError('autograd.get_symbol is not supported: hybridize a HybridBlock and use '
-                     'export() to obtain the graph')
+    """The recorded computation of ``x`` as a Symbol, named as MXNet names it: a variable
+    ``var<k>`` per marked variable and ``null<k>`` per other array input, a node ``node_<k>`` per
+    recorded operator with the parameters it was called with."""
+    if not isinstance(x._ag, tuple):
+        raise MXNetError('autograd.get_symbol: the array was not computed under autograd.record() '
+                         'from an array with attach_grad()')
+    sym = upper_layer('symbol')
+    built, n_vars = {}, 0
+    for k, node in enumerate(_tape.graph_nodes([x._ag])):  # producers first
+        op = find_op(node.key[0]) if node.fn is not None and isinstance(node.key[0], str) else None
+        if op is None:
+            raise NotImplementedError('autograd.get_symbol: the recorded %r is not an operator of the table '
+                                      '(autograd.Function, a hybridized block or a device copy)'
+                                      % (node.name or node.key[0],))
+        params, n_arrays = _recorded_params(op, node)
+        inputs = []
+        for parent, value in zip(node.parents[:n_arrays], node.values[:n_arrays]):
+            if parent.__class__ is tuple:
+                out = built[id(parent[0])]
+                inputs.append(out[parent[1]] if len(out.list_outputs()) > 1 else out)
+                continue
+            source = value if parent is None else parent
+            if id(source) not in built:
+                built[id(source)] = sym.var('%s%d' % ('null' if parent is None else 'var', n_vars))
+                n_vars += 1
+            inputs.append(built[id(source)])
+        built[id(node)] = sym.create(op, inputs, params, name='node_%d' % k)
+    head, index = built[id(x._ag[0])], x._ag[1]
+    return head[index] if len(head.list_outputs()) > 1 else head
+
+
+def _recorded_params(op, node):
+    """(the parameters a recorded node was called with, its number of array inputs): the static
+    ones are in its kernel key, the dynamic ones (``_mul_scalar``'s scalar) follow its arrays."""
+    static = dict(node.key[1])
+    defaults = {p.name: p.default for p in op.params}
+    params = {k: v for k, v in static.items() if k != '_train' and (k not in defaults or v != defaults[k])}
+    n_arrays = len(node.values) - (1 if op.random else 0)  # a random operator's PRNG key comes last
+    dynamic = [n for n in op.dynamic_params if n not in static][:n_arrays]
+    n_arrays -= len(dynamic)
+    for name, value in zip(dynamic, node.values[n_arrays:]):
+        params[name] = np.asarray(value).item()
+    return params, n_arrays
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,4 +1,6 @@
 """Autograd: record / backward with MXNet's semantics, checked against analytic gradients."""
+import json
+
 import numpy as np
 import pytest
 
@@ -167,6 +169,27 @@ def test_autograd_grad_and_create_graph():
     dy.backward()
     np.testing.assert_allclose(x.grad.asnumpy(), 6 * np.array([1., 2., 3.]))
 
+
+def test_nth_order_gradients_with_head_gradients_come_from_the_recorded_vjps():
+    # as MXNet's test_higher_order_grad: each order's head gradient multiplies the result
+    x = _var([0.5, -1.0, 2.0])
+    heads = [nd.array([1.5, -0.5, 2.0]), nd.array([0.3, 2.0, -1.0]), nd.array([-2.0, 0.5, 1.0])]
+    grads = []
+    with autograd.record():
+        y = nd.sin(x)
+        for head in heads:
+            y = autograd.grad(y, x, head_grads=head, create_graph=True, retain_graph=True)[0]
+            grads.append(y.asnumpy())
+    h = [a.asnumpy() for a in heads]
+    xs = x.asnumpy()
+    np.testing.assert_allclose(grads[0], np.cos(xs) * h[0], rtol=1e-6)
+    np.testing.assert_allclose(grads[1], -np.sin(xs) * h[0] * h[1], rtol=1e-6)
+    np.testing.assert_allclose(grads[2], -np.cos(xs) * h[0] * h[1] * h[2], rtol=1e-6)
+    # the true second derivative of arcsinh (MXNet 1.9.1 gives it with the wrong sign)
+    with autograd.record():
+        g = autograd.grad(nd.arcsinh(x), x, create_graph=True, retain_graph=True)[0]
+        g2 = autograd.grad(g, x)[0]
+    np.testing.assert_allclose(g2.asnumpy(), -xs / (xs ** 2 + 1) ** 1.5, rtol=1e-6)
 
 def test_autograd_grad_does_not_write_grad():
     x = _var([1., 2.])
@@ -440,3 +463,21 @@ def test_np_shape_switches_at_top_level():
     with mx.np_shape(True):
         assert mx.is_np_shape()
     assert not mx.is_np_shape() and mx.util.np_shape is mx.np_shape
+
+
+def test_get_symbol_writes_the_tape_as_mxnet_names_it():
+    x, z = mx.nd.array([1.5]), mx.nd.array([2.0])
+    x.attach_grad()
+    z.attach_grad()
+    const = mx.nd.array([3.0])
+    with autograd.record():
+        y = x * x + 2 * z - 1 + const
+        out = mx.nd.FullyConnected(y.reshape((1, 1)), mx.nd.ones((2, 1)), num_hidden=2, no_bias=True)
+    sym = autograd.get_symbol(out)
+    assert sym.list_arguments() == ['var0', 'var1', 'null2', 'null3']  # MXNet 1.9.1's names
+    nodes = json.loads(sym.tojson())['nodes']
+    assert [n['op'] for n in nodes if n['op'] != 'null'] == [
+        'broadcast_mul', '_mul_scalar', 'broadcast_add', '_minus_scalar', 'broadcast_add', 'Reshape', 'FullyConnected']
+    assert nodes[3]['attrs'] == {'scalar': '2.0'} and nodes[-1]['attrs'] == {'no_bias': 'True', 'num_hidden': '2'}
+    value = sym.eval(var0=x, var1=z, null2=const, null3=mx.nd.ones((2, 1)))[0]
+    np.testing.assert_allclose(value.asnumpy(), out.asnumpy())

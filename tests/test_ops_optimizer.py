@@ -89,3 +89,43 @@ def test_lamb_phase2_scales_by_the_trust_ratio():
     np.testing.assert_allclose(out.asnumpy(), w32 - 0.1 * (0.8 / 1.3) * g.astype('float32'), rtol=1e-6)
     out = mx.nd.lamb_update_phase2(weight, direction, mx.nd.array([0.0]), mx.nd.array([1.3]), lr=0.1)
     np.testing.assert_allclose(out.asnumpy().ravel()[:3], [-0.10321188, 0.47153282, -0.97912914], rtol=1e-6)
+
+
+def _adamw_arrays(rs, shape, count):
+    return [[mx.nd.array(rs.uniform(lo, 1, shape)) for lo in (0, -1, 0, 0)] for _ in range(count)]
+
+
+def test_adamw_update_decouples_weight_decay_and_skips_bad_rescale_factors():
+    rs = np.random.RandomState(3)
+    (weight, grad, mean, var), = _adamw_arrays(rs, (3, 4), 1)
+    w, g, m, v = (a.asnumpy() for a in (weight, grad, mean, var))
+    for bad in (0.0, float('nan'), float('inf')):  # an overflowed loss scale: nothing changes
+        mx.nd.contrib.adamw_update(weight, grad, mean, var, bad, lr=0.1, eta=0.5, wd=0.1, out=weight)
+        np.testing.assert_array_equal(weight.asnumpy(), w)
+        np.testing.assert_array_equal(mean.asnumpy(), m)
+    mx.nd.contrib.adamw_update(weight, grad, mean, var, mx.nd.array([2.0]), lr=0.1, eta=0.5, wd=0.1,
+                               clip_gradient=1.5, out=weight)
+    g = np.clip(2 * g, -1.5, 1.5)
+    m, v = 0.9 * m + 0.1 * g, 0.999 * v + 0.001 * g * g
+    np.testing.assert_allclose(mean.asnumpy(), m, rtol=1e-6)
+    np.testing.assert_allclose(var.asnumpy(), v, rtol=1e-6)
+    np.testing.assert_allclose(weight.asnumpy(), w - 0.5 * (0.1 * m / (np.sqrt(v) + 1e-8) + 0.1 * w), rtol=1e-5)
+
+
+def test_multi_mp_adamw_update_is_mp_adamw_update_per_weight():
+    rs = np.random.RandomState(4)
+    groups = _adamw_arrays(rs, (2, 3), 2)
+    copies = [[a.copy() for a in group] for group in groups]
+    halves = [group[0].astype('float16') for group in groups]
+    half_copies = [h.copy() for h in halves]
+    mx.nd.contrib.multi_mp_adamw_update(halves, [gr[1].astype('float16') for gr in groups],
+                                        [gr[2] for gr in groups], [gr[3] for gr in groups],
+                                        [gr[0] for gr in groups], 1.0, lrs=[0.1, 0.2], wds=[0.0, 0.1],
+                                        etas=[1.0, 0.5], out=halves)
+    for (w32, g, m, v), half, lr, wd, eta in zip(copies, half_copies, (0.1, 0.2), (0.0, 0.1), (1.0, 0.5)):
+        mx.nd.contrib.mp_adamw_update(half, g.astype('float16'), m, v, w32, 1.0, lr=lr, eta=eta, wd=wd, out=half)
+    for group, copy, half, half_copy in zip(groups, copies, halves, half_copies):
+        assert half.dtype == np.float16
+        np.testing.assert_array_equal(half.asnumpy(), half_copy.asnumpy())
+        for a, b in zip(group, copy):
+            np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())

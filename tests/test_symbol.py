@@ -521,6 +521,13 @@ SHAPE_CASES = {
     '_contrib_BilinearResize2D': ([(1, 2, 3, 3)], {'height': 5, 'width': 4}),
     '_contrib_box_nms': ([(1, 4, 6)], {'overlap_thresh': 0.4}),
     '_contrib_box_iou': ([(3, 4), (2, 4)], {}),
+    '_contrib_hawkesll': ([(2, 3), (3,), (3,), (2, 3), (2, 4), (2, 4), (2,), (2,)], {}),
+    '_contrib_gradientmultiplier': ([(2, 3)], {'scalar': 2.0}),
+    '_contrib_box_encode': ([(1, 3), (1, 3), (1, 3, 4), (1, 2, 4), (4,), (4,)], {}),
+    '_contrib_box_decode': ([(1, 3, 4), (1, 3, 4)], {}),
+    '_contrib_bipartite_matching': ([(2, 4, 3)], {'threshold': 0.1}),
+    '_contrib_MultiBoxPrior': ([(1, 2, 3, 4)], {'sizes': (0.5, 0.2), 'ratios': (1, 2)}),
+    '_contrib_MultiBoxTarget': ([(1, 4, 4), (2, 3, 5), (2, 3, 4)], {}),
     '_image_to_tensor': ([(4, 5, 3)], {}),
     '_image_normalize': ([(3, 4, 5)], {'mean': (0.1, 0.2, 0.3), 'std': (0.5, 0.6, 0.7)}),
     '_image_crop': ([(5, 6, 3)], {'x': 1, 'y': 2, 'width': 3, 'height': 2}),
@@ -598,7 +605,7 @@ INT_INPUTS = {'Embedding': (0,), 'take': (1,), 'batch_take': (1,), 'CTCLoss': (1
               'softmax_cross_entropy': (1,), 'SVMOutput': (1,), '_backward_gather_nd': (1,),
               '_npi_unravel_index': (0,), '_unravel_index': (0,), '_ravel_multi_index': (0,),
               'fill_element_0index': (2,), '_contrib_SparseEmbedding': (0,), '_sparse_retain': (1,),
-              '_contrib_index_copy': (1,)}
+              '_contrib_index_copy': (1,), '_contrib_hawkesll': (5,)}
 
 
 def _generic_case(op):

@@ -8,3 +8,4 @@ from . import elemwise, reduce, shape, nn, creation, random_ops, indexing, linal
 from . import control_flow, numpy_more, vision, sparse, optimizer_ops  # noqa: F401,E402
 from . import mixed_precision  # noqa: F401,E402
 from . import image  # noqa: F401,E402
+from . import hawkes  # noqa: F401,E402

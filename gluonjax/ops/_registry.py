@@ -396,8 +396,9 @@ class OpDef:
     # forward read and computed and ``now`` the current ones, when another pass changed them since.
     rebase_aux: Optional[Callable] = None
     # Inputs the operator writes in place (MXNet's FMutateInputs: sgd_mom_update's mom): the
-    # function returns their new values after its outputs, and eager calls store them.
-    mutate_inputs: Tuple[str, ...] = ()
+    # function returns their new values after its outputs, and eager calls store them. A
+    # function of the attributes where their number varies (multi_adamw_update's num_weights).
+    mutate_inputs: Union[Tuple[str, ...], Callable] = ()
     # Parameters passed to the compiled function as traced values, not baked in
     # (the scalar of _mul_scalar), so that new values do not compile new kernels.
     dynamic_params: Tuple[str, ...] = ()
@@ -426,7 +427,8 @@ class OpDef:
     # Shapes of inputs that follow from the data (a layer's weight from its input), as MXNet's
     # FInferShape gives them: (attrs, {input name: known shape}) -> {input name: shape}.
     input_shapes: Optional[Callable] = None
-    # All array inputs share one shape (elemwise_add): a known input gives the others.
+    # All array inputs and the output share one shape (elemwise_add, MXNet's ElemwiseShape): a
+    # known one gives the others.
     same_shape_inputs: bool = False
     # Shape inference with unknown dimensions (``infer_shape_partial``) may reason through it;
     # False where MXNet's rule gives nothing until every input shape is known (``where``).
@@ -515,6 +517,10 @@ class OpDef:
             return tuple('arg%d' % i for i in range(n))
         names = self.inputs(attrs) if callable(self.inputs) else self.inputs
         return tuple(names)
+
+    def mutated_inputs(self, attrs):
+        m = self.mutate_inputs
+        return tuple(m(attrs)) if callable(m) else m
 
     def n_outputs(self, attrs):
         return self.num_outputs(attrs) if callable(self.num_outputs) else self.num_outputs

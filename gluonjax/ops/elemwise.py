@@ -372,6 +372,44 @@ def quadratic(data, *, a, b, c):
     return (a * data * data + b * data + c).astype(data.dtype)
 
 
+@register('_identity_with_attr_like_rhs', inputs=('lhs', 'rhs'), same_shape_inputs=True)
+def identity_with_attr_like_rhs(lhs, rhs):
+    """lhs unchanged; rhs (no gradient) only says lhs has its shape, which shape inference uses
+    backwards: a weight computed from parameters gets the shape the layer needs."""
+    return lhs
+
+
+def _with_scaled_gradient(forward, scale):
+    """``forward`` whose derivative is ``scale`` times the identity: a straight-through estimator
+    (scale 1) or a gradient multiplier. A jvp rule, so it differentiates again (to zero)."""
+    @jax.custom_jvp
+    def f(x):
+        return forward(x)
+
+    @f.defjvp
+    def f_jvp(primals, tangents):
+        return f(primals[0]), tangents[0] * jnp.asarray(scale, tangents[0].dtype)
+    return f
+
+
+@register('_contrib_round_ste')
+def round_ste(data):
+    """round(data) (halves away from zero) forward; the gradient passes through unchanged."""
+    return _with_scaled_gradient(_round_half_away, 1)(data)
+
+
+@register('_contrib_sign_ste')
+def sign_ste(data):
+    """sign(data) forward; the gradient passes through unchanged."""
+    return _with_scaled_gradient(jnp.sign, 1)(data)
+
+
+@register('_contrib_gradientmultiplier', params=[P('scalar', 'float')])
+def gradientmultiplier(data, *, scalar):
+    """data unchanged forward; the gradient is multiplied by ``scalar`` (a negative one reverses it)."""
+    return _with_scaled_gradient(lambda x: x, scalar)(data)
+
+
 @register('smooth_l1', params=[P('scalar', 'float')])
 def smooth_l1(data, *, scalar):
     """Smooth L1 (Huber-like) loss of Fast R-CNN with sigma = ``scalar``:

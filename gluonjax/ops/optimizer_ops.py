@@ -184,50 +184,6 @@ def mp_nag_mom_update(weight, grad, mom, weight32, *, lr, momentum, wd, rescale_
     return master.astype(weight.dtype), mom.astype(jnp.float32), master.astype(weight32.dtype)
 
 
-
-# ---- AdamW (Loshchilov & Hutter): decoupled weight decay, MXNet's contrib adamw_update ----------------
-# rescale_grad is an input array here (dynamic loss scaling feeds it from the device); a rescale_grad
-# that is 0 or not finite leaves the weight and the states unchanged (an overflowed fp16 step is skipped).
-_ADAMW = [P('lr', 'float'), P('beta1', 'float', 0.9), P('beta2', 'float', 0.999), P('epsilon', 'float', 1e-8),
-          P('wd', 'float', 0.0), P('eta', 'float'), P('clip_gradient', 'float', -1.0)]
-
-
-def _adamw_step(op, master, grad, mean, var, rescale_grad, *, lr, beta1, beta2, epsilon, wd, eta, clip_gradient):
-    """(new master, mean, var): mean and var move towards g and g**2;
-    master = master - eta * (lr * mean / (sqrt(var) + epsilon) + wd * master)."""
-    if rescale_grad.size != 1:
-        raise MXNetError('%s: rescale_grad must hold one value, got shape %s' % (op, shape_str(rescale_grad.shape)))
-    scale = rescale_grad.reshape(()).astype(jnp.float32)
-    g = _grad(op, master, grad.astype(master.dtype), 1.0, -1.0, mean, var) * scale
-    if clip_gradient >= 0:
-        g = jnp.clip(g, -clip_gradient, clip_gradient)
-    new_mean = beta1 * mean + (1 - beta1) * g
-    new_var = beta2 * var + (1 - beta2) * jnp.square(g)
-    new_master = master - eta * (lr * new_mean / (jnp.sqrt(new_var) + epsilon) + wd * master)
-    ok = jnp.isfinite(scale) & (scale != 0)
-    return (jnp.where(ok, new_master, master), jnp.where(ok, new_mean, mean).astype(mean.dtype),
-            jnp.where(ok, new_var, var).astype(var.dtype))
-
-
-@register('_adamw_update', inputs=('weight', 'grad', 'mean', 'var', 'rescale_grad'), mutate_inputs=('mean', 'var'),
-          params=_ADAMW)
-def adamw_update(weight, grad, mean, var, rescale_grad, **params):
-    """AdamW step on weight; a rescale_grad of 0 or not finite skips it."""
-    new, mean, var = _adamw_step('_adamw_update', weight, grad, mean, var, rescale_grad, **params)
-    return new.astype(weight.dtype), mean, var
-
-
-@register('_mp_adamw_update', inputs=('weight', 'grad', 'mean', 'var', 'weight32', 'rescale_grad'),
-          mutate_inputs=('mean', 'var', 'weight32'), params=_ADAMW)
-def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, **params):
-    """AdamW step on the float32 master weight32; weight gets its cast."""
-    if weight32.shape != weight.shape:
-        raise MXNetError('_mp_adamw_update: weight32 has shape %s, the weight %s'
-                         % (shape_str(weight32.shape), shape_str(weight.shape)))
-    master, mean, var = _adamw_step('_mp_adamw_update', weight32, grad, mean, var, rescale_grad, **params)
-    return master.astype(weight.dtype), mean, var, master.astype(weight32.dtype)
-
-
 # ---- LAMB (You et al., 2019), in MXNet's two phases ----------------------------------------------------
 
 @register('lamb_update_phase1', inputs=('weight', 'grad', 'mean', 'var'), mutate_inputs=('mean', 'var'),
@@ -265,3 +221,94 @@ def lamb_update_phase2(weight, g, r1, r2, *, lr, lower_bound, upper_bound):
         r1 = jnp.minimum(r1, upper_bound)
     ratio = jnp.where((r1 == 0) | (r2 == 0), 1, r1 / jnp.where(r2 == 0, 1, r2))
     return (weight - lr * ratio * g).astype(weight.dtype)
+
+
+# ---- AdamW (decoupled weight decay; MXNet 1.9's contrib adamw_update family) ------------------------
+# The rescale factor is an array input (a loss scaler's), and a factor that is 0, inf or NaN
+# skips the update: every array keeps its value, as in MXNet, so an overflowed step does nothing.
+
+_ADAMW = [P('beta1', 'float', 0.9), P('beta2', 'float', 0.999), P('epsilon', 'float', 1e-8),
+          P('clip_gradient', 'float', -1.0)]
+
+
+def _adamw_step(op, weight, grad, mean, var, rescale_grad, *, lr, eta, wd, beta1, beta2, epsilon, clip_gradient):
+    """(new weight, mean, var) in the weight's dtype, or the old ones where the update is skipped."""
+    if rescale_grad.size != 1:
+        raise MXNetError('%s: rescale_grad must hold one value, got %s' % (op, shape_str(rescale_grad.shape)))
+    scale = rescale_grad.reshape(()).astype(weight.dtype)
+    g = _grad(op, weight, grad.astype(weight.dtype), scale, clip_gradient, mean, var)
+    new_mean = beta1 * mean + (1 - beta1) * g
+    new_var = beta2 * var + (1 - beta2) * jnp.square(g)
+    new = weight - eta * (lr * new_mean / (jnp.sqrt(new_var) + epsilon) + wd * weight)
+    run = jnp.isfinite(scale) & (scale != 0)
+    return tuple(jnp.where(run, a, old).astype(old.dtype) for a, old in
+                 ((new, weight), (new_mean, mean), (new_var, var)))
+
+
+@register('_adamw_update', inputs=('weight', 'grad', 'mean', 'var', 'rescale_grad'), mutate_inputs=('mean', 'var'),
+          params=[P('lr', 'float'), P('eta', 'float'), P('wd', 'float', 0.0)] + _ADAMW)
+def adamw_update(weight, grad, mean, var, rescale_grad, *, lr, eta, wd, beta1, beta2, epsilon, clip_gradient):
+    """AdamW: mean and var move towards g and g**2 (in place);
+    weight - eta * (lr * mean / (sqrt(var) + epsilon) + wd * weight)."""
+    return _adamw_step('adamw_update', weight, grad, mean, var, rescale_grad, lr=lr, eta=eta, wd=wd, beta1=beta1,
+                       beta2=beta2, epsilon=epsilon, clip_gradient=clip_gradient)
+
+
+@register('_mp_adamw_update', inputs=('weight', 'grad', 'mean', 'var', 'weight32', 'rescale_grad'),
+          mutate_inputs=('mean', 'var', 'weight32'),
+          params=[P('lr', 'float'), P('eta', 'float'), P('wd', 'float', 0.0)] + _ADAMW)
+def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, *, lr, eta, wd, beta1, beta2, epsilon,
+                    clip_gradient):
+    """adamw_update on the float32 master weight32; the weight gets its value in its own dtype."""
+    if weight32.shape != weight.shape:
+        raise MXNetError('mp_adamw_update: weight32 has shape %s, the weight %s'
+                         % (shape_str(weight32.shape), shape_str(weight.shape)))
+    master, mean, var = _adamw_step('mp_adamw_update', weight32, grad, mean, var, rescale_grad, lr=lr, eta=eta,
+                                    wd=wd, beta1=beta1, beta2=beta2, epsilon=epsilon, clip_gradient=clip_gradient)
+    return master.astype(weight.dtype), mean, var, master
+
+
+def _multi_names(per_weight):
+    """Input names of a multi-tensor update: ``per_weight`` arrays for each weight, then rescale_grad
+    (one weight's when the number is not known: ``attrs`` None)."""
+    def names(attrs):
+        count = 1 if attrs is None else int(attrs.get('num_weights', 1))
+        return tuple('%s_%d' % (name, i) for i in range(count) for name in per_weight) + ('rescale_grad',)
+    return names
+
+
+def _multi_mutated(states):
+    return lambda attrs: tuple('%s_%d' % (name, i) for i in range(attrs['num_weights']) for name in states)
+
+
+_MULTI_ADAMW = [P('num_weights', 'int', 1), P('lrs', 'floats'), P('wds', 'floats'), P('etas', 'floats')] + _ADAMW
+
+
+def _multi_adamw(op, step, per_weight, arrays, num_weights, lrs, wds, etas, **common):
+    if not len(lrs) == len(wds) == len(etas) == num_weights:
+        raise MXNetError('%s: lrs, wds and etas need num_weights=%d values each, got %d, %d and %d'
+                         % (op, num_weights, len(lrs), len(wds), len(etas)))
+    groups = [arrays[i * per_weight:(i + 1) * per_weight] for i in range(num_weights)]
+    results = [step(*group, arrays[-1], lr=lr, wd=wd, eta=eta, **common)
+               for group, lr, wd, eta in zip(groups, lrs, wds, etas)]
+    return tuple(r[0] for r in results) + tuple(a for r in results for a in r[1:])
+
+
+_MULTI_ADAMW_INPUTS = _multi_names(('weight', 'grad', 'mean', 'var'))
+_MULTI_MP_ADAMW_INPUTS = _multi_names(('weight', 'grad', 'mean', 'var', 'weight32'))
+
+
+@register('_multi_adamw_update', inputs=_MULTI_ADAMW_INPUTS, call_inputs=_MULTI_ADAMW_INPUTS,
+          mutate_inputs=_multi_mutated(('mean', 'var')), num_outputs=lambda attrs: attrs['num_weights'],
+          params=_MULTI_ADAMW)
+def multi_adamw_update(*arrays, num_weights, lrs, wds, etas, **common):
+    """adamw_update of several weights in one call, each with its own lr, wd and eta."""
+    return _multi_adamw('multi_adamw_update', adamw_update, 4, arrays, num_weights, lrs, wds, etas, **common)
+
+
+@register('_multi_mp_adamw_update', inputs=_MULTI_MP_ADAMW_INPUTS, call_inputs=_MULTI_MP_ADAMW_INPUTS,
+          mutate_inputs=_multi_mutated(('mean', 'var', 'weight32')), num_outputs=lambda attrs: attrs['num_weights'],
+          params=_MULTI_ADAMW)
+def multi_mp_adamw_update(*arrays, num_weights, lrs, wds, etas, **common):
+    """mp_adamw_update of several weights in one call, each with its own lr, wd and eta."""
+    return _multi_adamw('multi_mp_adamw_update', mp_adamw_update, 5, arrays, num_weights, lrs, wds, etas, **common)

@@ -133,6 +133,195 @@ def box_nms(data, *, overlap_thresh, valid_thresh, topk, coord_start, score_inde
     return jax.vmap(one)(flat).reshape(data.shape)
 
 
+# ---- box targets, matching and anchors (SSD / Faster R-CNN heads) --------------------------------
+
+def _center_size(corners):
+    """(..., 4) corner boxes as centers (..., 2) and sizes (..., 2)."""
+    return (corners[..., :2] + corners[..., 2:]) / 2, corners[..., 2:] - corners[..., :2]
+
+
+@register('_contrib_box_encode', inputs=('samples', 'matches', 'anchors', 'refs', 'means', 'stds'),
+          num_outputs=2)
+def box_encode(samples, matches, anchors, refs, means, stds):
+    """Regression targets of the positive anchors (``samples`` > 0.5) for their matched ``refs``:
+    ((center offset / anchor size, log(size ratio)) - means) / stds, and a mask of 1s on them.
+
+    ``anchors`` (B, N, 4) and ``refs`` (B, M, 4) are corner boxes; ``matches`` (B, N) index refs."""
+    if anchors.shape[-1:] != (4,) or refs.shape[-1:] != (4,) or samples.shape != anchors.shape[:-1]:
+        raise MXNetError('box_encode: expected samples (B, N), anchors (B, N, 4) and refs (B, M, 4); got '
+                         'samples %s anchors %s refs %s' % (shape_str(samples.shape), shape_str(anchors.shape),
+                                                             shape_str(refs.shape)))
+    index = jnp.clip(matches.astype(jnp.int32), 0, refs.shape[1] - 1)
+    matched = jnp.take_along_axis(refs, index[..., None], axis=1)
+    a_center, a_size = _center_size(anchors)
+    r_center, r_size = _center_size(matched)
+    encoded = jnp.concatenate([(r_center - a_center) / a_size, jnp.log(r_size / a_size)], axis=-1)
+    positive = (samples > 0.5)[..., None]
+    targets = jnp.where(positive, (encoded - means) / stds, 0)
+    return targets.astype(anchors.dtype), jnp.broadcast_to(positive, targets.shape).astype(anchors.dtype)
+
+
+@register('_contrib_box_decode', inputs=('data', 'anchors'),
+          params=[P('std0', 'float', 1.0), P('std1', 'float', 1.0), P('std2', 'float', 1.0),
+                  P('std3', 'float', 1.0), P('clip', 'float', -1.0), P('format', 'str', 'center')])
+def box_decode(data, anchors, *, std0, std1, std2, std3, clip, format):  # noqa: A002 (MXNet's name)
+    """Corner boxes from predicted offsets ``data`` (B, N, 4) relative to ``anchors`` (1, N, 4) in
+    ``format``: the inverse of box_encode with zero means; log sizes are clipped at ``clip`` if > 0."""
+    _check_format('box_decode', 'format', format)
+    if data.shape[-1:] != (4,) or anchors.shape[-1:] != (4,):
+        raise MXNetError('box_decode: data and anchors need 4 coordinates on the last axis, got data %s '
+                         'anchors %s' % (shape_str(data.shape), shape_str(anchors.shape)))
+    a_center, a_size = _center_size(_to_corner(anchors, format))
+    offsets = data * jnp.asarray([std0, std1, std2, std3], data.dtype)
+    log_size = offsets[..., 2:] if clip <= 0 else jnp.minimum(offsets[..., 2:], clip)
+    center = offsets[..., :2] * a_size + a_center
+    half = jnp.exp(log_size) * a_size / 2
+    return jnp.concatenate([center - half, center + half], axis=-1).astype(data.dtype)
+
+
+@register('_contrib_bipartite_matching', num_outputs=2,
+          params=[P('is_ascend', 'bool', False), P('threshold', 'float'), P('topk', 'int', -1)])
+def bipartite_matching(data, *, is_ascend, threshold, topk):
+    """Greedy one-to-one matching on scores (..., N, M), best score first: the matched column of
+    each row and the matched row of each column, -1 where unmatched. Scores beyond ``threshold``
+    (below it, above it with ``is_ascend``) never match. ``topk`` > 0 stops after topk + 1 matches:
+    MXNet 1.9.1 counts that way."""
+    if data.ndim < 2:
+        raise MXNetError('bipartite_matching: data must be (..., N, M), got %s' % shape_str(data.shape))
+    n, m = data.shape[-2:]
+    limit = n * m if topk <= 0 else topk + 1
+
+    def match_one(scores):
+        flat = scores.reshape(-1)
+        order = jnp.argsort(flat if is_ascend else -flat, stable=True)
+        passes = flat <= threshold if is_ascend else flat >= threshold
+
+        def visit(i, state):
+            row_of, col_of, count = state
+            k = order[i]
+            r, c = (k // m).astype(jnp.int32), (k % m).astype(jnp.int32)
+            take = passes[k] & (col_of[r] < 0) & (row_of[c] < 0) & (count < limit)
+            return (row_of.at[c].set(jnp.where(take, r, row_of[c])),
+                    col_of.at[r].set(jnp.where(take, c, col_of[r])), count + take)
+        start = (jnp.full(m, -1, jnp.int32), jnp.full(n, -1, jnp.int32), jnp.int32(0))
+        row_of, col_of, _ = lax.fori_loop(0, n * m, visit, start)
+        return col_of, row_of
+    cols, rows = jax.vmap(match_one)(data.reshape((-1, n, m)))
+    lead = data.shape[:-2]
+    return cols.reshape(lead + (n,)).astype(data.dtype), rows.reshape(lead + (m,)).astype(data.dtype)
+
+
+def _multibox_match(iou, valid):
+    """(positive anchors, matched ground truth per anchor) of MXNet's greedy matching: the best
+    remaining (anchor, ground truth) pair above 1e-6 is matched, once per ground truth."""
+    n_anchors, n_gt = iou.shape
+
+    def round_(_, state):
+        taken, used, match = state
+        free = jnp.where(taken[:, None] | used[None, :] | ~valid[None, :], -jnp.inf, iou)
+        best = jnp.argmax(free.reshape(-1))  # the first maximum, anchor-major, as MXNet scans
+        a, g = best // n_gt, best % n_gt
+        ok = free.reshape(-1)[best] > 1e-6
+        return (taken.at[a].set(taken[a] | ok), used.at[g].set(used[g] | ok),
+                match.at[a].set(jnp.where(ok, g, match[a]).astype(match.dtype)))
+    start = (jnp.zeros(n_anchors, bool), jnp.zeros(n_gt, bool), jnp.zeros(n_anchors, jnp.int32))
+    taken, _, match = lax.fori_loop(0, n_gt, round_, start)
+    return taken, match
+
+
+def _multibox_target_one(anchors, labels, cls_pred, *, overlap_threshold, ignore_label, negative_mining_ratio,
+                         negative_mining_thresh, variances):
+    n_anchors = anchors.shape[0]
+    is_pad = labels[:, 0] == -1
+    n_valid = jnp.where(is_pad.any(), jnp.argmax(is_pad), labels.shape[0])  # labels end at the first -1
+    valid = jnp.arange(labels.shape[0]) < n_valid
+    iou = _pairwise_iou(anchors, labels[:, 1:5])
+    positive, match = _multibox_match(iou, valid)
+    best_iou = jnp.max(jnp.where(valid[None, :], iou, -jnp.inf), axis=1)
+    best_gt = jnp.argmax(jnp.where(valid[None, :], iou, -jnp.inf), axis=1).astype(jnp.int32)
+    if overlap_threshold > 0:  # anchors overlapping a ground truth enough are positive too
+        extra = ~positive & (best_iou > overlap_threshold)
+        match = jnp.where(extra, best_gt, match)
+        positive = positive | extra
+    n_pos = jnp.sum(positive)
+    if negative_mining_ratio > 0:  # the negatives the classifier finds least like background
+        n_neg = jnp.minimum(jnp.floor(n_pos * negative_mining_ratio).astype(jnp.int32), n_anchors - n_pos)
+        candidate = ~positive & (best_iou < negative_mining_thresh)
+        background = jax.nn.softmax(cls_pred.astype(jnp.float32), axis=0)[0]
+        order = jnp.argsort(jnp.where(candidate, background, jnp.inf), stable=True)
+        rank = jnp.zeros(n_anchors, jnp.int32).at[order].set(jnp.arange(n_anchors, dtype=jnp.int32))
+        negative = candidate & (rank < n_neg)
+    else:
+        negative = ~positive
+    gt = labels[match]
+    a_center, a_size = _center_size(anchors)
+    g_center, g_size = _center_size(gt[:, 1:5])
+    encoded = jnp.concatenate([(g_center - a_center) / a_size, jnp.log(g_size / a_size)], axis=-1)
+    encoded = encoded / jnp.asarray(variances, encoded.dtype)
+    any_gt = n_valid > 0  # without ground truth every anchor is ignored
+    positive, negative = positive & any_gt, negative & any_gt
+    loc = jnp.where(positive[:, None], encoded, 0).reshape(-1)
+    mask = jnp.broadcast_to(positive[:, None], (n_anchors, 4)).reshape(-1)
+    cls = jnp.where(positive, gt[:, 0] + 1, jnp.where(negative, 0, ignore_label))
+    return loc, mask, cls
+
+
+@register('_contrib_MultiBoxTarget', inputs=('anchor', 'label', 'cls_pred'), num_outputs=3,
+          params=[P('overlap_threshold', 'float', 0.5), P('ignore_label', 'float', -1.0),
+                  P('negative_mining_ratio', 'float', -1.0), P('negative_mining_thresh', 'float', 0.5),
+                  P('minimum_negative_samples', 'int', 0), P('variances', 'floats', (0.1, 0.1, 0.2, 0.2))])
+def multibox_target(anchor, label, cls_pred, *, overlap_threshold, ignore_label, negative_mining_ratio,
+                    negative_mining_thresh, minimum_negative_samples, variances):
+    """SSD training targets for anchors (1, A, 4), labels (B, L, 5+) [class, corner box] padded with
+    -1 rows, and class scores (B, C, A): box regression targets and masks (B, A * 4), and class
+    targets (B, A): ground-truth class + 1 for positives, 0 for negatives, ``ignore_label`` else.
+
+    Positives: a greedy one-to-one matching of anchors to ground truths, then any anchor whose best
+    IoU exceeds ``overlap_threshold``. With ``negative_mining_ratio`` > 0 only that many negatives per
+    positive are kept, those under ``negative_mining_thresh`` IoU with the lowest background
+    probability; otherwise every other anchor is negative. ``minimum_negative_samples`` is accepted
+    and, as in MXNet 1.9.1's kernel, has no effect."""
+    del minimum_negative_samples
+    if anchor.ndim != 3 or anchor.shape[-1] != 4 or label.ndim != 3 or label.shape[-1] < 5 or cls_pred.ndim != 3 \
+            or cls_pred.shape[0] != label.shape[0] or cls_pred.shape[2] != anchor.shape[1]:
+        raise MXNetError('MultiBoxTarget: expected anchor (1, A, 4), label (B, L, 5+) and cls_pred (B, C, A); got '
+                         'anchor %s label %s cls_pred %s' % (shape_str(anchor.shape), shape_str(label.shape),
+                                                             shape_str(cls_pred.shape)))
+    if len(variances) != 4:
+        raise MXNetError('MultiBoxTarget: variances needs 4 values, got %s' % (variances,))
+    anchor, label, cls_pred = (lax.stop_gradient(a) for a in (anchor, label, cls_pred))  # targets: no gradient
+    one = functools.partial(_multibox_target_one, anchor[0], overlap_threshold=overlap_threshold,
+                            ignore_label=ignore_label, negative_mining_ratio=negative_mining_ratio,
+                            negative_mining_thresh=negative_mining_thresh, variances=variances)
+    loc, mask, cls = jax.vmap(one)(label, cls_pred)
+    dtype = anchor.dtype
+    return loc.astype(dtype), mask.astype(dtype), cls.astype(dtype)
+
+
+@register('_contrib_MultiBoxPrior',
+          params=[P('sizes', 'floats', (1.0,)), P('ratios', 'floats', (1.0,)), P('clip', 'bool', False),
+                  P('steps', 'floats', (-1.0, -1.0)), P('offsets', 'floats', (0.5, 0.5))])
+def multibox_prior(data, *, sizes, ratios, clip, steps, offsets):
+    """SSD anchor boxes (1, H * W * A, 4) in corner form, normalised to [0, 1], for the (N, C, H, W)
+    feature map ``data``: at each position, every size with the first ratio, then the first size
+    with each other ratio (A = len(sizes) + len(ratios) - 1)."""
+    if data.ndim != 4:
+        raise MXNetError('MultiBoxPrior: data must be (N, C, H, W), got %s' % shape_str(data.shape))
+    height, width = data.shape[2:]
+    step_y = steps[0] if steps[0] > 0 else 1.0 / height
+    step_x = steps[1] if steps[1] > 0 else 1.0 / width
+    shapes = [(s, ratios[0]) for s in sizes] + [(sizes[0], r) for r in ratios[1:]]
+    half_w = np.asarray([s * height / width * np.sqrt(r) / 2 for s, r in shapes], np.float32)
+    half_h = np.asarray([s / np.sqrt(r) / 2 for s, r in shapes], np.float32)
+    cy = (jnp.arange(height, dtype=jnp.float32) + offsets[0]) * step_y
+    cx = (jnp.arange(width, dtype=jnp.float32) + offsets[1]) * step_x
+    cy, cx = cy[:, None, None], cx[None, :, None]
+    boxes = jnp.stack(jnp.broadcast_arrays(cx - half_w, cy - half_h, cx + half_w, cy + half_h), axis=-1)
+    if clip:
+        boxes = jnp.clip(boxes, 0, 1)
+    return boxes.reshape(1, -1, 4).astype(data.dtype)
+
+
 # ---- resampling of NCHW maps ------------------------------------------------------------------
 
 def _resize_size(op, mode, in_hw, height, width, scale_height, scale_width, like):

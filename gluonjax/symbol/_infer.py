@@ -381,6 +381,9 @@ def _partial_node(node, keys, ent_shape, ent_dtype):
 
 
 def _merge_same_shape(node, keys, ent_shape):
+    # MXNet's ElemwiseShape: the output shares the inputs' shape, so a shape known for the
+    # output (a layer's weight computed from parameters) gives the inputs theirs
+    keys = list(keys) + [(id(node), 0)]
     given = [ent_shape[k] for k in keys if k in ent_shape]
     if not given:
         return False
