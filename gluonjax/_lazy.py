@@ -21,6 +21,7 @@ LAZY = {
     'contrib': 'gluonjax.contrib',
     'profiler': 'gluonjax.profiler',
     'onnx': 'gluonjax.onnx',
+    'engine': 'gluonjax.engine',
 }
 
 

@@ -271,10 +271,15 @@ class KVStore(KVStoreBase):
     # ---- pull ------------------------------------------------------------------------
     @x64
     def pull(self, key, out=None, priority=0, ignore_sparse=True):
-        """Copy the stored values into ``out`` (an NDArray, a list per device, or a list per key)."""
+        """Copy the stored values into ``out`` (an NDArray, a list per device, or a list per key).
+        With ``ignore_sparse`` (the default) sparse arrays in ``out`` are left as they are, as in
+        MXNet: their rows are pulled with ``row_sparse_pull``."""
         if out is None:
             raise MXNetError('pull: out must be given (the arrays to copy the stored values into)')
-        self._pull_groups(self._grouped('pull', self._pairs('pull', key, out, 'out'), 'out'))
+        groups = self._grouped('pull', self._pairs('pull', key, out, 'out'), 'out')
+        if ignore_sparse:
+            groups = [(k, entry, [o for o in outs if o.stype == 'default']) for k, entry, outs in groups]
+        self._pull_groups(groups)
 
     def _pull_groups(self, groups):
         pending, targets = [], []

@@ -569,7 +569,7 @@ def _store_mutated(kernel, inputs, outs):
     """Write the new values of the inputs an operator updates in place (sgd_mom_update's mom,
     returned after its outputs) into those NDArrays; the outputs proper."""
     names = kernel.op.input_names(kernel.attrs)
-    for name, value in zip(kernel.op.mutate_inputs, outs[kernel.n_out:]):
+    for name, value in zip(kernel.op.mutated_inputs(kernel.attrs), outs[kernel.n_out:]):
         inputs[names.index(name)]._set_data(value)
     return outs[:kernel.n_out]
 

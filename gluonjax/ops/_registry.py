@@ -396,8 +396,9 @@ class OpDef:
     # forward read and computed and ``now`` the current ones, when another pass changed them since.
     rebase_aux: Optional[Callable] = None
     # Inputs the operator writes in place (MXNet's FMutateInputs: sgd_mom_update's mom): the
-    # function returns their new values after its outputs, and eager calls store them.
-    mutate_inputs: Tuple[str, ...] = ()
+    # function returns their new values after its outputs, and eager calls store them. A
+    # variadic operator writing all its inputs (reset_arrays) gives a function of the attributes.
+    mutate_inputs: Union[Tuple[str, ...], Callable] = ()
     # Parameters passed to the compiled function as traced values, not baked in
     # (the scalar of _mul_scalar), so that new values do not compile new kernels.
     dynamic_params: Tuple[str, ...] = ()
@@ -515,6 +516,11 @@ class OpDef:
             return tuple('arg%d' % i for i in range(n))
         names = self.inputs(attrs) if callable(self.inputs) else self.inputs
         return tuple(names)
+
+    def mutated_inputs(self, attrs):
+        """The names of the inputs the operator writes in place (``mutate_inputs``)."""
+        m = self.mutate_inputs
+        return tuple(m(attrs)) if callable(m) else m
 
     def n_outputs(self, attrs):
         return self.num_outputs(attrs) if callable(self.num_outputs) else self.num_outputs

@@ -221,3 +221,16 @@ def lamb_update_phase2(weight, g, r1, r2, *, lr, lower_bound, upper_bound):
         r1 = jnp.minimum(r1, upper_bound)
     ratio = jnp.where((r1 == 0) | (r2 == 0), 1, r1 / jnp.where(r2 == 0, 1, r2))
     return (weight - lr * ratio * g).astype(weight.dtype)
+
+
+def _all_arrays(attrs):
+    return tuple('arg%d' % i for i in range(int(attrs['num_arrays'])))
+
+
+@register('reset_arrays', variadic=True, num_args_param='num_arrays', num_outputs=0,
+          mutate_inputs=_all_arrays, params=[P('num_arrays', 'int', 1)])
+def reset_arrays(*arrays, num_arrays):
+    """Set every input array to zeros in place (MXNet's one-call gradient reset); no outputs."""
+    if len(arrays) != num_arrays:
+        raise MXNetError('reset_arrays: num_arrays is %d but %d arrays were given' % (num_arrays, len(arrays)))
+    return tuple(jnp.zeros_like(a) for a in arrays)

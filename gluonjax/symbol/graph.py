@@ -29,7 +29,8 @@ class _Step:
         if node.op.mutate_inputs:
             raise NotImplementedError('%s (node %s) updates its inputs %s in place; gluonjax runs such '
                                       'operators imperatively only (mx.nd.%s)'
-                                      % (node.op.name, node.name, ', '.join(node.op.mutate_inputs), node.op.name))
+                                      % (node.op.name, node.name, ', '.join(node.op.mutated_inputs(node.params())),
+                                         node.op.name))
         self.params = node.params()
         self.slots = slots          # [(slot of the input's node, output index)]
         self.out_slot = out_slot
