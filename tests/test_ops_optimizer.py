@@ -89,3 +89,12 @@ def test_lamb_phase2_scales_by_the_trust_ratio():
     np.testing.assert_allclose(out.asnumpy(), w32 - 0.1 * (0.8 / 1.3) * g.astype('float32'), rtol=1e-6)
     out = mx.nd.lamb_update_phase2(weight, direction, mx.nd.array([0.0]), mx.nd.array([1.3]), lr=0.1)
     np.testing.assert_allclose(out.asnumpy().ravel()[:3], [-0.10321188, 0.47153282, -0.97912914], rtol=1e-6)
+
+
+def test_reset_arrays_zeroes_every_input_in_place_and_returns_nothing():
+    a, b = mx.nd.ones((2, 3)), mx.nd.ones((4,), dtype='float16')
+    assert mx.nd.reset_arrays(a, b, num_arrays=2) == []
+    assert a.asnumpy().tolist() == [[0] * 3] * 2 and b.asnumpy().tolist() == [0] * 4
+    assert b.dtype == np.float16
+    with pytest.raises(MXNetError, match='num_arrays is 3 but 2 arrays'):
+        mx.nd.reset_arrays(a, b, num_arrays=3)
