@@ -26,16 +26,23 @@ def _dtype(name, dtype, allowed=_FLOATS, default='float32'):
 
 # ---- distributions: (key, shape, dtype, *params) -> samples; params broadcast to shape ----
 
+def _wide(dtype):
+    """The dtype samples are drawn in: float32 at least. As MXNet, float16 samples are float32
+    ones rounded; drawn in float16 (10 random bits) uniform(0, 1) would give exactly 0 one time in
+    1024, where MXNet's almost never does (a zero gradient then makes Adamax's m / u a NaN)."""
+    return jnp.promote_types(dtype, jnp.float32)
+
+
 def _uniform(key, shape, dtype, low, high):
-    return low + (high - low) * jax.random.uniform(key, shape, dtype)
+    return (low + (high - low) * jax.random.uniform(key, shape, _wide(dtype))).astype(dtype)
 
 
 def _normal(key, shape, dtype, loc, scale):
-    return loc + scale * jax.random.normal(key, shape, dtype)
+    return (loc + scale * jax.random.normal(key, shape, _wide(dtype))).astype(dtype)
 
 
 def _exponential(key, shape, dtype, lam):
-    return jax.random.exponential(key, shape, dtype) / lam
+    return (jax.random.exponential(key, shape, _wide(dtype)) / lam).astype(dtype)
 
 
 def _gamma(key, shape, dtype, alpha, beta):
