@@ -309,3 +309,22 @@ def test_executor_reshape_shares_memory_and_outputs_stay_the_same_arrays():
     assert exe.arg_arrays[0].asnumpy()[0, 0] == 2.0
     with pytest.raises(MXNetError, match='larger than the original'):
         exe.reshape(x=(6, 4))
+
+
+def test_executors_of_the_same_graph_share_compiled_code():
+    """A bind per iteration (new node names each time, as mx.sym.random.uniform makes) reuses the
+    first executor's compiled forward; a different graph gets its own."""
+    def bound(op):
+        y = op(mx.sym.random.uniform(shape=(2, 3)), mx.sym.Variable('X'))
+        return y.bind(mx.cpu(), {'X': mx.nd.zeros((2, 3))})
+    first, second = bound(mx.sym.broadcast_add), bound(mx.sym.broadcast_add)
+    first.forward()
+    second.forward()
+    assert first._jit[('forward', False)] is second._jit[('forward', False)]
+    other = bound(mx.sym.broadcast_mul)
+    other.forward()
+    assert other._jit[('forward', False)] is not first._jit[('forward', False)]
+    mx.random.seed(3)
+    a = first.forward()[0].asnumpy()
+    mx.random.seed(3)
+    np.testing.assert_array_equal(second.forward()[0].asnumpy(), a)  # same seed, same numbers

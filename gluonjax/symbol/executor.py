@@ -11,6 +11,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .. import _caches
 from .._x64 import x64
 from ..base import MXNetError, shape_str
 from ..context import Context, current_context
@@ -61,6 +62,10 @@ def _check_nd(name, a):
     if not isinstance(a, NDArray):
         raise TypeError('bind: %r must be an NDArray, got %s' % (name, type(a).__name__))
     return a
+
+
+# (graph structure, 'forward'/'backward', train) -> the jitted function
+_shared_functions = _caches.lru_cache('symbol.executor_functions', 512)
 
 
 def _cotangent(out, head_grad):
@@ -145,6 +150,16 @@ class Executor:
         fn = self._jit.get((kind, train))
         if fn is not None:
             return fn
+        # Executors of the same graph (a bind per iteration, reshape, simple_bind) share the
+        # compiled function: binding costs no new trace or compile, as MXNet's bind costs none.
+        shared_key = (self._fn.structure_key, kind, train)
+        fn = _shared_functions.get(shared_key)
+        if fn is None:
+            fn = _shared_functions[shared_key] = self._make_compiled(kind, train)
+        self._jit[(kind, train)] = fn
+        return fn
+
+    def _make_compiled(self, kind, train):
         graph = self._fn
         if kind == 'forward':
             def run(args, aux, key):
@@ -159,12 +174,8 @@ class Executor:
                 diff = {n: args[n] for n in diff_names}
                 outs, vjp, _ = jax.vjp(f, diff, has_aux=True)
                 return vjp([_cotangent(o, g) for o, g in zip(outs, head_grads)])[0]
-            run = jax.jit(run, static_argnums=(3,))
-            self._jit[(kind, train)] = run
-            return run
-        run = jax.jit(run)
-        self._jit[(kind, train)] = run
-        return run
+            return jax.jit(run, static_argnums=(3,))
+        return jax.jit(run)
 
     # ---- running ---------------------------------------------------------------------------
     @x64  # the graph runs with 64-bit dtypes on (see gluonjax/_x64.py)
