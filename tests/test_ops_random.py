@@ -218,3 +218,28 @@ def test_aliases_and_symbol():
 def test_errors(call, match):
     with pytest.raises(MXNetError, match=match):
         call()
+
+
+def test_density_operators_match_mxnet():
+    """random_pdf_*: values recorded from MXNet 1.9.1 (gamma's beta and exponential's lam are
+    rates; the dirichlet simplex is the last axis; parameters lead the sample's shape)."""
+    s = mx.nd.array([[1, 2, 3], [0.5, 0.2, 0.1]])
+    np.testing.assert_allclose(mx.nd.random_pdf_normal(s, mx.nd.array([0, 1]), mx.nd.array([1, 2])).asnumpy(),
+                               [[0.24197072, 0.05399097, 0.00443185], [0.19333406, 0.18413506, 0.18026349]], rtol=1e-5)
+    alpha = mx.nd.array([[1, 2, 3], [2, 2, 2]])
+    x = mx.nd.array([[[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]], [[0.3, 0.3, 0.4], [0.2, 0.5, 0.3]]])
+    np.testing.assert_allclose(mx.nd.random_pdf_dirichlet(x, alpha).asnumpy(), [[4.5, 3.84], [4.32, 3.6]], rtol=1e-5)
+    counts, rates = mx.nd.array([[0, 1, 2]]), mx.nd.array([2])
+    cases = [(mx.nd.random_pdf_poisson, (mx.nd.array([1.5]),), [0.22313017, 0.33469525, 0.25102144]),
+             (mx.nd.random_pdf_negative_binomial, (rates, mx.nd.array([0.4])), [0.16, 0.192, 0.1728]),
+             (mx.nd.random_pdf_generalized_negative_binomial, (rates, mx.nd.array([0.4])),
+              [0.23004812, 0.25560904, 0.19880705])]
+    for fn, params, want in cases:
+        np.testing.assert_allclose(fn(counts, *params).asnumpy(), [want], rtol=1e-5)
+    pos = mx.nd.array([[0.5, 1, 2]])
+    np.testing.assert_allclose(mx.nd.random_pdf_gamma(pos, rates, mx.nd.array([0.4])).asnumpy(),
+                               [[0.06549847, 0.10725122, 0.14378527]], rtol=1e-5)
+    np.testing.assert_allclose(mx.nd.random_pdf_exponential(pos, rates, is_log=True).asnumpy(),
+                               np.log([[0.7357589, 0.27067056, 0.03663128]]), rtol=1e-5)
+    with pytest.raises(MXNetError, match='must share a shape that leads'):
+        mx.nd.random_pdf_normal(s, mx.nd.array([0, 1, 2]), mx.nd.array([1, 2, 3]))

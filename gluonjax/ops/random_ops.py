@@ -10,6 +10,7 @@ carry one to the probabilities).
 import jax
 import jax.numpy as jnp
 from jax import lax
+from jax.scipy.special import gammaln
 
 from ..base import MXNetError, shape_str
 from ._registry import P, register
@@ -224,3 +225,71 @@ def shuffle(data, *, _key):
     if data.ndim < 1:
         raise MXNetError('_shuffle: data must have at least one dimension, got shape []')
     return jax.random.permutation(_key, data, axis=0, independent=False)
+
+
+# ---- densities: _random_pdf_<dist>(sample, *params, is_log) --------------------------------
+# Each parameter array has the leading shape of ``sample`` (one distribution per entry, the
+# sample's further axes being draws from it); the result has the sample's shape (dirichlet: less
+# its last axis, the simplex). Differentiable in the sample and the parameters, as MXNet's.
+
+def _log_nb(x, k, p):
+    """log P(x failures before the k-th success), success probability p."""
+    return gammaln(x + k) - gammaln(x + 1) - gammaln(k) + k * jnp.log(p) + x * jnp.log1p(-p)
+
+
+# dist: (parameter names, log density of (sample, *params)); gamma's beta and exponential's lam
+# are rates here, as in MXNet's density operators
+_LOG_DENSITIES = {
+    'uniform': (('low', 'high'), lambda x, low, high: jnp.broadcast_to(-jnp.log(high - low), x.shape)),
+    'normal': (('mu', 'sigma'), lambda x, mu, sigma: (-0.5 * jnp.square((x - mu) / sigma)
+                                                      - jnp.log(sigma) - 0.5 * jnp.log(2 * jnp.pi))),
+    'gamma': (('alpha', 'beta'), lambda x, a, b: a * jnp.log(b) + (a - 1) * jnp.log(x) - b * x - gammaln(a)),
+    'exponential': (('lam',), lambda x, lam: jnp.log(lam) - lam * x),
+    'poisson': (('lam',), lambda x, lam: x * jnp.log(lam) - lam - gammaln(x + 1)),
+    'negative_binomial': (('k', 'p'), _log_nb),
+    'generalized_negative_binomial': (('mu', 'alpha'), lambda x, mu, alpha: _log_nb(x, 1 / alpha, 1 / (1 + alpha * mu))),
+}
+
+
+def _pdf_params(name, sample, params, trailing):
+    """The parameters reshaped to broadcast against the sample; checks their shapes."""
+    lead = params[0].shape[:params[0].ndim - trailing]
+    for p in params:
+        if p.shape != params[0].shape or sample.shape[:len(lead)] != lead or sample.ndim < p.ndim:
+            raise MXNetError('%s: the parameters (shapes %s) must share a shape that leads the sample\'s %s'
+                             % (name, ', '.join(shape_str(q.shape) for q in params), shape_str(sample.shape)))
+    draws = sample.ndim - params[0].ndim
+    return [p.reshape(lead + (1,) * draws + p.shape[len(lead):]) for p in params]
+
+
+def _make_pdf(dist, names, log_density):
+    name = '_random_pdf_' + dist
+
+    def op(sample, *params, is_log):
+        params = _pdf_params(name, sample, params, 0)
+        work = jnp.promote_types(sample.dtype, jnp.float32)
+        out = log_density(sample.astype(work), *[p.astype(work) for p in params])
+        return (out if is_log else jnp.exp(out)).astype(sample.dtype)
+    op.__name__ = name
+    op.__doc__ = 'The %s density (log density with is_log) of each sample.' % dist.replace('_', ' ')
+    register(name, inputs=('sample',) + names, aliases=('random_pdf_' + dist,),
+             params=[P('is_log', 'bool', False)])(op)
+
+
+for _dist, (_names, _log_density) in _LOG_DENSITIES.items():
+    _make_pdf(_dist, _names, _log_density)
+
+
+@register('_random_pdf_dirichlet', inputs=('sample', 'alpha'), aliases=('random_pdf_dirichlet',),
+          params=[P('is_log', 'bool', False)])
+def random_pdf_dirichlet(sample, alpha, *, is_log):
+    """The Dirichlet density of each sample on the simplex (the last axis, of alpha's length)."""
+    if alpha.ndim < 1 or sample.shape[-1:] != alpha.shape[-1:]:
+        raise MXNetError('_random_pdf_dirichlet: sample %s and alpha %s must end in the same axis'
+                         % (shape_str(sample.shape), shape_str(alpha.shape)))
+    (a,) = _pdf_params('_random_pdf_dirichlet', sample, (alpha,), 1)
+    work = jnp.promote_types(sample.dtype, jnp.float32)
+    x, a = sample.astype(work), a.astype(work)
+    out = (jnp.sum((a - 1) * jnp.log(x), axis=-1) + gammaln(jnp.sum(a, axis=-1))
+           - jnp.sum(gammaln(a), axis=-1))
+    return (out if is_log else jnp.exp(out)).astype(sample.dtype)
