@@ -243,3 +243,26 @@ def test_density_operators_match_mxnet():
                                np.log([[0.7357589, 0.27067056, 0.03663128]]), rtol=1e-5)
     with pytest.raises(MXNetError, match='must share a shape that leads'):
         mx.nd.random_pdf_normal(s, mx.nd.array([0, 1, 2]), mx.nd.array([1, 2, 3]))
+
+
+def test_zipfian_samplers():
+    """_sample_unique_zipfian: distinct classes per row and the draws it took (int64, as MXNet);
+    contrib.rand_zipfian: log-uniform draws and their expected counts, in nd and sym alike."""
+    mx.random.seed(5)
+    classes, trials = mx.nd._internal._sample_unique_zipfian(50, shape=(3, 20))
+    assert classes.dtype == np.int64 and trials.dtype == np.int64 and trials.shape == (3,)
+    for row, n in zip(classes.asnumpy(), trials.asnumpy()):
+        assert len(set(row.tolist())) == 20 and row.min() >= 0 and row.max() < 50 and n >= 20
+    mx.random.seed(5)
+    np.testing.assert_array_equal(mx.nd._internal._sample_unique_zipfian(50, shape=(3, 20))[0].asnumpy(),
+                                  classes.asnumpy())
+    true_classes = mx.nd.array([0, 3, 7], dtype='int32')
+    sampled, count_true, count_sampled = mx.nd.contrib.rand_zipfian(true_classes, 4000, 20)
+    prob = lambda c: np.log((c + 2.0) / (c + 1.0)) / np.log(21)  # noqa: E731
+    np.testing.assert_allclose(count_true.asnumpy(), prob(np.array([0, 3, 7])) * 4000, rtol=1e-6)
+    np.testing.assert_allclose(count_sampled.asnumpy(), prob(sampled.asnumpy()) * 4000, rtol=1e-6)
+    freq = np.bincount(sampled.asnumpy(), minlength=20) / 4000.0
+    np.testing.assert_allclose(freq, prob(np.arange(20)), atol=0.03)
+    outs = mx.sym.contrib.rand_zipfian(mx.sym.var('t'), 10, 20)
+    exe = mx.sym.Group(list(outs)).bind(mx.cpu(), {'t': true_classes})
+    assert [o.dtype for o in exe.forward()] == [np.int64, np.float64, np.float64]

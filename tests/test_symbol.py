@@ -469,6 +469,7 @@ SHAPE_CASES = {
     'batch_take': ([(2, 3), (2,)], {}),
     'CTCLoss': ([(5, 2, 4), (2, 3)], {}),  # shapes only: compiling CTC twice is slow
     '_random_randint': ([], {'low': 0, 'high': 5, 'shape': (2, 3)}),
+    '_sample_unique_zipfian': ([], {'range_max': 10, 'shape': (2, 3)}),
     '_full': ([], {'shape': (2, 3), 'value': 2.0}),
     '_arange': ([], {'start': 2, 'stop': 8, 'step': 1.5}),
     '_eye': ([], {'N': 3, 'k': 1}),
@@ -631,6 +632,8 @@ def _random_shapes(name, shapes, params):
         return [shapes[0]]
     if name == '_sample_multinomial':
         return [tuple(shapes[0][:-1]) + tuple(params.get('shape', ()))]
+    if name == '_sample_unique_zipfian':  # the classes, and the draws per row
+        return [tuple(params['shape']), tuple(params['shape'][:1])]
     if name.startswith('_sample_'):
         return [tuple(shapes[0]) + tuple(params.get('shape', ()))]
     if name.startswith('_random_'):

@@ -293,3 +293,30 @@ def random_pdf_dirichlet(sample, alpha, *, is_log):
     out = (jnp.sum((a - 1) * jnp.log(x), axis=-1) + gammaln(jnp.sum(a, axis=-1))
            - jnp.sum(gammaln(a), axis=-1))
     return (out if is_log else jnp.exp(out)).astype(sample.dtype)
+
+
+@register('_sample_unique_zipfian', inputs=(), creation=True, random=True, num_outputs=2,
+          params=[P('range_max', 'int'), P('shape', 'shape', ())])
+def sample_unique_zipfian(*, range_max, shape, _key):
+    """For each row of ``shape`` (batch, n): n distinct classes of [0, range_max) drawn from the
+    log-uniform distribution, drawing again on a repeat; returns the classes and, per row, the
+    number of draws it took (both int64)."""
+    if len(shape) != 2 or range_max < 1 or not 0 < shape[1] <= range_max:
+        raise MXNetError('_sample_unique_zipfian: shape must be (batch, n) with 0 < n <= range_max (%d), got %s'
+                         % (range_max, shape_str(shape)))
+    batch, n = shape
+    log_range = jnp.log(jnp.float64(range_max + 1))
+
+    def row(key):
+        def draw(state):
+            seen, count, trials, out, key = state
+            key, sub = jax.random.split(key)
+            c = (jnp.exp(jax.random.uniform(sub, (), jnp.float64) * log_range) - 1).astype(jnp.int64) % range_max
+            new = ~seen[c]
+            out = out.at[count].set(jnp.where(new, c, out[count]))
+            return seen.at[c].set(True), count + new, trials + 1, out, key
+        start = (jnp.zeros(range_max, bool), jnp.int64(0), jnp.int64(0), jnp.zeros(n, jnp.int64), key)
+        _, _, trials, out, _ = lax.while_loop(lambda s: s[1] < n, draw, start)
+        return out, trials
+    # rows one after the other: under vmap every draw would select over all rows' seen-sets
+    return lax.map(row, jax.random.split(_key, batch))
