@@ -441,3 +441,14 @@ def test_engine_bulk_size_is_kept_and_restored():
         assert mx.engine.set_bulk_size(10) == 10
     assert mx.engine.set_bulk_size(0) == 4
     assert x.asnumpy().tolist() == [2.0] * 3
+
+
+def test_stepped_slice_of_one_element_is_a_view():
+    """x[::20] of 6 rows is x[0:1], contiguous: MXNet returns a view, so writes reach x."""
+    x = mx.nd.array(np.arange(24).reshape(6, 4))
+    y = x[::20]
+    y[:] = -1
+    assert x.asnumpy()[0].tolist() == [-1] * 4 and x.asnumpy()[1].tolist() == [4, 5, 6, 7]
+    z = x[::2]  # several rows with a step: a copy
+    z[:] = 0
+    assert x.asnumpy()[2].tolist() == [8, 9, 10, 11]

@@ -14,7 +14,7 @@ from . import _gen
 from ..ops._frontend import populate as _populate, add_python_functions as _add_python_functions
 
 _populate(globals(), _gen.make_function)
-_add_python_functions(globals())
+_add_python_functions(globals(), NDArray)
 _gen.add_methods()
 
 from . import random  # noqa: E402,F401
