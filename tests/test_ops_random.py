@@ -266,3 +266,14 @@ def test_zipfian_samplers():
     outs = mx.sym.contrib.rand_zipfian(mx.sym.var('t'), 10, 20)
     exe = mx.sym.Group(list(outs)).bind(mx.cpu(), {'t': true_classes})
     assert [o.dtype for o in exe.forward()] == [np.int64, np.float64, np.float64]
+
+
+def test_nd_random_has_the_like_samplers():
+    x = mx.nd.ones((2, 3), dtype='float64')
+    mx.random.seed(7)
+    a = mx.nd.random.normal_like(x, loc=1, scale=2)
+    mx.random.seed(7)
+    b = mx.nd.random.normal_like(data=x, loc=1, scale=2)
+    assert a.shape == (2, 3) and a.dtype == np.float64
+    np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
+    assert mx.nd.random.uniform_like(x).asnumpy().max() < 1
