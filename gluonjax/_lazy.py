@@ -23,6 +23,7 @@ LAZY = {
     'onnx': 'gluonjax.onnx',
     'rnn': 'gluonjax.rnn',
     'registry': 'gluonjax.registry',
+    'engine': 'gluonjax.engine',
 }
 
 

@@ -17,7 +17,22 @@ __all__ = ['Context', 'cpu', 'gpu', 'cpu_pinned', 'current_context', 'num_gpus']
 _state = threading.local()
 
 
-class Context:
+class _ContextType(type):
+    """Gives the class MXNet's deprecated ``Context.default_ctx``: reading it is
+    current_context(), assigning it sets this thread's default context (not other threads')."""
+
+    @property
+    def default_ctx(cls):
+        return current_context()
+
+    @default_ctx.setter
+    def default_ctx(cls, ctx):
+        if not isinstance(ctx, Context):
+            raise TypeError('Context.default_ctx must be a Context, got %s' % type(ctx).__name__)
+        _state.ctx = ctx
+
+
+class Context(metaclass=_ContextType):
     """A device: ``Context('cpu', 0)``, ``Context('gpu', 1)``; also a ``with`` scope
     that sets the default context of array creation."""
 
@@ -140,14 +155,3 @@ def current_context():
 _DEFAULT = Context('cpu', 0)
 Context._default_ctx = _state
 
-
-class _ClassProperty:
-    def __init__(self, fget):
-        self.fget = fget
-
-    def __get__(self, obj, owner):
-        return self.fget(owner)
-
-
-# MXNet's deprecated spelling of current_context(), read by older tests and scripts.
-Context.default_ctx = _ClassProperty(lambda cls: current_context())

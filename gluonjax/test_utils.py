@@ -1099,10 +1099,30 @@ def check_gluon_hybridize_consistency(net_builder, data_l, numpy_func=None, test
 
 
 def compare_optimizer(opt1, opt2, shape, dtype, w_stype='default', g_stype='default', rtol=1e-4, atol=1e-5,
-                      compare_states=True):
+                      compare_states=True, ntensors=1):
     """Apply one multi-precision update (index 0) of ``opt1`` and ``opt2`` to the same random
-    weight and gradient of ``shape``; assert their states and the new weights agree."""
+    weight and gradient of ``shape``; assert their states and the new weights agree. ``shape`` a
+    list of ``ntensors`` shapes: ``opt2`` updates them all in one call, ``opt1`` one by one."""
+    if isinstance(shape, list):
+        _compare_multi_tensor(opt1, opt2, shape, dtype, rtol, atol, compare_states, ntensors)
+        return
+    assert ntensors == 1, 'compare_optimizer: ntensors > 1 needs a list of shapes'
     _compare_optimizers(opt1, opt2, shape, dtype, w_stype, g_stype, rtol, atol, compare_states, None)
+
+
+def _compare_multi_tensor(opt1, opt2, shapes, dtype, rtol, atol, compare_states, ntensors):
+    ctx = default_context()
+    w1 = [mx.random.uniform(shape=s, ctx=ctx, dtype=dtype) for s in shapes]
+    g1 = [mx.random.uniform(shape=s, ctx=ctx, dtype=dtype) for s in shapes]
+    w2, g2 = [w.copy() for w in w1], [g.copy() for g in g1]
+    state2 = [opt2.create_state_multi_precision(0, w2[i]) for i in range(ntensors)]
+    opt2.update_multi_precision(list(range(ntensors)), w2, g2, state2)
+    for i in range(ntensors):
+        state1 = opt1.create_state_multi_precision(i, w1[i])
+        opt1.update_multi_precision(i, w1[i], g1[i], state1)
+        if compare_states:
+            compare_ndarray_tuple(state1, state2[i], rtol, atol)
+        compare_ndarray_tuple(w1[i], w2[i], rtol, atol)
 
 
 def compare_optimizer_noise_seeded(opt1, opt2, shape, dtype, noise_seed, w_stype='default', g_stype='default',

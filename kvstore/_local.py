@@ -271,10 +271,15 @@ class KVStore(KVStoreBase):
     # ---- pull ------------------------------------------------------------------------
     @x64
     def pull(self, key, out=None, priority=0, ignore_sparse=True):
-        """Copy the stored values into ``out`` (an NDArray, a list per device, or a list per key)."""
+        """Copy the stored values into ``out`` (an NDArray, a list per device, or a list per key).
+        With ``ignore_sparse`` (the default) sparse arrays in ``out`` are left as they are, as in
+        MXNet: their rows are pulled with ``row_sparse_pull``."""
         if out is None:
             raise MXNetError('pull: out must be given (the arrays to copy the stored values into)')
-        self._pull_groups(self._grouped('pull', self._pairs('pull', key, out, 'out'), 'out'))
+        groups = self._grouped('pull', self._pairs('pull', key, out, 'out'), 'out')
+        if ignore_sparse:
+            groups = [(k, entry, [o for o in outs if o.stype == 'default']) for k, entry, outs in groups]
+        self._pull_groups(groups)
 
     def _pull_groups(self, groups):
         pending, targets = [], []
@@ -325,16 +330,18 @@ class KVStore(KVStoreBase):
 
     @x64
     def row_sparse_pull(self, key, out=None, priority=0, row_ids=None):
-        """Pull only the rows ``row_ids`` of each value; other rows of ``out`` become zeros.
-
-        A row_sparse ``out`` then holds exactly those rows (sorted, without repeats), as in
-        MXNet; a dense one holds zeros elsewhere. ``row_ids`` is one NDArray (used for every
-        output) or one per output.
+        """Pull only the rows ``row_ids`` of each value into row_sparse arrays ``out``, which
+        then hold exactly those rows (sorted, without repeats), as in MXNet (a dense ``out`` is
+        refused, as MXNet does). ``row_ids`` is one NDArray (used for every output) or one per output.
         """
         if out is None or row_ids is None:
             raise MXNetError('row_sparse_pull: out and row_ids must be given')
         groups = self._grouped('row_sparse_pull', self._pairs('row_sparse_pull', key, out, 'out'), 'out')
         outs = [o for _, _, os_ in groups for o in os_]
+        for o in outs:
+            if o.stype != 'row_sparse':
+                raise MXNetError("row_sparse_pull: out must be row_sparse arrays, got storage type %r "
+                                 "(use pull for dense arrays)" % o.stype)
         ids = row_ids if isinstance(row_ids, (list, tuple)) else [row_ids]
         if any(isinstance(i, (list, tuple)) for i in ids):  # one list per key: flatten as outs
             ids = [i for per_key in ids for i in (per_key if isinstance(per_key, (list, tuple)) else [per_key])]
@@ -345,12 +352,8 @@ class KVStore(KVStoreBase):
                              'or one per output' % (len(ids), len(outs)))
         self._pull_groups(groups)
         for o, rid in zip(outs, ids):
-            if o.stype == 'row_sparse':
-                rows = np.unique(np.asarray(rid._data if _is_array(rid) else rid).astype(np.int64))
-                o._set_storage(_sparse.rsp_rows(o._data, rows))
-                continue
-            rows = rid._data if _is_array(rid) else np.asarray(rid)
-            o._set_data(_keep_rows(o._data, jax.device_put(rows, device_of(o._data))))
+            rows = np.unique(np.asarray(rid._data if _is_array(rid) else rid).astype(np.int64))
+            o._set_storage(_sparse.rsp_rows(o._data, rows))
 
     # ---- updaters and optimizers -----------------------------------------------------
     def _set_updater(self, updater):
@@ -410,10 +413,3 @@ def _describe(x):
         return '%s of %s' % (type(x).__name__, sorted({type(v).__name__ for v in x}) or 'nothing')
     return type(x).__name__
 
-
-@jax.jit
-def _keep_rows(data, rows):
-    """``data`` with every row not listed in ``rows`` set to zero (ids may repeat, in any order)."""
-    rows = rows.reshape(-1).astype(np.int32)
-    keep = jax.numpy.zeros((data.shape[0],), bool).at[rows].set(True, mode='drop')
-    return jax.numpy.where(keep.reshape((-1,) + (1,) * (data.ndim - 1)), data, 0).astype(data.dtype)

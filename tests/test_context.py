@@ -87,3 +87,31 @@ def test_context_class_keeps_mxnet_default_ctx_attribute():
     assert mx.Context.default_ctx == mx.cpu(0)
     with mx.Context('cpu', 1):
         assert mx.Context.default_ctx == mx.cpu(1) == mx.current_context()
+
+
+def test_class_level_current_scopes_are_per_thread():
+    """MXNet's Context.default_ctx, AttrScope.current and NameManager.current: assigning them
+    sets the calling thread's scope only; a thread inside its own ``with`` keeps its own."""
+    import threading
+    from gluonjax.context import Context
+    from gluonjax.name import NameManager
+    seen, go = {}, threading.Event()
+
+    def worker():
+        with mx.cpu(3), mx.AttrScope(x='worker'), mx.name.Prefix('w_'):
+            go.wait()
+            seen.update(ctx=Context.default_ctx, attr=mx.AttrScope.current._attr,
+                        name=NameManager.current.get(None, 'a'))
+    thread = threading.Thread(target=worker)
+    thread.start()
+    try:
+        Context.default_ctx = mx.cpu(1)
+        mx.AttrScope.current = mx.AttrScope(x='main')
+        NameManager.current = NameManager()
+        assert mx.current_context() == mx.cpu(1) and mx.AttrScope.current._attr == {'x': 'main'}
+    finally:
+        go.set()
+        thread.join()
+        Context.default_ctx = mx.cpu(0)
+        mx.AttrScope.current = mx.AttrScope()
+    assert seen == {'ctx': mx.cpu(3), 'attr': {'x': 'worker'}, 'name': 'w_a0'}

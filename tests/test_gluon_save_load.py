@@ -212,3 +212,34 @@ def test_mxnet_written_parameter_files_load(fname):
     assert got.keys() == want.keys()
     for k in got:
         np.testing.assert_array_equal(got[k], want[k], err_msg=k)
+
+
+def test_block_save_load_restores_child_keys_made_from_names(tmp_path):
+    """MXNet's Block.save/load: children keyed by their (counter-made) names load into a second
+    Block built the same way, whose children got other names."""
+    class Chain(mx.gluon.nn.Block):
+        def add(self, block):
+            self._children[block.name + str(len(self._children))] = block
+
+        def forward(self, x):
+            for block in self._children.values():
+                x = block(x)
+            return x
+
+    def build():
+        net = Chain()
+        net.add(mx.gluon.nn.Dense(3))
+        net.add(mx.gluon.nn.Dense(2))
+        return net
+    net1 = build()
+    net1.initialize()
+    net1.hybridize()
+    x = mx.nd.ones((1, 4))
+    out1 = net1(x)
+    net1.save(str(tmp_path / 'm'))
+    net2 = build()
+    assert list(net2._children) != list(net1._children)
+    net2.load(str(tmp_path / 'm'))
+    assert list(net2._children) == list(net1._children)
+    assert all(c._active for c in net2._children.values())
+    np.testing.assert_allclose(net2(x).asnumpy(), out1.asnumpy(), rtol=1e-6)

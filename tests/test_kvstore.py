@@ -411,10 +411,12 @@ def test_broadcast_and_row_sparse_pull():
     # rows 0 and 2 (ids may repeat and come in any order); other rows become zeros
     expected = value.asnumpy().copy()
     expected[[1, 3]] = 0
-    out = mx.nd.ones((4, 3))
+    with pytest.raises(MXNetError, match='out must be row_sparse'):
+        kv.row_sparse_pull('emb', out=mx.nd.ones((4, 3)), row_ids=mx.nd.array([1]))
+    out = mx.nd.ones((4, 3)).tostype('row_sparse')
     kv.row_sparse_pull('emb', out=out, row_ids=mx.nd.array([2, 0, 2], dtype='int64'))
     np.testing.assert_array_equal(out.asnumpy(), expected)
-    outs = [mx.nd.ones((4, 3), ctx=c) for c in CTXS[:2]]
+    outs = [mx.nd.ones((4, 3), ctx=c).tostype('row_sparse') for c in CTXS[:2]]
     kv.row_sparse_pull('emb', out=outs, row_ids=[mx.nd.array([3]), mx.nd.array([1])])
     assert (outs[0].asnumpy()[3] == [9, 10, 11]).all() and (outs[0].asnumpy()[:3] == 0).all()
     assert (outs[1].asnumpy()[1] == [3, 4, 5]).all() and outs[1].asnumpy()[[0, 2, 3]].sum() == 0

@@ -30,7 +30,7 @@ LAYERS = [
                'gluonjax.deploy', 'gluonjax.operator', 'gluonjax.runtime',
                'gluonjax.recordio', 'gluonjax.image', 'gluonjax.io_image', 'gluonjax.model',
                'gluonjax.callback', 'gluonjax.monitor', 'gluonjax.contrib',
-               'gluonjax.profiler', 'gluonjax.onnx', 'gluonjax.rnn']),
+               'gluonjax.profiler', 'gluonjax.onnx', 'gluonjax.rnn', 'gluonjax.engine']),
     ('tools', ['kvstore', 'viz']),
     # MXNet's Module API trains through a KVStore, as MXNet's does: above the kvstore package.
     ('module', ['gluonjax.module']),

@@ -416,3 +416,39 @@ def test_squeeze_inplace_is_a_view_and_symbols_accept_the_flag():
     block = Squeeze()
     block.hybridize()
     assert block(mx.nd.ones((3, 2, 1))).shape == (3, 2)
+
+
+def test_dlpack_round_trip_and_from_numpy():
+    a = mx.nd.array(np.arange(12, dtype=np.float32).reshape(3, 4))
+    for capsule in (a.to_dlpack_for_read(), mx.nd.to_dlpack_for_write(a.copy())):
+        b = mx.nd.from_dlpack(capsule)
+        assert b.shape == (3, 4) and b.dtype == np.float32
+        np.testing.assert_array_equal(b.asnumpy(), a.asnumpy())
+    host = np.array([[1, 2], [3, 4]], dtype=np.float32)
+    m = mx.nd.from_numpy(host)
+    np.testing.assert_array_equal(m.asnumpy(), host)
+    assert not host.flags['WRITEABLE']  # zero_copy hands the buffer over, as MXNet does
+    assert mx.nd.from_numpy(np.zeros((1, 0, 2)), zero_copy=False).shape == (1, 0, 2)
+    with pytest.raises(ValueError, match='C-contiguous'):
+        mx.nd.from_numpy(np.ones((2, 3)).T)
+
+
+def test_engine_bulk_size_is_kept_and_restored():
+    assert mx.engine.set_bulk_size(4) == 0
+    with mx.engine.bulk(10):
+        x = mx.nd.ones((3,))
+        x += 1
+        assert mx.engine.set_bulk_size(10) == 10
+    assert mx.engine.set_bulk_size(0) == 4
+    assert x.asnumpy().tolist() == [2.0] * 3
+
+
+def test_stepped_slice_of_one_element_is_a_view():
+    """x[::20] of 6 rows is x[0:1], contiguous: MXNet returns a view, so writes reach x."""
+    x = mx.nd.array(np.arange(24).reshape(6, 4))
+    y = x[::20]
+    y[:] = -1
+    assert x.asnumpy()[0].tolist() == [-1] * 4 and x.asnumpy()[1].tolist() == [4, 5, 6, 7]
+    z = x[::2]  # several rows with a step: a copy
+    z[:] = 0
+    assert x.asnumpy()[2].tolist() == [8, 9, 10, 11]

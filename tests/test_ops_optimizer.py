@@ -129,3 +129,12 @@ def test_multi_mp_adamw_update_is_mp_adamw_update_per_weight():
         np.testing.assert_array_equal(half.asnumpy(), half_copy.asnumpy())
         for a, b in zip(group, copy):
             np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
+
+
+def test_reset_arrays_zeroes_every_input_in_place_and_returns_nothing():
+    a, b = mx.nd.ones((2, 3)), mx.nd.ones((4,), dtype='float16')
+    assert mx.nd.reset_arrays(a, b, num_arrays=2) == []
+    assert a.asnumpy().tolist() == [[0] * 3] * 2 and b.asnumpy().tolist() == [0] * 4
+    assert b.dtype == np.float16
+    with pytest.raises(MXNetError, match='num_arrays is 3 but 2 arrays'):
+        mx.nd.reset_arrays(a, b, num_arrays=3)

@@ -218,3 +218,62 @@ def test_aliases_and_symbol():
 def test_errors(call, match):
     with pytest.raises(MXNetError, match=match):
         call()
+
+
+def test_density_operators_match_mxnet():
+    """random_pdf_*: values recorded from MXNet 1.9.1 (gamma's beta and exponential's lam are
+    rates; the dirichlet simplex is the last axis; parameters lead the sample's shape)."""
+    s = mx.nd.array([[1, 2, 3], [0.5, 0.2, 0.1]])
+    np.testing.assert_allclose(mx.nd.random_pdf_normal(s, mx.nd.array([0, 1]), mx.nd.array([1, 2])).asnumpy(),
+                               [[0.24197072, 0.05399097, 0.00443185], [0.19333406, 0.18413506, 0.18026349]], rtol=1e-5)
+    alpha = mx.nd.array([[1, 2, 3], [2, 2, 2]])
+    x = mx.nd.array([[[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]], [[0.3, 0.3, 0.4], [0.2, 0.5, 0.3]]])
+    np.testing.assert_allclose(mx.nd.random_pdf_dirichlet(x, alpha).asnumpy(), [[4.5, 3.84], [4.32, 3.6]], rtol=1e-5)
+    counts, rates = mx.nd.array([[0, 1, 2]]), mx.nd.array([2])
+    cases = [(mx.nd.random_pdf_poisson, (mx.nd.array([1.5]),), [0.22313017, 0.33469525, 0.25102144]),
+             (mx.nd.random_pdf_negative_binomial, (rates, mx.nd.array([0.4])), [0.16, 0.192, 0.1728]),
+             (mx.nd.random_pdf_generalized_negative_binomial, (rates, mx.nd.array([0.4])),
+              [0.23004812, 0.25560904, 0.19880705])]
+    for fn, params, want in cases:
+        np.testing.assert_allclose(fn(counts, *params).asnumpy(), [want], rtol=1e-5)
+    pos = mx.nd.array([[0.5, 1, 2]])
+    np.testing.assert_allclose(mx.nd.random_pdf_gamma(pos, rates, mx.nd.array([0.4])).asnumpy(),
+                               [[0.06549847, 0.10725122, 0.14378527]], rtol=1e-5)
+    np.testing.assert_allclose(mx.nd.random_pdf_exponential(pos, rates, is_log=True).asnumpy(),
+                               np.log([[0.7357589, 0.27067056, 0.03663128]]), rtol=1e-5)
+    with pytest.raises(MXNetError, match='must share a shape that leads'):
+        mx.nd.random_pdf_normal(s, mx.nd.array([0, 1, 2]), mx.nd.array([1, 2, 3]))
+
+
+def test_zipfian_samplers():
+    """_sample_unique_zipfian: distinct classes per row and the draws it took (int64, as MXNet);
+    contrib.rand_zipfian: log-uniform draws and their expected counts, in nd and sym alike."""
+    mx.random.seed(5)
+    classes, trials = mx.nd._internal._sample_unique_zipfian(50, shape=(3, 20))
+    assert classes.dtype == np.int64 and trials.dtype == np.int64 and trials.shape == (3,)
+    for row, n in zip(classes.asnumpy(), trials.asnumpy()):
+        assert len(set(row.tolist())) == 20 and row.min() >= 0 and row.max() < 50 and n >= 20
+    mx.random.seed(5)
+    np.testing.assert_array_equal(mx.nd._internal._sample_unique_zipfian(50, shape=(3, 20))[0].asnumpy(),
+                                  classes.asnumpy())
+    true_classes = mx.nd.array([0, 3, 7], dtype='int32')
+    sampled, count_true, count_sampled = mx.nd.contrib.rand_zipfian(true_classes, 4000, 20)
+    prob = lambda c: np.log((c + 2.0) / (c + 1.0)) / np.log(21)  # noqa: E731
+    np.testing.assert_allclose(count_true.asnumpy(), prob(np.array([0, 3, 7])) * 4000, rtol=1e-6)
+    np.testing.assert_allclose(count_sampled.asnumpy(), prob(sampled.asnumpy()) * 4000, rtol=1e-6)
+    freq = np.bincount(sampled.asnumpy(), minlength=20) / 4000.0
+    np.testing.assert_allclose(freq, prob(np.arange(20)), atol=0.03)
+    outs = mx.sym.contrib.rand_zipfian(mx.sym.var('t'), 10, 20)
+    exe = mx.sym.Group(list(outs)).bind(mx.cpu(), {'t': true_classes})
+    assert [o.dtype for o in exe.forward()] == [np.int64, np.float64, np.float64]
+
+
+def test_nd_random_has_the_like_samplers():
+    x = mx.nd.ones((2, 3), dtype='float64')
+    mx.random.seed(7)
+    a = mx.nd.random.normal_like(x, loc=1, scale=2)
+    mx.random.seed(7)
+    b = mx.nd.random.normal_like(data=x, loc=1, scale=2)
+    assert a.shape == (2, 3) and a.dtype == np.float64
+    np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
+    assert mx.nd.random.uniform_like(x).asnumpy().max() < 1

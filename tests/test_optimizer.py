@@ -567,3 +567,21 @@ def test_lbsgd_waits_for_batch_scale_gradients():
     upd(0, mx.nd.array([3., 5.]), w)
     # mean gradient [2, 3], lr 0.5 * batch_scale (warm-up over)
     np.testing.assert_allclose(w.asnumpy(), [1 - 2., 2 - 3.])
+
+
+def test_ftrl_on_row_sparse_weight_updates_only_the_gradient_rows():
+    """MXNet's sparse ftrl_update: rows absent from the gradient keep their weight (recorded
+    from MXNet 1.9.1: row 1 becomes 0.4495, the others stay 1)."""
+    w = mx.nd.array(np.ones((4, 2))).tostype('row_sparse')
+    g = mx.nd.sparse.row_sparse_array((np.ones((1, 2), dtype=np.float32), [1]), shape=(4, 2))
+    opt = mx.optimizer.Ftrl()
+    opt.update_multi_precision(0, w, g, opt.create_state_multi_precision(0, w))
+    np.testing.assert_allclose(w.asnumpy(), [[1, 1], [0.4495, 0.4495], [1, 1], [1, 1]], rtol=1e-3)
+
+
+def test_float16_uniform_samples_are_rounded_float32_ones():
+    """Drawn in float16, uniform(0, 1) would be exactly 0 once in 1024 draws (and Adamax's
+    m / u a NaN on a zero gradient); MXNet rounds float32 samples, as gluonjax does."""
+    mx.random.seed(0)
+    x = mx.nd.random.uniform(shape=(20000,), dtype='float16')
+    assert x.dtype == np.float16 and int((x == 0).sum().asscalar()) == 0

@@ -196,7 +196,7 @@ def test_simple_bind_forward_kwargs_and_compile_once(rng):
     np.testing.assert_allclose(out[1].asnumpy(), a.sum(1), rtol=1e-6)
     np.testing.assert_allclose(exe.arg_dict['a'].asnumpy(), a)
     assert exe._jit[('forward', False)]._cache_size() == 1  # compiled once for this signature
-    bigger = exe.reshape(a=(4, 3), b=(4, 3))
+    bigger = exe.reshape(allow_up_sizing=True, a=(4, 3), b=(4, 3))
     assert bigger.arg_dict['a'].shape == (4, 3)
     nulls = sym.simple_bind(mx.cpu(), grad_req='null', a=(2, 3), b=(2, 3))
     assert nulls.grad_arrays == [None, None] and nulls.grad_dict == {'a': None, 'b': None}
@@ -286,3 +286,45 @@ def test_simple_bind_ignores_keywords_that_are_not_shapes():
     import gluonjax as mx
     exe = (mx.sym.var('x') * 2).simple_bind(mx.cpu(), x=(2, 3), force_rebind=True)
     assert exe.arg_dict['x'].shape == (2, 3)
+
+
+def test_executor_reshape_shares_memory_and_outputs_stay_the_same_arrays():
+    """MXNet's reshape: a smaller argument (and output) is a view of the first elements of the
+    original executor's array, an unchanged one the same array, a larger one new (if allowed)."""
+    y = mx.sym.FullyConnected(mx.sym.Variable('x'), num_hidden=4)
+    exe = y.simple_bind(mx.cpu(), x=(5, 4), grad_req='null')
+    exe.arg_arrays[0][:] = 1
+    exe.arg_arrays[1][:] = 1
+    exe.arg_arrays[2][:] = 0
+    small = exe.reshape(x=(3, 4))
+    assert small.arg_arrays[1] is exe.arg_arrays[1]
+    small.forward()
+    assert exe.outputs[0].asnumpy()[:3].tolist() == [[4.0] * 4] * 3
+    out = exe.forward()[0]
+    exe.arg_arrays[0][:] = 2
+    exe.forward()
+    assert out.asnumpy()[0, 0] == 8.0  # the array returned earlier holds the latest forward
+    big = exe.reshape(allow_up_sizing=True, x=(6, 4))
+    big.arg_arrays[0][:] = 0
+    assert exe.arg_arrays[0].asnumpy()[0, 0] == 2.0
+    with pytest.raises(MXNetError, match='larger than the original'):
+        exe.reshape(x=(6, 4))
+
+
+def test_executors_of_the_same_graph_share_compiled_code():
+    """A bind per iteration (new node names each time, as mx.sym.random.uniform makes) reuses the
+    first executor's compiled forward; a different graph gets its own."""
+    def bound(op):
+        y = op(mx.sym.random.uniform(shape=(2, 3)), mx.sym.Variable('X'))
+        return y.bind(mx.cpu(), {'X': mx.nd.zeros((2, 3))})
+    first, second = bound(mx.sym.broadcast_add), bound(mx.sym.broadcast_add)
+    first.forward()
+    second.forward()
+    assert first._jit[('forward', False)] is second._jit[('forward', False)]
+    other = bound(mx.sym.broadcast_mul)
+    other.forward()
+    assert other._jit[('forward', False)] is not first._jit[('forward', False)]
+    mx.random.seed(3)
+    a = first.forward()[0].asnumpy()
+    mx.random.seed(3)
+    np.testing.assert_array_equal(second.forward()[0].asnumpy(), a)  # same seed, same numbers

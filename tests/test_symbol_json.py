@@ -222,3 +222,21 @@ def test_our_json_loads_in_mxnet(tmp_path):
     for path, lists in written.items():
         assert loaded[path][:3] == lists
         assert loaded[path][3], 'MXNet writes %s back differently' % path
+
+
+def test_np_shape_flag_in_json_and_legacy_files_read_under_np_shape():
+    """Under np_shape the JSON says is_np_shape (0 is then a zero-size dimension); a file without
+    it read under np_shape has its 0 dimensions turned into unknown ones (-1), as MXNet 1.9.1."""
+    def net():
+        return mx.sym.FullyConnected(mx.sym.var('data'), mx.sym.var('weight', shape=(128, 0)), num_hidden=128)
+    with mx.np_shape(True):
+        assert json.loads(net().tojson())['attrs'] == {'is_np_shape': ['int', 1], 'mxnet_version': ['int', 10901]}
+    legacy = net().tojson()
+    assert 'is_np_shape' not in json.loads(legacy)['attrs']
+    for flag in (False, True):
+        with mx.np_shape(flag):
+            loaded = mx.sym.load_json(legacy)
+            args, outs, _ = loaded.infer_shape(data=(10, 784))
+            assert args[1] == (128, 784) and outs == [(10, 128)]
+    with mx.np_shape(True):
+        assert mx.sym.load_json(legacy).get_internals()['weight'].list_attr() == {'__shape__': '[128,-1]'}

@@ -308,10 +308,51 @@ class Block:
         self.load_parameters(filename, ctx, allow_missing, ignore_extra)
 
     def save(self, prefix):
-        """Save the parameters to ``prefix-model.params`` (architecture is Python code here)."""
+        """Save the parameters to ``prefix-model.params`` and, as MXNet, the Block tree to
+        ``prefix-model.json``: each Block (by class and creation order) with its name and the keys
+        its parent gave its children, so that ``load`` into a Block built the same way finds the
+        parameters even when the children's names (and keys made from them) differ."""
+        import json
+
+        def describe(blk, index, structure):
+            entry = {'orig_name': blk.name, 'children': {},
+                     'hybridized': bool(isinstance(blk, HybridBlock) and blk._active)}
+            structure[type(blk).__name__.lower() + str(index[0])] = entry
+            for key, child in blk._children.items():
+                index[0] += 1
+                entry['children'][child.name] = key
+                describe(child, index, entry)
+        model = {}
+        describe(self, [0], model)
+        with open(prefix + '-model.json', 'w') as f:
+            json.dump(model, f)
         self.save_parameters(prefix + '-model.params')
 
     def load(self, prefix):
+        """Load what ``save`` wrote: give the children back the keys they had when saved (and
+        hybridize the Blocks that were), then load the parameters."""
+        import json
+        with open(prefix + '-model.json') as f:
+            model = json.load(f)
+
+        def restore(blk, index, structure):
+            label = type(blk).__name__.lower() + str(index[0])
+            if label not in structure:
+                raise MXNetError('load: %s-model.json has no %s: the Block is not built as the saved one was'
+                                 % (prefix, label))
+            entry = structure[label]
+            saved_names = []
+            for child in blk._children.values():
+                index[0] += 1
+                saved_names.append(restore(child, index, entry))
+            children = list(blk._children.values())
+            blk._children.clear()
+            for child, saved in zip(children, saved_names):
+                blk._children[entry['children'][saved]] = child
+            if entry.get('hybridized') and isinstance(blk, HybridBlock):
+                blk._active = True
+            return entry['orig_name']
+        restore(self, [0], model)
         self.load_parameters(prefix + '-model.params')
 
     # ---- structure ---------------------------------------------------------------------------

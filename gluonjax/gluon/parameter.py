@@ -192,7 +192,12 @@ class Parameter:
         return self._stype
 
     def _set_trainer(self, trainer):
-        """Remember the Trainer updating this Parameter (as MXNet's Trainer calls it)."""
+        """Remember the Trainer updating this Parameter (as MXNet's Trainer calls it). A sparse
+        Parameter's rows are pulled through its one Trainer's store: a second Trainer is refused."""
+        current = self._trainer
+        if self._stype != 'default' and trainer is not None and current is not None and current is not trainer:
+            raise RuntimeError("Parameter '%s' (stype %r) already has a Trainer; a sparse Parameter "
+                               'takes only one' % (self.name, self._stype))
         self._trainer = trainer
 
     # ---- reading ---------------------------------------------------------------------------

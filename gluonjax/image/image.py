@@ -214,7 +214,11 @@ def imresize(src, w, h, interp=1, out=None):
     """Resize an image H x W x C to ``h`` x ``w`` (OpenCV's interpolation codes)."""
     x, ctx = _np(src)
     _check_hwc(x, 'imresize')
-    res = _resize_np(x, w, h, _interp_method(interp, (x.shape[0], x.shape[1], h, w)))
+    try:
+        method = _interp_method(interp, (x.shape[0], x.shape[1], h, w))
+    except ValueError as err:  # MXNet's imresize is an operator (_cvimresize): its errors are MXNetErrors
+        raise MXNetError('imresize: %s (interp must be 0-4, 9 or 10)' % err) from None
+    res = _resize_np(x, w, h, method)
     if out is not None:
         out[:] = res
         return out

@@ -8,12 +8,13 @@ from ._arith import (add, subtract, multiply, divide, true_divide, modulo, power
                      equal, not_equal, greater, greater_equal, lesser, lesser_equal, logical_and,
                      logical_or, logical_xor, hypot, negative)
 from ._io import save, load, load_frombuffer  # noqa: F401
+from ._exchange import from_dlpack, to_dlpack_for_read, to_dlpack_for_write, from_numpy  # noqa: F401
 from . import _indexing  # noqa: F401  (gives NDArray its __getitem__ / __setitem__)
 from . import _gen
 from ..ops._frontend import populate as _populate, add_python_functions as _add_python_functions
 
 _populate(globals(), _gen.make_function)
-_add_python_functions(globals())
+_add_python_functions(globals(), NDArray)
 _gen.add_methods()
 
 from . import random  # noqa: E402,F401

@@ -235,7 +235,11 @@ def _flat_region(shape, plan, dyn):
         elif kind == 'all':
             starts.append(0)
             lengths.append(d)
-        else:  # stepped slices and index arrays copy
+        elif kind == 'slice' and len(range(p[1], -1 if p[2] is None else p[2], p[3])) <= 1:
+            # a stepped slice taking at most one element (x[::20] of 6 rows) is x[start:start + 1]
+            starts.append(p[1])
+            lengths.append(len(range(p[1], -1 if p[2] is None else p[2], p[3])))
+        else:  # other stepped slices and index arrays copy
             return None
     first = next((i for i, n in enumerate(lengths) if n != 1), len(lengths))
     if any(lengths[j] != shape[j] for j in range(first + 1, len(shape))):

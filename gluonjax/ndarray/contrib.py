@@ -66,3 +66,27 @@ def multi_mp_adamw_update(weights, grads, mean, var, weights32, rescale_grad, lr
     return _internal._multi_mp_adamw_update(*arrays, _rescale_array(rescale_grad, weights[0]),
                                             num_weights=size or len(weights), lrs=lrs, wds=wds, etas=etas,
                                             out=out, name=name, **kwargs)
+
+
+def rand_zipfian(true_classes, num_sampled, range_max, ctx=None):
+    """Draw ``num_sampled`` classes (with replacement) from the log-uniform (Zipfian) distribution
+    over [0, range_max), P(c) = log((c + 2) / (c + 1)) / log(range_max + 1), as candidate
+    sampling uses. Returns (sampled classes int64, expected counts of ``true_classes``, expected
+    counts of the sampled classes), the counts being P(c) * num_sampled in float64."""
+    from . import random
+    if ctx is None:
+        ctx = true_classes.context
+    return zipfian_from(random.uniform, true_classes, num_sampled, range_max, ctx=ctx)
+
+
+def zipfian_from(uniform, true_classes, num_sampled, range_max, **where):
+    """rand_zipfian written once for NDArrays and Symbols: ``uniform`` is the front end's sampler."""
+    import math
+    log_range = math.log(range_max + 1)
+    draws = uniform(0, log_range, shape=(num_sampled,), dtype='float64', **where)
+    sampled = (draws.exp() - 1).astype('int64') % range_max
+
+    def expected_count(classes):
+        c = classes.astype('float64')
+        return ((c + 2.0) / (c + 1.0)).log() / log_range * num_sampled
+    return sampled, expected_count(true_classes), expected_count(sampled)

@@ -76,3 +76,11 @@ def negative_binomial(k=1, p=1, shape=None, dtype=None, ctx=None, out=None, **kw
 
 
 generalized_negative_binomial = negative_binomial
+
+
+# The remaining _random_/_sample_ operators under their short names, as sym.random has them
+# (normal_like, pdf_normal, ...), where no function above takes the name.
+from ..ops._frontend import populate as _populate  # noqa: E402
+from ._gen import make_function as _make_function  # noqa: E402
+
+_populate(globals(), _make_function, ('_random_', '_sample_'))

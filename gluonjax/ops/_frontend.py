@@ -181,10 +181,13 @@ def _histogram(histogram_op):
     return histogram
 
 
-def add_python_functions(namespace):
+def add_python_functions(namespace, array_type=None):
     """Add MXNet's Python functions that translate their arguments for one operator of
-    ``namespace`` (mx.nd or mx.sym): ``split_v2`` over ``_split_v2``, ``histogram`` over ``_histogram``."""
+    ``namespace`` (mx.nd or mx.sym): ``split_v2`` over ``_split_v2``, ``histogram`` over ``_histogram``;
+    ``split_v2`` is also a method of ``array_type`` (NDArray, Symbol), as in MXNet."""
     for public, make, op_name in (('split_v2', _split_v2, '_split_v2'), ('histogram', _histogram, '_histogram')):
         fn = make(namespace[op_name])
         fn.__name__ = fn.__qualname__ = public
         namespace[public] = fn
+    if array_type is not None and 'split_v2' not in array_type.__dict__:
+        array_type.split_v2 = namespace['split_v2']

@@ -397,7 +397,8 @@ class OpDef:
     rebase_aux: Optional[Callable] = None
     # Inputs the operator writes in place (MXNet's FMutateInputs: sgd_mom_update's mom): the
     # function returns their new values after its outputs, and eager calls store them. A
-    # function of the attributes where their number varies (multi_adamw_update's num_weights).
+    # function of the parsed attributes where their number varies (multi_adamw_update's num_weights,
+    # reset_arrays' num_arrays).
     mutate_inputs: Union[Tuple[str, ...], Callable] = ()
     # Parameters passed to the compiled function as traced values, not baked in
     # (the scalar of _mul_scalar), so that new values do not compile new kernels.
@@ -519,6 +520,7 @@ class OpDef:
         return tuple(names)
 
     def mutated_inputs(self, attrs):
+        """The names of the inputs the operator writes in place (``mutate_inputs``)."""
         m = self.mutate_inputs
         return tuple(m(attrs)) if callable(m) else m
 

@@ -312,3 +312,16 @@ def multi_adamw_update(*arrays, num_weights, lrs, wds, etas, **common):
 def multi_mp_adamw_update(*arrays, num_weights, lrs, wds, etas, **common):
     """mp_adamw_update of several weights in one call, each with its own lr, wd and eta."""
     return _multi_adamw('multi_mp_adamw_update', mp_adamw_update, 5, arrays, num_weights, lrs, wds, etas, **common)
+
+
+def _all_arrays(attrs):
+    return tuple('arg%d' % i for i in range(int(attrs['num_arrays'])))
+
+
+@register('reset_arrays', variadic=True, num_args_param='num_arrays', num_outputs=0,
+          mutate_inputs=_all_arrays, params=[P('num_arrays', 'int', 1)])
+def reset_arrays(*arrays, num_arrays):
+    """Set every input array to zeros in place (MXNet's one-call gradient reset); no outputs."""
+    if len(arrays) != num_arrays:
+        raise MXNetError('reset_arrays: num_arrays is %d but %d arrays were given' % (num_arrays, len(arrays)))
+    return tuple(jnp.zeros_like(a) for a in arrays)

@@ -10,6 +10,7 @@ carry one to the probabilities).
 import jax
 import jax.numpy as jnp
 from jax import lax
+from jax.scipy.special import gammaln
 
 from ..base import MXNetError, shape_str
 from ._registry import P, register
@@ -26,16 +27,23 @@ def _dtype(name, dtype, allowed=_FLOATS, default='float32'):
 
 # ---- distributions: (key, shape, dtype, *params) -> samples; params broadcast to shape ----
 
+def _wide(dtype):
+    """The dtype samples are drawn in: float32 at least. As MXNet, float16 samples are float32
+    ones rounded; drawn in float16 (10 random bits) uniform(0, 1) would give exactly 0 one time in
+    1024, where MXNet's almost never does (a zero gradient then makes Adamax's m / u a NaN)."""
+    return jnp.promote_types(dtype, jnp.float32)
+
+
 def _uniform(key, shape, dtype, low, high):
-    return low + (high - low) * jax.random.uniform(key, shape, dtype)
+    return (low + (high - low) * jax.random.uniform(key, shape, _wide(dtype))).astype(dtype)
 
 
 def _normal(key, shape, dtype, loc, scale):
-    return loc + scale * jax.random.normal(key, shape, dtype)
+    return (loc + scale * jax.random.normal(key, shape, _wide(dtype))).astype(dtype)
 
 
 def _exponential(key, shape, dtype, lam):
-    return jax.random.exponential(key, shape, dtype) / lam
+    return (jax.random.exponential(key, shape, _wide(dtype)) / lam).astype(dtype)
 
 
 def _gamma(key, shape, dtype, alpha, beta):
@@ -217,3 +225,98 @@ def shuffle(data, *, _key):
     if data.ndim < 1:
         raise MXNetError('_shuffle: data must have at least one dimension, got shape []')
     return jax.random.permutation(_key, data, axis=0, independent=False)
+
+
+# ---- densities: _random_pdf_<dist>(sample, *params, is_log) --------------------------------
+# Each parameter array has the leading shape of ``sample`` (one distribution per entry, the
+# sample's further axes being draws from it); the result has the sample's shape (dirichlet: less
+# its last axis, the simplex). Differentiable in the sample and the parameters, as MXNet's.
+
+def _log_nb(x, k, p):
+    """log P(x failures before the k-th success), success probability p."""
+    return gammaln(x + k) - gammaln(x + 1) - gammaln(k) + k * jnp.log(p) + x * jnp.log1p(-p)
+
+
+# dist: (parameter names, log density of (sample, *params)); gamma's beta and exponential's lam
+# are rates here, as in MXNet's density operators
+_LOG_DENSITIES = {
+    'uniform': (('low', 'high'), lambda x, low, high: jnp.broadcast_to(-jnp.log(high - low), x.shape)),
+    'normal': (('mu', 'sigma'), lambda x, mu, sigma: (-0.5 * jnp.square((x - mu) / sigma)
+                                                      - jnp.log(sigma) - 0.5 * jnp.log(2 * jnp.pi))),
+    'gamma': (('alpha', 'beta'), lambda x, a, b: a * jnp.log(b) + (a - 1) * jnp.log(x) - b * x - gammaln(a)),
+    'exponential': (('lam',), lambda x, lam: jnp.log(lam) - lam * x),
+    'poisson': (('lam',), lambda x, lam: x * jnp.log(lam) - lam - gammaln(x + 1)),
+    'negative_binomial': (('k', 'p'), _log_nb),
+    'generalized_negative_binomial': (('mu', 'alpha'), lambda x, mu, alpha: _log_nb(x, 1 / alpha, 1 / (1 + alpha * mu))),
+}
+
+
+def _pdf_params(name, sample, params, trailing):
+    """The parameters reshaped to broadcast against the sample; checks their shapes."""
+    lead = params[0].shape[:params[0].ndim - trailing]
+    for p in params:
+        if p.shape != params[0].shape or sample.shape[:len(lead)] != lead or sample.ndim < p.ndim:
+            raise MXNetError('%s: the parameters (shapes %s) must share a shape that leads the sample\'s %s'
+                             % (name, ', '.join(shape_str(q.shape) for q in params), shape_str(sample.shape)))
+    draws = sample.ndim - params[0].ndim
+    return [p.reshape(lead + (1,) * draws + p.shape[len(lead):]) for p in params]
+
+
+def _make_pdf(dist, names, log_density):
+    name = '_random_pdf_' + dist
+
+    def op(sample, *params, is_log):
+        params = _pdf_params(name, sample, params, 0)
+        work = jnp.promote_types(sample.dtype, jnp.float32)
+        out = log_density(sample.astype(work), *[p.astype(work) for p in params])
+        return (out if is_log else jnp.exp(out)).astype(sample.dtype)
+    op.__name__ = name
+    op.__doc__ = 'The %s density (log density with is_log) of each sample.' % dist.replace('_', ' ')
+    register(name, inputs=('sample',) + names, aliases=('random_pdf_' + dist,),
+             params=[P('is_log', 'bool', False)])(op)
+
+
+for _dist, (_names, _log_density) in _LOG_DENSITIES.items():
+    _make_pdf(_dist, _names, _log_density)
+
+
+@register('_random_pdf_dirichlet', inputs=('sample', 'alpha'), aliases=('random_pdf_dirichlet',),
+          params=[P('is_log', 'bool', False)])
+def random_pdf_dirichlet(sample, alpha, *, is_log):
+    """The Dirichlet density of each sample on the simplex (the last axis, of alpha's length)."""
+    if alpha.ndim < 1 or sample.shape[-1:] != alpha.shape[-1:]:
+        raise MXNetError('_random_pdf_dirichlet: sample %s and alpha %s must end in the same axis'
+                         % (shape_str(sample.shape), shape_str(alpha.shape)))
+    (a,) = _pdf_params('_random_pdf_dirichlet', sample, (alpha,), 1)
+    work = jnp.promote_types(sample.dtype, jnp.float32)
+    x, a = sample.astype(work), a.astype(work)
+    out = (jnp.sum((a - 1) * jnp.log(x), axis=-1) + gammaln(jnp.sum(a, axis=-1))
+           - jnp.sum(gammaln(a), axis=-1))
+    return (out if is_log else jnp.exp(out)).astype(sample.dtype)
+
+
+@register('_sample_unique_zipfian', inputs=(), creation=True, random=True, num_outputs=2,
+          params=[P('range_max', 'int'), P('shape', 'shape', ())])
+def sample_unique_zipfian(*, range_max, shape, _key):
+    """For each row of ``shape`` (batch, n): n distinct classes of [0, range_max) drawn from the
+    log-uniform distribution, drawing again on a repeat; returns the classes and, per row, the
+    number of draws it took (both int64)."""
+    if len(shape) != 2 or range_max < 1 or not 0 < shape[1] <= range_max:
+        raise MXNetError('_sample_unique_zipfian: shape must be (batch, n) with 0 < n <= range_max (%d), got %s'
+                         % (range_max, shape_str(shape)))
+    batch, n = shape
+    log_range = jnp.log(jnp.float64(range_max + 1))
+
+    def row(key):
+        def draw(state):
+            seen, count, trials, out, key = state
+            key, sub = jax.random.split(key)
+            c = (jnp.exp(jax.random.uniform(sub, (), jnp.float64) * log_range) - 1).astype(jnp.int64) % range_max
+            new = ~seen[c]
+            out = out.at[count].set(jnp.where(new, c, out[count]))
+            return seen.at[c].set(True), count + new, trials + 1, out, key
+        start = (jnp.zeros(range_max, bool), jnp.int64(0), jnp.int64(0), jnp.zeros(n, jnp.int64), key)
+        _, _, trials, out, _ = lax.while_loop(lambda s: s[1] < n, draw, start)
+        return out, trials
+    # rows one after the other: under vmap every draw would select over all rows' seen-sets
+    return lax.map(row, jax.random.split(_key, batch))

@@ -168,6 +168,8 @@ class Ftrl(Optimizer):
     beta : float, default 1
     """
 
+    _sparse_rows_only = True
+
     def __init__(self, lamda1=0.01, learning_rate=0.1, beta=1, **kwargs):
         super().__init__(**kwargs)
         from .optimizer import _number

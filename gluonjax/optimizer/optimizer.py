@@ -401,7 +401,7 @@ class Optimizer:
         rows = self._hyper_rows(indices, weights, grads)
         fn = _compiled_step(type(self).rule, self._config())
         device = next(iter(weights[0]._data.devices()))
-        lazy = [k for k, g in enumerate(grads) if self._lazy_rows(g)]
+        lazy = [k for k, (w, g) in enumerate(zip(weights, grads)) if self._lazy_rows(g, w)]
         dense = [k for k in range(len(weights)) if k not in lazy]
         if dense:
             self._step(fn, device, [rows[k] for k in dense], [weights[k] for k in dense],
@@ -414,9 +414,16 @@ class Optimizer:
     #: the rule works row by row (SGD, Adam), so a row_sparse gradient with ``lazy_update`` can
     #: update only its rows, as MXNet's lazy updates do
     _row_wise = False
+    #: a row_sparse weight with a row_sparse gradient updates only the gradient's rows, whatever
+    #: ``lazy_update`` says (MXNet's sparse kernel of ftrl_update)
+    _sparse_rows_only = False
 
-    def _lazy_rows(self, grad):
-        return self._row_wise and getattr(self, 'lazy_update', False) and grad.stype == 'row_sparse'
+    def _lazy_rows(self, grad, weight):
+        if grad.stype != 'row_sparse':
+            return False
+        if self._sparse_rows_only and weight.stype == 'row_sparse':
+            return True
+        return self._row_wise and getattr(self, 'lazy_update', False)
 
     def _step(self, fn, device, rows, weights, grads, split, row_ids=None):
         """Run the compiled update on ``weights`` (on their rows ``row_ids`` only, when given)."""

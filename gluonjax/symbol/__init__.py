@@ -16,7 +16,7 @@ from . import _gen
 from ..ops._frontend import populate as _populate, add_python_functions as _add_python_functions
 
 _populate(globals(), _gen.make_function)
-_add_python_functions(globals())
+_add_python_functions(globals(), Symbol)
 
 _gen.add_fluent_methods()
 

@@ -7,7 +7,23 @@ __all__ = ['AttrScope', 'current_attrs']
 _state = threading.local()
 
 
-class AttrScope:
+class _AttrScopeType(type):
+    """MXNet's ``AttrScope.current``: this thread's scope (an empty one when none is active);
+    assigning it sets this thread's."""
+
+    @property
+    def current(cls):
+        scope = getattr(_state, 'value', None)
+        if scope is None:
+            scope = _state.value = cls()
+        return scope
+
+    @current.setter
+    def current(cls, scope):
+        _state.value = scope
+
+
+class AttrScope(metaclass=_AttrScopeType):
     """``with AttrScope(ctx_group='dev1'):`` adds ``ctx_group`` to each symbol created inside.
 
     Values must be strings, as symbol attributes are; inner scopes extend outer ones.

@@ -539,8 +539,9 @@ def _fill_dtypes(node, keys, ent_dtype):
         data = ent_dtype.get(keys[0]) if keys else None
         if data in ('float16', 'bfloat16'):  # MXNet keeps a half-precision BatchNorm's statistics in float32
             own.update((n, 'float32') for n in names[1:])
+    # (an operator's dtype parameter says nothing of its inputs: Cast's data stays unknown, as in MXNet)
     first = next((d for n, d in zip(names, known) if d is not None and n not in _INDEX_INPUTS and n not in own),
-                 None) or _fallback_dtype(node, [])
+                 None)
     new = False
     for n, k, d in zip(names, keys, known):
         target = own.get(n, first if n not in _INDEX_INPUTS else None)

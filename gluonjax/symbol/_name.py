@@ -11,7 +11,19 @@ __all__ = ['NameManager', 'Prefix', 'current']
 _state = threading.local()
 
 
-class NameManager:
+class _NameManagerType(type):
+    """MXNet's ``NameManager.current``: this thread's manager; assigning it sets this thread's."""
+
+    @property
+    def current(cls):
+        return current()
+
+    @current.setter
+    def current(cls, manager):
+        _state.value = manager
+
+
+class NameManager(metaclass=_NameManagerType):
     """Generates ``<hint><count>`` names; a name given by the user is kept as is."""
 
     def __init__(self):

@@ -5,3 +5,11 @@ from ._control_flow import foreach, while_loop, cond  # noqa: F401
 from ._gen import make_function as _make_function
 
 _populate(globals(), _make_function, ('_contrib_',))
+
+
+def rand_zipfian(true_classes, num_sampled, range_max):
+    """The symbol form of ``mx.nd.contrib.rand_zipfian``: (sampled classes, expected counts of the
+    true classes, expected counts of the sampled ones)."""
+    from ..ndarray.contrib import zipfian_from
+    from . import random
+    return zipfian_from(random.uniform, true_classes, num_sampled, range_max)

@@ -11,6 +11,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .. import _caches
 from .._x64 import x64
 from ..base import MXNetError, shape_str
 from ..context import Context, current_context
@@ -61,6 +62,10 @@ def _check_nd(name, a):
     if not isinstance(a, NDArray):
         raise TypeError('bind: %r must be an NDArray, got %s' % (name, type(a).__name__))
     return a
+
+
+# (graph structure, 'forward'/'backward', train) -> the jitted function
+_shared_functions = _caches.lru_cache('symbol.executor_functions', 512)
 
 
 def _cotangent(out, head_grad):
@@ -145,6 +150,16 @@ class Executor:
         fn = self._jit.get((kind, train))
         if fn is not None:
             return fn
+        # Executors of the same graph (a bind per iteration, reshape, simple_bind) share the
+        # compiled function: binding costs no new trace or compile, as MXNet's bind costs none.
+        shared_key = (self._fn.structure_key, kind, train)
+        fn = _shared_functions.get(shared_key)
+        if fn is None:
+            fn = _shared_functions[shared_key] = self._make_compiled(kind, train)
+        self._jit[(kind, train)] = fn
+        return fn
+
+    def _make_compiled(self, kind, train):
         graph = self._fn
         if kind == 'forward':
             def run(args, aux, key):
@@ -159,12 +174,8 @@ class Executor:
                 diff = {n: args[n] for n in diff_names}
                 outs, vjp, _ = jax.vjp(f, diff, has_aux=True)
                 return vjp([_cotangent(o, g) for o, g in zip(outs, head_grads)])[0]
-            run = jax.jit(run, static_argnums=(3,))
-            self._jit[(kind, train)] = run
-            return run
-        run = jax.jit(run)
-        self._jit[(kind, train)] = run
-        return run
+            return jax.jit(run, static_argnums=(3,))
+        return jax.jit(run)
 
     # ---- running ---------------------------------------------------------------------------
     @x64  # the graph runs with 64-bit dtypes on (see gluonjax/_x64.py)
@@ -192,9 +203,7 @@ class Executor:
                              else nd.sparse.BaseSparseNDArray._from_value(o, self._ctx) for o in outs]
         else:
             outs, new_aux = self._compiled('forward', bool(is_train))(args, aux, key)
-            self._outputs = [nd.NDArray._from_jax(o, self._ctx) if s == 'default' else
-                             nd.sparse.BaseSparseNDArray._from_value(_sparse.from_dense(o, s), self._ctx, o)
-                             for o, s in zip(outs, out_stypes or ['default'] * len(outs))]
+            self._store_outputs(outs, out_stypes or ['default'] * len(outs))
         self._last = (args, aux, key, bool(is_train))
         if is_train:
             for name, value in new_aux.items():
@@ -202,6 +211,23 @@ class Executor:
         if self._monitor is not None:
             self._monitor(self)
         return self._outputs
+
+    def _store_outputs(self, outs, stypes):
+        """Write the forward's results into the output arrays, as MXNet's executor writes into the
+        same arrays every forward (arrays taken from ``exe.outputs`` see later forwards, and an
+        executor made by ``reshape`` writes into the memory it shares with its base executor)."""
+        nd = _nd()
+        previous = self._outputs or [None] * len(outs)
+        arrays = []
+        for old, o, stype in zip(previous, outs, stypes):
+            if stype != 'default':
+                arrays.append(nd.sparse.BaseSparseNDArray._from_value(_sparse.from_dense(o, stype), self._ctx, o))
+            elif old is not None and old.stype == 'default' and old.shape == o.shape and old.dtype == o.dtype:
+                old._set_data(o)
+                arrays.append(old)
+            else:
+                arrays.append(nd.NDArray._from_jax(o, self._ctx))
+        self._outputs = arrays
 
     @x64
     def backward(self, out_grads=None, is_train=True):
@@ -248,18 +274,40 @@ class Executor:
                 raise ValueError('Find name "%s" that is not in the auxiliary states' % name)
 
     def reshape(self, partial_shaping=False, allow_up_sizing=False, **kwargs):
-        """A new executor for new input shapes, sharing the arrays whose shapes stay the same."""
-        arg_shapes, _, aux_shapes = self._symbol.infer_shape(**kwargs)
+        """A new executor for new input shapes, sharing memory with this one as MXNet's does: an
+        array whose shape stays is the same array, a smaller one is a view of the first elements of
+        this executor's array (so are the outputs), a larger one (``allow_up_sizing``) is new."""
+        arg_shapes, out_shapes, aux_shapes = self._symbol.infer_shape(**kwargs)
         if arg_shapes is None:
             raise MXNetError('reshape: the given shapes do not determine every shape')
         nd = _nd()
 
-        def pick(old, shape):
-            return old if old.shape == tuple(shape) else nd.zeros(shape, ctx=self._ctx, dtype=old.dtype)
-        args = [pick(a, s) for a, s in zip(self.arg_arrays, arg_shapes)]
-        grads = [None if g is None else pick(g, s) for g, s in zip(self.grad_arrays, arg_shapes)]
-        aux = [pick(a, s) for a, s in zip(self.aux_arrays, aux_shapes)]
-        return Executor(self._symbol, self._ctx, args, grads, dict(self._grad_req), aux)
+        def share(name, old, shape, what):
+            shape = tuple(shape)
+            if old.shape == shape:
+                return old
+            if name not in kwargs and not partial_shaping:
+                raise MXNetError('reshape: the shape of %s %r, which was not given, changed from %s to %s; '
+                                     'set partial_shaping=True if this is intended'
+                                     % (what, name, shape_str(old.shape), shape_str(shape)))
+            size = int(np.prod(shape, dtype=np.int64))
+            if size > old.size:
+                if not allow_up_sizing:
+                    raise MXNetError('reshape: the new shape %s of %s %r is larger than the original %s; '
+                                         'set allow_up_sizing=True to allocate a new array'
+                                         % (shape_str(shape), what, name, shape_str(old.shape)))
+                return nd.zeros(shape, ctx=self._ctx, dtype=old.dtype)
+            return _leading_view(old, shape)
+        names, aux_names = self._fn.arg_names, self._fn.aux_names
+        args = [share(n, a, s, 'argument') for n, a, s in zip(names, self.arg_arrays, arg_shapes)]
+        grads = [None if g is None else share(n, g, s, 'gradient')
+                 for n, g, s in zip(names, self.grad_arrays, arg_shapes)]
+        aux = [share(n, a, s, 'auxiliary state') for n, a, s in zip(aux_names, self.aux_arrays, aux_shapes)]
+        new = Executor(self._symbol, self._ctx, args, grads, dict(self._grad_req), aux)
+        new._outputs = [_leading_view(o, s) if o.stype == 'default' and o.size >= np.prod(s, dtype=np.int64)
+                        else nd.zeros(s, ctx=self._ctx, dtype=o.dtype)
+                        for o, s in zip(self.outputs, out_shapes)]
+        return new
 
     def set_monitor_callback(self, callback, monitor_all=False):
         """After each forward, call ``callback(name, NDArray)`` for every operator output (named
@@ -298,6 +346,18 @@ class _MonitorCallback:
         nd = _nd()
         for name, value in zip(self._names, self._fn(dict(args, **aux), train, key)):
             self.callback(name, nd.NDArray._from_jax(value, exe._ctx))
+
+
+def _leading_view(arr, shape):
+    """An array of ``shape`` sharing ``arr``'s first elements (MXNet's memory reuse on reshape)."""
+    shape = tuple(shape)
+    if arr.shape == shape:
+        return arr
+    from ..ndarray.ndarray import make_view
+    size = int(np.prod(shape, dtype=np.int64))
+    out = type(arr)._from_jax(arr._data.reshape(-1)[:size].reshape(shape), arr._ctx)
+    make_view(arr, out, 0, size)
+    return out
 
 
 def simple_bind(symbol, ctx, grad_req='write', type_dict=None, shapes=None, stype_dict=None):

@@ -91,6 +91,20 @@ class GraphFunction:
     def __repr__(self):
         return '<GraphFunction %s -> %s>' % (self.input_names, self.output_names)
 
+    @property
+    def structure_key(self):
+        """A hashable key equal for graphs that compute the same function of the same named
+        inputs: operators, parameters and wiring, not the operator nodes' names (each new
+        ``mx.sym.random.uniform`` is named anew). Executors of equal keys share compiled code."""
+        key = getattr(self, '_structure_key', None)
+        if key is None:
+            steps = tuple((s.op.name, tuple(sorted(s.node.params().items())), tuple(s.slots),
+                           id(s.node) if s.node.subgraphs else None)  # subgraphs: not shared
+                          for s in self._steps)
+            key = self._structure_key = (tuple(self._variables), steps, tuple(self._heads),
+                                         tuple(self.aux_names))
+        return key
+
     def __call__(self, inputs, train=False, key=None):
         values = [None] * self._n_slots
         for slot, name in self._variables:

@@ -19,6 +19,7 @@ import json as _std_json
 from .._files import atomic_write
 from ..base import MXNetError
 from ..ops import find_op
+from ._infer import np_shape_semantics
 from .symbol import _UNSET, Symbol, _Node, HIDDEN_KEYS, copy_graph, topo_order
 
 __all__ = ['dumps', 'loads', 'MXNET_VERSION']
@@ -147,7 +148,10 @@ def graph_dict(symbol, top_level=True):
     top['heads'] = _plain_array([_inline([index[id(n)], j, n.version if n.is_variable else 0])
                                  for n, j in symbol._outputs])
     if top_level:
-        top['attrs'] = _map({'mxnet_version': _inline(['int', MXNET_VERSION])})
+        attrs = {'mxnet_version': _inline(['int', MXNET_VERSION])}
+        if np_shape_semantics():  # tells readers that 0 is a zero-size dimension, not an unknown one
+            attrs['is_np_shape'] = _inline(['int', 1])
+        top['attrs'] = _map(attrs)
     return top
 
 
@@ -217,10 +221,27 @@ def loads(text, source=None):
         raise _fail(source, 'not valid JSON: %s' % err) from None
     if not isinstance(data, dict) or 'nodes' not in data or 'heads' not in data:
         raise _fail(source, 'not a symbol graph: expected an object with "nodes" and "heads"')
-    return Symbol(_graph_outputs(data, source, _version(data) < 10000))
+    legacy_shapes = not _file_np_shape(data) and np_shape_semantics()
+    return Symbol(_graph_outputs(data, source, _version(data) < 10000, legacy_shapes))
 
 
-def _graph_outputs(data, source, old_format):
+def _file_np_shape(data):
+    """Whether the file was written under np_shape semantics (its attrs say is_np_shape)."""
+    attrs = data.get('attrs')
+    flag = attrs.get('is_np_shape') if isinstance(attrs, dict) else None
+    return isinstance(flag, list) and len(flag) == 2 and str(flag[1]) not in ('0', 'False')
+
+
+def _np_shape_attr(text):
+    """A legacy ``__shape__`` (0: unknown dimension) in np_shape's spelling (-1), as MXNet converts it."""
+    try:
+        dims = [int(d) for d in text.strip('()[] ').replace(' ', '').split(',') if d]
+    except ValueError:
+        return text
+    return '[%s]' % ','.join(str(-1 if d == 0 else d) for d in dims)
+
+
+def _graph_outputs(data, source, old_format, legacy_shapes=False):
     """The heads of the graph described by ``data`` (the top level or a node's subgraph)."""
     if not isinstance(data, dict) or 'nodes' not in data or 'heads' not in data:
         raise _fail(source, 'a subgraph must be an object with "nodes" and "heads"')
@@ -248,6 +269,10 @@ def _graph_outputs(data, source, old_format):
         if not isinstance(arg_nodes, list) or any(not isinstance(a, int) or not 0 <= a < len(nodes)
                                                   or not nodes[a].is_variable for a in arg_nodes):
             raise _fail(source, '"arg_nodes" must list the indices of variable nodes')
+    if legacy_shapes:  # a file from before np_shape read under np_shape: its 0 dims are unknown ones
+        for node in nodes:
+            if node.is_variable and '__shape__' in node.attrs:
+                node.attrs['__shape__'] = _np_shape_attr(node.attrs['__shape__'])
     for node in nodes:  # shapes known from __shape__ attributes, computed inputs first
         try:
             node.avals()

@@ -275,10 +275,13 @@ class Symbol(ArrayType):
         return Symbol(outs)
 
     def get_children(self):
-        """The inputs of the output nodes, grouped; None for a variable."""
-        children = []
+        """The inputs of the output nodes, grouped; None for a variable. A node several outputs
+        come from counts once (``SliceChannel(data).get_children()`` is ``data``), as in MXNet."""
+        children, seen = [], set()
         for node, _ in self._outputs:
-            children.extend((n, i) for n, i, _v in node.inputs)
+            if id(node) not in seen:
+                seen.add(id(node))
+                children.extend((n, i) for n, i, _v in node.inputs)
         return Symbol(children) if children else None
 
     # ---- attributes ------------------------------------------------------------------------
