@@ -452,6 +452,11 @@ class OpDef:
     # ops.sparse.RowSparse/CSR, returning a tuple of outputs of either kind, or None where MXNet
     # falls back to dense storage. Run eagerly: sparse sizes depend on the data.
     sparse: Optional[Callable] = None
+    # The output's shape depends on input values (boolean_mask's count of selected rows):
+    # fn(attrs, *inputs as numpy arrays) -> {keyword: value} of static keywords the function
+    # also takes, read on the host before each eager call (``ops/_kernel.with_values``); in a
+    # graph the keywords are absent and the function raises.
+    value_attrs: Optional[Callable] = None
     _param_map: dict = dataclasses.field(default_factory=dict, repr=False)
 
     def __post_init__(self):

@@ -346,8 +346,8 @@ def dropout(data, *, p, mode, axes, cudnn_off, _train=False, _key=None):
         if not -data.ndim <= a < data.ndim:
             raise MXNetError('%s: axis %d of axes is out of range for data %s' % (op, a, shape_str(data.shape)))
         shape[a % data.ndim] = 1
-    if p == 1:
-        mask = jnp.zeros(shape, data.dtype)
+    if p == 1:  # MXNet scales the all-zero mask by 1/0: every output and gradient is NaN
+        mask = jnp.full(shape, jnp.nan, data.dtype)
     else:
         keep = jax.random.bernoulli(_key, 1.0 - p, tuple(shape))
         mask = jnp.where(keep, jnp.asarray(1.0 / (1.0 - p), data.dtype), jnp.zeros((), data.dtype))

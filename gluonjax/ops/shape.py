@@ -702,6 +702,8 @@ def _check_4d(name, data, block_size):
         raise MXNetError('%s: the input must be 4-D (N, C, H, W), got shape %s' % (name, shape_str(data.shape)))
     if block_size <= 0:
         raise MXNetError('%s: block_size must be positive, got %d' % (name, block_size))
+    if 0 in data.shape:  # MXNet's shape check refuses empty axes (unknown in its legacy shapes)
+        raise MXNetError('%s: the input shape %s has an empty axis' % (name, shape_str(data.shape)))
 
 
 # MXNet's block order is ONNX's DCR (depth, column, row), for both directions.
