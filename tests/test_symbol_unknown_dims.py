@@ -40,3 +40,13 @@ def test_an_undecided_zero_dimension_is_a_clear_error():
     ex = out.bind(mx.cpu(), {'x': mx.nd.ones((1,))})
     with pytest.raises(MXNetError, match='cannot decide the unknown'):
         ex.forward()
+
+
+def test_slice_of_an_unknown_axis_stays_unknown_as_in_mxnet():
+    """MXNet's slice leaves an axis unknown when the data's is, even with begin and end given;
+    slice_axis on another axis keeps it."""
+    data = mx.sym.var('data', shape=(0, 20))
+    assert mx.sym.slice(data, begin=(None, 3), end=(5, 10)).infer_shape_partial()[1][0] == (0, 7)
+    assert mx.sym.slice(data, begin=(2, 3), end=(None, 10), step=(3, 3)).infer_shape_partial()[1][0] == (0, 3)
+    tall = mx.sym.var('data', shape=(10, 0))
+    assert mx.sym.slice_axis(tall, axis=0, begin=0, end=5).infer_shape_partial()[1][0] == (5, 0)

@@ -429,8 +429,10 @@ class OpDef:
     # All array inputs share one shape (elemwise_add): a known input gives the others.
     same_shape_inputs: bool = False
     # Shape inference with unknown dimensions (``infer_shape_partial``) may reason through it;
-    # False where MXNet's rule gives nothing until every input shape is known (``where``).
-    partial_shapes: bool = True
+    # False where MXNet's rule gives nothing until every input shape is known (``where``);
+    # 'by_axis' where an unknown axis of the data leaves that output axis unknown whatever the
+    # parameters say (``slice`` with an explicit begin and end), as MXNet's rule does.
+    partial_shapes: Union[bool, str] = True
     # Outputs MXNet's own graphs count for a node (JSON node_row_ptr), hidden ones included
     # (masks, saved statistics, workspaces), where the function returns fewer: int or fn(attrs).
     mxnet_outputs: Union[int, Callable, None] = None

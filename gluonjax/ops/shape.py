@@ -377,7 +377,7 @@ def _onnx_slice_axis(g, node):
     return onnx_slice(g, node.inputs[0], shape, index)
 
 
-@register('slice', methods=('slice',), aliases=('crop',), npx=('slice',), onnx=_onnx_slice,
+@register('slice', methods=('slice',), aliases=('crop',), npx=('slice',), onnx=_onnx_slice, partial_shapes='by_axis',
           params=[P('begin', 'optints'), P('end', 'optints'), P('step', 'optints', ())])
 def slice_op(data, *, begin, end, step):
     """Python-style slicing of the leading axes: begin/end/step per axis, None for the default."""
