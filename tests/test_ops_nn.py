@@ -567,9 +567,18 @@ def test_selu_scales_by_lambda_alpha_as_one_constant():
 def test_activation_and_leaky_errors():
     with pytest.raises(MXNetError, match="Activation: act_type must be one of"):
         mx.nd.Activation(mx.nd.ones(3), act_type='swish')
-    with pytest.raises(MXNetError, match=r'LeakyReLU: prelu gamma \[3\] must have 1 value or one per channel of '
-                                         r'data \[2,4\]'):
+    with pytest.raises(MXNetError, match=r'LeakyReLU: prelu gamma \[3\] cannot be broadcast to data \[2,4\]'):
         mx.nd.LeakyReLU(mx.nd.ones((2, 4)), mx.nd.ones(3), act_type='prelu')
+
+
+def test_prelu_gamma_aligns_with_batch_and_channel_axes_as_mxnet():
+    x = np.array([[-1., 2.], [-3., -4.]], np.float32).reshape(2, 2, 1, 1) * np.ones((1, 1, 2, 1), np.float32)
+    per_sample = np.array([[0.1, 0.2], [0.3, 0.4]], np.float32)  # (N, C): one slope per sample and channel
+    out = mx.nd.LeakyReLU(nd(x), nd(per_sample), act_type='prelu').asnumpy()
+    np.testing.assert_allclose(out, np.where(x < 0, x * per_sample[:, :, None, None], x), rtol=1e-6)
+    per_channel = np.array([0.5, 0.25], np.float32)
+    out = mx.nd.LeakyReLU(nd(x), nd(per_channel), act_type='prelu').asnumpy()
+    np.testing.assert_allclose(out, np.where(x < 0, x * per_channel[None, :, None, None], x), rtol=1e-6)
 
 
 # ---------------------------------------------------------------------------------------------
