@@ -50,3 +50,4 @@ def test_slice_of_an_unknown_axis_stays_unknown_as_in_mxnet():
     assert mx.sym.slice(data, begin=(2, 3), end=(None, 10), step=(3, 3)).infer_shape_partial()[1][0] == (0, 3)
     tall = mx.sym.var('data', shape=(10, 0))
     assert mx.sym.slice_axis(tall, axis=0, begin=0, end=5).infer_shape_partial()[1][0] == (5, 0)
+    assert mx.sym.slice_axis(tall, axis=1, begin=0, end=5).infer_shape_partial()[1][0] == (10, 0)

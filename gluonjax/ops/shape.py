@@ -423,7 +423,7 @@ def slice_assign_scalar(data, *, scalar, begin, end, step):
     return data.at[_slice_index('_slice_assign_scalar', data, begin, end, step)].set(scalar)
 
 
-@register('slice_axis', methods=('slice_axis',), onnx=_onnx_slice_axis,
+@register('slice_axis', partial_shapes='by_axis', methods=('slice_axis',), onnx=_onnx_slice_axis,
           params=[P('axis', 'int'), P('begin', 'int'), P('end', 'int', None, optional=True)])
 def slice_axis(data, *, axis, begin, end):
     """Elements begin..end (exclusive; None: to the end) along one axis; negative values count from the end."""
