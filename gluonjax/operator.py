@@ -30,7 +30,7 @@ from .context import cpu
 from .ndarray.ndarray import NDArray, array
 from .ops import custom as _custom
 
-__all__ = ['CustomOp', 'CustomOpProp', 'register', 'get_all_registered_operators']
+__all__ = ['CustomOp', 'CustomOpProp', 'register', 'get_all_registered_operators', 'PythonOp', 'NumpyOp']
 
 
 class CustomOp:
@@ -167,3 +167,89 @@ def _backward(spec, n_in, *values):
 
 
 _custom.HOST.update(forward=_forward, backward=_backward)
+
+
+# ---- MXNet's older Python operators: PythonOp / NumpyOp (deprecated there, kept for old scripts) ----
+
+class PythonOp:
+    """An operator whose forward and backward are Python methods; by default the identity.
+    Override ``forward(in_data, out_data)``, ``backward(out_grad, in_data, out_data, in_grad)``,
+    ``infer_shape``, ``list_arguments`` and ``list_outputs``; ``get_symbol(*args, **kwargs)`` (or
+    calling the object) gives its symbol."""
+
+    def __init__(self, need_top_grad=True):
+        self.need_top_grad_ = need_top_grad
+
+    def __call__(self, *args, **kwargs):
+        return self.get_symbol(*args, **kwargs)
+
+    def get_symbol(self, *args, **kwargs):
+        raise NotImplementedError('%s.get_symbol' % type(self).__name__)
+
+    def forward(self, in_data, out_data):
+        out_data[0][:] = in_data[0]
+
+    def backward(self, out_grad, in_data, out_data, in_grad):
+        in_grad[0][:] = out_grad[0]
+
+    def infer_shape(self, in_shape):
+        return in_shape, [in_shape[0]]
+
+    def list_outputs(self):
+        return ['output']
+
+    def list_arguments(self):
+        return ['data']
+
+    def need_top_grad(self):
+        return self.need_top_grad_
+
+
+class NumpyOp(PythonOp):
+    """A PythonOp computing on NumPy arrays: ``forward`` and ``backward`` fill the given output
+    arrays in place. Its symbol is a ``Custom`` node of an operator type registered for this
+    object, so it runs wherever Custom does."""
+
+    def get_symbol(self, *args, **kwargs):
+        from . import symbol  # the symbol layer is below this one
+        op_type = '_numpy_op_%d' % id(self)
+        if op_type not in _custom.PROPS:
+            register(op_type)(_numpy_op_prop(self))
+        return symbol.Custom(*args, op_type=op_type, **kwargs)
+
+
+def _numpy_op_prop(numpy_op):
+    """A CustomOpProp class running ``numpy_op``'s methods on NumPy copies of the arrays."""
+
+    class _Op(CustomOp):
+        def forward(self, is_train, req, in_data, out_data, aux):
+            outs = [np.zeros(o.shape, o.dtype) for o in out_data]
+            numpy_op.forward(in_data=[x.asnumpy() for x in in_data], out_data=outs)
+            for dst, r, src in zip(out_data, req, outs):
+                self.assign(dst, r, array(src, dtype=src.dtype))
+
+        def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+            grads = [np.zeros(g.shape, g.dtype) for g in in_grad]
+            numpy_op.backward(out_grad=[g.asnumpy() for g in out_grad], in_data=[x.asnumpy() for x in in_data],
+                              out_data=[y.asnumpy() for y in out_data], in_grad=grads)
+            for dst, r, src in zip(in_grad, req, grads):
+                self.assign(dst, r, array(src, dtype=src.dtype))
+
+    class _Prop(CustomOpProp):
+        def __init__(self):
+            super().__init__(need_top_grad=numpy_op.need_top_grad())
+
+        def list_arguments(self):
+            return numpy_op.list_arguments()
+
+        def list_outputs(self):
+            return numpy_op.list_outputs()
+
+        def infer_shape(self, in_shape):
+            ins, outs = numpy_op.infer_shape(in_shape)[:2]
+            return ins, outs, []
+
+        def create_operator(self, ctx, in_shapes, in_dtypes):
+            return _Op()
+
+    return _Prop

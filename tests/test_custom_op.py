@@ -143,3 +143,23 @@ def test_errors_name_the_operator():
     with pytest.raises(TypeError, match='expects a CustomOpProp subclass'):
         mx.operator.register('x')(object)
     assert {'test_sqr', 'test_rowsums'} <= set(mx.operator.get_all_registered_operators())
+
+
+def test_numpy_op_runs_its_numpy_forward_and_backward_in_a_symbol():
+    """MXNet's older mx.operator.NumpyOp: the identity by default, or the user's NumPy methods."""
+    class Square(mx.operator.NumpyOp):
+        def forward(self, in_data, out_data):
+            out_data[0][:] = in_data[0] ** 2
+
+        def backward(self, out_grad, in_data, out_data, in_grad):
+            in_grad[0][:] = 2 * in_data[0] * out_grad[0]
+
+    x = mx.sym.Variable('X')
+    for op, value, grad in [(mx.operator.NumpyOp(), [1., 2., 3.], [1., 1., 1.]),
+                            (Square(), [1., 4., 9.], [2., 4., 6.])]:
+        dx = mx.nd.zeros(3)
+        ex = op.get_symbol(x, name='np_op').bind(mx.cpu(), args=[mx.nd.array([1, 2, 3])], args_grad={'X': dx})
+        ex.forward(is_train=True)
+        ex.backward(mx.nd.ones(3))
+        np.testing.assert_array_equal(ex.outputs[0].asnumpy(), value)
+        np.testing.assert_array_equal(dx.asnumpy(), grad)

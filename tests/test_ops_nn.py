@@ -596,9 +596,18 @@ def test_selu_scales_by_lambda_alpha_as_one_constant():
 def test_activation_and_leaky_errors():
     with pytest.raises(MXNetError, match="Activation: act_type must be one of"):
         mx.nd.Activation(mx.nd.ones(3), act_type='swish')
-    with pytest.raises(MXNetError, match=r'LeakyReLU: prelu gamma \[3\] must have 1 value or one per channel of '
-                                         r'data \[2,4\]'):
+    with pytest.raises(MXNetError, match=r'LeakyReLU: prelu gamma \[3\] cannot be broadcast to data \[2,4\]'):
         mx.nd.LeakyReLU(mx.nd.ones((2, 4)), mx.nd.ones(3), act_type='prelu')
+
+
+def test_prelu_gamma_aligns_with_batch_and_channel_axes_as_mxnet():
+    x = np.array([[-1., 2.], [-3., -4.]], np.float32).reshape(2, 2, 1, 1) * np.ones((1, 1, 2, 1), np.float32)
+    per_sample = np.array([[0.1, 0.2], [0.3, 0.4]], np.float32)  # (N, C): one slope per sample and channel
+    out = mx.nd.LeakyReLU(nd(x), nd(per_sample), act_type='prelu').asnumpy()
+    np.testing.assert_allclose(out, np.where(x < 0, x * per_sample[:, :, None, None], x), rtol=1e-6)
+    per_channel = np.array([0.5, 0.25], np.float32)
+    out = mx.nd.LeakyReLU(nd(x), nd(per_channel), act_type='prelu').asnumpy()
+    np.testing.assert_allclose(out, np.where(x < 0, x * per_channel[None, :, None, None], x), rtol=1e-6)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -640,6 +649,53 @@ def test_output_layer_errors():
         mx.nd.LinearRegressionOutput(mx.nd.ones((2, 3)), mx.nd.ones(4))
     with pytest.raises(MXNetError, match="SoftmaxOutput: normalization must be 'null', 'batch' or 'valid'"):
         mx.nd.SoftmaxOutput(mx.nd.ones((2, 4)), mx.nd.ones(2), normalization='mean')
+
+
+def _flat_softmax(x):
+    e = np.exp(x.reshape(x.shape[0], -1))
+    return (e / e.sum(1, keepdims=True)).reshape(x.shape)
+
+
+def test_softmax_output_label_shapes_and_gradients_as_mxnet():
+    """MXNet 1.9.1: labels are the data's shape without its last axis (or, with multi_output,
+    (N, positions), (N, *spatial), (N, 1, *spatial)); a label of the data's shape is a distribution."""
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 10
+    lab = np.array([[1, 3, 0], [2, 2, 1]], np.float32)
+    data = nd(x)
+    data.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.SoftmaxOutput(data, nd(lab), normalization='batch')
+    y.backward()
+    # the forward is one softmax per sample; the gradient reads the first N labels as flat classes
+    # and divides by all 6 labels (MXNet 1.9.1 gives -0.158317 at [0, 0, 1])
+    expected = _flat_softmax(x)
+    expected[0, 0, 1] -= 1
+    expected[1, 0, 3] -= 1
+    np.testing.assert_allclose(y.asnumpy(), _flat_softmax(x), rtol=1e-5)
+    np.testing.assert_allclose(data.grad.asnumpy(), expected / 6, rtol=1e-4, atol=1e-6)
+    assert abs(data.grad.asnumpy()[0, 0, 1] - -0.158317) < 1e-5
+    probs = np.full((2, 3, 4), 1 / 12, np.float32)
+    with mx.autograd.record():
+        y = mx.nd.SoftmaxOutput(data, nd(probs), grad_scale=2.0, normalization='valid')
+    y.backward()
+    np.testing.assert_allclose(data.grad.asnumpy(), (_flat_softmax(x) - probs) * 2, rtol=1e-4, atol=1e-6)
+    with pytest.raises(MXNetError, match=r'provided \[2\], inferred \[2,3\] from data \[2,3,4\]'):
+        mx.nd.SoftmaxOutput(data, mx.nd.ones(2))
+    with pytest.raises(MXNetError, match=r'provided \[8\], inferred \[2,4\] or \[2,4\] or \[2,1,4\]'):
+        mx.nd.SoftmaxOutput(data, mx.nd.ones(8), multi_output=True)
+    net = mx.sym.SoftmaxOutput(mx.sym.var('d'), mx.sym.var('l'), multi_output=True)
+    assert net.infer_shape(d=(2, 3, 4, 5))[0] == [(2, 3, 4, 5), (2, 20)]
+    assert net.infer_shape(d=(2, 3, 4, 5), l=(2, 1, 4, 5))[0] == [(2, 3, 4, 5), (2, 1, 4, 5)]
+
+
+def test_dropout_of_probability_one_gives_nan_as_mxnet():
+    x = mx.nd.ones((2, 3))
+    x.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.Dropout(x, p=1.0)
+    y.backward()
+    assert np.isnan(y.asnumpy()).all() and np.isnan(x.grad.asnumpy()).all()
+    np.testing.assert_array_equal(mx.nd.Dropout(x, p=1.0).asnumpy(), np.ones((2, 3)))  # not training
 
 
 def test_output_layers_in_symbol_executor(rng):

@@ -749,6 +749,33 @@ def test_gather_scatter_nd_errors_and_grads():
     check_grad(lambda v: nd.scatter_nd(v, idx, shape=(3, 4)), rand((3,)))
 
 
+def test_gather_nd_out_of_bounds_raises_index_error_and_wraps_negatives():
+    """As MXNet 1.9.1's CPU gather_nd: IndexError outside [-size, size), negatives from the end."""
+    y = nd.array([[0, 1, 2], [3, 4, 5]])
+    with pytest.raises(IndexError, match='gather_nd: index 3 is out of bounds for axis 1 with size 3'):
+        nd.gather_nd(y, nd.array([[0, 1, 0], [0, 1, 3]])).asnumpy()
+    with pytest.raises(IndexError, match='gather_nd: index -5 is out of bounds for axis 1 with size 3'):
+        nd.gather_nd(y, nd.array([[0, 1, 0], [0, 1, -5]])).asnumpy()
+    check(nd.gather_nd(y, nd.array([[0, 1, -1], [0, 1, -2]])), np.array([0, 4, 4], 'float32'))
+
+
+def test_boolean_mask_selects_rows_and_routes_gradients_back():
+    a = nd.array(np.arange(12).reshape(4, 3))
+    a.attach_grad()
+    with mx.autograd.record():
+        out = nd.contrib.boolean_mask(a, nd.array([0, 1, 0, 1]))
+    out.backward(nd.array([[1, 2, 3], [4, 5, 6]]))
+    check(out, np.array([[3, 4, 5], [9, 10, 11]], 'float32'))
+    check(a.grad, np.array([[0, 0, 0], [1, 2, 3], [0, 0, 0], [4, 5, 6]], 'float32'))
+    check(nd.contrib.boolean_mask(a, nd.array([1, 0, 1]), axis=1), np.arange(12, dtype='float32').reshape(4, 3)[:, [0, 2]])
+    assert nd.contrib.boolean_mask(a, nd.zeros(4)).shape == (0, 3)
+    with pytest.raises(MXNetError, match=r'boolean_mask: index must be 1-D with the 4 entries of data\[4,3\]'):
+        nd.contrib.boolean_mask(a, nd.array([1, 0]))
+    net = mx.sym.contrib.boolean_mask(mx.sym.var('a'), mx.sym.var('i'))
+    with pytest.raises(MXNetError, match='boolean_mask: its output shape depends on the values of index'):
+        net.eval(a=a, i=nd.array([0, 1, 0, 1]))
+
+
 # ---- the same operators through mx.sym: eager and symbolic give the same values -------------------
 
 @pytest.mark.parametrize('name,kwargs', [

@@ -600,7 +600,8 @@ SHAPE_CASES = {
     '_mp_adamw_update': ([(2, 3), (2, 3), (2, 3), (2, 3), (2, 3), (1,)], {'lr': 0.1, 'eta': 1.0}),
 }
 # infer_shape traces a graph's kernels with float32 variables; these kernels refuse float32 data
-WITHOUT_SHAPE_CASE = {'_contrib_dequantize': 'takes uint8/int8 data only'}
+WITHOUT_SHAPE_CASE = {'_contrib_dequantize': 'takes uint8/int8 data only',
+                      '_contrib_boolean_mask': 'its output shape depends on the index values: eager only'}
 INT_INPUTS = {'Embedding': (0,), 'take': (1,), 'batch_take': (1,), 'CTCLoss': (1,), 'pick': (1,),
               'one_hot': (0,), 'gather_nd': (1,), 'scatter_nd': (1,), 'SoftmaxOutput': (1,),
               'softmax_cross_entropy': (1,), 'SVMOutput': (1,), '_backward_gather_nd': (1,),

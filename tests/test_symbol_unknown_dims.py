@@ -50,3 +50,14 @@ def test_a_shape_known_for_an_elementwise_output_gives_its_inputs_theirs():
     arg_shapes, out_shapes, _ = net.infer_shape(data=(7, 100))
     assert dict(zip(net.list_arguments(), arg_shapes))['weight'] == (11, 100) and out_shapes == [(7, 11)]
     assert (mx.sym.var('a') + mx.sym.var('b')).infer_shape_partial()[0] == [(), ()]
+
+
+def test_slice_of_an_unknown_axis_stays_unknown_as_in_mxnet():
+    """MXNet's slice leaves an axis unknown when the data's is, even with begin and end given;
+    slice_axis on another axis keeps it."""
+    data = mx.sym.var('data', shape=(0, 20))
+    assert mx.sym.slice(data, begin=(None, 3), end=(5, 10)).infer_shape_partial()[1][0] == (0, 7)
+    assert mx.sym.slice(data, begin=(2, 3), end=(None, 10), step=(3, 3)).infer_shape_partial()[1][0] == (0, 3)
+    tall = mx.sym.var('data', shape=(10, 0))
+    assert mx.sym.slice_axis(tall, axis=0, begin=0, end=5).infer_shape_partial()[1][0] == (5, 0)
+    assert mx.sym.slice_axis(tall, axis=1, begin=0, end=5).infer_shape_partial()[1][0] == (10, 0)

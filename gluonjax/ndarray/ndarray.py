@@ -20,7 +20,7 @@ from .._x64 import x64, on as _x64_on, restore as _x64_restore
 from ..base import MXNetError, shape_str, upper_layer
 from ..context import Context, current_context, context_of_device
 from ..ops import sparse as _sparse_storage
-from ..ops._kernel import kernel_for, operator_error
+from ..ops._kernel import kernel_for, operator_error, with_values
 from ..ops._frontend import COMPARISONS, ArrayType, python_operators
 
 __all__ = ['NDArray', 'invoke', 'apply_fn', 'array', 'waitall', 'backward_heads', 'head_entries']
@@ -502,6 +502,8 @@ def invoke(op_name, inputs, kwargs, out=None, ctx=None):
     else:
         kernel = kernel_for(op_name, kwargs, training)
         ctx = _ctx_of(inputs)
+    if kernel.op.value_attrs is not None:  # output shape read off the input values (boolean_mask)
+        kernel = with_values(kernel, [x.asnumpy() for x in inputs])
     if kernel.op.sparse is not None and _sparse_call(kernel, inputs):
         outs = _run_sparse(kernel, inputs)
         if outs is not None:

@@ -79,13 +79,26 @@ def leaky_relu(a, s):
     return {'gamma': (d[1],)}
 
 
+def softmax_label_shapes(data_shape, multi_output):
+    """The label shapes MXNet 1.9.1's SoftmaxOutput accepts, the one it infers first: with
+    multi_output (N, positions), (N, *spatial) or the data's shape with one class; else the
+    data's shape without its last axis (whatever ``preserve_shape`` says). A label of the
+    data's own shape is one distribution per row instead."""
+    d = tuple(data_shape)
+    if not multi_output:
+        return [d[:-1]]
+    return [(d[0], _prod(d[2:])), (d[0],) + d[2:], d[:1] + (1,) + d[2:]]
+
+
 def softmax_output(a, s):
     d = s.get('data')
     if d is None:
         return {}
-    if a.get('multi_output'):
-        return {'label': (d[0], _prod(d[2:]))}
-    return {'label': tuple(d[:-1])}
+    accepted = softmax_label_shapes(d, a.get('multi_output'))
+    label = s.get('label')
+    if label is not None and (tuple(label) == tuple(d) or tuple(label) in accepted):  # or probabilities
+        return {}
+    return {'label': accepted[0]}
 
 
 def regression_output(a, s):

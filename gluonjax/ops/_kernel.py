@@ -17,7 +17,7 @@ from ..base import MXNetError, shape_str
 from . import _host
 from ._registry import get_op
 
-__all__ = ['Kernel', 'kernel_for', 'freeze']
+__all__ = ['Kernel', 'kernel_for', 'freeze', 'with_values']
 
 
 def freeze(value):
@@ -125,7 +125,15 @@ def operator_error(op_name, input_names, arrays, err):
     msg = error_cause(err)
     if msg.startswith(op_name + ': '):
         msg = msg[len(op_name) + 2:]
-    return MXNetError('%s: %s (inputs: %s)' % (op_name, msg, ', '.join(parts)))
+    text = '%s: %s (inputs: %s)' % (op_name, msg, ', '.join(parts))
+    # an index check in a host callback raises IndexError, which MXNet raises as itself
+    return IndexError(text) if _raised_in_callback(err, IndexError) else MXNetError(text)
+
+
+def _raised_in_callback(err, kind):
+    """Whether the last line of a jax failure is an exception of ``kind`` from a host callback."""
+    lines = [ln.strip() for ln in str(err).strip().splitlines() if ln.strip()]
+    return len(lines) > 1 and 'callback' in lines[0].lower() and lines[-1].startswith(kind.__name__ + ':')
 
 
 _CACHE_SIZE = 4096
@@ -150,4 +158,17 @@ def kernel_for(op_name, kwargs, train=False, device=None):
         op = get_op(op_name)
         attrs = op.parse_attrs(kwargs)
         k = _cache[key] = Kernel(op, attrs, train and op.mode_dependent, device)
+    return k
+
+
+def with_values(kernel, host_inputs):
+    """The kernel for inputs whose values decide the output's shape (``OpDef.value_attrs``):
+    ``kernel``'s attributes plus the static keywords read off ``host_inputs`` (numpy arrays),
+    cached like any kernel, so a count seen before compiles nothing."""
+    extra = kernel.op.value_attrs(kernel.attrs, *host_inputs)
+    attrs = dict(kernel.attrs, **extra)
+    key = ('values', kernel.key, freeze(extra), kernel.train)
+    k = _cache.get(key)
+    if k is None:
+        k = _cache[key] = Kernel(kernel.op, attrs, kernel.train, kernel.key[2])
     return k

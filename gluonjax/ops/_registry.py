@@ -432,8 +432,10 @@ class OpDef:
     # known one gives the others.
     same_shape_inputs: bool = False
     # Shape inference with unknown dimensions (``infer_shape_partial``) may reason through it;
-    # False where MXNet's rule gives nothing until every input shape is known (``where``).
-    partial_shapes: bool = True
+    # False where MXNet's rule gives nothing until every input shape is known (``where``);
+    # 'by_axis' where an unknown axis of the data leaves that output axis unknown whatever the
+    # parameters say (``slice`` with an explicit begin and end), as MXNet's rule does.
+    partial_shapes: Union[bool, str] = True
     # Outputs MXNet's own graphs count for a node (JSON node_row_ptr), hidden ones included
     # (masks, saved statistics, workspaces), where the function returns fewer: int or fn(attrs).
     mxnet_outputs: Union[int, Callable, None] = None
@@ -455,6 +457,11 @@ class OpDef:
     # ops.sparse.RowSparse/CSR, returning a tuple of outputs of either kind, or None where MXNet
     # falls back to dense storage. Run eagerly: sparse sizes depend on the data.
     sparse: Optional[Callable] = None
+    # The output's shape depends on input values (boolean_mask's count of selected rows):
+    # fn(attrs, *inputs as numpy arrays) -> {keyword: value} of static keywords the function
+    # also takes, read on the host before each eager call (``ops/_kernel.with_values``); in a
+    # graph the keywords are absent and the function raises.
+    value_attrs: Optional[Callable] = None
     _param_map: dict = dataclasses.field(default_factory=dict, repr=False)
 
     def __post_init__(self):

@@ -31,7 +31,7 @@ def _fix_indices(name, idx, size, mode):
             values = np.asarray(values)
             bad = values[(values < 0) | (values >= size)]
             if bad.size:
-                raise IndexError('%s: index %d is out of bounds for an axis of size %d' % (name, bad[0], size))
+                raise MXNetError('%s: index %d is out of bounds for an axis of size %d' % (name, bad[0], size))
         jax.debug.callback(check, idx)
     return jnp.clip(idx, 0, size - 1)
 
@@ -72,6 +72,28 @@ def take(a, indices, *, axis, mode):
     ax = norm_axis('take', axis, a.ndim)
     idx = _fix_indices('take', _as_index(indices), a.shape[ax], mode)
     return jnp.take(a, idx, axis=ax)
+
+
+def _selected_count(attrs, data, index):
+    """boolean_mask's output length along the axis: the nonzero entries of ``index``."""
+    return {'_selected': int(np.count_nonzero(index))}
+
+
+@register('_contrib_boolean_mask', inputs=('data', 'index'), params=[P('axis', 'int', 0)],
+          value_attrs=_selected_count)
+def boolean_mask(data, index, *, axis, _selected=None):
+    """The slices of ``data`` along ``axis`` where the 1-D ``index`` is nonzero, in order; the
+    gradient flows back to those slices. The output's length depends on the index values, so the
+    operator runs on NDArrays only."""
+    ax = norm_axis('boolean_mask', axis, data.ndim)
+    if index.ndim != 1 or index.shape[0] != data.shape[ax]:
+        raise MXNetError('boolean_mask: index must be 1-D with the %d entries of data%s along axis %d, got %s'
+                         % (data.shape[ax], shape_str(data.shape), ax, shape_str(index.shape)))
+    if _selected is None:
+        raise MXNetError('boolean_mask: its output shape depends on the values of index, which a symbol '
+                         'or a hybridized block does not know; call mx.nd.contrib.boolean_mask on NDArrays')
+    rows = jnp.nonzero(index, size=_selected)[0]
+    return jnp.take(data, rows, axis=ax)
 
 
 @register('batch_take', inputs=('a', 'indices'))
@@ -206,18 +228,31 @@ def argsort(data, *, axis, is_ascend, dtype):
 
 # ---- N-d gather and scatter ----------------------------------------------------------------
 
-def _nd_index(name, indices, shape, what):
+def _nd_index(name, indices, shape, what, check_bounds=False):
+    """The index tuple of gather_nd-like operators; negative indices count from the end. With
+    ``check_bounds`` one outside [-size, size) raises IndexError, as MXNet's CPU gather_nd does."""
     if indices.ndim < 1 or indices.shape[0] > len(shape):
         raise MXNetError('%s: indices of shape %s index %d axes, more than the %d axes of %s %s'
                          % (name, shape_str(indices.shape), indices.shape[0] if indices.ndim else 0,
                             len(shape), what, shape_str(shape)))
-    return tuple(_as_index(indices)[i] for i in range(indices.shape[0]))
+    idx = _as_index(indices)
+    if check_bounds:
+        sizes = np.asarray(shape[:indices.shape[0]]).reshape((-1,) + (1,) * (indices.ndim - 1))
+
+        def check(values):
+            bad = np.argwhere((values < -sizes) | (values >= sizes))
+            if bad.size:
+                axis = bad[0][0]
+                raise IndexError('%s: index %d is out of bounds for axis %d with size %d'
+                                 % (name, values[tuple(bad[0])], axis, shape[axis]))
+        jax.debug.callback(check, idx)
+    return tuple(idx[i] for i in range(indices.shape[0]))
 
 
 @register('gather_nd', npx=('gather_nd',), inputs=('data', 'indices'))
 def gather_nd(data, indices):
     """out[i...] = data[indices[0, i...], ..., indices[M-1, i...]]: shape indices.shape[1:] + data.shape[M:]."""
-    return data[_nd_index('gather_nd', indices, data.shape, 'data')]
+    return data[_nd_index('gather_nd', indices, data.shape, 'data', check_bounds=True)]
 
 
 @register('scatter_nd', npx=('scatter_nd',), inputs=('data', 'indices'), params=[P('shape', 'shape')])

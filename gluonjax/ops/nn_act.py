@@ -144,6 +144,21 @@ def _onnx_leaky_relu(g, node):
     raise g.unsupported(node, 'act_type %r' % act)
 
 
+def _prelu_gamma_shape(gamma_shape, data_shape):
+    """prelu's gamma aligned with the data as MXNet aligns it: its trailing axes on the data's
+    first two (batch, channel), each equal or 1, and 1 on the others: (C,) is one slope per
+    channel, (N, C) one per sample and channel, (1,) one for all."""
+    out, s = [1] * len(data_shape), len(gamma_shape) - 1
+    for i in range(len(data_shape) - 1, -1, -1):
+        if s >= 0 and i <= 1 and gamma_shape[s] in (data_shape[i], 1):
+            out[i] = gamma_shape[s]
+            s -= 1
+    if s != -1:
+        raise MXNetError('LeakyReLU: prelu gamma %s cannot be broadcast to data %s (its axes align with the '
+                         'batch and channel axes)' % (shape_str(gamma_shape), shape_str(data_shape)))
+    return tuple(out)
+
+
 @register('LeakyReLU', onnx=_onnx_leaky_relu, input_inits={'gamma': '["Constant", {"value": 0.25}]'}, plot=Plot('activation', lambda a: 'LeakyReLU\n%s' % a.get('act_type', 'Leaky')),
           input_shapes=_input_shapes.leaky_relu, npx=('leaky_relu',), inputs=_leaky_inputs, num_outputs=_leaky_outputs,
           output_names=lambda a: ('output', 'mask') if a['act_type'] == 'rrelu' else ('output',),
@@ -166,13 +181,7 @@ def leaky_relu(data, gamma=None, *, act_type, slope, lower_bound, upper_bound, _
     if act_type == 'prelu':
         if gamma is None:
             raise MXNetError("%s: act_type 'prelu' needs the gamma input" % op)
-        if gamma.size == 1:
-            g = gamma.reshape(())
-        elif data.ndim >= 2 and gamma.shape == (data.shape[1],):
-            g = gamma.reshape((1, -1) + (1,) * (data.ndim - 2))
-        else:
-            raise MXNetError('%s: prelu gamma %s must have 1 value or one per channel of data %s'
-                             % (op, shape_str(gamma.shape), shape_str(data.shape)))
+        g = gamma.reshape(_prelu_gamma_shape(gamma.shape, data.shape))
         return jnp.where(neg, data * g.astype(data.dtype), data)
     if act_type == 'elu':
         return jnp.where(neg, jnp.asarray(slope, data.dtype) * jnp.expm1(jnp.minimum(data, 0)), data)
@@ -346,8 +355,8 @@ def dropout(data, *, p, mode, axes, cudnn_off, _train=False, _key=None):
         if not -data.ndim <= a < data.ndim:
             raise MXNetError('%s: axis %d of axes is out of range for data %s' % (op, a, shape_str(data.shape)))
         shape[a % data.ndim] = 1
-    if p == 1:
-        mask = jnp.zeros(shape, data.dtype)
+    if p == 1:  # MXNet scales the all-zero mask by 1/0: every output and gradient is NaN
+        mask = jnp.full(shape, jnp.nan, data.dtype)
     else:
         keep = jax.random.bernoulli(_key, 1.0 - p, tuple(shape))
         mask = jnp.where(keep, jnp.asarray(1.0 / (1.0 - p), data.dtype), jnp.zeros((), data.dtype))

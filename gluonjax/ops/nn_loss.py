@@ -36,63 +36,52 @@ _SoftmaxCfg = collections.namedtuple('_SoftmaxCfg', 'grad_scale ignore_label mul
                                                     'preserve_shape normalization out_grad smooth_alpha')
 
 
-def _softmax_axis(cfg):
-    return 1 if cfg.multi_output else -1
-
-
 def _so_forward(data, cfg):
+    """Softmax over axis 1 (multi_output), the last axis (preserve_shape), or each sample flattened."""
     ct = compute_dtype(data.dtype)
     x = data.astype(ct)
-    if cfg.multi_output or cfg.preserve_shape:
-        out = jax.nn.softmax(x, axis=_softmax_axis(cfg))
-    else:  # every axis but the first is one distribution
+    if cfg.multi_output:
+        out = jax.nn.softmax(x, axis=1)
+    elif cfg.preserve_shape:
+        out = jax.nn.softmax(x, axis=-1)
+    else:
         out = jax.nn.softmax(x.reshape(x.shape[0], -1), axis=1).reshape(x.shape)
     return out.astype(data.dtype)
 
 
-def _so_labels(out, label, cfg):
-    """(label per distribution, shaped to broadcast against out along the class axis, class axis)."""
-    if cfg.multi_output:
-        lab = label.reshape((out.shape[0],) + out.shape[2:])
-        return jnp.expand_dims(lab, 1), 1
-    if cfg.preserve_shape:
-        return jnp.expand_dims(label, -1), out.ndim - 1
-    lab = label.reshape(-1)[:out.shape[0]]
-    return lab.reshape((-1,) + (1,) * (out.ndim - 1)), None
-
-
 def _so_grad(out, label, cfg):
+    """MXNet 1.9.1's gradient, rows of classes against labels. multi_output: (N, C, positions)
+    against (N, positions). preserve_shape: the last axis, one label per row. Otherwise the rows
+    are the samples, each flattened as the forward normalised them, and MXNet reads the first N
+    of the (N, *middle) labels for them while counting all of them ('batch', 'valid')."""
     ct = compute_dtype(out.dtype)
-    p = out.astype(ct)
-    lab, axis = _so_labels(out, label, cfg)
-    if axis is None:  # classes are the flattened trailing axes
-        n_class = math.prod(out.shape[1:])
-        cls = jnp.arange(n_class).reshape(out.shape[1:])[None]
+    if label.shape == out.shape:  # a distribution per row: neither ignore_label nor normalization
+        return (out.astype(ct) - label.astype(ct)) * jnp.asarray(cfg.grad_scale, ct)
+    labels = label.astype(jnp.int32)
+    if cfg.multi_output:
+        p = out.astype(ct).reshape(out.shape[0], out.shape[1], -1)
+        lab = labels.reshape(out.shape[0], 1, -1)
     else:
-        n_class = out.shape[axis]
-        cls = jax.lax.broadcasted_iota(jnp.int32, out.shape, axis)
-    onehot = (cls == lab.astype(jnp.int32)).astype(ct)
+        rows = math.prod(out.shape[:-1]) if cfg.preserve_shape else out.shape[0]
+        p = out.astype(ct).reshape(rows, -1)
+        lab = labels.reshape(-1)[:rows].reshape(rows, 1)
+    n_class = p.shape[1]
+    onehot = (jax.lax.broadcasted_iota(jnp.int32, p.shape, 1) == lab).astype(ct)
     if cfg.smooth_alpha:
         a = cfg.smooth_alpha
-        target = onehot * (1 - a) + (1 - onehot) * (a / max(n_class - 1, 1))
-    else:
-        target = onehot
-    grad = p - target
-    n_labels = lab.size
+        onehot = onehot * (1 - a) + (1 - onehot) * (a / max(n_class - 1, 1))
+    grad = p - onehot
+    ignore = int(cfg.ignore_label)
     if cfg.use_ignore:
-        valid = (lab != cfg.ignore_label)
-        grad = grad * valid.astype(ct)
-        valid_count = jnp.maximum(jnp.sum(valid), 1).astype(ct)
-    else:
-        valid_count = jnp.asarray(n_labels, ct)
+        grad = jnp.where(lab == ignore, jnp.zeros((), ct), grad)
     scale = jnp.asarray(cfg.grad_scale, ct)
-    if cfg.normalization == 'valid':
-        scale = scale / valid_count
+    if cfg.normalization == 'valid':  # labels not equal to ignore_label, counted with or without use_ignore
+        scale = scale / jnp.maximum(jnp.sum(labels != ignore), 1).astype(ct)
     elif cfg.normalization == 'batch':
-        scale = scale / n_labels
-    elif cfg.multi_output:  # 'null' still averages over the spatial positions
-        scale = scale / (n_labels // out.shape[0])
-    return grad * scale
+        scale = scale / label.size
+    elif cfg.multi_output:  # 'null' still averages over the positions
+        scale = scale / p.shape[2]
+    return (grad * scale).reshape(out.shape)
 
 
 @functools.partial(jax.custom_vjp, nondiff_argnums=(2,))
@@ -116,23 +105,16 @@ def _softmax_output_bwd(cfg, res, g):
 _softmax_output.defvjp(_softmax_output_fwd, _softmax_output_bwd)
 
 
-def _check_softmax_label(data, label, multi_output, preserve_shape):
+def _check_softmax_label(data, label, multi_output):
     op = 'SoftmaxOutput'
-    if multi_output:
-        if data.ndim < 2:
-            raise MXNetError('%s: multi_output needs data of at least 2 axes, got %s' % (op, shape_str(data.shape)))
-        ok = (label.shape == (data.shape[0],) + data.shape[2:]
-              or label.shape == (data.shape[0], math.prod(data.shape[2:])))
-        expected = (data.shape[0],) + data.shape[2:]
-    else:
-        expected = data.shape[:-1]
-        ok = label.shape == expected
-        if not ok and not preserve_shape and data.ndim >= 2:  # one label per sample
-            ok = label.shape == data.shape[:1]
-    if not ok:
-        raise MXNetError('%s: shape inconsistent for label, provided %s, inferred %s from data %s%s'
-                         % (op, shape_str(label.shape), shape_str(expected), shape_str(data.shape),
-                            ' (multi_output)' if multi_output else ''))
+    if multi_output and data.ndim < 2:
+        raise MXNetError('%s: multi_output needs data of at least 2 axes, got %s' % (op, shape_str(data.shape)))
+    accepted = _input_shapes.softmax_label_shapes(data.shape, multi_output)
+    if label.shape != data.shape and tuple(label.shape) not in accepted:
+        others = ''.join(' or %s' % shape_str(s) for s in accepted[1:])
+        raise MXNetError('%s: shape inconsistent for label, provided %s, inferred %s%s from data %s%s'
+                         % (op, shape_str(label.shape), shape_str(accepted[0]), others,
+                            shape_str(data.shape), ' (multi_output)' if multi_output else ''))
 
 
 def _onnx_softmax_output(g, node):
@@ -166,7 +148,7 @@ def softmax_output(data, label, *, grad_scale, ignore_label, multi_output, use_i
     if normalization not in ('null', 'batch', 'valid'):
         raise MXNetError("SoftmaxOutput: normalization must be 'null', 'batch' or 'valid', got %r"
                          % normalization)
-    _check_softmax_label(data, label, multi_output, preserve_shape)
+    _check_softmax_label(data, label, multi_output)
     cfg = _SoftmaxCfg(grad_scale, ignore_label, multi_output, use_ignore, preserve_shape, normalization,
                       out_grad, smooth_alpha)
     return _softmax_output(data, label, cfg)

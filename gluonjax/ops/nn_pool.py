@@ -147,6 +147,8 @@ def pooling(data, *, kernel, pool_type, global_pool, cudnn_off, pooling_conventi
         raise MXNetError('%s: kernel is required unless global_pool=True' % op)
     lay = layout_of(op, layout, data.ndim, n)
     stride = spatial(op, 'stride', stride, n, 1)
+    if pooling_convention == 'same' and not any(pad):
+        pad = ()  # 'same' takes no padding; MXNet accepts zeros of any length for it
     pad = spatial(op, 'pad', pad, n, 0)
     if pooling_convention == 'same' and (n != 1 or pool_type != 'max' or any(pad)):
         raise MXNetError("%s: pooling_convention 'same' supports only 1-D max pooling without pad "

@@ -377,7 +377,7 @@ def _onnx_slice_axis(g, node):
     return onnx_slice(g, node.inputs[0], shape, index)
 
 
-@register('slice', methods=('slice',), aliases=('crop',), npx=('slice',), onnx=_onnx_slice,
+@register('slice', methods=('slice',), aliases=('crop',), npx=('slice',), onnx=_onnx_slice, partial_shapes='by_axis',
           params=[P('begin', 'optints'), P('end', 'optints'), P('step', 'optints', ())])
 def slice_op(data, *, begin, end, step):
     """Python-style slicing of the leading axes: begin/end/step per axis, None for the default."""
@@ -423,7 +423,7 @@ def slice_assign_scalar(data, *, scalar, begin, end, step):
     return data.at[_slice_index('_slice_assign_scalar', data, begin, end, step)].set(scalar)
 
 
-@register('slice_axis', methods=('slice_axis',), onnx=_onnx_slice_axis,
+@register('slice_axis', partial_shapes='by_axis', methods=('slice_axis',), onnx=_onnx_slice_axis,
           params=[P('axis', 'int'), P('begin', 'int'), P('end', 'int', None, optional=True)])
 def slice_axis(data, *, axis, begin, end):
     """Elements begin..end (exclusive; None: to the end) along one axis; negative values count from the end."""
@@ -702,6 +702,8 @@ def _check_4d(name, data, block_size):
         raise MXNetError('%s: the input must be 4-D (N, C, H, W), got shape %s' % (name, shape_str(data.shape)))
     if block_size <= 0:
         raise MXNetError('%s: block_size must be positive, got %d' % (name, block_size))
+    if 0 in data.shape:  # MXNet's shape check refuses empty axes (unknown in its legacy shapes)
+        raise MXNetError('%s: the input shape %s has an empty axis' % (name, shape_str(data.shape)))
 
 
 # MXNet's block order is ONNX's DCR (depth, column, row), for both directions.

@@ -324,15 +324,31 @@ def multibox_prior(data, *, sizes, ratios, clip, steps, offsets):
 
 # ---- resampling of NCHW maps ------------------------------------------------------------------
 
+# Sizes made even or odd by one step down or up (a size of that parity stays).
+_PARITY_MODES = {
+    'to_even_down': lambda n: n - n % 2, 'to_even_up': lambda n: n + n % 2,
+    'to_odd_down': lambda n: n - (1 - n % 2), 'to_odd_up': lambda n: n + (1 - n % 2),
+}
+
+
 def _resize_size(op, mode, in_hw, height, width, scale_height, scale_width, like):
     if mode == 'like':
         if like is None:
             raise MXNetError('%s: mode="like" needs the like input' % op)
         return like.shape[2:4]
-    if mode != 'size':
-        raise NotImplementedError('%s: mode=%r is not implemented in gluonjax (size and like are)' % (op, mode))
-    out_h = int(in_hw[0] * scale_height) if scale_height is not None else height
-    out_w = int(in_hw[1] * scale_width) if scale_width is not None else width
+    if mode in _PARITY_MODES:
+        out_h, out_w = (_PARITY_MODES[mode](n) for n in in_hw)
+    elif mode == 'odd_scale':  # an odd size keeps its corners on the grid: (n - 1) * scale + 1
+        if scale_height is None or scale_width is None:
+            raise MXNetError("%s: mode='odd_scale' needs scale_height and scale_width" % op)
+        out_h, out_w = (int(n * s) if n % 2 == 0 else int((n - 1) * s) + 1
+                        for n, s in zip(in_hw, (scale_height, scale_width)))
+    elif mode == 'size':
+        out_h = int(in_hw[0] * scale_height) if scale_height is not None else height
+        out_w = int(in_hw[1] * scale_width) if scale_width is not None else width
+    else:
+        raise MXNetError("%s: mode must be one of size, like, odd_scale, %s; got %r"
+                         % (op, ', '.join(_PARITY_MODES), mode))
     if out_h < 1 or out_w < 1:
         raise MXNetError('%s: output size (%d, %d) must be positive' % (op, out_h, out_w))
     return out_h, out_w

@@ -375,7 +375,10 @@ def _partial_node(node, keys, ent_shape, ent_dtype):
     if out_lo is None or out_hi is None or [len(s) for s in out_lo] != [len(s) for s in out_hi]:
         return new
     for i, (a, b) in enumerate(zip(out_lo, out_hi)):
-        new |= _update(node, ent_shape, (id(node), i), tuple(x if x == y else None for x, y in zip(a, b)))
+        shape = tuple(x if x == y else None for x, y in zip(a, b))
+        if node.op.partial_shapes == 'by_axis':
+            shape = tuple(None if k < len(ins[0]) and ins[0][k] is None else d for k, d in enumerate(shape))
+        new |= _update(node, ent_shape, (id(node), i), shape)
     outs = [ent_shape.get((id(node), i)) for i in range(len(out_lo))]
     return _solve_inputs(node, keys, ins, dtypes, out_lo, outs, ent_shape) or new
 

@@ -19,6 +19,9 @@ from ..ops import sparse as _sparse
 from .graph import GraphFunction
 from .symbol import Symbol
 
+# Graphs of at most this many operator nodes run their first forward node by node.
+SMALL_GRAPH_STEPS = 16
+
 __all__ = ['Executor', 'simple_bind']
 
 
@@ -106,6 +109,7 @@ class Executor:
         self._jit = {}
         self._out_stypes = {}   # argument storage types -> output storage types (sparse arguments)
         self._monitor = None
+        self._ran_by_node = set()  # forward modes run node by node (see _first_forward_node_by_node)
 
     @staticmethod
     def _reqs(names, grad_req, grads):
@@ -201,6 +205,9 @@ class Executor:
             self._out_stypes[arg_stypes] = tuple(_sparse.stype_of(o) for o in outs)
             self._outputs = [nd.NDArray._from_jax(o, self._ctx) if _sparse.stype_of(o) == 'default'
                              else nd.sparse.BaseSparseNDArray._from_value(o, self._ctx) for o in outs]
+        elif self._first_forward_node_by_node(bool(is_train)):
+            outs, new_aux = self._fn.run_storage(dict(args, **aux), bool(is_train), key)
+            self._store_outputs(outs, ['default'] * len(outs))
         else:
             outs, new_aux = self._compiled('forward', bool(is_train))(args, aux, key)
             self._store_outputs(outs, out_stypes or ['default'] * len(outs))
@@ -228,6 +235,18 @@ class Executor:
             else:
                 arrays.append(nd.NDArray._from_jax(o, self._ctx))
         self._outputs = arrays
+
+
+    def _first_forward_node_by_node(self, train):
+        """Whether this forward runs the graph node by node: the first one in each mode of a
+        small graph. Its nodes' kernels are shared with every graph and eager call that uses
+        them (and run on the host while their shapes are new), where the compiled graph would be
+        a program of its own; an executor bound for one check (a forward, or a forward and a
+        backward, which compiles its own) compiles no forward program. Later calls compile it."""
+        if len(self._fn._steps) > SMALL_GRAPH_STEPS or self._fn.has_subgraphs or train in self._ran_by_node:
+            return False
+        self._ran_by_node.add(train)
+        return True
 
     @x64
     def backward(self, out_grads=None, is_train=True):

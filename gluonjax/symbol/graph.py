@@ -85,6 +85,7 @@ class GraphFunction:
         self._heads = [(slot_of[id(n)], i) for n, i in symbol._outputs]
         self._aux_slot = {name: slot for slot, name in self._variables if name in set(self.aux_names)}
         self.has_random = any(s.op.random for s in self._steps)
+        self.has_subgraphs = any(s.op.subgraphs for s in self._steps)
         # zeros((0, n)) & co.: MXNet decides their unknown dimensions from their consumers
         self._pending = [s.node for s in self._steps if pending_shape(s.node) is not None]
 
@@ -157,9 +158,10 @@ class GraphFunction:
         if key is None and self.has_random:
             key = jax.random.PRNGKey(0)
         new_aux = {}
+        decided = self._pending_shapes(inputs) if self._pending else {}
         for step in self._steps:
             args = [values[s][i] for s, i in step.slots]
-            kernel = step.kernel(train)
+            kernel = step.kernel(train, decided.get(id(step.node)))
             outs = None
             if step.op.sparse is not None and any(_sparse.stype_of(a) != 'default' for a in args):
                 outs = step.op.sparse(kernel, *args)
