@@ -318,10 +318,12 @@ def test_executors_of_the_same_graph_share_compiled_code():
         y = op(mx.sym.random.uniform(shape=(2, 3)), mx.sym.Variable('X'))
         return y.bind(mx.cpu(), {'X': mx.nd.zeros((2, 3))})
     first, second = bound(mx.sym.broadcast_add), bound(mx.sym.broadcast_add)
-    first.forward()
-    second.forward()
+    for exe in (first, second):  # a small graph's first forward runs node by node; the second compiles
+        exe.forward()
+        exe.forward()
     assert first._jit[('forward', False)] is second._jit[('forward', False)]
     other = bound(mx.sym.broadcast_mul)
+    other.forward()
     other.forward()
     assert other._jit[('forward', False)] is not first._jit[('forward', False)]
     mx.random.seed(3)
