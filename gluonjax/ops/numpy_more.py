@@ -359,3 +359,51 @@ def np_tile(A, *, reps):
     if any(r < 0 for r in reps):
         raise MXNetError('_npi_tile: reps %s cannot be negative (input of shape %s)' % (reps, shape_str(A.shape)))
     return jnp.tile(A, reps)
+
+
+# ---- resize, diagonal indices, percentiles -----------------------------------------------
+
+@register('_npi_resize_fallback', inputs=('a',), params=[P('new_shape', 'shape')], np=(Np('resize(a, new_shape)'),))
+def np_resize(a, *, new_shape):
+    """The flattened array repeated (or cut) to fill ``new_shape``; zeros when ``a`` is empty."""
+    if any(d < 0 for d in new_shape):
+        raise ValueError('resize: all elements of new_shape must be non-negative, got %s' % (new_shape,))
+    size = int(np.prod(new_shape))
+    flat = a.reshape(-1)
+    if flat.size == 0:
+        return jnp.zeros(new_shape, a.dtype)
+    repeats = -(-size // flat.size)
+    return jnp.tile(flat, repeats)[:size].reshape(new_shape)
+
+
+@register('_npi_diag_indices_from', inputs=('data',))
+def np_diag_indices_from(data):
+    """The indices of the main diagonal of an array whose axes are all of one length, as an
+    (ndim, n) int64 array (``mx.np.diag_indices_from`` gives its rows)."""
+    if data.ndim < 2 or len(set(data.shape)) != 1:
+        raise MXNetError('_npi_diag_indices_from: the input must have at least 2 axes, all of the same length; '
+                         'got shape %s' % shape_str(data.shape))
+    return jnp.broadcast_to(jnp.arange(data.shape[0], dtype=jnp.int64), (data.ndim, data.shape[0]))
+
+
+_INTERPOLATIONS = ('linear', 'lower', 'higher', 'midpoint', 'nearest')
+
+
+def _percentile_inputs(attrs):
+    return ('a',) if attrs is not None and attrs.get('q_scalar') is not None else ('a', 'q')
+
+
+@register('_npi_percentile', inputs=_percentile_inputs,
+          params=[P('axis', 'axis', None, optional=True), P('interpolation', 'str', 'linear'),
+                  P('keepdims', 'bool', False), P('q_scalar', 'float', None, optional=True)])
+def np_percentile(a, q=None, *, axis, interpolation, keepdims, q_scalar):
+    """The q-th percentiles (q in [0, 100]) over ``axis``: a scalar ``q_scalar`` or an array ``q``
+    (its shape leads the result's), with NumPy's interpolations. Integer data gives float64."""
+    if interpolation not in _INTERPOLATIONS:
+        raise MXNetError('_npi_percentile: interpolation must be one of %s, got %r'
+                         % (', '.join(_INTERPOLATIONS), interpolation))
+    dtype = a.dtype if jnp.issubdtype(a.dtype, jnp.floating) else jnp.float64
+    work = jnp.float64  # positions in float64, as NumPy's (q=50 of 8 values is 3.5 exactly: 'nearest' rounds it to even)
+    q = jnp.asarray(q_scalar, work) if q is None else q.astype(work)
+    out = jnp.percentile(a.astype(work), q, axis=axis, method=interpolation, keepdims=keepdims)
+    return out.astype(dtype)

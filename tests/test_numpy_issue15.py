@@ -1,0 +1,118 @@
+"""mx.np functions added for MXNet's test_numpy_op.py (issue 15): linalg eigen-decompositions,
+pseudo-inverses and tensor solvers, resize, diag_indices_from, percentile/quantile, and NumPy's
+errors for bad ufunc keywords; each against NumPy on random inputs."""
+import numpy as onp
+import pytest
+
+import gluonjax as mx
+from gluonjax import autograd, gluon, np, npx
+
+
+@pytest.fixture(autouse=True)
+def np_mode():
+    npx.set_np()
+    yield
+    npx.reset_np()
+
+
+RNG = onp.random.default_rng(15)
+
+
+@pytest.mark.parametrize('uplo', ['L', 'U'])
+def test_eigvalsh_and_eigh_read_one_triangle(uplo):
+    sym = RNG.uniform(-1, 1, (2, 4, 4))
+    sym = sym + sym.transpose(0, 2, 1)
+    half = onp.tril(sym) if uplo == 'L' else onp.triu(sym)  # the other triangle is zero: only UPLO's is read
+    onp.testing.assert_allclose(np.linalg.eigvalsh(np.array(half, dtype='float64'), UPLO=uplo).asnumpy(),
+                                onp.linalg.eigvalsh(sym), rtol=1e-6)
+    w, v = np.linalg.eigh(np.array(half, dtype='float64'), UPLO=uplo)
+    onp.testing.assert_allclose(w.asnumpy(), onp.linalg.eigh(sym)[0], rtol=1e-6)
+    onp.testing.assert_allclose((v.asnumpy() * w.asnumpy()[:, None, :]) @ v.asnumpy().transpose(0, 2, 1), sym, atol=1e-6)
+
+
+def test_eig_and_eigvals_of_real_spectra():
+    q, _ = onp.linalg.qr(RNG.uniform(-1, 1, (3, 3)))
+    a = q @ onp.diag([3., -1., 2.]) @ onp.linalg.inv(q)
+    onp.testing.assert_allclose(onp.sort(np.linalg.eigvals(np.array(a, dtype='float64')).asnumpy()), [-1, 2, 3], atol=1e-6)
+    w, v = np.linalg.eig(np.array(a, dtype='float64'))
+    onp.testing.assert_allclose(a @ v.asnumpy(), v.asnumpy() * w.asnumpy(), atol=1e-6)
+    # integer matrices give float64, as in MXNet; empty stacks keep their shape
+    ints = np.linalg.eigvals(np.array(onp.diag([3, 1, 2]), dtype='int32'))
+    assert ints.dtype == onp.float64 and sorted(ints.asnumpy()) == [1, 2, 3]
+    assert np.linalg.eigvals(np.ones((0, 4, 4))).shape == (0, 4)
+
+
+def test_pinv_with_scalar_and_array_cutoffs():
+    a = RNG.uniform(-1, 1, (2, 2, 4, 3))
+    onp.testing.assert_allclose(np.linalg.pinv(np.array(a, dtype='float64')).asnumpy(), onp.linalg.pinv(a), atol=1e-8)
+    rcond = onp.array([[0.5], [0.01]])
+    onp.testing.assert_allclose(np.linalg.pinv(np.array(a, dtype='float64'), np.array(rcond, dtype='float64')).asnumpy(),
+                                onp.linalg.pinv(a, rcond), atol=1e-8)
+    h = a[0, 0] @ a[0, 0].T - 0.3 * onp.eye(4)  # symmetric, indefinite
+    onp.testing.assert_allclose(np.linalg.pinv(np.array(h, dtype='float64'), hermitian=True).asnumpy(),
+                                onp.linalg.pinv(h), atol=1e-8)
+
+
+def test_tensorinv_tensorsolve_and_gradient():
+    a = RNG.uniform(-1, 1, (6, 2, 3))
+    onp.testing.assert_allclose(np.linalg.tensorinv(np.array(a, dtype='float64'), ind=1).asnumpy(),
+                                onp.linalg.tensorinv(a, ind=1), rtol=1e-8)
+    b = RNG.uniform(-1, 1, (2, 3))
+    onp.testing.assert_allclose(np.linalg.tensorsolve(np.array(a, dtype='float64'), np.array(b, dtype='float64'),
+                                                      axes=(0,)).asnumpy(), onp.linalg.tensorsolve(a, b, axes=(0,)), rtol=1e-8)
+    x = np.array(onp.eye(6).reshape(6, 2, 3) * 2)
+    x.attach_grad()
+    with autograd.record():
+        y = np.linalg.tensorinv(x, ind=1)
+    y.backward()  # d sum(inv(A)) / dA = -(inv(A)^T 1 inv(A)^T)
+    inv = onp.eye(6) / 2
+    onp.testing.assert_allclose(x.grad.asnumpy(), (-inv.T @ onp.ones((6, 6)) @ inv.T).reshape(6, 2, 3), rtol=1e-6)
+    with pytest.raises(mx.base.MXNetError, match='not square'):
+        np.linalg.tensorinv(np.ones((2, 3)), ind=1)
+
+
+@pytest.mark.parametrize('shape, new_shape', [((2, 3), (4, 2)), ((2, 3), 2), ((), (2, 3)), ((2, 0), (2, 2)), ((1,), ())])
+def test_resize_repeats_the_flat_array(shape, new_shape):
+    a = onp.arange(int(onp.prod(shape)), dtype='int32').reshape(shape) + 1
+    got = np.resize(np.array(a, dtype='int32'), new_shape)
+    assert got.dtype == onp.int32
+    onp.testing.assert_array_equal(got.asnumpy(), onp.resize(a, new_shape))
+
+
+def test_diag_indices_from_eagerly_and_hybridized():
+    class Net(gluon.HybridBlock):
+        def hybrid_forward(self, F, a):
+            return F.np.diag_indices_from(a)
+    x = np.ones((4, 4, 4))
+    got = np.diag_indices_from(x)
+    assert isinstance(got, tuple) and len(got) == 3 and got[0].dtype == onp.int64
+    net = Net()
+    net.hybridize()
+    for g, want in zip(net(x), onp.diag_indices_from(onp.ones((4, 4, 4)))):
+        onp.testing.assert_array_equal(g.asnumpy(), want)
+
+
+@pytest.mark.parametrize('method', ['linear', 'lower', 'higher', 'nearest', 'midpoint'])
+def test_percentile_and_quantile(method):
+    a = RNG.uniform(-10, 10, (2, 3, 4)).astype('float32')
+    q = onp.array([10., 50., 90.])
+    got = np.percentile(np.array(a), np.array(q, dtype='float64'), axis=(0, 2), interpolation=method, keepdims=True)
+    want = onp.percentile(a, q, axis=(0, 2), method=method, keepdims=True)
+    assert got.shape == want.shape
+    onp.testing.assert_allclose(got.asnumpy(), want, rtol=1e-5)
+    ints = (a * 10).astype('int32')
+    got = np.quantile(np.array(ints, dtype='int32'), 0.3, axis=1, interpolation=method)
+    assert got.dtype == onp.float64
+    onp.testing.assert_allclose(got.asnumpy(), onp.quantile(ints, 0.3, axis=1, method=method), rtol=1e-6)
+
+
+def test_bad_ufunc_keywords_raise_numpy_errors():
+    x = np.ones((2,))
+    with pytest.raises(TypeError):
+        np.exp(x, dtype='abcdefg')
+    with pytest.raises(TypeError):
+        np.exp(x, casting='mxnet')
+    with pytest.raises(NotImplementedError):
+        np.exp(x, casting='safe')
+    with pytest.raises(NotImplementedError):
+        np.exp(x, order='mxnet')
