@@ -116,3 +116,41 @@ def test_bad_ufunc_keywords_raise_numpy_errors():
         np.exp(x, casting='safe')
     with pytest.raises(NotImplementedError):
         np.exp(x, order='mxnet')
+
+
+@pytest.mark.parametrize('dist, formula', [
+    ('rayleigh', lambda o: o),                              # d(scale * r)/d scale at scale = 1
+    ('weibull', lambda o: -o * np.log(o)),                  # d(e ** (1 / a))/da at a = 1
+    ('pareto', lambda o: -(o + 1) * np.log(o + 1))])        # d(exp(e / a) - 1)/da at a = 1
+def test_samplers_have_pathwise_gradients(dist, formula):
+    class Net(gluon.HybridBlock):
+        def hybrid_forward(self, F, a):
+            return getattr(F.np.random, dist)(a, (3, 4))
+    for hybridize in (False, True):
+        net = Net()
+        if hybridize:
+            net.hybridize()
+        a = np.ones((3, 4))
+        a.attach_grad()
+        with autograd.record():
+            out = net(a)
+        out.backward()
+        onp.testing.assert_allclose(a.grad.asnumpy(), formula(out).asnumpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_normal_lognormal_beta_chisquare():
+    mean, sigma = np.zeros((3, 2, 2)), np.ones((3, 2, 2))
+    mean.attach_grad()
+    with autograd.record():
+        out = np.random.lognormal(mean, sigma, (4, 3, 2, 2))
+    out.backward()  # d exp(mean + sigma z)/d mean summed over the broadcast axis
+    onp.testing.assert_allclose(mean.grad.asnumpy(), out.asnumpy().sum(0), rtol=1e-5)
+    assert np.random.normal().shape == () and np.random.normal(np.zeros((2, 1)), np.ones(3)).shape == (2, 3)
+    with pytest.raises(ValueError):
+        np.random.lognormal(sigma=-1)
+    with pytest.raises(ValueError):
+        np.random.rayleigh(scale=-1)
+    b = np.random.beta(2.0, 3.0, size=20000).asnumpy()
+    assert ((b > 0) & (b < 1)).all() and abs(b.mean() - 0.4) < 0.01
+    c = np.random.chisquare(np.array([3.0]), size=20000, dtype='float64')
+    assert c.dtype == onp.float64 and abs(c.asnumpy().mean() - 3) < 0.1
