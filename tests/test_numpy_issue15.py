@@ -154,3 +154,22 @@ def test_normal_lognormal_beta_chisquare():
     assert ((b > 0) & (b < 1)).all() and abs(b.mean() - 0.4) < 0.01
     c = np.random.chisquare(np.array([3.0]), size=20000, dtype='float64')
     assert c.dtype == onp.float64 and abs(c.asnumpy().mean() - 3) < 0.1
+
+
+def test_deferred_weight_shape_from_numpy_dot():
+    """A Parameter of unknown (0) input width gets it from ``x.dot(w)`` under npx.set_np() (where 0
+    is a size, so the unknown dimension is written -1), as in MXNet's test_numpy_gluon."""
+    class Linear(gluon.HybridBlock):
+        def __init__(self):
+            super().__init__()
+            with self.name_scope():
+                self.w = self.params.get('w', shape=(0, 3), allow_deferred_init=True)
+
+        def hybrid_forward(self, F, x, w):
+            return x.dot(w)
+    net = Linear()
+    net.initialize(mx.init.One())
+    net.hybridize()
+    out = net(np.ones((2, 5)))
+    assert net.w.shape == (5, 3)
+    onp.testing.assert_array_equal(out.asnumpy(), onp.full((2, 3), 5.0))

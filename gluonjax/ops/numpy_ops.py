@@ -18,7 +18,7 @@ import jax
 import jax.numpy as jnp
 
 from ..base import MXNetError, shape_str
-from . import _onnx
+from . import _input_shapes, _onnx
 from ._registry import Np, P, arith, register
 from .reduce import arg_indices, reduce_axes
 from .elemwise import _check_broadcast, exact_divide
@@ -449,7 +449,7 @@ def _matmul_error(name, a, b):
     return MXNetError('%s: shape mismatch %s x %s' % (name, shape_str(a.shape), shape_str(b.shape)))
 
 
-@register('_np_dot', inputs=('a', 'b'))
+@register('_np_dot', inputs=('a', 'b'), input_shapes=_input_shapes.dot)
 def np_dot(a, b):
     """NumPy's dot: sum over the last axis of a and the second-to-last of b (0-d for vectors)."""
     if a.ndim and b.ndim and a.shape[-1] != b.shape[-2 if b.ndim > 1 else 0]:
