@@ -173,3 +173,23 @@ def test_deferred_weight_shape_from_numpy_dot():
     out = net(np.ones((2, 5)))
     assert net.w.shape == (5, 3)
     onp.testing.assert_array_equal(out.asnumpy(), onp.full((2, 3), 5.0))
+
+
+@pytest.mark.parametrize('shape', [(), (3, 4), (3, 0)])
+def test_histogram_counts_and_edges(shape):
+    a = np.random.uniform(0.0, 10.0, size=shape)
+    for bins, span in [(20, (0.0, 10.0)), (np.array([0., 1., 2.5, 10.]), None), (5, None)]:
+        counts, edges = np.histogram(a, bins=bins, range=span)
+        want_counts, want_edges = onp.histogram(a.asnumpy(), bins=bins if isinstance(bins, int) else bins.asnumpy(),
+                                                range=span)
+        onp.testing.assert_array_equal(counts.asnumpy(), want_counts)
+        onp.testing.assert_allclose(edges.asnumpy(), want_edges, rtol=1e-6)
+
+
+def test_multivariate_normal_shapes_and_moments():
+    mean, cov = np.array([0.5, 10.]), np.array([[1., 0.5], [0.5, 2.]])
+    assert np.random.multivariate_normal(mean, cov).shape == (2,)
+    assert np.random.multivariate_normal(np.zeros((3, 2)), np.ones((4, 1, 2, 2)), (2, 0)).shape == (2, 0, 4, 3, 2)
+    s = np.random.multivariate_normal(mean, cov, 20000).asnumpy()
+    onp.testing.assert_allclose(s.mean(0), [0.5, 10.], atol=0.05)
+    onp.testing.assert_allclose(onp.cov(s.T), cov.asnumpy(), atol=0.1)

@@ -546,6 +546,8 @@ SHAPE_CASES = {
     '_npi_resize_fallback': ([(2, 3)], {'new_shape': (4, 2)}),
     '_npi_diag_indices_from': ([(3, 3)], {}),
     '_npi_percentile': ([(2, 3, 4), (3,)], {'axis': 1, 'interpolation': 'lower'}),
+    '_npi_histogram': ([(2, 3), (4,)], {}),
+    '_npi_multivariate_normal': ([(3,), (3, 3)], {}),
     '_npi_solve': ([(3, 3), (3, 2)], {}),
     '_np_roll': ([(2, 3)], {'shift': (1,)}),
     '_backward_gather_nd': ([(2,), (2, 2)], {'shape': (3, 3)}),

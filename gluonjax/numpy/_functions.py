@@ -14,7 +14,7 @@ from .multiarray import (array, concatenate, flip, mean, ravel, reshape, split, 
 
 __all__ = ['flipud', 'fliplr', 'ediff1d', 'hsplit', 'vsplit', 'dsplit', 'array_split', 'append', 'nan_to_num',
            'polyval', 'broadcast_arrays', 'average', 'shares_memory', 'may_share_memory', 'diag_indices_from',
-           'percentile', 'quantile']
+           'percentile', 'quantile', 'histogram']
 
 
 def flipud(m):
@@ -177,3 +177,15 @@ def quantile(a, q, axis=None, out=None, overwrite_input=None, interpolation='lin
     """The q-th quantiles (q in [0, 1], a number or an array) of ``a`` over ``axis``."""
     q = q * 100 if is_scalar(q) else multiply(to_array(q, 'quantile', 'q'), 100)
     return _percentile('quantile', a, q, axis, out, overwrite_input, interpolation, keepdims)
+
+
+def histogram(a, bins=10, range=None, normed=None, weights=None, density=None):  # noqa: A002 (NumPy's names)
+    """(counts, bin edges) of ``a``: ``bins`` equal bins over ``range`` (the data's span by
+    default), or an array of increasing edges."""
+    for name, value in (('normed', normed), ('weights', weights), ('density', density)):
+        if value is not None:
+            raise NotImplementedError('histogram: %s is not supported (as in MXNet)' % name)
+    a = to_array(a, 'histogram', 'a')
+    if isinstance(bins, (numbers.Integral, onp.integer)):
+        return tuple(apply_op('_npi_histogram', [a], {'bin_cnt': int(bins), 'range': range}))
+    return tuple(apply_op('_npi_histogram', [a, to_array(bins, 'histogram', 'bins')], {'bin_cnt': None, 'range': range}))

@@ -14,7 +14,7 @@ from .multiarray import _ctx, _shape, array, exp, reshape
 
 __all__ = ['uniform', 'normal', 'randn', 'rand', 'randint', 'exponential', 'gamma', 'poisson',
            'choice', 'shuffle', 'permutation', 'multinomial', 'seed', 'lognormal', 'rayleigh', 'weibull', 'pareto',
-           'beta', 'chisquare']
+           'beta', 'chisquare', 'multivariate_normal']
 
 
 def _size(size):
@@ -208,3 +208,12 @@ def seed(seed, ctx='all'):  # noqa: A002 (MXNet's name)
     """Seed the random number generators (``mx.random.seed``)."""
     from .. import random as _random
     _random.seed(seed, ctx=ctx)
+
+
+def multivariate_normal(mean, cov, size=None, check_valid=None, tol=None):
+    """Samples of N(mean, cov) (batches broadcast): shape size + batch + (k,)."""
+    if check_valid is not None or tol is not None:
+        raise NotImplementedError('multivariate_normal: check_valid and tol are not supported (as in MXNet)')
+    return apply_op('_npi_multivariate_normal', [to_array(mean, 'multivariate_normal', 'mean'),
+                                                 to_array(cov, 'multivariate_normal', 'cov')],
+                    {'size': None if size is None else _shape(size)})

@@ -407,3 +407,33 @@ def np_percentile(a, q=None, *, axis, interpolation, keepdims, q_scalar):
     q = jnp.asarray(q_scalar, work) if q is None else q.astype(work)
     out = jnp.percentile(a.astype(work), q, axis=axis, method=interpolation, keepdims=keepdims)
     return out.astype(dtype)
+
+
+def _histogram_inputs(attrs):
+    return ('data',) if attrs is not None and attrs.get('bin_cnt') is not None else ('data', 'bins')
+
+
+@register('_npi_histogram', inputs=_histogram_inputs, num_outputs=2,
+          params=[P('bin_cnt', 'int', None, optional=True), P('range', 'floats', None, optional=True)])
+def np_histogram(data, bins=None, *, bin_cnt, range):  # noqa: A002 (MXNet's parameter name)
+    """(counts, bin edges) of the flattened data: ``bin_cnt`` equal bins over ``range`` (the data's
+    span by default), or the given increasing edges ``bins``; each bin holds its left edge, the
+    last also its right one, as NumPy's."""
+    x = data.reshape(-1)
+    if bins is None:
+        if range is not None:
+            low, high = range
+        elif x.size:
+            low, high = jnp.min(x), jnp.max(x)
+        else:
+            low, high = 0.0, 1.0
+        empty = jnp.asarray(low == high)  # one value: a unit span around it, as NumPy
+        low, high = jnp.where(empty, low - 0.5, low), jnp.where(empty, high + 0.5, high)
+        edges = jnp.linspace(low, high, bin_cnt + 1).astype(data.dtype)
+    else:
+        edges = bins.reshape(-1).astype(data.dtype)
+    n = edges.shape[0] - 1
+    at = jnp.clip(jnp.searchsorted(edges, x, side='right') - 1, 0, max(n - 1, 0))
+    inside = (x >= edges[0]) & (x <= edges[-1])
+    counts = jnp.zeros(n, jnp.int64).at[at].add(inside.astype(jnp.int64))
+    return counts, edges

@@ -267,3 +267,20 @@ def _np_sampler(dist, names, sample):
 
 for _dist, (_names, _sample) in _NP_SAMPLERS.items():
     _np_sampler(_dist, _names, _sample)
+
+
+@register('_npi_multivariate_normal', inputs=('mean', 'cov'), random=True,
+          params=[P('size', 'shape', None, optional=True)])
+def np_multivariate_normal(mean, cov, *, size, _key):
+    """Samples of N(mean, cov) for the broadcast batch of means (..., k) and covariances
+    (..., k, k): mean + L z with L the Cholesky factor of cov; shape size + batch + (k,)."""
+    k = mean.shape[-1] if mean.ndim else 0
+    if mean.ndim < 1 or cov.ndim < 2 or cov.shape[-2:] != (k, k):
+        raise MXNetError('_npi_multivariate_normal: mean (..., k) and cov (..., k, k) are required, got %s and %s'
+                         % (shape_str(mean.shape), shape_str(cov.shape)))
+    batch = jnp.broadcast_shapes(mean.shape[:-1], cov.shape[:-2])
+    shape = tuple(size or ()) + batch + (k,)
+    work = jnp.promote_types(mean.dtype, jnp.float32)  # float16 has no Cholesky factorisation
+    factor = jnp.linalg.cholesky(cov.astype(work))
+    z = jax.random.normal(_key, shape, work)
+    return (mean.astype(work) + jnp.einsum('...ij,...j->...i', factor, z)).astype(mean.dtype)
