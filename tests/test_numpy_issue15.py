@@ -211,3 +211,16 @@ def test_backward_writes_zero_gradients_to_integer_inputs():
         y = np.argmax(f)
     y.backward()
     assert f.grad.asnumpy().tolist() == [0, 0, 0]
+
+
+def test_gamma_and_exponential_parameters():
+    for shape, scale in [(1, 0), (np.array(1), np.array(-1.0)), (0, 1), (np.array(0), np.array(1))]:
+        with pytest.raises(ValueError):  # MXNet requires both > 0, numbers and arrays alike
+            np.random.gamma(shape, scale)
+    assert abs(np.random.gamma(2.0, 3.0, size=20000).asnumpy().mean() - 6) < 0.2
+    scale = np.ones((3, 2))
+    scale.attach_grad()
+    with autograd.record():
+        out = np.random.exponential(scale, (3, 2))
+    out.backward()  # d(scale * e)/d scale = e
+    onp.testing.assert_allclose(scale.grad.asnumpy(), out.asnumpy(), rtol=1e-6)

@@ -60,9 +60,11 @@ def _np_sample(dist, params, size, dtype, ctx, out, positive=(), nonnegative=())
     (``nonnegative``) are checked, with NumPy's ValueError."""
     arrays, attrs = [], {}
     for name, value in params.items():
+        if is_scalar(value) or isinstance(value, NDArray):  # a Symbol's values are not known yet
+            low = onp.min(value.asnumpy(), initial=onp.inf) if isinstance(value, NDArray) else value
+            if (name in positive and low <= 0) or (name in nonnegative and low < 0):
+                raise ValueError('%s: %s must be %s, got %r' % (dist, name, '> 0' if name in positive else '>= 0', low))
         if is_scalar(value):
-            if (name in positive and value <= 0) or (name in nonnegative and value < 0):
-                raise ValueError('%s: %s must be %s, got %r' % (dist, name, '> 0' if name in positive else '>= 0', value))
             attrs[name] = float(value)
         else:
             arrays.append(to_array(value, dist, name))
@@ -110,13 +112,13 @@ def chisquare(df, size=None, dtype=None, ctx=None):
 
 
 def exponential(scale=1.0, size=None, ctx=None, out=None):
-    if isinstance(scale, NDArray):
-        raise MXNetError('exponential: array scale is not supported by gluonjax; pass a number')
-    return _scalar_sample('_random_exponential', None, {'lam': 1.0 / scale}, size, None, ctx, out)
+    """Samples of the exponential distribution of mean ``scale``, differentiable in an array scale."""
+    return _np_sample('exponential', {'scale': scale}, size, None, ctx, out, nonnegative=('scale',))
 
 
 def gamma(shape=1.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
-    return _scalar_sample('_random_gamma', '_sample_gamma', {'alpha': shape, 'beta': scale}, size, dtype, ctx, out)
+    """Samples of Gamma(shape, scale) (both > 0, as MXNet requires), differentiable in array parameters."""
+    return _np_sample('gamma', {'shape': shape, 'scale': scale}, size, dtype, ctx, out, positive=('shape', 'scale'))
 
 
 def poisson(lam=1.0, size=None, ctx=None, out=None):

@@ -231,6 +231,7 @@ def _unit_exponential(key, shape, dtype):
 
 _NP_SAMPLERS = {
     'normal': (('loc', 'scale'), lambda key, shape, dtype, loc, scale: loc + scale * jax.random.normal(key, shape, dtype)),
+    'exponential': (('scale',), lambda key, shape, dtype, scale: scale * _unit_exponential(key, shape, dtype)),
     'rayleigh': (('scale',), lambda key, shape, dtype, scale: scale * jnp.sqrt(2 * _unit_exponential(key, shape, dtype))),
     'weibull': (('a',), lambda key, shape, dtype, a: _unit_exponential(key, shape, dtype) ** (1 / a)),
     'pareto': (('a',), lambda key, shape, dtype, a: jnp.expm1(_unit_exponential(key, shape, dtype) / a)),
