@@ -224,3 +224,10 @@ def test_gamma_and_exponential_parameters():
         out = np.random.exponential(scale, (3, 2))
     out.backward()  # d(scale * e)/d scale = e
     onp.testing.assert_allclose(scale.grad.asnumpy(), out.asnumpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize('args', [(1, -10, 4), (0,), (5, 5), (1, -10, -4)])
+def test_arange_of_an_empty_or_negative_range(args):
+    got = np.arange(*args, dtype='int32')
+    onp.testing.assert_array_equal(got.asnumpy(), onp.arange(*args, dtype='int32'))
+    assert got.dtype == onp.int32
