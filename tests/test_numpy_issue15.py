@@ -231,3 +231,10 @@ def test_arange_of_an_empty_or_negative_range(args):
     got = np.arange(*args, dtype='int32')
     onp.testing.assert_array_equal(got.asnumpy(), onp.arange(*args, dtype='int32'))
     assert got.dtype == onp.int32
+
+
+def test_linspace_rejects_negative_and_fractional_counts():
+    for args in [(0, 10, -1), (0, 1, 2.5)]:
+        with pytest.raises(mx.base.MXNetError):
+            np.linspace(*args)
+    onp.testing.assert_allclose(np.linspace(0, 10, 3.0).asnumpy(), [0, 5, 10])

@@ -328,7 +328,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     """``num`` evenly spaced values from start to stop."""
     if axis != 0:
         raise MXNetError('linspace: only axis=0 is supported, got %r' % axis)
-    res = apply_op('_linspace', [], {'start': float(start), 'stop': float(stop), 'num': int(num),
+    res = apply_op('_linspace', [], {'start': float(start), 'stop': float(stop), 'num': num,  # 2.5 is an error
                                      'endpoint': bool(endpoint), 'dtype': _dtype_name(dtype)}, ctx=_ctx(ctx))
     if retstep:
         return res, (stop - start) / _builtins.max(num - 1 if endpoint else num, 1)
