@@ -238,3 +238,15 @@ def test_linspace_rejects_negative_and_fractional_counts():
         with pytest.raises(mx.base.MXNetError):
             np.linspace(*args)
     onp.testing.assert_allclose(np.linspace(0, 10, 3.0).asnumpy(), [0, 5, 10])
+
+
+@pytest.mark.parametrize('shape, axis, raises', [((), 0, False), ((), -1, False), ((), 1, True), ((5, 0, 3), 0, False),
+                                                 ((5, 0, 3), None, True), ((5, 0, 3), 1, True)])
+def test_argmax_of_0d_and_empty_arrays(shape, axis, raises):
+    a = np.random.uniform(size=shape)
+    if raises:
+        with pytest.raises(mx.base.MXNetError):
+            np.argmax(a, axis)
+        return
+    got, want = np.argmin(a, axis), onp.argmin(a.asnumpy(), axis)
+    assert got.dtype == want.dtype and got.shape == want.shape

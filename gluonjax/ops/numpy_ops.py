@@ -135,6 +135,11 @@ _logical_reducer('_np_all', jnp.all)
 
 def _np_arg(name, fn):
     def op(data, *, axis, keepdims):
+        if data.ndim == 0 and axis in (0, -1):  # NumPy: the only element of a 0-d array
+            return jnp.zeros((), jnp.int64)
+        if data.size == 0 and (axis is None or (-data.ndim <= axis < data.ndim and data.shape[axis] == 0)):
+            raise MXNetError('%s: attempt to get %s of an empty sequence (shape %s, axis %s)'
+                             % (name, name[5:], shape_str(data.shape), axis))
         return arg_indices(name, fn, data, axis, keepdims).astype(jnp.int64)
     op.__name__ = name
     op.__doc__ = 'Indices (int64) of the %s values along an axis, or of the flattened array.' % name[8:]
