@@ -250,3 +250,8 @@ def test_argmax_of_0d_and_empty_arrays(shape, axis, raises):
         return
     got, want = np.argmin(a, axis), onp.argmin(a.asnumpy(), axis)
     assert got.dtype == want.dtype and got.shape == want.shape
+
+
+def test_sym_np_symbol_class_name():
+    a, b = mx.sym.Variable('a'), mx.sym.Variable('b')
+    assert type(mx.sym.np.stack([a.as_np_ndarray(), b.as_np_ndarray()])) is mx.sym.np._Symbol
