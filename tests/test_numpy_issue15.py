@@ -60,6 +60,14 @@ def test_tensorinv_tensorsolve_and_gradient():
     b = RNG.uniform(-1, 1, (2, 3))
     onp.testing.assert_allclose(np.linalg.tensorsolve(np.array(a, dtype='float64'), np.array(b, dtype='float64'),
                                                       axes=(0,)).asnumpy(), onp.linalg.tensorsolve(a, b, axes=(0,)), rtol=1e-8)
+    # MXNet's (and NumPy's) shape rule: x takes a's trailing axes whatever b's shape
+    for a_shape, b_shape in [((), (1, 1, 1)), ((1, 1, 1), ()), ((1, 12, 4, 1, 3), (1, 2, 1, 2, 1, 3, 1))]:
+        a_np = onp.eye(int(onp.sqrt(onp.prod(a_shape)))).reshape(a_shape) * 2
+        b_np = onp.arange(1, onp.prod(b_shape) + 1.).reshape(b_shape)
+        got = np.linalg.tensorsolve(np.array(a_np, dtype='float64'), np.array(b_np, dtype='float64'))
+        want = onp.linalg.tensorsolve(a_np, b_np)
+        assert got.shape == want.shape
+        onp.testing.assert_allclose(got.asnumpy(), want)
     x = np.array(onp.eye(6).reshape(6, 2, 3) * 2)
     x.attach_grad()
     with autograd.record():

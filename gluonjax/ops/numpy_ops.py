@@ -637,10 +637,12 @@ def np_tensorsolve(a, b, *, a_axes):
     if a_axes:
         axes = [ax % a.ndim for ax in a_axes]
         a = jnp.transpose(a, [i for i in range(a.ndim) if i not in axes] + axes)
-    x_shape = a.shape[b.ndim:]
-    if a.shape[:b.ndim] != b.shape:
-        raise MXNetError('_npi_tensorsolve: a of shape %s does not start with the shape of b %s'
-                         % (shape_str(a.shape), shape_str(b.shape)))
+    # MXNet's rule: x takes a's last ndim(a) - ndim(b) axes (Python slicing: all of them when the
+    # ranks are equal), and a must be a square matrix of b's and x's size
+    x_shape = a.shape[-(a.ndim - b.ndim):]
+    if math.prod(x_shape) != b.size:
+        raise MXNetError('_npi_tensorsolve: the solution shape %s taken from a %s does not fit b %s'
+                         % (shape_str(x_shape), shape_str(a.shape), shape_str(b.shape)))
     matrix = _as_matrix('_npi_tensorsolve', a, b.size, 'a')
     return jnp.linalg.solve(matrix, b.reshape(-1)).reshape(x_shape).astype(jnp.result_type(a.dtype, b.dtype))
 _float_linalg('_npi_solve', lambda a, b: jnp.linalg.solve(a, b), 'x with A @ x = B.', inputs=('A', 'B'))
