@@ -318,7 +318,7 @@ def arange(start, stop=None, step=1, dtype=None, ctx=None):
         start, stop = 0, start
     if step == 0:  # the error MXNet's Python front end raises
         raise ZeroDivisionError('arange: step must not be zero')
-    if (stop - start) / step <= 0:  # an empty range is an empty array in NumPy (mx.nd.arange raises)
+    if stop is not None and (stop - start) / step <= 0:  # an empty range is an empty array in NumPy (mx.nd.arange raises)
         return zeros((0,), dtype=dtype, ctx=ctx)
     return apply_op('_arange', [], {'start': float(start), 'stop': float(stop), 'step': float(step),
                                     'dtype': _dtype_name(dtype)}, ctx=_ctx(ctx))
