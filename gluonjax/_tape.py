@@ -443,8 +443,8 @@ def backward(heads, cts, retain_graph=False, custom=None):
 
     ``heads`` are entries (Leaf or (Node, index)) and ``cts`` jax arrays. ``custom``, when
     given, is ``(grads_of, accumulate)`` for :func:`walk` (used to record the backward itself).
-    Returns ``{id(leaf): (leaf, value, gradient)}``; the gradients of leaves reached by no
-    differentiable path are missing. Heads on different devices (a loss per device) are
+    Returns ``{id(leaf): (leaf, value, gradient)}``; leaves reached by no differentiable path
+    get zeros, as in MXNet (with ``custom``, they are missing). Heads on different devices (a loss per device) are
     independent graphs: each runs on its own device.
     """
     node_heads = [(e, c) for e, c in zip(heads, cts) if e.__class__ is tuple]
@@ -465,6 +465,10 @@ def backward(heads, cts, retain_graph=False, custom=None):
         for k, (leaf, v, g) in part.items():
             prev = result.get(k)
             result[k] = (leaf, v, g if prev is None else accumulate(prev[2], g))
+        if custom is None:  # reached by no differentiable path (integer inputs): MXNet writes zeros
+            for leaf, v in leaves:
+                if id(leaf) not in result:
+                    result[id(leaf)] = (leaf, v, jnp.zeros(v.shape, v.dtype))
         for n in reversed(nodes):  # consumers first, the order of MXNet's backward operators
             if n.on_backward is not None:
                 n.on_backward()

@@ -743,7 +743,7 @@ class HybridBlock(Block):
         if not unknown:
             return
         names = ['data%d' % i for i in range(len(args))] if len(args) > 1 else ['data']
-        inputs = [symbol.var(n) for n in names]
+        inputs = _to_np([symbol.var(n) for n in names])  # NumPy-mode Symbols under npx.set_np(), as when traced
         params = {k: v.var() for k, v in self._reg_params.items()}
         with _TraceScope(), self.name_scope():
             out = self.hybrid_forward(symbol, *inputs, **params)

@@ -23,6 +23,7 @@ from .utils import _brief_print_list, _indent, shape_is_known
 
 _UNSET = object()
 from ..numpy._state import to_np as _to_np  # npx.set_np(): Parameters give mx.np arrays
+from ..numpy._state import is_np_shape
 
 __all__ = ['DeferredInitializationError', 'Parameter', 'Constant', 'ParameterDict']
 
@@ -399,7 +400,10 @@ class Parameter:
             self._var_shape = self.shape
         key = (self.shape, _dtype_name(self.dtype), self.lr_mult, self.wd_mult)
         if self._var is None or self._var_key != key:
-            kwargs = {'shape': self.shape, 'dtype': self.dtype, 'lr_mult': self.lr_mult,
+            shape = self.shape
+            if shape is not None and is_np_shape():  # NumPy shapes mark an unknown dimension -1 (0 is a size)
+                shape = tuple(-1 if d == 0 else d for d in shape)
+            kwargs = {'shape': shape, 'dtype': self.dtype, 'lr_mult': self.lr_mult,
                       'wd_mult': self.wd_mult, 'stype': self._stype}  # MXNet writes __storage_type__
             if self.init is not None:
                 kwargs['init'] = self.init

@@ -13,7 +13,8 @@ from .multiarray import (array, concatenate, flip, mean, ravel, reshape, split, 
                          sum as _sum)
 
 __all__ = ['flipud', 'fliplr', 'ediff1d', 'hsplit', 'vsplit', 'dsplit', 'array_split', 'append', 'nan_to_num',
-           'polyval', 'broadcast_arrays', 'average', 'shares_memory', 'may_share_memory']
+           'polyval', 'broadcast_arrays', 'average', 'shares_memory', 'may_share_memory', 'diag_indices_from',
+           'percentile', 'quantile', 'histogram']
 
 
 def flipud(m):
@@ -146,3 +147,45 @@ def shares_memory(a, b, max_work=None):
 
 
 may_share_memory = shares_memory
+
+
+def diag_indices_from(arr):
+    """The indices of the main diagonal of ``arr``, one int64 array per axis (on a Symbol, the
+    operator's (ndim, n) array)."""
+    res = apply_op('_npi_diag_indices_from', [to_array(arr, 'diag_indices_from', 'arr')])
+    return tuple(res) if isinstance(res, NDArray) else res
+
+
+def _percentile(public, a, q, axis, out, overwrite_input, interpolation, keepdims):
+    if overwrite_input is not None:
+        raise NotImplementedError('%s: overwrite_input is not supported (as in MXNet)' % public)
+    params = {'axis': axis, 'interpolation': interpolation, 'keepdims': bool(keepdims), 'q_scalar': None}
+    inputs = [to_array(a, public, 'a')]
+    if is_scalar(q):
+        params['q_scalar'] = float(q)
+    else:
+        inputs.append(to_array(q, public, 'q'))
+    return apply_op('_npi_percentile', inputs, params, out=out)
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=None, interpolation='linear', keepdims=False):
+    """The q-th percentiles (q in [0, 100], a number or an array) of ``a`` over ``axis``."""
+    return _percentile('percentile', a, q, axis, out, overwrite_input, interpolation, keepdims)
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=None, interpolation='linear', keepdims=False):
+    """The q-th quantiles (q in [0, 1], a number or an array) of ``a`` over ``axis``."""
+    q = q * 100 if is_scalar(q) else multiply(to_array(q, 'quantile', 'q'), 100)
+    return _percentile('quantile', a, q, axis, out, overwrite_input, interpolation, keepdims)
+
+
+def histogram(a, bins=10, range=None, normed=None, weights=None, density=None):  # noqa: A002 (NumPy's names)
+    """(counts, bin edges) of ``a``: ``bins`` equal bins over ``range`` (the data's span by
+    default), or an array of increasing edges."""
+    for name, value in (('normed', normed), ('weights', weights), ('density', density)):
+        if value is not None:
+            raise NotImplementedError('histogram: %s is not supported (as in MXNet)' % name)
+    a = to_array(a, 'histogram', 'a')
+    if isinstance(bins, (numbers.Integral, onp.integer)):
+        return tuple(apply_op('_npi_histogram', [a], {'bin_cnt': int(bins), 'range': range}))
+    return tuple(apply_op('_npi_histogram', [a, to_array(bins, 'histogram', 'bins')], {'bin_cnt': None, 'range': range}))

@@ -22,10 +22,18 @@ from ._core import apply_op, is_scalar, is_symbol, to_array
 UFUNC_KEYWORDS = {'where': True, 'casting': 'same_kind', 'order': 'K', 'dtype': None, 'subok': True}
 
 
+_CASTINGS = ('no', 'equiv', 'safe', 'same_kind', 'unsafe')
+
+
 def check_ufunc_keywords(public, kwargs):
     for key, value in kwargs.items():
         if key not in UFUNC_KEYWORDS:
             raise TypeError('%s() got an unexpected keyword argument %r' % (public, key))
+        # a value NumPy itself rejects is a TypeError; a valid one MXNet lacks is NotImplementedError
+        if key == 'dtype' and value is not None:
+            onp.dtype(value)
+        if key == 'casting' and value not in _CASTINGS:
+            raise TypeError('%s: casting must be one of %s, got %r' % (public, ', '.join(_CASTINGS), value))
         if value != UFUNC_KEYWORDS[key]:
             raise NotImplementedError('%s: %s=%r is not supported (only %r)' % (public, key, value, UFUNC_KEYWORDS[key]))
 

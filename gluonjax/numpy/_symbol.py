@@ -64,6 +64,7 @@ class _SymbolNumpy(types.ModuleType):
 
 
 symbol_np = _SymbolNumpy('mxnet.symbol.numpy', __doc__)
+symbol_np._Symbol = NumpySymbol  # MXNet's name of the class (mx.sym.np._Symbol)
 
 
 def _basic_index(sym, key):

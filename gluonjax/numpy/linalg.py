@@ -4,7 +4,8 @@ import numbers
 from ._core import apply_op, to_array
 from . import _gen
 
-__all__ = ['norm', 'inv', 'det', 'slogdet', 'cholesky', 'solve', 'eigh', 'svd']
+__all__ = ['norm', 'inv', 'det', 'slogdet', 'cholesky', 'solve', 'eigh', 'svd', 'pinv', 'eig', 'eigvals', 'eigvalsh',
+           'tensorinv', 'tensorsolve']
 
 
 def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 (NumPy's names)
@@ -16,5 +17,14 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 (NumPy's names)
     return apply_op('_npi_norm', [to_array(x, 'norm')], {'ord': ord, 'axis': axis, 'keepdims': bool(keepdims)})
 
 
-# inv, det, slogdet, cholesky, solve, eigh, svd: the operator table's Np entries named 'linalg.*'
+def pinv(a, rcond=1e-15, hermitian=False):
+    """The pseudo-inverse of each matrix: one cutoff ``rcond`` (a number), or an array of them
+    broadcast over the stacked matrices (two operators, as in MXNet)."""
+    a = to_array(a, 'pinv', 'a')
+    if isinstance(rcond, numbers.Number):
+        return apply_op('_npi_pinv_scalar_rcond', [a], {'rcond': float(rcond), 'hermitian': bool(hermitian)})
+    return apply_op('_npi_pinv', [a, to_array(rcond, 'pinv', 'rcond')], {'hermitian': bool(hermitian)})
+
+
+# inv, det, slogdet, cholesky, solve, eigh, eigvalsh, eig, eigvals, svd, tensorinv, tensorsolve: the operator table's Np entries named 'linalg.*'
 globals().update(_gen.functions('linalg'))

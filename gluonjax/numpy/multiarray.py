@@ -318,6 +318,8 @@ def arange(start, stop=None, step=1, dtype=None, ctx=None):
         start, stop = 0, start
     if step == 0:  # the error MXNet's Python front end raises
         raise ZeroDivisionError('arange: step must not be zero')
+    if stop is not None and (stop - start) / step <= 0:  # an empty range is an empty array in NumPy (mx.nd.arange raises)
+        return zeros((0,), dtype=dtype, ctx=ctx)
     return apply_op('_arange', [], {'start': float(start), 'stop': float(stop), 'step': float(step),
                                     'dtype': _dtype_name(dtype)}, ctx=_ctx(ctx))
 
@@ -326,7 +328,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     """``num`` evenly spaced values from start to stop."""
     if axis != 0:
         raise MXNetError('linspace: only axis=0 is supported, got %r' % axis)
-    res = apply_op('_linspace', [], {'start': float(start), 'stop': float(stop), 'num': int(num),
+    res = apply_op('_linspace', [], {'start': float(start), 'stop': float(stop), 'num': num,  # 2.5 is an error
                                      'endpoint': bool(endpoint), 'dtype': _dtype_name(dtype)}, ctx=_ctx(ctx))
     if retstep:
         return res, (stop - start) / _builtins.max(num - 1 if endpoint else num, 1)

@@ -9,11 +9,12 @@ import numpy as onp
 
 from ..base import MXNetError
 from ..ndarray.ndarray import NDArray
-from ._core import apply_op, to_array
-from .multiarray import _ctx, _shape, array, reshape
+from ._core import apply_op, is_scalar, to_array
+from .multiarray import _ctx, _shape, array, exp, reshape
 
 __all__ = ['uniform', 'normal', 'randn', 'rand', 'randint', 'exponential', 'gamma', 'poisson',
-           'choice', 'shuffle', 'permutation', 'multinomial', 'seed']
+           'choice', 'shuffle', 'permutation', 'multinomial', 'seed', 'lognormal', 'rayleigh', 'weibull', 'pareto',
+           'beta', 'chisquare', 'multivariate_normal']
 
 
 def _size(size):
@@ -53,19 +54,71 @@ def uniform(low=0.0, high=1.0, size=None, dtype=None, ctx=None, out=None):
     return _scalar_sample('_random_uniform', '_sample_uniform', {'low': low, 'high': high}, size, dtype, ctx, out)
 
 
+def _np_sample(dist, params, size, dtype, ctx, out, positive=(), nonnegative=()):
+    """Samples of ``_npi_<dist>``: number parameters are operator parameters, arrays (or Symbols)
+    its inputs, which get gradients. Numbers NumPy requires to be > 0 (``positive``) or >= 0
+    (``nonnegative``) are checked, with NumPy's ValueError."""
+    arrays, attrs = [], {}
+    for name, value in params.items():
+        if is_scalar(value) or isinstance(value, NDArray):  # a Symbol's values are not known yet
+            low = onp.min(value.asnumpy(), initial=onp.inf) if isinstance(value, NDArray) else value
+            if (name in positive and low <= 0) or (name in nonnegative and low < 0):
+                raise ValueError('%s: %s must be %s, got %r' % (dist, name, '> 0' if name in positive else '>= 0', low))
+        if is_scalar(value):
+            attrs[name] = float(value)
+        else:
+            arrays.append(to_array(value, dist, name))
+            attrs[name] = None
+    attrs.update(size=None if size is None else _shape(size), dtype=None if dtype is None else onp.dtype(dtype).name)
+    return apply_op('_npi_' + dist, arrays, attrs, out=out, ctx=None if arrays else _ctx(ctx))
+
+
 def normal(loc=0.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
-    """Samples of N(loc, scale**2)."""
-    return _scalar_sample('_random_normal', '_sample_normal', {'loc': loc, 'scale': scale}, size, dtype, ctx, out)
+    """Samples of N(loc, scale**2), differentiable in array ``loc`` and ``scale``."""
+    return _np_sample('normal', {'loc': loc, 'scale': scale}, size, dtype, ctx, out, nonnegative=('scale',))
+
+
+def lognormal(mean=0.0, sigma=1.0, size=None, dtype=None, ctx=None, out=None):
+    """Samples of exp(N(mean, sigma**2))."""
+    res = exp(normal(mean, sigma, size=size, dtype=dtype, ctx=ctx))
+    if out is not None:
+        out[...] = res
+        return out
+    return res
+
+
+def rayleigh(scale=1.0, size=None, ctx=None, out=None):
+    return _np_sample('rayleigh', {'scale': scale}, size, None, ctx, out, nonnegative=('scale',))
+
+
+def weibull(a, size=None, ctx=None, out=None):
+    return _np_sample('weibull', {'a': a}, size, None, ctx, out, nonnegative=('a',))
+
+
+def pareto(a, size=None, ctx=None, out=None):
+    return _np_sample('pareto', {'a': a}, size, None, ctx, out, positive=('a',))
+
+
+def beta(a, b, size=None, dtype=None, ctx=None):
+    """Samples of Beta(a, b), as X / (X + Y) of X ~ Gamma(a), Y ~ Gamma(b)."""
+    x = _np_sample('gamma', {'shape': a, 'scale': 1.0}, size, dtype, ctx, None, positive=('shape', 'scale'))
+    y = _np_sample('gamma', {'shape': b, 'scale': 1.0}, size, dtype, ctx, None, positive=('shape', 'scale'))
+    return x / (x + y)
+
+
+def chisquare(df, size=None, dtype=None, ctx=None):
+    """Samples of the chi-square distribution of ``df`` degrees of freedom: Gamma(df / 2, 2)."""
+    return _np_sample('gamma', {'shape': df / 2, 'scale': 2.0}, size, dtype, ctx, None, positive=('shape',))
 
 
 def exponential(scale=1.0, size=None, ctx=None, out=None):
-    if isinstance(scale, NDArray):
-        raise MXNetError('exponential: array scale is not supported by gluonjax; pass a number')
-    return _scalar_sample('_random_exponential', None, {'lam': 1.0 / scale}, size, None, ctx, out)
+    """Samples of the exponential distribution of mean ``scale``, differentiable in an array scale."""
+    return _np_sample('exponential', {'scale': scale}, size, None, ctx, out, nonnegative=('scale',))
 
 
 def gamma(shape=1.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
-    return _scalar_sample('_random_gamma', '_sample_gamma', {'alpha': shape, 'beta': scale}, size, dtype, ctx, out)
+    """Samples of Gamma(shape, scale) (both > 0, as MXNet requires), differentiable in array parameters."""
+    return _np_sample('gamma', {'shape': shape, 'scale': scale}, size, dtype, ctx, out, positive=('shape', 'scale'))
 
 
 def poisson(lam=1.0, size=None, ctx=None, out=None):
@@ -157,3 +210,12 @@ def seed(seed, ctx='all'):  # noqa: A002 (MXNet's name)
     """Seed the random number generators (``mx.random.seed``)."""
     from .. import random as _random
     _random.seed(seed, ctx=ctx)
+
+
+def multivariate_normal(mean, cov, size=None, check_valid=None, tol=None):
+    """Samples of N(mean, cov) (batches broadcast): shape size + batch + (k,)."""
+    if check_valid is not None or tol is not None:
+        raise NotImplementedError('multivariate_normal: check_valid and tol are not supported (as in MXNet)')
+    return apply_op('_npi_multivariate_normal', [to_array(mean, 'multivariate_normal', 'mean'),
+                                                 to_array(cov, 'multivariate_normal', 'cov')],
+                    {'size': None if size is None else _shape(size)})

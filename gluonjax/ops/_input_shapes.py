@@ -126,3 +126,14 @@ def where(a, s):
     if known is None and cond is not None and len(cond) > 1:
         known = cond
     return {} if known is None else {'x': known, 'y': known}
+
+
+def dot(a, s):
+    """NumPy's dot: b's contracted axis (its second-to-last, or only one) has a's last length, so a
+    deferred weight of ``x.dot(w)`` takes it from the data."""
+    x, w = s.get('a'), s.get('b')
+    if not x or not w:
+        return {}
+    w = list(w)
+    w[-2 if len(w) > 1 else 0] = x[-1]
+    return {'b': tuple(w)}

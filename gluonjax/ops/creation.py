@@ -74,6 +74,8 @@ def _eye(*, N, M, k, ctx, dtype):
 @register('_linspace', inputs=(), aliases=('linspace',), creation=True,
           params=[P('start', 'float'), P('stop', 'float'), P('num', 'int'), P('endpoint', 'bool', True)] + _DT)
 def _linspace(*, start, stop, num, endpoint, ctx, dtype):
+    if num < 0:
+        raise MXNetError('linspace: num must be non-negative, got %d' % num)
     # numpy's rule for integer dtypes: values rounded towards -inf, not truncated
     return jnp.asarray(np.linspace(start, stop, num, endpoint=endpoint, dtype=dtype))
 

@@ -359,3 +359,81 @@ def np_tile(A, *, reps):
     if any(r < 0 for r in reps):
         raise MXNetError('_npi_tile: reps %s cannot be negative (input of shape %s)' % (reps, shape_str(A.shape)))
     return jnp.tile(A, reps)
+
+
+# ---- resize, diagonal indices, percentiles -----------------------------------------------
+
+@register('_npi_resize_fallback', inputs=('a',), params=[P('new_shape', 'shape')], np=(Np('resize(a, new_shape)'),))
+def np_resize(a, *, new_shape):
+    """The flattened array repeated (or cut) to fill ``new_shape``; zeros when ``a`` is empty."""
+    if any(d < 0 for d in new_shape):
+        raise ValueError('resize: all elements of new_shape must be non-negative, got %s' % (new_shape,))
+    size = int(np.prod(new_shape))
+    flat = a.reshape(-1)
+    if flat.size == 0:
+        return jnp.zeros(new_shape, a.dtype)
+    repeats = -(-size // flat.size)
+    return jnp.tile(flat, repeats)[:size].reshape(new_shape)
+
+
+@register('_npi_diag_indices_from', inputs=('data',))
+def np_diag_indices_from(data):
+    """The indices of the main diagonal of an array whose axes are all of one length, as an
+    (ndim, n) int64 array (``mx.np.diag_indices_from`` gives its rows)."""
+    if data.ndim < 2 or len(set(data.shape)) != 1:
+        raise MXNetError('_npi_diag_indices_from: the input must have at least 2 axes, all of the same length; '
+                         'got shape %s' % shape_str(data.shape))
+    return jnp.broadcast_to(jnp.arange(data.shape[0], dtype=jnp.int64), (data.ndim, data.shape[0]))
+
+
+_INTERPOLATIONS = ('linear', 'lower', 'higher', 'midpoint', 'nearest')
+
+
+def _percentile_inputs(attrs):
+    return ('a',) if attrs is not None and attrs.get('q_scalar') is not None else ('a', 'q')
+
+
+@register('_npi_percentile', inputs=_percentile_inputs,
+          params=[P('axis', 'axis', None, optional=True), P('interpolation', 'str', 'linear'),
+                  P('keepdims', 'bool', False), P('q_scalar', 'float', None, optional=True)])
+def np_percentile(a, q=None, *, axis, interpolation, keepdims, q_scalar):
+    """The q-th percentiles (q in [0, 100]) over ``axis``: a scalar ``q_scalar`` or an array ``q``
+    (its shape leads the result's), with NumPy's interpolations. Integer data gives float64."""
+    if interpolation not in _INTERPOLATIONS:
+        raise MXNetError('_npi_percentile: interpolation must be one of %s, got %r'
+                         % (', '.join(_INTERPOLATIONS), interpolation))
+    dtype = a.dtype if jnp.issubdtype(a.dtype, jnp.floating) else jnp.float64
+    work = jnp.float64  # positions in float64, as NumPy's (q=50 of 8 values is 3.5 exactly: 'nearest' rounds it to even)
+    q = jnp.asarray(q_scalar, work) if q is None else q.astype(work)
+    out = jnp.percentile(a.astype(work), q, axis=axis, method=interpolation, keepdims=keepdims)
+    return out.astype(dtype)
+
+
+def _histogram_inputs(attrs):
+    return ('data',) if attrs is not None and attrs.get('bin_cnt') is not None else ('data', 'bins')
+
+
+@register('_npi_histogram', inputs=_histogram_inputs, num_outputs=2,
+          params=[P('bin_cnt', 'int', None, optional=True), P('range', 'floats', None, optional=True)])
+def np_histogram(data, bins=None, *, bin_cnt, range):  # noqa: A002 (MXNet's parameter name)
+    """(counts, bin edges) of the flattened data: ``bin_cnt`` equal bins over ``range`` (the data's
+    span by default), or the given increasing edges ``bins``; each bin holds its left edge, the
+    last also its right one, as NumPy's."""
+    x = data.reshape(-1)
+    if bins is None:
+        if range is not None:
+            low, high = range
+        elif x.size:
+            low, high = jnp.min(x), jnp.max(x)
+        else:
+            low, high = 0.0, 1.0
+        empty = jnp.asarray(low == high)  # one value: a unit span around it, as NumPy
+        low, high = jnp.where(empty, low - 0.5, low), jnp.where(empty, high + 0.5, high)
+        edges = jnp.linspace(low, high, bin_cnt + 1).astype(data.dtype)
+    else:
+        edges = bins.reshape(-1).astype(data.dtype)
+    n = edges.shape[0] - 1
+    at = jnp.clip(jnp.searchsorted(edges, x, side='right') - 1, 0, max(n - 1, 0))
+    inside = (x >= edges[0]) & (x <= edges[-1])
+    counts = jnp.zeros(n, jnp.int64).at[at].add(inside.astype(jnp.int64))
+    return counts, edges

@@ -18,7 +18,7 @@ import jax
 import jax.numpy as jnp
 
 from ..base import MXNetError, shape_str
-from . import _onnx
+from . import _input_shapes, _onnx
 from ._registry import Np, P, arith, register
 from .reduce import arg_indices, reduce_axes
 from .elemwise import _check_broadcast, exact_divide
@@ -135,6 +135,11 @@ _logical_reducer('_np_all', jnp.all)
 
 def _np_arg(name, fn):
     def op(data, *, axis, keepdims):
+        if data.ndim == 0 and axis in (0, -1):  # NumPy: the only element of a 0-d array
+            return jnp.zeros((), jnp.int64)
+        if data.size == 0 and (axis is None or (-data.ndim <= axis < data.ndim and data.shape[axis] == 0)):
+            raise MXNetError('%s: attempt to get %s of an empty sequence (shape %s, axis %s)'
+                             % (name, name[5:], shape_str(data.shape), axis))
         return arg_indices(name, fn, data, axis, keepdims).astype(jnp.int64)
     op.__name__ = name
     op.__doc__ = 'Indices (int64) of the %s values along an axis, or of the flattened array.' % name[8:]
@@ -449,7 +454,7 @@ def _matmul_error(name, a, b):
     return MXNetError('%s: shape mismatch %s x %s' % (name, shape_str(a.shape), shape_str(b.shape)))
 
 
-@register('_np_dot', inputs=('a', 'b'))
+@register('_np_dot', inputs=('a', 'b'), input_shapes=_input_shapes.dot)
 def np_dot(a, b):
     """NumPy's dot: sum over the last axis of a and the second-to-last of b (0-d for vectors)."""
     if a.ndim and b.ndim and a.shape[-1] != b.shape[-2 if b.ndim > 1 else 0]:
@@ -520,10 +525,126 @@ _float_linalg('_npi_det', lambda a: jnp.linalg.det(a), 'The determinant of each 
 _float_linalg('_npi_slogdet', lambda a: jnp.linalg.slogdet(a), '(sign, log|det|) of each square matrix.', n_out=2)
 _float_linalg('_npi_cholesky', lambda a: jnp.linalg.cholesky(a),
               'The lower Cholesky factor of each symmetric positive-definite matrix.')
-# UPLO picks the triangle numpy reads; both give the same result for the symmetric matrices eigh takes
-_float_linalg('_npi_eigh', lambda a: jnp.linalg.eigh(a),
-              'Eigenvalues (ascending) and eigenvectors of symmetric matrices.', n_out=2,
-              np=Np("linalg.eigh(a, UPLO='L')", ignored=('UPLO',), tuple_outputs=True))
+
+
+def _square_matrices(name, a):
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise MXNetError('%s: the last two axes must form square matrices, got shape %s' % (name, shape_str(a.shape)))
+
+
+def _eigen_input(name, a):
+    """The matrices an eigen-decomposition works on: integer arrays become float64, as in MXNet."""
+    _square_matrices(name, a)
+    return a if jnp.issubdtype(a.dtype, jnp.floating) else a.astype(jnp.float64)
+
+
+def _check_uplo(name, UPLO):
+    if UPLO not in ('L', 'U'):
+        raise MXNetError("%s: UPLO must be 'L' or 'U', got %r" % (name, UPLO))
+
+
+@register('_npi_eigh', inputs=('A',), num_outputs=2, params=[P('UPLO', 'str', 'L')],
+          np=(Np("linalg.eigh(a, UPLO='L')", tuple_outputs=True),))
+def np_eigh(A, *, UPLO):
+    """Eigenvalues (ascending) and eigenvectors of symmetric matrices, read from the UPLO triangle."""
+    _check_uplo('_npi_eigh', UPLO)
+    A = _eigen_input('_npi_eigh', A)
+    return tuple(jnp.linalg.eigh(A, UPLO=UPLO, symmetrize_input=False))
+
+
+@register('_npi_eigvalsh', inputs=('A',), params=[P('UPLO', 'str', 'L')], np=(Np("linalg.eigvalsh(a, UPLO='L')"),))
+def np_eigvalsh(A, *, UPLO):
+    """Eigenvalues (ascending) of symmetric matrices, read from the UPLO triangle."""
+    _check_uplo('_npi_eigvalsh', UPLO)
+    A = _eigen_input('_npi_eigvalsh', A)
+    return jnp.linalg.eigh(A, UPLO=UPLO, symmetrize_input=False)[0]
+
+
+def _real_eig(A):
+    # MXNet's eig and eigvals handle matrices with real eigenvalues only: the real parts are kept
+    if A.size == 0:
+        return jnp.zeros(A.shape[:-1], A.dtype), jnp.zeros(A.shape, A.dtype)
+    w, v = jnp.linalg.eig(A)
+    return w.real.astype(A.dtype), v.real.astype(A.dtype)
+
+
+@register('_npi_eig', inputs=('A',), num_outputs=2, np=(Np('linalg.eig(a)', tuple_outputs=True),))
+def np_eig(A):
+    """Eigenvalues and (column) eigenvectors of square matrices with real eigenvalues."""
+    return _real_eig(_eigen_input('_npi_eig', A))
+
+
+@register('_npi_eigvals', inputs=('A',), np=(Np('linalg.eigvals(a)'),))
+def np_eigvals(A):
+    """Eigenvalues of square matrices with real eigenvalues."""
+    return _real_eig(_eigen_input('_npi_eigvals', A))[0]
+
+
+def _pinv(name, A, rcond, hermitian):
+    """NumPy's pseudo-inverse: singular values at most rcond times the largest count as zero."""
+    if not jnp.issubdtype(A.dtype, jnp.floating) or A.ndim < 2:
+        raise MXNetError('%s: a floating point array of at least 2 axes is required, got %s %s'
+                         % (name, A.dtype, shape_str(A.shape)))
+    if hermitian:
+        s, u = jnp.linalg.eigh(A)
+        vt = jnp.swapaxes(u * jnp.sign(s)[..., None, :], -1, -2)
+        s = jnp.abs(s)
+    else:
+        u, s, vt = jnp.linalg.svd(A, full_matrices=False)
+    cutoff = jnp.asarray(rcond, A.dtype)[..., None] * jnp.max(s, axis=-1, keepdims=True)
+    s_inv = jnp.where(s > cutoff, 1 / jnp.where(s > cutoff, s, 1), 0)
+    return jnp.matmul(jnp.swapaxes(vt, -1, -2) * s_inv[..., None, :], jnp.swapaxes(u, -1, -2))
+
+
+@register('_npi_pinv', inputs=('A', 'rcond'), params=[P('hermitian', 'bool', False)])
+def np_pinv(A, rcond, *, hermitian):
+    """The pseudo-inverse of each matrix, with an array of cutoffs (broadcast over the matrices)."""
+    return _pinv('_npi_pinv', A, rcond, hermitian)
+
+
+@register('_npi_pinv_scalar_rcond', inputs=('A',), params=[P('rcond', 'float', 1e-15), P('hermitian', 'bool', False)])
+def np_pinv_scalar_rcond(A, *, rcond, hermitian):
+    """The pseudo-inverse of each matrix, with one cutoff."""
+    return _pinv('_npi_pinv_scalar_rcond', A, rcond, hermitian)
+
+
+def _as_matrix(name, a, rows, what):
+    """``a`` as a matrix of ``rows`` rows; it must be square."""
+    cols = a.size // rows if rows else 0
+    if rows != cols:
+        raise MXNetError('%s: %s of shape %s is not square (%d x %d)' % (name, what, shape_str(a.shape), rows, cols))
+    return a.reshape(rows, cols)
+
+
+@register('_npi_tensorinv', inputs=('a',), params=[P('ind', 'int', 2)], np=(Np('linalg.tensorinv(a, ind=2)'),))
+def np_tensorinv(a, *, ind):
+    """The inverse of ``a`` under tensordot over ``ind`` axes: shape a.shape[ind:] + a.shape[:ind]."""
+    if ind <= 0:
+        raise MXNetError('_npi_tensorinv: ind must be a positive integer, got %d' % ind)
+    if not jnp.issubdtype(a.dtype, jnp.floating):
+        raise MXNetError('_npi_tensorinv: a floating point array is required, got %s' % a.dtype)
+    rows = math.prod(a.shape[:ind])
+    inv = jnp.linalg.inv(_as_matrix('_npi_tensorinv', a, rows, 'the tensor'))
+    return inv.reshape(a.shape[ind:] + a.shape[:ind])
+
+
+@register('_npi_tensorsolve', inputs=('a', 'b'), params=[P('a_axes', 'shape', ())],
+          np=(Np('linalg.tensorsolve(a, b, axes=None)', params={'axes': 'a_axes'}),))
+def np_tensorsolve(a, b, *, a_axes):
+    """x with tensordot(a, x, x.ndim) = b; ``a_axes`` are first moved to the end of a."""
+    if not (jnp.issubdtype(a.dtype, jnp.floating) and jnp.issubdtype(b.dtype, jnp.floating)):
+        raise MXNetError('_npi_tensorsolve: floating point arrays are required, got %s and %s' % (a.dtype, b.dtype))
+    if a_axes:
+        axes = [ax % a.ndim for ax in a_axes]
+        a = jnp.transpose(a, [i for i in range(a.ndim) if i not in axes] + axes)
+    # MXNet's rule: x takes a's last ndim(a) - ndim(b) axes (Python slicing: all of them when the
+    # ranks are equal), and a must be a square matrix of b's and x's size
+    x_shape = a.shape[-(a.ndim - b.ndim):]
+    if math.prod(x_shape) != b.size:
+        raise MXNetError('_npi_tensorsolve: the solution shape %s taken from a %s does not fit b %s'
+                         % (shape_str(x_shape), shape_str(a.shape), shape_str(b.shape)))
+    matrix = _as_matrix('_npi_tensorsolve', a, b.size, 'a')
+    return jnp.linalg.solve(matrix, b.reshape(-1)).reshape(x_shape).astype(jnp.result_type(a.dtype, b.dtype))
 _float_linalg('_npi_solve', lambda a, b: jnp.linalg.solve(a, b), 'x with A @ x = B.', inputs=('A', 'B'))
 
 

@@ -320,3 +320,71 @@ def sample_unique_zipfian(*, range_max, shape, _key):
         return out, trials
     # rows one after the other: under vmap every draw would select over all rows' seen-sets
     return lax.map(row, jax.random.split(_key, batch))
+
+
+# ---- NumPy's samplers (mx.np.random) with gradients ---------------------------------------
+# Each distribution parameter is a number (an operator parameter) or an array (an input, in
+# parameter order: input1, input2), broadcast against ``size``. A sample is a differentiable
+# function of its parameters and of parameter-free noise, so unlike ``_sample_*`` the gradient
+# reaches array parameters (the pathwise gradient MXNet's ``_npi_*`` samplers give).
+
+def _unit_exponential(key, shape, dtype):
+    return -jnp.log1p(-jax.random.uniform(key, shape, dtype))
+
+
+_NP_SAMPLERS = {
+    'normal': (('loc', 'scale'), lambda key, shape, dtype, loc, scale: loc + scale * jax.random.normal(key, shape, dtype)),
+    'exponential': (('scale',), lambda key, shape, dtype, scale: scale * _unit_exponential(key, shape, dtype)),
+    'rayleigh': (('scale',), lambda key, shape, dtype, scale: scale * jnp.sqrt(2 * _unit_exponential(key, shape, dtype))),
+    'weibull': (('a',), lambda key, shape, dtype, a: _unit_exponential(key, shape, dtype) ** (1 / a)),
+    'pareto': (('a',), lambda key, shape, dtype, a: jnp.expm1(_unit_exponential(key, shape, dtype) / a)),
+    # jax's gamma samples carry the implicit reparameterisation gradient in the shape
+    'gamma': (('shape', 'scale'), lambda key, size, dtype, shape, scale: scale * jax.random.gamma(key, shape, size, dtype)),
+}
+
+
+def _np_sampler(dist, names, sample):
+    name = '_npi_' + dist
+
+    def inputs(attrs):
+        given = [n for n in names if attrs is None or attrs.get(n) is None]
+        return tuple('input%d' % (i + 1) for i in range(len(given)))
+
+    def op(*arrays, size, ctx, dtype, _key, **numbers):
+        arrays = iter(arrays)
+        dtype = _dtype(name, dtype)
+        values = [next(arrays).astype(dtype) if numbers[n] is None else jnp.asarray(numbers[n], dtype) for n in names]
+        try:
+            shape = jnp.broadcast_shapes(*(v.shape for v in values)) if size is None else size
+            values = [jnp.broadcast_to(v, shape) for v in values]
+        except ValueError:
+            raise MXNetError('%s: parameters of shapes %s do not broadcast to size %s'
+                             % (name, ', '.join(shape_str(v.shape) for v in values), size)) from None
+        return sample(_key, shape, dtype, *values).astype(dtype)
+    op.__name__ = name
+    op.__doc__ = ('Samples of the %s distribution (%s: numbers or arrays), of shape ``size`` or the parameters\' '
+                  'broadcast shape; differentiable in array parameters.' % (dist, ', '.join(names)))
+    register(name, inputs=inputs, random=True,
+             params=[P(n, 'float', None, optional=True) for n in names]
+             + [P('size', 'shape', None, optional=True), P('ctx', 'str', ''), P('dtype', 'dtype', None, optional=True)])(op)
+
+
+for _dist, (_names, _sample) in _NP_SAMPLERS.items():
+    _np_sampler(_dist, _names, _sample)
+
+
+@register('_npi_multivariate_normal', inputs=('mean', 'cov'), random=True,
+          params=[P('size', 'shape', None, optional=True)])
+def np_multivariate_normal(mean, cov, *, size, _key):
+    """Samples of N(mean, cov) for the broadcast batch of means (..., k) and covariances
+    (..., k, k): mean + L z with L the Cholesky factor of cov; shape size + batch + (k,)."""
+    k = mean.shape[-1] if mean.ndim else 0
+    if mean.ndim < 1 or cov.ndim < 2 or cov.shape[-2:] != (k, k):
+        raise MXNetError('_npi_multivariate_normal: mean (..., k) and cov (..., k, k) are required, got %s and %s'
+                         % (shape_str(mean.shape), shape_str(cov.shape)))
+    batch = jnp.broadcast_shapes(mean.shape[:-1], cov.shape[:-2])
+    shape = tuple(size or ()) + batch + (k,)
+    work = jnp.promote_types(mean.dtype, jnp.float32)  # float16 has no Cholesky factorisation
+    factor = jnp.linalg.cholesky(cov.astype(work))
+    z = jax.random.normal(_key, shape, work)
+    return (mean.astype(work) + jnp.einsum('...ij,...j->...i', factor, z)).astype(mean.dtype)
