@@ -608,8 +608,6 @@ SHAPE_CASES = {
     'sgd_update': ([(2, 3), (2, 3)], {'lr': 0.1}),
     'signsgd_update': ([(2, 3), (2, 3)], {'lr': 0.1}),
     'lamb_update_phase2': ([(2, 3), (2, 3), (1,), (1,)], {'lr': 0.1}),
-    '_adamw_update': ([(2, 3), (2, 3), (2, 3), (2, 3), (1,)], {'lr': 0.1, 'eta': 1.0}),
-    '_mp_adamw_update': ([(2, 3), (2, 3), (2, 3), (2, 3), (2, 3), (1,)], {'lr': 0.1, 'eta': 1.0}),
 }
 # infer_shape traces a graph's kernels with float32 variables; these kernels refuse float32 data
 WITHOUT_SHAPE_CASE = {'_contrib_dequantize': 'takes uint8/int8 data only',
