@@ -168,21 +168,30 @@ class BaseRNNCell:
         return activation(inputs, **kwargs)
 
 
-class RNNCell(BaseRNNCell):
-    """Elman cell: ``out = activation(W_i x + b_i + W_h h + b_h)``."""
+class _DenseCell(BaseRNNCell):
+    """A cell whose gates are two fully connected layers, of the input (i2h) and of the hidden
+    state (h2h), with ``num_states`` states of ``num_hidden`` each."""
+    num_states = 1
 
-    def __init__(self, num_hidden, activation='tanh', prefix='rnn_', params=None):
+    def __init__(self, num_hidden, prefix, params, i2h_bias_init=None):
         super().__init__(prefix=prefix, params=params)
         self._num_hidden = num_hidden
-        self._activation = activation
         self._iW = self.params.get('i2h_weight')
-        self._iB = self.params.get('i2h_bias')
         self._hW = self.params.get('h2h_weight')
+        self._iB = self.params.get('i2h_bias', **({'init': i2h_bias_init} if i2h_bias_init else {}))
         self._hB = self.params.get('h2h_bias')
 
     @property
     def state_info(self):
-        return [{'shape': (0, self._num_hidden), '__layout__': 'NC'}]
+        return [{'shape': (0, self._num_hidden), '__layout__': 'NC'} for _ in range(self.num_states)]
+
+
+class RNNCell(_DenseCell):
+    """Elman cell: ``out = activation(W_i x + b_i + W_h h + b_h)``."""
+
+    def __init__(self, num_hidden, activation='tanh', prefix='rnn_', params=None):
+        super().__init__(num_hidden, prefix, params)
+        self._activation = activation
 
     @property
     def _gate_names(self):
@@ -199,22 +208,13 @@ class RNNCell(BaseRNNCell):
         return output, [output]
 
 
-class LSTMCell(BaseRNNCell):
+class LSTMCell(_DenseCell):
     """LSTM cell (gates i, f, c, o stacked in that order); the forget gate's i2h bias starts at
     ``forget_bias``."""
+    num_states = 2
 
     def __init__(self, num_hidden, prefix='lstm_', params=None, forget_bias=1.0):
-        super().__init__(prefix=prefix, params=params)
-        self._num_hidden = num_hidden
-        self._iW = self.params.get('i2h_weight')
-        self._hW = self.params.get('h2h_weight')
-        self._iB = self.params.get('i2h_bias', init=init.LSTMBias(forget_bias=forget_bias))
-        self._hB = self.params.get('h2h_bias')
-
-    @property
-    def state_info(self):
-        return [{'shape': (0, self._num_hidden), '__layout__': 'NC'},
-                {'shape': (0, self._num_hidden), '__layout__': 'NC'}]
+        super().__init__(num_hidden, prefix, params, i2h_bias_init=init.LSTMBias(forget_bias=forget_bias))
 
     @property
     def _gate_names(self):
@@ -252,20 +252,11 @@ def _gru_update(i2h, h2h, prev_h, name, activation):
     return next_h, [next_h]
 
 
-class GRUCell(BaseRNNCell):
+class GRUCell(_DenseCell):
     """GRU cell (Cho et al., 2014; gates r, z and the candidate stacked in that order)."""
 
     def __init__(self, num_hidden, prefix='gru_', params=None):
-        super().__init__(prefix=prefix, params=params)
-        self._num_hidden = num_hidden
-        self._iW = self.params.get('i2h_weight')
-        self._iB = self.params.get('i2h_bias')
-        self._hW = self.params.get('h2h_weight')
-        self._hB = self.params.get('h2h_bias')
-
-    @property
-    def state_info(self):
-        return [{'shape': (0, self._num_hidden), '__layout__': 'NC'}]
+        super().__init__(num_hidden, prefix, params)
 
     @property
     def _gate_names(self):
