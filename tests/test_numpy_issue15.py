@@ -263,3 +263,17 @@ def test_argmax_of_0d_and_empty_arrays(shape, axis, raises):
 def test_sym_np_symbol_class_name():
     a, b = mx.sym.Variable('a'), mx.sym.Variable('b')
     assert type(mx.sym.np.stack([a.as_np_ndarray(), b.as_np_ndarray()])) is mx.sym.np._Symbol
+
+
+def test_hybridized_np_creation_with_empty_dimensions():
+    """Under NumPy semantics a 0 in F.np.zeros' shape is an empty dimension, not one shape
+    inference must decide (MXNet's test_np_zeros / test_np_ones)."""
+    class Empty(gluon.HybridBlock):
+        def hybrid_forward(self, F, x):
+            return F.np.zeros((0,)), F.np.ones((2, 0)), x + 1
+
+    net = Empty()
+    net.hybridize()
+    zeros, ones, y = net(np.ones((3,)))
+    assert zeros.shape == (0,) and ones.shape == (2, 0)
+    onp.testing.assert_array_equal(y.asnumpy(), [2, 2, 2])

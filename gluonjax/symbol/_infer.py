@@ -130,14 +130,16 @@ def pending_shape(node):
     """The ``shape`` of a creation node (``zeros``, ``ones``, ``full``, ``empty``) with unknown (0)
     dimensions, else None.
 
-    In MXNet's symbols a 0 in such a shape is a dimension decided by shape inference from the
-    node's consumers (``F.zeros(shape=(0, n))`` as an RNN begin state of any batch size); the
+    In MXNet's symbols a 0 (-1 under np_shape) in such a shape is a dimension decided by shape
+    inference from the node's consumers (``F.zeros(shape=(0, n))`` as an RNN begin state of any batch size); the
     node's output shape stays unknown until a consumer's rule gives it.
     """
     if node.is_variable or not node.op.creation or 'shape' not in node.op._param_map:
         return None
     shape = node.parsed().get('shape')
-    if shape is None or all(d > 0 for d in shape):
+    # under np_shape (npx.set_np()) 0 is an empty dimension and only -1 an unknown one
+    unknown_at = -1 if np_shape_semantics() else 0
+    if shape is None or all(d > unknown_at for d in shape):
         return None
     return tuple(shape)
 
@@ -251,7 +253,7 @@ def _run(symbol, shapes, dtypes, seed_pending=True):
             # its known dimensions are known from the start (the width of an RNN begin state
             # gives the h2h weight's shape); consumers fill in the rest. Type inference alone
             # skips this: partial shapes decide no dtype and cost a trial evaluation per node
-            ent_shape[(id(node), 0)] = tuple(None if d <= 0 else d for d in pending_shape(node))
+            ent_shape[(id(node), 0)] = as_partial(pending_shape(node))
     done = set()
     for _ in range(max(4, len(order))):
         progress = False
