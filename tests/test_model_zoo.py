@@ -190,7 +190,8 @@ def test_model_file_names_follow_mxnet():
     """``<name>-<8 hex digits of the sha1>.params``, MXNet's names for its published files."""
     assert model_store.short_hash('resnet18_v1') == 'a0666292'
     assert model_store.short_hash('mobilenetv2_0.25') == 'ae8f9392'
-    assert set(model_store._model_sha1) == set(STRUCTURE)
+    # (a subset: GluonNLP adds its own models to this table when imported, as it does with MXNet's)
+    assert set(STRUCTURE) <= set(model_store._model_sha1)
     with pytest.raises(ValueError, match='Pretrained model for resnet19_v1 is not available'):
         model_store.short_hash('resnet19_v1')
     assert model_store.DEFAULT_ROOT.endswith(os.path.join('.mxnet', 'models'))

@@ -65,7 +65,7 @@ def test_bad_inputs_name_the_operator():
         mx.nd.contrib.box_nms(mx.nd.zeros((1, 3, 6)), in_format='xywh')
     with pytest.raises(MXNetError, match='BilinearResize2D: data must be NCHW'):
         mx.nd.contrib.BilinearResize2D(mx.nd.zeros((2, 3)), height=2, width=2)
-    with pytest.raises(MXNetError, match="mode='odd_scale' is not implemented"):
+    with pytest.raises(MXNetError, match="mode='odd_scale' needs scale_height and scale_width"):
         mx.nd.contrib.BilinearResize2D(mx.nd.zeros((1, 1, 2, 2)), mode='odd_scale')
 
 
