@@ -400,7 +400,21 @@ def _adopt_params(parent, children, override, what):
         parent.params._params.update(child.params._params)
 
 
-class SequentialRNNCell(BaseRNNCell):
+class _CompositeCell(BaseRNNCell):
+    """A cell made of the cells in ``self._cells``: their weights are (un)packed in turn."""
+
+    def unpack_weights(self, args):
+        for cell in self._cells:
+            args = cell.unpack_weights(args)
+        return args
+
+    def pack_weights(self, args):
+        for cell in self._cells:
+            args = cell.pack_weights(args)
+        return args
+
+
+class SequentialRNNCell(_CompositeCell):
     """Cells applied one after another, each on the previous one's output."""
 
     def __init__(self, params=None):
@@ -421,16 +435,6 @@ class SequentialRNNCell(BaseRNNCell):
         if self._modified:
             raise AssertionError('After applying a modifier cell the base cell cannot be called directly.')
         return [state for cell in self._cells for state in cell.begin_state(**kwargs)]
-
-    def unpack_weights(self, args):
-        for cell in self._cells:
-            args = cell.unpack_weights(args)
-        return args
-
-    def pack_weights(self, args):
-        for cell in self._cells:
-            args = cell.pack_weights(args)
-        return args
 
     def __call__(self, inputs, states):
         self._counter += 1
@@ -583,7 +587,7 @@ class ResidualCell(ModifierCell):
                 for o, i in zip(outputs, inputs)], states
 
 
-class BidirectionalCell(BaseRNNCell):
+class BidirectionalCell(_CompositeCell):
     """``l_cell`` over the sequence and ``r_cell`` over it reversed, outputs concatenated per step
     (named ``<output_prefix>t<i>``, or ``<output_prefix>out`` merged)."""
 
@@ -593,16 +597,6 @@ class BidirectionalCell(BaseRNNCell):
         self._override_cell_params = params is not None
         _adopt_params(self, [l_cell, r_cell], self._override_cell_params, 'BidirectionalCell')
         self._cells = [l_cell, r_cell]
-
-    def unpack_weights(self, args):
-        for cell in self._cells:
-            args = cell.unpack_weights(args)
-        return args
-
-    def pack_weights(self, args):
-        for cell in self._cells:
-            args = cell.pack_weights(args)
-        return args
 
     def __call__(self, inputs, states):
         raise NotImplementedError('Bidirectional cannot be stepped. Please use unroll')
