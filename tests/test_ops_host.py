@@ -11,9 +11,10 @@ from gluonjax.ops import _host
 from gluonjax.ops._kernel import kernel_for
 from gluonjax.ops._registry import canonical_ops
 
-# zeros of both signs, subnormals (XLA's CPU code reads them as zero), infinities, NaN, halves
+# zeros of both signs, subnormals (XLA's CPU code reads them as zero), infinities, NaN, halves,
 SPECIAL = [0.0, -0.0, 1e-39, -1e-39, 1e-45, 1.0, -2.5, 3.3e38, -3.3e38, np.inf, -np.inf, np.nan,
-           0.5, 1.5, -0.5, 2.0, 7.25, 1e-30, 1.17e-38, -1.17e-38, 1e-310, -1e-310]
+           0.5, 1.5, -0.5, 2.0, 7.25, 1e-30, 1.17e-38, -1.17e-38, 1e-310, -1e-310,
+           1e-4, 3e-6, -4e-7, 6e-8, 65504.0]  # float16: small normal, subnormals, the largest
 HOSTED = sorted(name for name, op in canonical_ops().items() if op.host is not None and not op.creation)
 
 
@@ -26,11 +27,18 @@ def _same_bits(a, b):
 
 
 def _both_ways(kernel, args):
+    """The host form's and the compiled kernel's outputs; ([], []) where the compiled kernel
+    refuses the dtype, after checking that the host path refuses it too (it traces first)."""
     prev = on()
     try:
         _host._seen.clear()
+        try:
+            compiled = kernel.jitted(*args)
+        except TypeError:
+            with pytest.raises(TypeError):
+                _host.run(kernel, tuple(args))
+            return [], []
         host = _host.run(kernel, tuple(args))
-        compiled = kernel.jitted(*args)
     finally:
         restore(prev)
     assert host is not None, 'the host form did not run'
@@ -39,29 +47,127 @@ def _both_ways(kernel, args):
 
 def test_every_host_form_is_listed():
     assert {'broadcast_add', 'elemwise_mul', '_div_scalar', 'broadcast_greater', 'sqrt'} <= set(HOSTED)
+    assert set(SHAPED) <= set(HOSTED)
 
 
-@pytest.mark.parametrize('dtype', ['float32', 'float64'])
-@pytest.mark.parametrize('name', HOSTED)
-def test_host_form_gives_the_compiled_bits(name, dtype):
+# Input shapes and attributes of the host forms that move data or reduce (the others take 1-D SPECIAL values).
+SHAPED = {
+    'Reshape': ([(2, 3, 4)], {'shape': (0, -1)}), 'Flatten': ([(2, 3, 4)], {}),
+    'reshape_like': ([(2, 3, 4), (6, 4)], {}), 'transpose': ([(2, 3, 4)], {'axes': (2, 0, -2)}),
+    'SwapAxis': ([(2, 3, 4)], {'dim1': 0, 'dim2': -1}), 'expand_dims': ([(2, 3, 4)], {'axis': -1}),
+    'squeeze': ([(2, 1, 4)], {}), 'Concat': ([(2, 3, 4), (2, 1, 4)], {'dim': -2, 'num_args': 2}),
+    'stack': ([(2, 3), (2, 3)], {'axis': -1, 'num_args': 2}),
+    'slice': ([(5, 6)], {'begin': (1, None), 'end': (None, 0), 'step': (2, -1)}),
+    'slice_axis': ([(5, 6)], {'axis': -1, 'begin': 1, 'end': -2}), 'tile': ([(2, 3)], {'reps': (2, 1, 2)}),
+    'reverse': ([(2, 3, 4)], {'axis': (0, 2)}), 'broadcast_to': ([(2, 1, 4)], {'shape': (2, 5, 0)}),
+    'broadcast_axis': ([(2, 1, 1)], {'axis': (1, 2), 'size': (3, 4)}),
+    'max': ([(3, 4, 5)], {'axis': (0, 2), 'keepdims': True}), 'min': ([(3, 4, 5)], {'axis': 1}),
+    'sum': ([(3, 4, 5)], {'axis': (0, 2)}),
+}
+REDUCTIONS = ('max', 'min', 'sum')
+
+
+def _served(name):
+    """The dtypes the operator's host form declares it serves (ops/_host.py)."""
+    kind = getattr(canonical_ops()[name].host, 'host_dtypes', None)
+    dtypes = ['float32', 'float64', 'float16']
+    if kind in ('ints', 'all'):
+        dtypes += ['int32', 'uint8', 'int64']
+    if kind == 'all':
+        dtypes += ['float16', 'bool']
+    return dtypes
+
+
+def _values(dtype, size, rng, special=True):
+    if np.dtype(dtype).kind == 'f':
+        pool = np.array(SPECIAL if special else [], dtype=np.float64)
+        pool = np.concatenate([pool, rng.uniform(-3, 3, max(size - len(pool), 0))])
+        with np.errstate(over='ignore'):  # SPECIAL's 3.3e38 is inf in float16
+            return rng.permutation(pool)[:size].astype(dtype)
+    if dtype == 'bool':
+        return rng.randint(0, 2, size).astype(bool)
+    values = rng.randint(-300, 300, size)
+    return np.where(values == 0, 7, values).astype(dtype)  # uint8 wraps, as a user's data might
+
+
+def _device(arrays):
     import jax
-    op = canonical_ops()[name]
-    rng = np.random.RandomState(0)
-    special = np.array(SPECIAL).astype(dtype)
-    lhs = np.concatenate([special, rng.uniform(-3, 3, 10).astype(dtype)])
-    rhs = np.roll(lhs, 5)
-    n_in = len(op.inputs)
-    scalars = [{}] if 'scalar' not in op._param_map else [{'scalar': s} for s in (0.0, 1e-39, 2.5, -1.5, np.nan)]
     prev = on()
     try:
-        arrays = [jax.device_put(x) for x in (lhs, rhs)[:n_in]]
+        return [jax.device_put(x) for x in arrays]
     finally:
         restore(prev)
-    for kw in scalars:
-        kernel = kernel_for(name, kw)
-        args = arrays + [kernel.attrs[d] for d in kernel.dynamic]
-        for h, c in zip(*_both_ways(kernel, args)):
+
+
+@pytest.mark.parametrize('name', [n for n in HOSTED if n not in SHAPED])
+def test_host_form_gives_the_compiled_bits(name):
+    op = canonical_ops()[name]
+    rng = np.random.RandomState(0)
+    n_in = len(op.inputs)
+    scalars = [{}] if 'scalar' not in op._param_map else [{'scalar': s} for s in (0.0, 1e-39, 2.5, -1.5, np.nan)]
+    for dtype in _served(name):
+        lhs = _values(dtype, 32, rng)
+        arrays = _device([lhs, np.roll(lhs, 5)][:n_in])
+        for kw in scalars:
+            if np.dtype(dtype).kind in 'iub' and kw and not np.isfinite(kw['scalar']):
+                continue  # a NaN scalar has no integer value
+            if np.dtype(dtype).kind in 'iu' and 'div' in name and kw and np.clip(
+                    np.trunc(kw['scalar']), np.iinfo(dtype).min, np.iinfo(dtype).max) == 0:
+                continue  # integer division by zero stays compiled (the next test)
+            kernel = kernel_for(name, kw)
+            args = arrays + [kernel.attrs[d] for d in kernel.dynamic]
+            for h, c in zip(*_both_ways(kernel, args)):
+                _same_bits(h, c)
+
+
+@pytest.mark.parametrize('name', sorted(SHAPED))
+def test_moves_and_reductions_on_the_host_give_the_compiled_bits(name):
+    shapes, attrs = SHAPED[name]
+    rng = np.random.RandomState(1)
+    kernel = kernel_for(name, attrs)
+    for dtype in _served(name):
+        if name == 'sum' and dtype.startswith('float'):
+            continue  # float sums stay compiled (the next test)
+        special = name not in REDUCTIONS  # data the reductions compute exactly (see below for the rest)
+        arrays = _device([_values(dtype, int(np.prod(s)), rng, special).reshape(s) for s in shapes])
+        for h, c in zip(*_both_ways(kernel, arrays)):
             _same_bits(h, c)
+
+
+@pytest.mark.parametrize('name', REDUCTIONS)
+def test_reductions_leave_inexact_data_to_the_compiled_kernel(name):
+    # float sums round in XLA's order; max/min of zeros of both signs, NaN or subnormals: XLA's choices
+    values = np.array([0.0, -0.0, 1.0, 2.0], np.float32) if name != 'sum' else np.array([0.5, 0.25], np.float32)
+    kernel = kernel_for(name, {})
+    prev = on()
+    try:
+        _host._seen.clear()
+        assert _host.run(kernel, tuple(_device([values]))) is None
+    finally:
+        restore(prev)
+
+
+def test_integer_division_where_c_leaves_it_undefined_stays_compiled():
+    for a, b in (([7, -7], [0, 2]), ([np.iinfo(np.int32).min, 5], [-1, 2])):
+        kernel = kernel_for('broadcast_div', {})
+        prev = on()
+        try:
+            _host._seen.clear()
+            assert _host.run(kernel, tuple(_device([np.int32(a), np.int32(b)]))) is None
+        finally:
+            restore(prev)
+    np.testing.assert_array_equal((nd.array([-7, 7], dtype='int32') / nd.array([2, -2], dtype='int32')).asnumpy(),
+                                  [-3, -3])
+
+
+def test_host_forms_raise_the_operators_errors():
+    x = nd.array(np.zeros((2, 3)))
+    with pytest.raises(MXNetError, match='transpose'):
+        nd.transpose(x, axes=(0, 0))
+    with pytest.raises(MXNetError, match='broadcast_to'):
+        x.broadcast_to((4, 3))
+    with pytest.raises(MXNetError, match='slice_axis'):
+        nd.slice_axis(x, axis=1, begin=2, end=1)
 
 
 def test_host_form_broadcasts_and_checks_like_the_operator():
@@ -80,7 +186,7 @@ def test_new_shapes_run_without_compiling_until_they_repeat(compiles):
     a, b, c = (nd.array(rng.rand(*shape)) for _ in range(3))
     want = a.asnumpy() * b.asnumpy() + c.asnumpy() - 0.5
     counts = []
-    for _ in range(4):
+    for _ in range(mx.ops._host.HOST_CALLS + 2):
         before = compiles[0]
         out = (a * b + c - 0.5).asnumpy()
         counts.append(compiles[0] - before)

@@ -13,8 +13,16 @@ Equal bits need care: XLA's CPU code reads and writes subnormal floats as zero i
 :func:`cpu_arithmetic`; maximum and minimum are left out (XLA's choice between 0.0 and -0.0).
 
 Only where it is exact and cheap: jax on the CPU alone (on an accelerator the data is not on
-the host), concrete float32/float64 arrays of one dtype, at most ``MAX_SIZE`` elements, not
-while autograd records (the tape keeps the compiled operator's pullback).
+the host), concrete arrays of one dtype, at most ``MAX_SIZE`` elements, not while autograd
+records (the tape keeps the compiled operator's pullback). Which dtypes a host form serves is
+its own declaration: float16/32/64 by default (XLA computes float16 in float32, as NumPy
+does), every integer dtype too for :func:`int_exact` forms (wrapping integer arithmetic),
+every dtype for :func:`moves` (data movement copies bits). A host form may raise
+:class:`Fallback` for data it cannot give the compiled bits for (a max over zeros of both
+signs, an integer division by zero). Host forms check their input as the operator does, most
+by being the operator's own function run with NumPy (``xp=np``); tracing the operator to
+check it would cost a tenth of a compile. tests/test_ops_host.py compares every host form's
+bits and dtypes with the compiled operator's, for every dtype it serves.
 Set ``GLUONJAX_HOST_FIRST_CALLS=0`` to compile every signature at once.
 """
 import os
@@ -25,11 +33,17 @@ import numpy as np
 from .. import _caches
 from ..base import MXNetError
 
-__all__ = ['run', 'cpu_arithmetic', 'flush_subnormals']
+__all__ = ['run', 'cpu_arithmetic', 'flush_subnormals', 'moves', 'int_exact', 'keep_dtypes', 'Fallback']
 
-HOST_CALLS = int(os.environ.get('GLUONJAX_HOST_FIRST_CALLS', '2'))
+# A compile costs 30-100 ms and saves about 10 us per later call against the host form, so a
+# signature met a few times is cheaper on the host; only one that keeps coming back compiles.
+HOST_CALLS = int(os.environ.get('GLUONJAX_HOST_FIRST_CALLS', '8'))
 MAX_SIZE = 1 << 20
-_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+_DTYPES = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.float16))
+# XLA's CPU code computes float16 in float32, where float16's subnormals are normal numbers
+_FLUSHED = _DTYPES[:2]
+_INTS = tuple(np.dtype(t) for t in (np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
+                                    np.uint64))
 _seen = _caches.lru_cache('ops.host_signatures', 8192)  # signature -> calls run on the host
 _state = {}  # 'concrete': the type of a concrete jax array; 'cpu': jax runs on the CPU alone
 
@@ -39,9 +53,45 @@ def _setup():
     _state['concrete'] = type(jax.device_put(np.zeros((), np.float32)))
 
 
+class Fallback(Exception):
+    """Raised by a host form for data it cannot compute exactly: the compiled kernel runs."""
+
+
+def _declared(fn, dtypes):
+    def form(*args, **kwargs):
+        return fn(*args, **kwargs)
+    form.__name__ = getattr(fn, '__name__', 'host')
+    form.host_dtypes = dtypes
+    return form
+
+
+def moves(fn):
+    """``fn`` declared as data movement (reshape, transpose, slices): exact for every dtype."""
+    return _declared(fn, 'all')
+
+
+def int_exact(fn):
+    """``fn`` declared exact on integer dtypes too (wrapping arithmetic, comparisons)."""
+    return _declared(fn, 'ints')
+
+
+def keep_dtypes(wrapper, fn):
+    """``wrapper`` (a host form calling ``fn``) serving the dtypes ``fn`` serves."""
+    if hasattr(fn, 'host_dtypes'):
+        wrapper.host_dtypes = fn.host_dtypes
+    return wrapper
+
+
+def _serves(host_form, dtype):
+    if dtype in _DTYPES:
+        return True
+    kind = getattr(host_form, 'host_dtypes', None)
+    return kind == 'all' or (kind == 'ints' and dtype in _INTS)  # bool: only moves
+
+
 def flush_subnormals(x):
     """``x`` (a NumPy array or scalar) with subnormal floats replaced by zeros of their sign."""
-    if not isinstance(x, (np.ndarray, np.floating)) or x.dtype not in _DTYPES:
+    if not isinstance(x, (np.ndarray, np.floating)) or x.dtype not in _FLUSHED:
         return x
     return x * (np.abs(x) >= np.finfo(x.dtype).tiny)
 
@@ -53,7 +103,7 @@ def cpu_arithmetic(fn):
         out = fn(*[flush_subnormals(a) for a in args], **kwargs)
         return tuple(flush_subnormals(o) for o in out) if isinstance(out, tuple) else flush_subnormals(out)
     exact.__name__ = getattr(fn, '__name__', 'host')
-    return exact
+    return keep_dtypes(exact, fn)
 
 
 def run(kernel, args):
@@ -69,7 +119,7 @@ def run(kernel, args):
     for a in arrays:
         if type(a) is not concrete or a.dtype != dtype or a.size > MAX_SIZE:
             return None
-    if arrays and dtype not in _DTYPES:
+    if arrays and not _serves(kernel.op.host, dtype):
         return None
     signature = (kernel.key, tuple([a.shape for a in arrays]), dtype)
     calls = _seen.get(signature, 0)
@@ -83,7 +133,7 @@ def run(kernel, args):
             outs = kernel.host(*host_args)
     except MXNetError:  # the operator's own check (shapes that do not broadcast)
         raise
-    except Exception:  # anything else: the compiled kernel runs and reports it in its words
+    except Exception:  # Fallback, or anything else: the compiled kernel runs and reports it in its words
         return None
     placement = arrays[0].sharding if arrays else (kernel.key[2] or jax.devices()[0])
     return tuple([jax.device_put(np.asarray(o), placement) for o in outs])

@@ -6,7 +6,7 @@ from jax import lax
 
 from ..base import MXNetError, shape_str
 from . import _input_shapes
-from ._host import cpu_arithmetic, flush_subnormals
+from ._host import Fallback, cpu_arithmetic, flush_subnormals, int_exact, keep_dtypes, moves
 from . import _onnx
 from ._registry import Np, P, arith, register
 
@@ -58,7 +58,7 @@ _ONNX_UNARY.update({'_copy': _onnx_input, 'BlockGrad': _onnx_input, 'make_loss':
 
 # The NumPy forms of the float operators IEEE rounds exactly (the same bits as XLA's; OpDef.host).
 _EXACT_FLOAT = {'sqrt': cpu_arithmetic(numpy.sqrt), 'reciprocal': cpu_arithmetic(lambda x: 1.0 / x)}
-_EXACT = {'square': cpu_arithmetic(numpy.square), 'negative': numpy.negative, 'ceil': cpu_arithmetic(numpy.ceil),
+_EXACT = {'square': int_exact(cpu_arithmetic(numpy.square)), 'negative': int_exact(numpy.negative), 'ceil': cpu_arithmetic(numpy.ceil),
           'floor': cpu_arithmetic(numpy.floor), 'trunc': cpu_arithmetic(numpy.trunc),
           'fix': cpu_arithmetic(numpy.trunc)}
 
@@ -104,8 +104,8 @@ for _name, _fn, _where in (
         ('logical_not', lambda x: (x == 0).astype(x.dtype), '')):
     _unary(_name, _fn, method='m' in _where, np=(_name,) if 'n' in _where else (),
            npx=(_name,) if 'x' in _where else (), host=_EXACT.get(_name))
-_unary('abs', jnp.abs, method=True, np=('absolute', 'abs', 'fabs'), host=numpy.abs)
-_unary('_copy', lambda x: x, aliases=('identity',), host=numpy.copy,  # MXNet's name for it is _copy (JSON)
+_unary('abs', jnp.abs, method=True, np=('absolute', 'abs', 'fabs'), host=int_exact(numpy.abs))
+_unary('_copy', lambda x: x, aliases=('identity',), host=moves(numpy.copy),  # MXNet's name for it is _copy (JSON)
        np=(Np('copy(a)'), Np("copy(a, order='C')", function=False, method=True, unsupported=('order',))))
 _unary('BlockGrad', lax.stop_gradient, aliases=('stop_gradient',), npx=('stop_gradient',))
 _unary('make_loss', lambda x: x)
@@ -150,7 +150,7 @@ def _binary(name, fn, aliases=(), elemwise=None, logical=False, backs=(), host=N
             out = fn(lhs, rhs)
             return out.astype(lhs.dtype) if logical else out
         op.__name__ = name
-        return op
+        return keep_dtypes(op, fn)
     register(name, inputs=('lhs', 'rhs'), aliases=aliases, arith=backs, onnx=onnx, np=np,
              host=host and broadcasting(host))(broadcasting(fn))
     if elemwise is not None:
@@ -164,7 +164,7 @@ def _binary(name, fn, aliases=(), elemwise=None, logical=False, backs=(), host=N
                 out = fn(lhs, rhs)
                 return out.astype(lhs.dtype) if logical else out
             eop.__name__ = ename
-            return eop
+            return keep_dtypes(eop, fn)
         register(ename, inputs=('lhs', 'rhs'), aliases=ealiases, arith=ebacks, same_shape_inputs=True, onnx=onnx,
                  host=host and equal_shapes(host))(equal_shapes(fn))
 
@@ -191,6 +191,22 @@ def _true_div(a, b):
     return exact_divide(a, b)
 
 
+@int_exact
+def _host_div(a, b):
+    """``_true_div`` in NumPy: floats exactly rounded; integers truncated as C divides, where
+    that is defined (no division by zero, no overflow of the most negative value)."""
+    a, b = numpy.asarray(a), numpy.asarray(b)
+    if a.dtype.kind not in 'iu':
+        return _host_float_div(a, b)
+    if (b == 0).any() or (a.dtype.kind == 'i' and ((a == numpy.iinfo(a.dtype).min).any()
+                                                    or (b == numpy.iinfo(b.dtype).min).any())):
+        raise Fallback
+    return (numpy.sign(a) * numpy.sign(b) * (numpy.abs(a) // numpy.abs(b))).astype(numpy.result_type(a, b))
+
+
+_host_float_div = cpu_arithmetic(numpy.true_divide)
+
+
 def _mod(a, b):
     """a mod b with the divisor's sign, as in MXNet. Where b is 0 MXNet gives 0 (not nan),
     still with gradient 1 for a: a - stop_gradient(a) is that value."""
@@ -202,14 +218,14 @@ def _mod(a, b):
 # The Python arithmetic of each front end (arith entries): nd and np broadcast; MXNet's symbols
 # use the equal-shapes operators under their CamelCase names (``a + b`` is '_Plus', node _plus0);
 # the symbol functions (sym.maximum, sym.pow) are a front end of their own ('symfunc').
-_binary('broadcast_add', jnp.add, aliases=('broadcast_plus',), backs=arith('nd np', 'add'), host=cpu_arithmetic(numpy.add), onnx='Add',
+_binary('broadcast_add', jnp.add, aliases=('broadcast_plus',), backs=arith('nd np', 'add'), host=int_exact(cpu_arithmetic(numpy.add)), onnx='Add',
         elemwise=('elemwise_add', ('_plus', '_add', '_Plus'), arith('sym', 'add', call_name='_Plus')))
 _binary('broadcast_sub', jnp.subtract, aliases=('broadcast_minus',), backs=arith('nd', 'subtract') + arith('np', 'subtract'),
-        host=cpu_arithmetic(numpy.subtract), onnx='Sub',
+        host=int_exact(cpu_arithmetic(numpy.subtract)), onnx='Sub',
         elemwise=('elemwise_sub', ('_minus', '_sub', '_Minus'), arith('sym', 'subtract', call_name='_Minus')))
-_binary('broadcast_mul', jnp.multiply, backs=arith('nd np', 'multiply'), host=cpu_arithmetic(numpy.multiply), onnx='Mul',
+_binary('broadcast_mul', jnp.multiply, backs=arith('nd np', 'multiply'), host=int_exact(cpu_arithmetic(numpy.multiply)), onnx='Mul',
         elemwise=('elemwise_mul', ('_mul', '_Mul'), arith('sym', 'multiply', call_name='_Mul')))
-_binary('broadcast_div', _true_div, backs=arith('nd', 'divide'), host=cpu_arithmetic(numpy.true_divide), onnx='Div',
+_binary('broadcast_div', _true_div, backs=arith('nd', 'divide'), host=_host_div, onnx='Div',
         elemwise=('elemwise_div', ('_div', '_Div'), arith('sym', 'divide', call_name='_Div')))
 _binary('broadcast_mod', _mod, backs=arith('nd', 'modulo') + arith('np', 'mod'),
         elemwise=('_mod', ('_Mod',), arith('sym', 'modulo', call_name='_Mod')))
@@ -255,14 +271,23 @@ def _onnx_comparison(cmp, with_scalar=False):
 for _cmp, (_fn, _host_fn) in _COMPARISONS.items():
     _binary('broadcast_' + _cmp, _fn, elemwise=('_' + _cmp, (), arith('sym', _cmp)), logical=True,
             onnx=_onnx_comparison(_cmp),
-            backs=arith('nd', _cmp), host=cpu_arithmetic(_host_fn))
+            backs=arith('nd', _cmp), host=int_exact(cpu_arithmetic(_host_fn)))
 
 
 # ---- array with a scalar: the scalar is a traced value, so new values do not recompile ----
 
 def _host_scalar(scalar, dtype):
     """The scalar as the compiled operator sees it: converted to the array's dtype, a subnormal
-    result read as zero (see ops/_host.py)."""
+    result read as zero (see ops/_host.py); into an integer dtype as XLA converts, truncated and
+    saturated (NaN is 0), where NumPy's cast of an out-of-range float is undefined."""
+    dtype = numpy.dtype(dtype)
+    if dtype.kind in 'iub':
+        value = float(scalar)
+        if dtype.kind == 'b':
+            return numpy.bool_(value != 0)
+        info = numpy.iinfo(dtype)
+        value = 0.0 if value != value else min(max(numpy.trunc(value), info.min), info.max)
+        return dtype.type(int(value))
     return flush_subnormals(numpy.asarray(scalar).astype(dtype)[()])
 
 
@@ -274,7 +299,7 @@ def _scalar(name, fn, aliases=(), logical=False, backs=(), host=None, onnx=None)
             out = fn(data, convert(scalar, data.dtype))
             return out.astype(data.dtype) if logical or out.dtype != data.dtype else out
         op.__name__ = name
-        return op
+        return keep_dtypes(op, fn)
     register(name, params=[P('scalar', 'float', 1.0), P('is_int', 'bool', True)], aliases=aliases,
              dynamic_params=('scalar',), arith=backs, onnx=onnx,
              host=host and with_scalar(host, _host_scalar))(
@@ -289,15 +314,15 @@ def _scalar_backs(function, forms, call_name, np_function=None, fronts='sym'):
 
 
 _BOTH = 'scalar rscalar'
-_scalar('_plus_scalar', jnp.add, aliases=('_PlusScalar',), onnx=_onnx.scalar('Add'), host=cpu_arithmetic(numpy.add), backs=_scalar_backs('add', _BOTH, '_PlusScalar', 'add'))
-_scalar('_minus_scalar', jnp.subtract, aliases=('_MinusScalar',), onnx=_onnx.scalar('Sub'), host=cpu_arithmetic(numpy.subtract),
+_scalar('_plus_scalar', jnp.add, aliases=('_PlusScalar',), onnx=_onnx.scalar('Add'), host=int_exact(cpu_arithmetic(numpy.add)), backs=_scalar_backs('add', _BOTH, '_PlusScalar', 'add'))
+_scalar('_minus_scalar', jnp.subtract, aliases=('_MinusScalar',), onnx=_onnx.scalar('Sub'), host=int_exact(cpu_arithmetic(numpy.subtract)),
         backs=_scalar_backs('subtract', 'scalar', '_MinusScalar', 'subtract'))
-_scalar('_rminus_scalar', lambda x, s: s - x, aliases=('_RMinusScalar',), onnx=_onnx.scalar('Sub', reverse=True), host=cpu_arithmetic(lambda x, s: s - x),
+_scalar('_rminus_scalar', lambda x, s: s - x, aliases=('_RMinusScalar',), onnx=_onnx.scalar('Sub', reverse=True), host=int_exact(cpu_arithmetic(lambda x, s: s - x)),
         backs=_scalar_backs('subtract', 'rscalar', '_RMinusScalar', 'subtract'))
-_scalar('_mul_scalar', jnp.multiply, aliases=('_MulScalar',), onnx=_onnx.scalar('Mul'), host=cpu_arithmetic(numpy.multiply),
+_scalar('_mul_scalar', jnp.multiply, aliases=('_MulScalar',), onnx=_onnx.scalar('Mul'), host=int_exact(cpu_arithmetic(numpy.multiply)),
         backs=_scalar_backs('multiply', _BOTH, '_MulScalar', 'multiply'))
-_scalar('_div_scalar', _true_div, aliases=('_DivScalar',), onnx=_onnx.scalar('Div'), host=cpu_arithmetic(numpy.true_divide), backs=_scalar_backs('divide', 'scalar', '_DivScalar'))
-_scalar('_rdiv_scalar', lambda x, s: _true_div(s, x), aliases=('_RDivScalar',), onnx=_onnx.scalar('Div', reverse=True), host=cpu_arithmetic(lambda x, s: s / x),
+_scalar('_div_scalar', _true_div, aliases=('_DivScalar',), onnx=_onnx.scalar('Div'), host=_host_div, backs=_scalar_backs('divide', 'scalar', '_DivScalar'))
+_scalar('_rdiv_scalar', lambda x, s: _true_div(s, x), aliases=('_RDivScalar',), onnx=_onnx.scalar('Div', reverse=True), host=int_exact(lambda x, s: _host_div(s, x)),
         backs=_scalar_backs('divide', 'rscalar', '_RDivScalar'))
 _scalar('_mod_scalar', _mod, aliases=('_ModScalar',), backs=_scalar_backs('modulo', 'scalar', '_ModScalar', 'mod'))
 _scalar('_rmod_scalar', lambda x, s: _mod(s, x), aliases=('_RModScalar',),
@@ -318,7 +343,7 @@ for _fname in ('maximum', 'minimum', 'hypot'):
 _MIRROR = {'greater': 'lesser', 'lesser': 'greater', 'greater_equal': 'lesser_equal',
            'lesser_equal': 'greater_equal'}
 for _cmp, (_fn, _host_fn) in _COMPARISONS.items():
-    _scalar('_%s_scalar' % _cmp, _fn, logical=True, host=cpu_arithmetic(_host_fn), onnx=_onnx_comparison(_cmp, True),
+    _scalar('_%s_scalar' % _cmp, _fn, logical=True, host=int_exact(cpu_arithmetic(_host_fn)), onnx=_onnx_comparison(_cmp, True),
             backs=arith('nd sym', _cmp, 'scalar') + arith('nd', _MIRROR.get(_cmp, _cmp), 'rscalar'))
 
 

@@ -1,8 +1,10 @@
 """Reductions over axes, with MXNet's axis / keepdims / exclude parameters."""
 import jax.numpy as jnp
+import numpy as np
 
 from ..base import MXNetError, shape_str
 from . import _onnx
+from ._host import Fallback, int_exact
 from ._registry import P, register
 from .elemwise import exact_divide
 
@@ -47,7 +49,7 @@ def _onnx_reduce(op_type):
     return convert
 
 
-def _reducer(name, fn, aliases=(), int_result=False, onnx=None):
+def _reduction(name, fn, int_result):
     def op(data, *, axis, keepdims, exclude):
         axes = reduce_axes(name, data.shape, axis, exclude)
         out = fn(data, axis=axes, keepdims=keepdims)
@@ -56,7 +58,31 @@ def _reducer(name, fn, aliases=(), int_result=False, onnx=None):
         return _finish(out, keepdims)
     op.__name__ = name
     op.__doc__ = 'The %s of elements over the given axes.' % name
-    register(name, params=_REDUCE_PARAMS, aliases=aliases, methods=(name,), onnx=onnx and _onnx_reduce(onnx))(op)
+    return op
+
+
+def _reducer(name, fn, aliases=(), int_result=False, onnx=None, host=None):
+    """A reduction with MXNet's parameters; ``host``: ``fn``'s exact NumPy form (see ops/_host.py)."""
+    host = host and int_exact(_reduction(name, host, int_result))
+    register(name, params=_REDUCE_PARAMS, aliases=aliases, methods=(name,), onnx=onnx and _onnx_reduce(onnx),
+             host=host)(_reduction(name, fn, int_result))
+
+
+def _host_extreme(np_fn):
+    """max or min on the host, where its answer is XLA's: not for floats with NaN, zeros (which
+    sign XLA keeps) or subnormals (which XLA's CPU code reads as zero)."""
+    def host(x, axis, keepdims):
+        if x.dtype.kind == 'f' and (np.isnan(x).any() or (np.abs(x) < np.finfo(x.dtype).tiny).any()):
+            raise Fallback
+        return np_fn(x, axis=axis, keepdims=keepdims)
+    return host
+
+
+def _host_int_sum(x, axis, keepdims):
+    """Integer sums wrap the same in any order; float sums round by XLA's order, which NumPy's is not."""
+    if x.dtype.kind not in 'iub':
+        raise Fallback
+    return np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype if x.dtype != np.bool_ else np.int64)
 
 
 def _sum(x, axis, keepdims):
@@ -76,13 +102,13 @@ def _prod(x, axis, keepdims):
     return jnp.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
 
 
-_reducer('sum', _sum, aliases=('sum_axis',), onnx='ReduceSum')
+_reducer('sum', _sum, aliases=('sum_axis',), onnx='ReduceSum', host=_host_int_sum)
 _reducer('mean', _mean, onnx='ReduceMean')
 _reducer('prod', _prod, onnx='ReduceProd')
 _reducer('nansum', lambda x, axis, keepdims: jnp.nansum(x, axis=axis, keepdims=keepdims, dtype=x.dtype))
 _reducer('nanprod', lambda x, axis, keepdims: jnp.nanprod(x, axis=axis, keepdims=keepdims, dtype=x.dtype))
-_reducer('max', jnp.max, aliases=('max_axis',), onnx='ReduceMax')
-_reducer('min', jnp.min, aliases=('min_axis',), onnx='ReduceMin')
+_reducer('max', jnp.max, aliases=('max_axis',), onnx='ReduceMax', host=_host_extreme(np.max))
+_reducer('min', jnp.min, aliases=('min_axis',), onnx='ReduceMin', host=_host_extreme(np.min))
 
 
 @register('norm', methods=('norm',), params=[P('ord', 'int', 2), P('axis', 'axis', None, optional=True),

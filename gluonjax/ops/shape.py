@@ -4,6 +4,10 @@ Every function here is pure and works on static shapes: the checks run while
 tracing and raise MXNetError naming the operator and the shapes, as MXNet's
 shape inference does. Gradients come from jax (slicing scatters back, tiling
 and broadcasting sum), which is what MXNet's backward kernels compute.
+
+Operators that only move data take ``xp`` (``jax.numpy``; NumPy in their host
+form, ops/_host.py): the same code, checks included, runs a first call on the
+host instead of compiling it.
 """
 import math
 
@@ -13,6 +17,7 @@ from jax import lax
 
 from ..base import MXNetError, shape_str
 from . import _onnx
+from ._host import moves
 from ._registry import Np, P, Plot, register
 
 
@@ -126,6 +131,7 @@ def _onnx_reshape(g, node):
 
 
 @register('Reshape', plot=Plot('shape'), methods=('reshape',), aliases=('reshape',), onnx=_onnx_reshape,
+          host=moves(lambda data, **attrs: reshape(data, **attrs)),  # pure shape arithmetic: NumPy runs it as is
           params=[P('shape', 'shape', ()), P('reverse', 'bool', False), P('target_shape', 'shape', ()),
                   P('keep_highest', 'bool', False)])
 def reshape(data, *, shape, reverse, target_shape, keep_highest):
@@ -135,7 +141,8 @@ def reshape(data, *, shape, reverse, target_shape, keep_highest):
     return data.reshape(reshape_shape(data.shape, shape, reverse))
 
 
-@register('Flatten', onnx=_onnx.same('Flatten', axis=1), plot=Plot('shape'), npx=('batch_flatten',), methods=('flatten',), aliases=('flatten',))
+@register('Flatten', onnx=_onnx.same('Flatten', axis=1), plot=Plot('shape'), npx=('batch_flatten',), methods=('flatten',), aliases=('flatten',),
+          host=moves(lambda data: flatten(data)))
 def flatten(data):
     """Collapse all axes but the first: (d1, d2, ..., dk) -> (d1, d2*...*dk)."""
     if data.ndim == 0:
@@ -144,6 +151,7 @@ def flatten(data):
 
 
 @register('reshape_like', npx=('reshape_like',), methods=('reshape_like',), inputs=('lhs', 'rhs'),
+          host=moves(lambda lhs, rhs, **attrs: reshape_like(lhs, rhs, **attrs)),
           params=[P(n, 'int', None, optional=True) for n in ('lhs_begin', 'lhs_end', 'rhs_begin', 'rhs_end')])
 def reshape_like(lhs, rhs, *, lhs_begin, lhs_end, rhs_begin, rhs_end):
     """lhs reshaped so that lhs.shape[lhs_begin:lhs_end] becomes rhs.shape[rhs_begin:rhs_end]."""
@@ -206,11 +214,12 @@ def _onnx_swap_axis(g, node):
     return g.add('Transpose', node.inputs, perm=perm)
 
 
-@register('transpose', methods=('transpose',), onnx=_onnx_transpose, params=[P('axes', 'shape', ())])
-def transpose(data, *, axes):
+@register('transpose', methods=('transpose',), onnx=_onnx_transpose, params=[P('axes', 'shape', ())],
+          host=moves(lambda data, *, axes: transpose(data, axes=axes, xp=np)))
+def transpose(data, *, axes, xp=jnp):
     """Permute the axes; with no ``axes``, reverse them."""
     if not axes:
-        return jnp.transpose(data)
+        return xp.transpose(data)
     if len(axes) != data.ndim:
         raise MXNetError('transpose: axes %s must list all %d axes of an array of shape %s'
                          % (_tuple_str(axes), data.ndim, shape_str(data.shape)))
@@ -218,16 +227,17 @@ def transpose(data, *, axes):
     if sorted(perm) != list(range(data.ndim)):
         raise MXNetError('transpose: axes %s are not a permutation of the axes of shape %s'
                          % (_tuple_str(axes), shape_str(data.shape)))
-    return jnp.transpose(data, perm)
+    return xp.transpose(data, perm)
 
 
 @register('SwapAxis', methods=('swapaxes',), aliases=('swapaxes',), onnx=_onnx_swap_axis, params=[P('dim1', 'int', 0), P('dim2', 'int', 0)],
+          host=moves(lambda data, *, dim1, dim2: swap_axis(data, dim1=dim1, dim2=dim2, xp=np)),
           np=(Np('swapaxes(a, axis1, axis2)', params={'axis1': 'dim1', 'axis2': 'dim2'}, method=True),))
-def swap_axis(data, *, dim1, dim2):
+def swap_axis(data, *, dim1, dim2, xp=jnp):
     """Exchange two axes."""
     a = norm_axis('SwapAxis', dim1, data.ndim, 'dim1')
     b = norm_axis('SwapAxis', dim2, data.ndim, 'dim2')
-    return jnp.swapaxes(data, a, b)
+    return xp.swapaxes(data, a, b)
 
 
 def _onnx_expand_dims(g, node):
@@ -247,18 +257,20 @@ def _onnx_squeeze(g, node):
     return g.add('Squeeze', [node.inputs[0], _onnx.axes_const(g, axes)])
 
 
-@register('expand_dims', methods=('expand_dims',), onnx=_onnx_expand_dims, params=[P('axis', 'int')], np=(Np('expand_dims(a, axis)'),))
-def expand_dims(data, *, axis):
+@register('expand_dims', methods=('expand_dims',), onnx=_onnx_expand_dims, params=[P('axis', 'int')], np=(Np('expand_dims(a, axis)'),),
+          host=moves(lambda data, *, axis: expand_dims(data, axis=axis, xp=np)))
+def expand_dims(data, *, axis, xp=jnp):
     """Insert an axis of size 1 at ``axis`` (in [-ndim-1, ndim])."""
     n = data.ndim
     if not -n - 1 <= axis <= n:
         raise MXNetError('expand_dims: axis must be in the range [%d, %d] for an array of shape %s (%d provided)'
                          % (-n - 1, n, shape_str(data.shape), axis))
-    return jnp.expand_dims(data, axis % (n + 1))
+    return xp.expand_dims(data, axis % (n + 1))
 
 
-@register('squeeze', methods=('squeeze',), onnx=_onnx_squeeze, params=[P('axis', 'axis', None, optional=True)])
-def squeeze(data, *, axis):
+@register('squeeze', methods=('squeeze',), onnx=_onnx_squeeze, params=[P('axis', 'axis', None, optional=True)],
+          host=moves(lambda data, *, axis: squeeze(data, axis=axis, xp=np)))
+def squeeze(data, *, axis, xp=jnp):
     """Remove axes of size 1 (all of them, or those in ``axis``); never returns a 0-d array."""
     if axis is None:
         axes = tuple(i for i, d in enumerate(data.shape) if d == 1)
@@ -269,7 +281,7 @@ def squeeze(data, *, axis):
             if data.shape[a] != 1:
                 raise MXNetError('squeeze: cannot squeeze out axis %d of shape %s: it has size %d, not 1'
                                  % (a, shape_str(data.shape), data.shape[a]))
-    out = jnp.squeeze(data, axes)
+    out = xp.squeeze(data, axes)
     return out.reshape((1,)) if out.ndim == 0 else out
 
 
@@ -284,8 +296,9 @@ def _same_dtype(name, arrays):
 
 @register('Concat', plot=Plot('shape'), aliases=('concat',), variadic=True,
           onnx=lambda g, node: g.add('Concat', node.inputs, axis=node.attrs['dim']),
+          host=moves(lambda *data, num_args, dim: concat(*data, num_args=num_args, dim=dim, xp=np)),
           params=[P('num_args', 'int'), P('dim', 'int', 1)])
-def concat(*data, num_args, dim):
+def concat(*data, num_args, dim, xp=jnp):
     """Join arrays along an existing axis ``dim``."""
     first = data[0]
     axis = norm_axis('Concat', dim, first.ndim, 'dim')
@@ -295,7 +308,7 @@ def concat(*data, num_args, dim):
             raise MXNetError('Concat: input %d has shape %s, incompatible with input 0 of shape %s '
                              '(shapes must agree except on dim %d)'
                              % (i, shape_str(a.shape), shape_str(first.shape), dim))
-    return jnp.concatenate(data, axis=axis)
+    return xp.concatenate(data, axis=axis)
 
 
 def _onnx_stack(g, node):
@@ -313,8 +326,9 @@ def _onnx_split(g, node):
     return parts
 
 
-@register('stack', variadic=True, onnx=_onnx_stack, params=[P('axis', 'int', 0), P('num_args', 'int')])
-def stack(*data, axis, num_args):
+@register('stack', variadic=True, onnx=_onnx_stack, params=[P('axis', 'int', 0), P('num_args', 'int')],
+          host=moves(lambda *data, axis, num_args: stack(*data, axis=axis, num_args=num_args, xp=np)))
+def stack(*data, axis, num_args, xp=jnp):
     """Join arrays of equal shape along a new axis."""
     first = data[0]
     n = first.ndim + 1
@@ -325,7 +339,7 @@ def stack(*data, axis, num_args):
         if a.shape != first.shape:
             raise MXNetError('stack: all inputs must have the same shape, got %s for input 0 and %s for input %d'
                              % (shape_str(first.shape), shape_str(a.shape), i))
-    return jnp.stack(data, axis=axis % n)
+    return xp.stack(data, axis=axis % n)
 
 
 @register('SliceChannel', npx=('slice_channel',), methods=('split',), aliases=('split',), onnx=_onnx_split,
@@ -378,6 +392,7 @@ def _onnx_slice_axis(g, node):
 
 
 @register('slice', methods=('slice',), aliases=('crop',), npx=('slice',), onnx=_onnx_slice, partial_shapes='by_axis',
+          host=moves(lambda data, **attrs: slice_op(data, **attrs)),  # Python slices index NumPy alike
           params=[P('begin', 'optints'), P('end', 'optints'), P('step', 'optints', ())])
 def slice_op(data, *, begin, end, step):
     """Python-style slicing of the leading axes: begin/end/step per axis, None for the default."""
@@ -424,8 +439,9 @@ def slice_assign_scalar(data, *, scalar, begin, end, step):
 
 
 @register('slice_axis', partial_shapes='by_axis', methods=('slice_axis',), onnx=_onnx_slice_axis,
+          host=moves(lambda data, **attrs: slice_axis(data, **attrs, xp=np)),
           params=[P('axis', 'int'), P('begin', 'int'), P('end', 'int', None, optional=True)])
-def slice_axis(data, *, axis, begin, end):
+def slice_axis(data, *, axis, begin, end, xp=jnp):
     """Elements begin..end (exclusive; None: to the end) along one axis; negative values count from the end."""
     ax = norm_axis('slice_axis', axis, data.ndim)
     n = data.shape[ax]
@@ -434,6 +450,8 @@ def slice_axis(data, *, axis, begin, end):
     if not 0 <= b < e <= n:
         raise MXNetError('slice_axis: invalid begin=%d, end=%s for axis %d of shape %s (need 0 <= begin < end <= %d)'
                          % (begin, end, ax, shape_str(data.shape), n))
+    if xp is np:  # the host form (lax has no NumPy twin)
+        return data[(slice(None),) * ax + (slice(b, e),)]
     return lax.slice_in_dim(data, b, e, axis=ax)
 
 
@@ -469,13 +487,14 @@ def _onnx_tile(g, node):
     return g.add('Tile', [x, _onnx.ints(g, reps)])
 
 
-@register('tile', methods=('tile',), onnx=_onnx_tile, params=[P('reps', 'shape')])
-def tile(data, *, reps):
+@register('tile', methods=('tile',), onnx=_onnx_tile, params=[P('reps', 'shape')],
+          host=moves(lambda data, *, reps: tile(data, reps=reps, xp=np)))
+def tile(data, *, reps, xp=jnp):
     """Repeat the whole array ``reps`` times per axis (numpy.tile)."""
     if any(r <= 0 for r in reps):
         raise MXNetError('tile: reps %s must be positive for input of shape %s'
                          % (_tuple_str(reps), shape_str(data.shape)))
-    return jnp.tile(data, reps)
+    return xp.tile(data, reps)
 
 
 @register('repeat', methods=('repeat',), params=[P('repeats', 'int'), P('axis', 'int', None, optional=True)],
@@ -526,11 +545,12 @@ def pad(data, *, mode, pad_width, constant_value):
     return jnp.pad(data, widths, mode=mode)
 
 
-@register('reverse', methods=('flip',), aliases=('flip',), params=[P('axis', 'axis')])
-def reverse(data, *, axis):
+@register('reverse', methods=('flip',), aliases=('flip',), params=[P('axis', 'axis')],
+          host=moves(lambda data, *, axis: reverse(data, axis=axis, xp=np)))
+def reverse(data, *, axis, xp=jnp):
     """Reverse the order of elements along the given axes."""
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
-    return jnp.flip(data, tuple(norm_axis('reverse', a, data.ndim) for a in axes))
+    return xp.flip(data, tuple(norm_axis('reverse', a, data.ndim) for a in axes))
 
 
 # ---- broadcasting ----------------------------------------------------------------------
@@ -550,14 +570,15 @@ def _onnx_expand(g, node):
     return g.add('Expand', [node.inputs[0], _onnx.ints(g, node.out_shapes[0])])
 
 
-@register('broadcast_to', methods=('broadcast_to',), onnx=_onnx_expand, params=[P('shape', 'shape', ())])
-def broadcast_to(data, *, shape):
+@register('broadcast_to', methods=('broadcast_to',), onnx=_onnx_expand, params=[P('shape', 'shape', ())],
+          host=moves(lambda data, *, shape: broadcast_to(data, shape=shape, xp=np)))
+def broadcast_to(data, *, shape, xp=jnp):
     """Broadcast axes of size 1 to ``shape``; a 0 in ``shape`` keeps that axis."""
     if len(shape) != data.ndim:
         _broadcast_check('broadcast_to', data.shape, shape)
     target = tuple(d if t == 0 else t for t, d in zip(shape, data.shape))
     _broadcast_check('broadcast_to', data.shape, target)
-    return jnp.broadcast_to(data, target)
+    return xp.broadcast_to(data, target)
 
 
 @register('broadcast_like', npx=('broadcast_like',), methods=('broadcast_like',), inputs=('lhs', 'rhs'), onnx=_onnx_expand,
@@ -583,8 +604,9 @@ def broadcast_like(lhs, rhs, *, lhs_axes, rhs_axes):
 
 
 @register('broadcast_axis', aliases=('broadcast_axes',), methods=('broadcast_axes',),
+          host=moves(lambda data, *, axis, size: broadcast_axis(data, axis=axis, size=size, xp=np)),
           params=[P('axis', 'shape', ()), P('size', 'shape', ())])
-def broadcast_axis(data, *, axis, size):
+def broadcast_axis(data, *, axis, size, xp=jnp):
     """Broadcast the given axes (each of size 1) to the given sizes."""
     if len(axis) != len(size):
         raise MXNetError('broadcast_axis: axis %s and size %s must have the same length'
@@ -596,7 +618,7 @@ def broadcast_axis(data, *, axis, size):
             raise MXNetError('broadcast_axis: axis %d of shape %s has size %d; only axes of size 1 can be broadcast'
                              % (a, shape_str(data.shape), data.shape[a]))
         target[a] = s
-    return jnp.broadcast_to(data, tuple(target))
+    return xp.broadcast_to(data, tuple(target))
 
 
 # ---- masks, diagonals, blocks -------------------------------------------------------------
