@@ -215,9 +215,42 @@ _binary('broadcast_mod', _mod, backs=arith('nd', 'modulo') + arith('np', 'mod'),
         elemwise=('_mod', ('_Mod',), arith('sym', 'modulo', call_name='_Mod')))
 _binary('broadcast_power', jnp.power, backs=arith('nd np', 'power'), onnx='Pow',
         elemwise=('_power', ('_Power', 'elemwise_power'), arith('sym symfunc', 'power', call_name='_Power')))
+@jax.custom_jvp
+def _hypot(a, b):
+    """sqrt(a^2 + b^2), differentiated as MXNet does: a / hypot(a, b) (NaN at the origin, where
+    jax's own rule gives 0)."""
+    return jnp.hypot(a, b)
+
+
+@_hypot.defjvp
+def _hypot_jvp(primals, tangents):
+    (a, b), (da, db) = primals, tangents
+    out = jnp.hypot(a, b)
+    return out, da * (a / out) + db * (b / out)
+
+
+def _mxnet_extremum(value, lhs_wins, rhs_wins):
+    """maximum/minimum (NaN propagating) differentiated as MXNet does: the whole gradient to the
+    lhs where ``lhs_wins`` (ties included), to the rhs where ``rhs_wins``, none where a NaN is
+    compared (jax's rule splits ties in halves)."""
+    @jax.custom_jvp
+    def extremum(a, b):
+        return value(a, b)
+
+    @extremum.defjvp
+    def _jvp(primals, tangents):
+        (a, b), (da, db) = primals, tangents
+        out = value(a, b)
+        return out, (jnp.where(lhs_wins(a, b), da, 0) + jnp.where(rhs_wins(a, b), db, 0)).astype(out.dtype)
+    return extremum
+
+
+_PAIRWISE_FUNCTIONS = {'maximum': _mxnet_extremum(jnp.maximum, jnp.greater_equal, jnp.less),
+                       'minimum': _mxnet_extremum(jnp.minimum, jnp.less_equal, jnp.greater),
+                       'hypot': _hypot}
 for _fname in ('maximum', 'minimum', 'hypot'):
     _call = '_' + _fname.capitalize()
-    _binary('broadcast_' + _fname, getattr(jnp, _fname), backs=arith('nd np', _fname),
+    _binary('broadcast_' + _fname, _PAIRWISE_FUNCTIONS[_fname], backs=arith('nd np', _fname),
             onnx={'maximum': 'Max', 'minimum': 'Min'}.get(_fname),
 
             elemwise=('_' + _fname, (_call,), arith('symfunc', _fname, call_name=_call)))
@@ -311,7 +344,7 @@ _scalar('_rpower_scalar', lambda x, s: jnp.power(s, x), aliases=('_RPowerScalar'
                + arith('sym', 'power', 'rscalar')))
 for _fname in ('maximum', 'minimum', 'hypot'):
     _call = '_%sScalar' % _fname.capitalize()
-    _scalar('_%s_scalar' % _fname, getattr(jnp, _fname), aliases=(_call,),
+    _scalar('_%s_scalar' % _fname, _PAIRWISE_FUNCTIONS[_fname], aliases=(_call,),
             onnx={'maximum': _onnx.scalar('Max'), 'minimum': _onnx.scalar('Min')}.get(_fname),
             backs=_scalar_backs(_fname, _BOTH, _call, _fname, fronts='symfunc'))
 # A comparison with the number on the left is the mirrored one: 2 < x is x > 2.
