@@ -101,7 +101,8 @@ class KVStore(KVStoreBase):
         """The number of workers: 1 for a single-process store."""
         return 1
 
-    def is_capable(self, capability):
+    @staticmethod
+    def is_capable(capability):
         """Whether the store supports ``capability``; it can run an optimizer ('optimizer')."""
         if capability.lower() == KVStoreBase.OPTIMIZER:
             return True

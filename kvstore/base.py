@@ -33,7 +33,8 @@ class KVStoreBase:
         """Run ``optimizer`` on every push (update on the store)."""
         raise NotImplementedError()
 
-    def is_capable(self, capability):
+    @staticmethod
+    def is_capable(capability):
         """Whether the store supports ``capability`` (only 'optimizer' is defined)."""
         raise NotImplementedError()
 
@@ -100,7 +101,8 @@ class TestStore(KVStoreBase):
             for dst in _as_list(o):
                 total.copyto(dst)
 
-    def is_capable(self, capability):
+    @staticmethod
+    def is_capable(capability):
         if capability.lower() == KVStoreBase.OPTIMIZER:
             return False
         raise ValueError('Unknown capability: {}'.format(capability))

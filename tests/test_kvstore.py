@@ -220,6 +220,7 @@ def test_create_names(name, kind):
     assert isinstance(kv, kvstore.KVStore) and isinstance(kv, kvstore.KVStoreBase)
     assert kv.type == kind and kv.rank == 0 and kv.num_workers == 1
     assert kv.is_capable(kvstore.KVStoreBase.OPTIMIZER) and kv.is_capable('OPTIMIZER')
+    assert type(kv).is_capable('optimizer')  # a static method, as in MXNet
     with pytest.raises(ValueError, match='Unknown capability'):
         kv.is_capable('sparse')
     assert mx.kvstore.create is mx.kv.create is kvstore.create
@@ -632,6 +633,7 @@ def test_teststore_sums_on_the_host_and_refuses_store_updates():
     x.initialize(ctx=[mx.cpu(0), mx.cpu(1)], init='zeros')
     kv = mx.kv.create('teststore')
     assert (kv.type, kv.rank, kv.num_workers, kv.is_capable('optimizer')) == ('teststore', 0, 1, False)
+    assert type(kv).is_capable('optimizer') is False
     trainer = mx.gluon.Trainer([x], 'sgd', {'learning_rate': 1.0, 'momentum': 0.5}, kvstore=kv)
     with mx.autograd.record():
         for w in x.list_data():

@@ -33,7 +33,7 @@ LAYERS = [
                'gluonjax.profiler', 'gluonjax.onnx', 'gluonjax.rnn', 'gluonjax.engine']),
     ('tools', ['kvstore', 'viz']),
     # MXNet's Module API trains through a KVStore, as MXNet's does: above the kvstore package.
-    ('module', ['gluonjax.module']),
+    ('module', ['gluonjax.module', 'gluonjax.contrib.svrg_optimization']),
     # The package module: `import gluonjax` loads the core and registers the loaders of
     # base.upper_layer, so it may import anything and no module below may import it.
     # test_utils hands out ``mx`` itself (``from mxnet.test_utils import *`` does in MXNet).

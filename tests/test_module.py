@@ -438,3 +438,25 @@ def test_several_devices_run_one_program_with_per_device_results(monkeypatch):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
     for name in p1[0]:
         np.testing.assert_allclose(p1[0][name].asnumpy(), p2[0][name].asnumpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_module_group2ctxs_places_each_group_and_matches_one_device():
+    with mx.AttrScope(ctx_group='dev1'):
+        a = mx.sym.var('a') * 2
+    with mx.AttrScope(ctx_group='dev2'):
+        c = a + mx.sym.var('b')
+    shape = (2, 3)
+    batch = mx.io.DataBatch(data=[mx.nd.ones(shape), mx.nd.ones(shape) * 3])
+    grads = []
+    for group2ctxs in ({'dev1': mx.cpu(1), 'dev2': [mx.cpu(2)]}, None):
+        mod = mx.mod.Module(c, data_names=['a', 'b'], label_names=None, group2ctxs=group2ctxs)
+        mod.bind(data_shapes=[('a', shape), ('b', shape)], inputs_need_grad=True)
+        mod.init_params()
+        mod.forward(batch, is_train=True)
+        np.testing.assert_allclose(mod.get_outputs()[0].asnumpy(), np.full(shape, 5.0))
+        mod.backward([mx.nd.ones(shape)])
+        grads.append(mod.get_input_grads())
+    assert [g.context for g in grads[0]] == [mx.cpu(1), mx.cpu(2)]
+    for g_split, g_one in zip(*grads):
+        np.testing.assert_allclose(g_split.asnumpy(), g_one.asnumpy())
+    np.testing.assert_allclose(grads[0][0].asnumpy(), np.full(shape, 2.0))

@@ -348,3 +348,59 @@ def test_quantize_and_dequantize_match_mxnet():
                                [0.10196, 0.25098, 0.50196, 0.69804, 0.89412, 0.99608, 0.99608, -1.00392], atol=1e-5)
     with pytest.raises(MXNetError, match="quantize: out_type must be 'int8' or 'uint8'"):
         nd.contrib.quantize(x, nd.array([0.0]), nd.array([1.0]), out_type='int4')
+
+
+def test_maximum_minimum_hypot_gradients_follow_mxnet():
+    """Recorded from MXNet 1.9.1: ties give the whole gradient to the lhs, a NaN comparison none,
+    and hypot's gradient a / hypot(a, b) is NaN at the origin."""
+    a, b = nd.array([np.nan, 1, 2, 0]), nd.array([1, np.nan, 2, 0])
+    a.attach_grad()
+    b.attach_grad()
+    for fn, lhs, rhs in ((nd.broadcast_minimum, [0, 0, 1, 1], [0, 0, 0, 0]),
+                         (nd.broadcast_maximum, [0, 0, 1, 1], [0, 0, 0, 0])):
+        with autograd.record():
+            y = fn(a, b)
+        y.backward()
+        np.testing.assert_array_equal(a.grad.asnumpy(), lhs)
+        np.testing.assert_array_equal(b.grad.asnumpy(), rhs)
+    x, y = nd.array([0.0, 3.0]), nd.array([0.0, 4.0])
+    x.attach_grad()
+    with autograd.record():
+        out = nd.broadcast_hypot(x, y)
+    out.backward()
+    np.testing.assert_allclose(x.grad.asnumpy(), [np.nan, 0.6], rtol=1e-6)
+    r = nd.array([-1.0, 0.0, 2.0])
+    r.attach_grad()
+    with autograd.record():
+        out = nd.relu(r)
+    out.backward()
+    np.testing.assert_array_equal(r.grad.asnumpy(), [0, 0, 1])  # no gradient at 0
+    with autograd.record():
+        out = nd.abs(r)
+    out.backward()
+    np.testing.assert_array_equal(r.grad.asnumpy(), [-1, 0, 1])  # sign(x)
+
+
+def test_maximum_of_row_sparse_arrays_stays_row_sparse():
+    a = nd.array([[1, 0], [0, 0], [0, -2]]).tostype('row_sparse')
+    b = nd.array([[0, 0], [3, 0], [0, 0]]).tostype('row_sparse')
+    out = nd._internal._maximum(a, b)
+    assert out.stype == 'row_sparse' and out.indices.asnumpy().tolist() == [0, 1, 2]
+    np.testing.assert_array_equal(out.asnumpy(), [[1, 0], [3, 0], [0, 0]])
+    assert nd._internal._hypot(a, nd.ones((3, 2))).stype == 'default'
+
+
+def test_gamma_and_gammaln_follow_mxnet_with_negative_arguments_and_poles():
+    """Recorded from MXNet 1.9.1: gamma keeps its sign for negative x; the gradients are
+    gamma * psi and psi, +inf at the pole 0."""
+    x = nd.array([0.0, 1.5, -0.5])
+    x.attach_grad()
+    with autograd.record():
+        y = nd.gamma(x)
+    y.backward()
+    np.testing.assert_allclose(y.asnumpy(), [np.inf, 0.88622695, -3.544908], rtol=1e-5)
+    np.testing.assert_allclose(x.grad.asnumpy(), [np.inf, 0.03233835, -0.12935339], rtol=1e-4)
+    with autograd.record():
+        y = nd.gammaln(x)
+    y.backward()
+    np.testing.assert_allclose(x.grad.asnumpy(), [np.inf, 0.03648992, 0.03648992], rtol=1e-4)

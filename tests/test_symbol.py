@@ -427,6 +427,11 @@ class _IdentityProp(mx.operator.CustomOpProp):
 
 
 SHAPE_CASES = {
+    '_contrib_edge_id': ([(4, 4), (3,), (3,)], {}),
+    '_contrib_dgl_subgraph': ([(4, 4), (2,)], {'num_args': 2, 'return_mapping': True}),
+    '_contrib_dgl_graph_compact': ([(3, 4), (4,)], {'num_args': 2, 'graph_sizes': (2,), 'return_mapping': True}),
+    '_contrib_dgl_csr_neighbor_uniform_sample': ([(4, 4), (2,)], {'num_args': 2, 'max_num_vertices': 3}),
+    '_contrib_dgl_csr_neighbor_non_uniform_sample': ([(4, 4), (4,), (2,)], {'num_args': 3, 'max_num_vertices': 3}),
     'Custom': ([(2, 3)], {'op_type': 'test_symbol_identity'}),
     'FullyConnected': ([(2, 3, 4), (5, 12), (5,)], {'num_hidden': 5}),
     'Convolution': ([(2, 3, 8, 8), (4, 3, 3, 3), (4,)], {'kernel': (3, 3), 'num_filter': 4, 'stride': (2, 2)}),
@@ -617,7 +622,9 @@ INT_INPUTS = {'Embedding': (0,), 'take': (1,), 'batch_take': (1,), 'CTCLoss': (1
               'softmax_cross_entropy': (1,), 'SVMOutput': (1,), '_backward_gather_nd': (1,),
               '_npi_unravel_index': (0,), '_unravel_index': (0,), '_ravel_multi_index': (0,),
               'fill_element_0index': (2,), '_contrib_SparseEmbedding': (0,), '_sparse_retain': (1,),
-              '_contrib_index_copy': (1,), '_contrib_hawkesll': (5,)}
+              '_contrib_index_copy': (1,), '_contrib_hawkesll': (5,), '_contrib_edge_id': (1, 2),
+              '_contrib_dgl_subgraph': (1,), '_contrib_dgl_graph_compact': (1,),
+              '_contrib_dgl_csr_neighbor_uniform_sample': (1,), '_contrib_dgl_csr_neighbor_non_uniform_sample': (2,)}
 
 
 def _generic_case(op):
@@ -671,6 +678,11 @@ def _random_shapes(name, shapes, params):
         return [tuple(shapes[0]) + tuple(params.get('shape', ()))]
     if name.startswith('_random_'):
         return [tuple(params['shape'])]
+    if name.startswith('_contrib_dgl_csr_neighbor'):  # per seed array: ids + count, subgraph, (probs,) hops
+        most = params['max_num_vertices']
+        seeds = shapes[1 if 'non_uniform' not in name else 2:]
+        groups = [(most + 1,), (most, shapes[0][1])] + [(most,)] * (2 if 'non_uniform' in name else 1)
+        return [g for g in groups for _ in seeds]
     if name == 'RNN':  # (sequence, batch, state_size x directions)
         return [tuple(shapes[0][:2]) + (params['state_size'] * (2 if params.get('bidirectional') else 1),)]
     return [tuple(shapes[0])]  # Dropout

@@ -330,3 +330,55 @@ def test_executors_of_the_same_graph_share_compiled_code():
     a = first.forward()[0].asnumpy()
     mx.random.seed(3)
     np.testing.assert_array_equal(second.forward()[0].asnumpy(), a)  # same seed, same numbers
+
+
+def _two_stage_net():
+    with mx.AttrScope(ctx_group='stage1'):
+        data = mx.sym.var('data')
+        hidden = mx.sym.relu(mx.sym.FullyConnected(data, num_hidden=4, name='fc1'))
+    with mx.AttrScope(ctx_group='stage2'):
+        out = mx.sym.FullyConnected(hidden, num_hidden=2, name='fc2')
+    return out
+
+
+def test_group2ctx_places_each_ctx_group_on_its_context():
+    net = _two_stage_net()
+    group2ctx = {'stage1': mx.cpu(1), 'stage2': mx.cpu(2)}
+    exe = net.simple_bind(mx.cpu(0), group2ctx=group2ctx, data=(3, 5))
+    where = {n: a.context for n, a in exe.arg_dict.items()}
+    assert where == {'data': mx.cpu(1), 'fc1_weight': mx.cpu(1), 'fc1_bias': mx.cpu(1),
+                     'fc2_weight': mx.cpu(2), 'fc2_bias': mx.cpu(2)}
+    assert all(exe.grad_dict[n].context == c for n, c in where.items())
+    rs = np.random.RandomState(0)
+    values = {n: rs.randn(*a.shape).astype('float32') for n, a in exe.arg_dict.items()}
+    for n, v in values.items():
+        exe.arg_dict[n][:] = v
+    out = exe.forward(is_train=True)[0]
+    assert out.context == mx.cpu(2)  # the last node ran on stage2's device
+    ref = net.simple_bind(mx.cpu(0), data=(3, 5))
+    for n, v in values.items():
+        ref.arg_dict[n][:] = v
+    np.testing.assert_allclose(out.asnumpy(), ref.forward(is_train=True)[0].asnumpy(), rtol=1e-5)
+    head = mx.nd.array(rs.randn(3, 2))
+    exe.backward([head.copyto(mx.cpu(2))])
+    ref.backward([head])
+    for n in where:
+        assert exe.grad_dict[n].context == where[n]
+        np.testing.assert_allclose(exe.grad_dict[n].asnumpy(), ref.grad_dict[n].asnumpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_group2ctx_bind_copies_between_devices():
+    with mx.AttrScope(ctx_group='dev1'):
+        net = (mx.sym.var('a') + mx.sym.var('b')) * 3
+    with mx.AttrScope(ctx_group='dev2'):
+        net = net + mx.sym.var('c')
+    args = [mx.nd.ones((2, 2), ctx=mx.cpu(0)), mx.nd.ones((2, 2), ctx=mx.cpu(0)) * 2,
+            mx.nd.ones((2, 2), ctx=mx.cpu(1)) * 3]
+    grads = [mx.nd.zeros((2, 2), ctx=a.context) for a in args]
+    exe = net.bind(mx.cpu(0), args=args, args_grad=grads, group2ctx={'dev1': mx.cpu(0), 'dev2': mx.cpu(1)})
+    np.testing.assert_allclose(exe.forward(is_train=True)[0].asnumpy(), np.full((2, 2), 12.0))
+    exe.backward([mx.nd.ones((2, 2), ctx=mx.cpu(1))])
+    assert [g.asnumpy()[0, 0] for g in grads] == [3.0, 3.0, 1.0]
+    assert [g.context for g in grads] == [mx.cpu(0), mx.cpu(0), mx.cpu(1)]
+    with pytest.raises(TypeError, match='group2ctx'):
+        net.bind(mx.cpu(0), args=args, group2ctx={'dev1': 'cpu'})

@@ -6,7 +6,8 @@ flow functions foreach, while_loop and cond); ``contrib.autograd`` is the autogr
 MXNet 0.11 (train_section, mark_variables, grad_and_loss, ...); ``contrib.io`` has
 DataLoaderIter; ``contrib.amp`` is automatic mixed precision; ``contrib.onnx.export_model`` is
 ``mx.onnx.export_model`` (MXNet 1.9.1's older path). MXNet's ONNX import (contrib.onnx.import_model),
-``contrib.text`` has vocabularies and token embeddings read from local files. contrib.tensorrt,
+``contrib.text`` has vocabularies and token embeddings read from local files;
+``contrib.svrg_optimization`` (SVRGModule, a Module: imported by name, as in MXNet). contrib.tensorrt,
 contrib.quantization and contrib.tensorboard are not provided.
 """
 from ..ndarray import contrib as ndarray

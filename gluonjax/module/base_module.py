@@ -61,7 +61,7 @@ def _parse_one(names, shapes, what):
             shape = item[1]
             descs.append(DataDesc(item[0], tuple(shape) if isinstance(shape, (tuple, list)) else shape))
         else:
-            raise ValueError('%s_shapes must be a list of (name, shape) pairs or DataDescs, got %r'
+            raise TypeError('%s_shapes must be a list of (name, shape) pairs or DataDescs, got %r'
                              % (what, item))
     given = [d.name for d in descs]
     if sorted(given) != sorted(names):
@@ -192,6 +192,10 @@ class BaseModule:
             return merged
         return output_list
 
+    def _begin_epoch(self, epoch, train_data):
+        """Called by ``fit`` before each epoch's first batch (SVRGModule computes its full
+        gradients here); nothing by default."""
+
     def fit(self, train_data, eval_data=None, eval_metric='acc', epoch_end_callback=None,
             batch_end_callback=None, kvstore='local', optimizer='sgd',
             optimizer_params=(('learning_rate', 0.01),), eval_end_callback=None,
@@ -229,6 +233,7 @@ class BaseModule:
             tic = time.time()
             eval_metric.reset()
             nbatch = 0
+            self._begin_epoch(epoch, train_data)
             data_iter = iter(train_data)
             end_of_batch = False
             next_data_batch = next(data_iter)

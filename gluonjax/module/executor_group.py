@@ -15,7 +15,7 @@ import numpy as np
 
 from ..base import MXNetError, shape_str
 from ..io import DataDesc
-from ..symbol.executor import Executor
+from ..symbol.executor import Executor, _variable_contexts
 
 __all__ = ['DataParallelExecutorGroup']
 
@@ -74,7 +74,7 @@ class _TrainExecutor(Executor):
         return fn
 
     def forward(self, is_train=False, **kwargs):
-        if not (is_train and self._diff_names) or kwargs:
+        if not (is_train and self._diff_names) or kwargs or self._step_devices is not None:
             self._pending = None
             return super().forward(is_train, **kwargs)
         from .. import random as _random
@@ -165,6 +165,7 @@ class DataParallelExecutorGroup:
         self.fixed_param_names = list(fixed_param_names or [])
         self.state_names = list(state_names or [])
         self.shared_group = shared_group
+        self.group2ctxs = group2ctxs
         self.execs = []
         self._default_execs = None
         self.data_shapes = None
@@ -248,6 +249,28 @@ class DataParallelExecutorGroup:
             out.append(DataDesc(desc.name, tuple(shape), desc.dtype, desc.layout))
         return out
 
+    def _group2ctx(self, i):
+        """The ``group2ctx`` of the i-th device's executor: ``group2ctxs`` is one dict for all
+        devices (a group's value a context, or a list of one, or of one per device) or a list of dicts."""
+        spec = self.group2ctxs
+        if not spec:
+            return None
+        if isinstance(spec, (list, tuple)):
+            if len(spec) != len(self.contexts):
+                raise ValueError('group2ctxs: %d dicts for %d contexts' % (len(spec), len(self.contexts)))
+            return spec[i]
+        picked = {}
+        for group, where in spec.items():
+            if isinstance(where, (list, tuple)):
+                if len(where) == 1:  # one context for every device, as MXNet reads it
+                    where = list(where) * len(self.contexts)
+                if len(where) != len(self.contexts):
+                    raise ValueError('group2ctxs: group %r has %d contexts for %d devices'
+                                     % (group, len(where), len(self.contexts)))
+                where = where[i]
+            picked[group] = where
+        return picked
+
     def bind_exec(self, data_shapes, label_shapes, shared_group=None, reshape=False):
         """Bind one executor per context for these shapes (arrays of equal shapes are kept)."""
         self.batch_size = None
@@ -308,6 +331,8 @@ class DataParallelExecutorGroup:
         prev_args = prev_exec.arg_dict if prev_exec is not None else None
         prev_grads = prev_exec.grad_dict if prev_exec is not None else None
         shared_data = self.shared_data_arrays[i]
+        group2ctx = self._group2ctx(i)
+        where = _variable_contexts(self.symbol, ctx, group2ctx)  # model parallelism: per ctx_group
         for name, shape, t in zip(self.arg_names, arg_shapes, arg_types):
             dt = dtype(t)
             is_param = name in self.param_names
@@ -317,7 +342,7 @@ class DataParallelExecutorGroup:
                 if is_param and shared_args is not None and name in shared_args:
                     raise ValueError('bind: parameter %r has shape %s here but %s in the shared module'
                                      % (name, shape_str(shape), shape_str(shared_args[name].shape)))
-                arr = nd.zeros(shape, ctx=ctx, dtype=dt)
+                arr = nd.zeros(shape, ctx=where.get(name, ctx), dtype=dt)
             if not is_param:
                 shared_data[name] = arr
             args.append(arr)
@@ -326,15 +351,15 @@ class DataParallelExecutorGroup:
             else:
                 g = _first(reuse(shared_grads, name, shape, dt) if is_param else None,
                            reuse(prev_grads, name, shape, dt))
-                grads.append(g if g is not None else nd.zeros(shape, ctx=ctx, dtype=dt))
+                grads.append(g if g is not None else nd.zeros(shape, ctx=where.get(name, ctx), dtype=dt))
         shared_aux = shared_exec.aux_dict if shared_exec is not None else None
         prev_aux = prev_exec.aux_dict if prev_exec is not None else None
         for name, shape, t in zip(self.aux_names, aux_shapes, aux_types):
             dt = dtype(t)
             arr = _first(reuse(shared_aux, name, shape, dt), reuse(prev_aux, name, shape, dt))
-            aux.append(arr if arr is not None else nd.zeros(shape, ctx=ctx, dtype=dt))
-        exe = _TrainExecutor(self.symbol, ctx, args, grads, dict(self.grad_req), aux)
-        if self.execs:  # the devices run the same graph: trace it once (jit specialises per device)
+            aux.append(arr if arr is not None else nd.zeros(shape, ctx=where.get(name, ctx), dtype=dt))
+        exe = _TrainExecutor(self.symbol, ctx, args, grads, dict(self.grad_req), aux, group2ctx)
+        if self.execs and not group2ctx:  # the devices run the same graph: trace it once (jit specialises per device)
             exe._fn = self.execs[0]._fn
             exe._jit = self.execs[0]._jit
         if prev_exec is not None and prev_exec._monitor is not None:
@@ -439,9 +464,10 @@ class DataParallelExecutorGroup:
     def _make_spmd(self):
         """The training forward+backward of every device as ONE compiled program (``shard_map``
         over the devices), or False where it does not apply (one device, unequal slices, 0-d
-        arrays, nothing to differentiate, or a key type that cannot be stacked)."""
+        arrays, nothing to differentiate, a key type that cannot be stacked, or model
+        parallelism: ``group2ctxs`` puts each executor's nodes on several devices)."""
         execs = self.execs
-        if len(execs) < 2 or not execs[0]._diff_names:
+        if len(execs) < 2 or not execs[0]._diff_names or self.group2ctxs:
             return False
         devices = [c.jax_device for c in self.contexts]
         if len(set(devices)) != len(devices):

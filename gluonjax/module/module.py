@@ -9,6 +9,7 @@ from ..context import Context, cpu
 from ..initializer import InitDesc, Uniform
 from .base_module import BaseModule, _check_input_names, _check_names, _parse_data_desc
 from .executor_group import DataParallelExecutorGroup
+from ..symbol.executor import _storage_types
 
 __all__ = ['Module']
 
@@ -277,7 +278,7 @@ class Module(BaseModule):
             self._symbol, self._context, self._work_load_list, self._data_shapes, self._label_shapes,
             self._param_names, for_training, inputs_need_grad, shared_group, logger=self.logger,
             fixed_param_names=self._fixed_param_names, grad_req=grad_req,
-            state_names=self._state_names)
+            state_names=self._state_names, group2ctxs=self._group2ctxs)
         if shared_module is not None:
             self.params_initialized = True
             self._arg_params = shared_module._arg_params
@@ -288,7 +289,9 @@ class Module(BaseModule):
             if self._arg_params is not None or self._aux_params is not None:
                 raise AssertionError('bind: parameters exist but are not initialised')
             nd = _nd()
-            self._arg_params = {name: nd.zeros(x[0].shape, dtype=x[0].dtype)
+            # a parameter variable's stype ('row_sparse' weights of sparse models) is its storage
+            stypes = _storage_types(self._symbol, {})[0]
+            self._arg_params = {name: nd.zeros(x[0].shape, dtype=x[0].dtype, stype=stypes.get(name, 'default'))
                                 for name, x in zip(self._param_names, self._exec_group.param_arrays)}
             self._aux_params = {name: nd.zeros(x[0].shape, dtype=x[0].dtype)
                                 for name, x in zip(self._aux_names, self._exec_group.aux_arrays)}

@@ -9,3 +9,4 @@ from . import control_flow, numpy_more, vision, sparse, optimizer_ops  # noqa: F
 from . import mixed_precision  # noqa: F401,E402
 from . import image  # noqa: F401,E402
 from . import hawkes  # noqa: F401,E402
+from . import dgl  # noqa: F401,E402

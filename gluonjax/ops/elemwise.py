@@ -64,6 +64,35 @@ _EXACT = {'square': int_exact(cpu_arithmetic(numpy.square)), 'negative': int_exa
 
 # (name, kernel, where): 'm' = also a method of NDArray and Symbol (x.exp()), 'n' = also mx.np.<name>,
 # 'x' = also mx.npx.<name>.
+
+@jax.custom_jvp
+def _gamma(x):
+    """Gamma(x), negative arguments included (exp(gammaln) loses the sign), differentiated as
+    MXNet does: Gamma(x) psi(x), with psi = +inf at the poles 0, -1, -2, ..."""
+    return jax.scipy.special.gamma(x)
+
+
+def _mxnet_digamma(x):
+    """psi(x) as MXNet's gamma gradients use it: +inf at the poles 0, -1, -2, ... (jax: nan)."""
+    pole = (x <= 0) & (x == jnp.round(x))
+    return jnp.where(pole, jnp.inf, jax.scipy.special.digamma(x))
+
+
+@_gamma.defjvp
+def _gamma_jvp(primals, tangents):
+    (x,), (dx,) = primals, tangents
+    out = jax.scipy.special.gamma(x)
+    return out, dx * out * _mxnet_digamma(x)
+
+
+@jax.custom_jvp
+def _gammaln(x):
+    """log|Gamma(x)|, differentiated as MXNet does: psi(x), +inf at the poles."""
+    return jax.scipy.special.gammaln(x)
+
+
+_gammaln.defjvp(lambda primals, tangents: (_gammaln(primals[0]), tangents[0] * _mxnet_digamma(primals[0])))
+
 for _name, _fn, _where in (
         ('exp', jnp.exp, 'mn'), ('expm1', jnp.expm1, 'mn'), ('log', jnp.log, 'mn'), ('log10', jnp.log10, 'mn'),
         ('log2', jnp.log2, 'mn'), ('log1p', jnp.log1p, 'mn'), ('sqrt', jnp.sqrt, 'mn'), ('rsqrt', lax.rsqrt, 'm'),
@@ -72,8 +101,8 @@ for _name, _fn, _where in (
         ('arctan', jnp.arctan, 'mn'), ('sinh', jnp.sinh, 'mn'), ('cosh', jnp.cosh, 'mn'), ('tanh', jnp.tanh, 'mn'),
         ('arcsinh', jnp.arcsinh, 'mn'), ('arccosh', jnp.arccosh, 'mn'), ('arctanh', jnp.arctanh, 'mn'),
         ('sigmoid', jax.nn.sigmoid, 'mx'), ('softsign', jax.nn.soft_sign, ''), ('erf', jax.scipy.special.erf, 'mx'),
-        ('erfinv', jax.scipy.special.erfinv, 'x'), ('gamma', lambda x: jnp.exp(jax.scipy.special.gammaln(x)), 'mx'),
-        ('gammaln', jax.scipy.special.gammaln, 'mx'), ('reciprocal', lambda x: 1.0 / x, 'mn')):
+        ('erfinv', jax.scipy.special.erfinv, 'x'), ('gamma', _gamma, 'mx'),
+        ('gammaln', _gammaln, 'mx'), ('reciprocal', lambda x: 1.0 / x, 'mn')):
     _unary(_name, _float_only(_fn), method='m' in _where, np=(_name,) if 'n' in _where else (),
            npx=(_name,) if 'x' in _where else (), host=_EXACT_FLOAT.get(_name))
 _unary('degrees', _float_only(jnp.degrees), method=True, np=('degrees', 'rad2deg'))
@@ -100,11 +129,18 @@ for _name, _fn, _where in (
         ('sign', jnp.sign, 'mn'), ('square', jnp.square, 'mn'), ('negative', jnp.negative, 'n'),
         ('round', _round_half_away, 'm'), ('rint', _rint_half_down, 'mn'), ('ceil', jnp.ceil, 'mn'),
         ('floor', jnp.floor, 'mn'), ('trunc', jnp.trunc, 'mn'), ('fix', jnp.trunc, 'mn'),
-        ('relu', lambda x: jnp.maximum(x, 0).astype(x.dtype), 'mx'),
+        ('relu', lambda x: jax.nn.relu(x).astype(x.dtype), 'mx'),  # gradient 0 at 0, as in MXNet
         ('logical_not', lambda x: (x == 0).astype(x.dtype), '')):
     _unary(_name, _fn, method='m' in _where, np=(_name,) if 'n' in _where else (),
            npx=(_name,) if 'x' in _where else (), host=_EXACT.get(_name))
-_unary('abs', jnp.abs, method=True, np=('absolute', 'abs', 'fabs'), host=int_exact(numpy.abs))
+@jax.custom_jvp
+def _abs(x):
+    """|x|, differentiated as MXNet does: sign(x), so 0 at 0 (jax's rule gives 1 there)."""
+    return jnp.abs(x)
+
+
+_abs.defjvp(lambda primals, tangents: (jnp.abs(primals[0]), tangents[0] * jnp.sign(primals[0])))
+_unary('abs', _abs, method=True, np=('absolute', 'abs', 'fabs'), host=int_exact(numpy.abs))
 _unary('_copy', lambda x: x, aliases=('identity',), host=moves(numpy.copy),  # MXNet's name for it is _copy (JSON)
        np=(Np('copy(a)'), Np("copy(a, order='C')", function=False, method=True, unsupported=('order',))))
 _unary('BlockGrad', lax.stop_gradient, aliases=('stop_gradient',), npx=('stop_gradient',))
@@ -231,9 +267,42 @@ _binary('broadcast_mod', _mod, backs=arith('nd', 'modulo') + arith('np', 'mod'),
         elemwise=('_mod', ('_Mod',), arith('sym', 'modulo', call_name='_Mod')))
 _binary('broadcast_power', jnp.power, backs=arith('nd np', 'power'), onnx='Pow',
         elemwise=('_power', ('_Power', 'elemwise_power'), arith('sym symfunc', 'power', call_name='_Power')))
+@jax.custom_jvp
+def _hypot(a, b):
+    """sqrt(a^2 + b^2), differentiated as MXNet does: a / hypot(a, b) (NaN at the origin, where
+    jax's own rule gives 0)."""
+    return jnp.hypot(a, b)
+
+
+@_hypot.defjvp
+def _hypot_jvp(primals, tangents):
+    (a, b), (da, db) = primals, tangents
+    out = jnp.hypot(a, b)
+    return out, da * (a / out) + db * (b / out)
+
+
+def _mxnet_extremum(value, lhs_wins, rhs_wins):
+    """maximum/minimum (NaN propagating) differentiated as MXNet does: the whole gradient to the
+    lhs where ``lhs_wins`` (ties included), to the rhs where ``rhs_wins``, none where a NaN is
+    compared (jax's rule splits ties in halves)."""
+    @jax.custom_jvp
+    def extremum(a, b):
+        return value(a, b)
+
+    @extremum.defjvp
+    def _jvp(primals, tangents):
+        (a, b), (da, db) = primals, tangents
+        out = value(a, b)
+        return out, (jnp.where(lhs_wins(a, b), da, 0) + jnp.where(rhs_wins(a, b), db, 0)).astype(out.dtype)
+    return extremum
+
+
+_PAIRWISE_FUNCTIONS = {'maximum': _mxnet_extremum(jnp.maximum, jnp.greater_equal, jnp.less),
+                       'minimum': _mxnet_extremum(jnp.minimum, jnp.less_equal, jnp.greater),
+                       'hypot': _hypot}
 for _fname in ('maximum', 'minimum', 'hypot'):
     _call = '_' + _fname.capitalize()
-    _binary('broadcast_' + _fname, getattr(jnp, _fname), backs=arith('nd np', _fname),
+    _binary('broadcast_' + _fname, _PAIRWISE_FUNCTIONS[_fname], backs=arith('nd np', _fname),
             onnx={'maximum': 'Max', 'minimum': 'Min'}.get(_fname),
 
             elemwise=('_' + _fname, (_call,), arith('symfunc', _fname, call_name=_call)))
@@ -336,7 +405,7 @@ _scalar('_rpower_scalar', lambda x, s: jnp.power(s, x), aliases=('_RPowerScalar'
                + arith('sym', 'power', 'rscalar')))
 for _fname in ('maximum', 'minimum', 'hypot'):
     _call = '_%sScalar' % _fname.capitalize()
-    _scalar('_%s_scalar' % _fname, getattr(jnp, _fname), aliases=(_call,),
+    _scalar('_%s_scalar' % _fname, _PAIRWISE_FUNCTIONS[_fname], aliases=(_call,),
             onnx={'maximum': _onnx.scalar('Max'), 'minimum': _onnx.scalar('Min')}.get(_fname),
             backs=_scalar_backs(_fname, _BOTH, _call, _fname, fronts='symfunc'))
 # A comparison with the number on the left is the mirrored one: 2 < x is x > 2.

@@ -542,6 +542,8 @@ def _install():
     set_sparse_form('elemwise_add', _binary_rule(False))
     set_sparse_form('elemwise_sub', _binary_rule(False))
     set_sparse_form('elemwise_mul', _binary_rule(True))
+    for name in ('_maximum', '_minimum', '_hypot'):  # f(0, 0) = 0: sparse op sparse stays sparse
+        set_sparse_form(name, _binary_rule(False))
     set_sparse_form('broadcast_mul', _broadcast_scale)
     set_sparse_form('broadcast_div', _broadcast_scale)
     set_sparse_form('add_n', _add_n)

@@ -14,7 +14,7 @@ import numpy as np
 from .. import _caches
 from .._x64 import x64
 from ..base import MXNetError, shape_str
-from ..context import Context, current_context
+from ..context import Context, context_of_device, current_context
 from ..ops import sparse as _sparse
 from .graph import GraphFunction
 from .symbol import Symbol
@@ -86,10 +86,14 @@ def _cotangent(out, head_grad):
 class Executor:
     """A Symbol bound to argument, gradient and auxiliary arrays."""
 
-    def __init__(self, symbol, ctx, args, args_grad=None, grad_req='write', aux_states=None):
+    def __init__(self, symbol, ctx, args, args_grad=None, grad_req='write', aux_states=None,
+                 group2ctx=None):
         self._symbol = symbol
         self._ctx = _ctx(ctx)
         self._fn = GraphFunction(symbol)
+        # model parallelism: the device of each operator node, from its ctx_group (None: all on ctx)
+        self._group2ctx = group2ctx
+        self._step_devices = _step_devices(self._fn, self._ctx, group2ctx)
         arg_names, aux_names = self._fn.arg_names, self._fn.aux_names
         self.arg_arrays = [_check_nd(n, a) for n, a in zip(arg_names, _as_list(arg_names, args, 'arguments'))]
         self.aux_arrays = [_check_nd(n, a) for n, a in
@@ -154,6 +158,10 @@ class Executor:
         fn = self._jit.get((kind, train))
         if fn is not None:
             return fn
+        if self._step_devices is not None:
+            # nodes on several devices: the graph runs eagerly, each node's kernel compiled alone
+            fn = self._jit[(kind, train)] = self._make_compiled(kind, train, self._step_devices)
+            return fn
         # Executors of the same graph (a bind per iteration, reshape, simple_bind) share the
         # compiled function: binding costs no new trace or compile, as MXNet's bind costs none.
         shared_key = (self._fn.structure_key, kind, train)
@@ -163,23 +171,28 @@ class Executor:
         self._jit[(kind, train)] = fn
         return fn
 
-    def _make_compiled(self, kind, train):
+    def _make_compiled(self, kind, train, devices=None):
         graph = self._fn
         if kind == 'forward':
             def run(args, aux, key):
-                return graph(dict(args, **aux), train, key)
+                return graph(dict(args, **aux), train, key, devices)
         else:
             def run(args, aux, key, diff_names, head_grads):
                 fixed = {n: v for n, v in args.items() if n not in diff_names}
 
                 def f(diff):
-                    outs, new_aux = graph(dict(fixed, **diff, **aux), train, key)
+                    outs, new_aux = graph(dict(fixed, **diff, **aux), train, key, devices)
                     return outs, new_aux
                 diff = {n: args[n] for n in diff_names}
                 outs, vjp, _ = jax.vjp(f, diff, has_aux=True)
-                return vjp([_cotangent(o, g) for o, g in zip(outs, head_grads)])[0]
+                heads = [_cotangent(o, g) for o, g in zip(outs, head_grads)]
+                if devices is not None:
+                    heads = [jax.device_put(h, next(iter(o.devices()))) for h, o in zip(heads, outs)]
+                return vjp(heads)[0]
+            if devices is not None:
+                return run
             return jax.jit(run, static_argnums=(3,))
-        return jax.jit(run)
+        return run if devices is not None else jax.jit(run)
 
     # ---- running ---------------------------------------------------------------------------
     @x64  # the graph runs with 64-bit dtypes on (see gluonjax/_x64.py)
@@ -197,7 +210,7 @@ class Executor:
         nd = _nd()
         arg_stypes = tuple(a.stype for a in self.arg_arrays)
         out_stypes = self._out_stypes.get(arg_stypes) if any(s != 'default' for s in arg_stypes) else ()
-        if out_stypes is None:
+        if out_stypes is None and self._step_devices is None:
             # sparse arguments, first time: node by node with the sparse forms, which tells the
             # outputs' storage types (MXNet's storage inference); later runs are compiled
             storage = {n: a._storage for n, a in self.arg_dict.items()}
@@ -205,7 +218,7 @@ class Executor:
             self._out_stypes[arg_stypes] = tuple(_sparse.stype_of(o) for o in outs)
             self._outputs = [nd.NDArray._from_jax(o, self._ctx) if _sparse.stype_of(o) == 'default'
                              else nd.sparse.BaseSparseNDArray._from_value(o, self._ctx) for o in outs]
-        elif self._first_forward_node_by_node(bool(is_train)):
+        elif self._step_devices is None and self._first_forward_node_by_node(bool(is_train)):
             outs, new_aux = self._fn.run_storage(dict(args, **aux), bool(is_train), key)
             self._store_outputs(outs, ['default'] * len(outs))
         else:
@@ -227,13 +240,15 @@ class Executor:
         previous = self._outputs or [None] * len(outs)
         arrays = []
         for old, o, stype in zip(previous, outs, stypes):
+            ctx = self._ctx if self._step_devices is None else context_of_device(next(iter(o.devices())))
             if stype != 'default':
-                arrays.append(nd.sparse.BaseSparseNDArray._from_value(_sparse.from_dense(o, stype), self._ctx, o))
-            elif old is not None and old.stype == 'default' and old.shape == o.shape and old.dtype == o.dtype:
+                arrays.append(nd.sparse.BaseSparseNDArray._from_value(_sparse.from_dense(o, stype), ctx, o))
+            elif (old is not None and old.stype == 'default' and old.shape == o.shape and old.dtype == o.dtype
+                  and old.context == ctx):
                 old._set_data(o)
                 arrays.append(old)
             else:
-                arrays.append(nd.NDArray._from_jax(o, self._ctx))
+                arrays.append(nd.NDArray._from_jax(o, ctx))
         self._outputs = arrays
 
 
@@ -277,6 +292,8 @@ class Executor:
         for name in diff_names:
             target = self.grad_dict[name]
             g = grads[name].astype(target._data.dtype)
+            if self._step_devices is not None:
+                g = jax.device_put(g, target.context.jax_device)
             target._set_data(target._data + g if self._grad_req[name] == 'add' else g)
 
     def copy_params_from(self, arg_params, aux_params=None, allow_extra_params=False):
@@ -315,14 +332,14 @@ class Executor:
                     raise MXNetError('reshape: the new shape %s of %s %r is larger than the original %s; '
                                          'set allow_up_sizing=True to allocate a new array'
                                          % (shape_str(shape), what, name, shape_str(old.shape)))
-                return nd.zeros(shape, ctx=self._ctx, dtype=old.dtype)
+                return nd.zeros(shape, ctx=old.context, dtype=old.dtype)
             return _leading_view(old, shape)
         names, aux_names = self._fn.arg_names, self._fn.aux_names
         args = [share(n, a, s, 'argument') for n, a, s in zip(names, self.arg_arrays, arg_shapes)]
         grads = [None if g is None else share(n, g, s, 'gradient')
                  for n, g, s in zip(names, self.grad_arrays, arg_shapes)]
         aux = [share(n, a, s, 'auxiliary state') for n, a, s in zip(aux_names, self.aux_arrays, aux_shapes)]
-        new = Executor(self._symbol, self._ctx, args, grads, dict(self._grad_req), aux)
+        new = Executor(self._symbol, self._ctx, args, grads, dict(self._grad_req), aux, self._group2ctx)
         new._outputs = [_leading_view(o, s) if o.stype == 'default' and o.size >= np.prod(s, dtype=np.int64)
                         else nd.zeros(s, ctx=self._ctx, dtype=o.dtype)
                         for o, s in zip(self.outputs, out_shapes)]
@@ -379,9 +396,12 @@ def _leading_view(arr, shape):
     return out
 
 
-def simple_bind(symbol, ctx, grad_req='write', type_dict=None, shapes=None, stype_dict=None):
-    """An Executor with zero-filled arrays of the shapes (and dtypes) inferred from ``shapes``."""
+def simple_bind(symbol, ctx, grad_req='write', type_dict=None, shapes=None, stype_dict=None,
+                group2ctx=None):
+    """An Executor with zero-filled arrays of the shapes (and dtypes) inferred from ``shapes``;
+    with ``group2ctx`` each array is on the context of its variable's ctx_group."""
     ctx = _ctx(ctx)
+    where = _variable_contexts(symbol, ctx, group2ctx)
     shapes = shapes or {}
     try:  # MXNet reports any inference failure as a RuntimeError listing the given shapes
         arg_shapes, _, aux_shapes = symbol.infer_shape_partial(**shapes)
@@ -400,13 +420,50 @@ def simple_bind(symbol, ctx, grad_req='write', type_dict=None, shapes=None, styp
     def dt(t):
         return np.dtype(t or np.float32)
     arg_stypes, grad_stypes = _storage_types(symbol, stype_dict or {})
-    args = [nd.zeros(s, ctx=ctx, dtype=dt(t), stype=arg_stypes.get(n, 'default'))
+    args = [nd.zeros(s, ctx=where.get(n, ctx), dtype=dt(t), stype=arg_stypes.get(n, 'default'))
             for n, s, t in zip(names, arg_shapes, arg_types)]
-    aux = [nd.zeros(s, ctx=ctx, dtype=dt(t)) for s, t in zip(aux_shapes, aux_types)]
+    aux = [nd.zeros(s, ctx=where.get(n, ctx), dtype=dt(t)) for n, s, t in zip(aux_names, aux_shapes, aux_types)]
     reqs = Executor._reqs(names, grad_req, [True] * len(names))
-    grads = [nd.zeros(s, ctx=ctx, dtype=dt(t), stype=grad_stypes.get(n, 'default')) if reqs[n] != 'null' else None
+    grads = [nd.zeros(s, ctx=where.get(n, ctx), dtype=dt(t), stype=grad_stypes.get(n, 'default'))
+             if reqs[n] != 'null' else None
              for n, s, t in zip(names, arg_shapes, arg_types)]
-    return Executor(symbol, ctx, args, grads, grad_req, aux)
+    return Executor(symbol, ctx, args, grads, grad_req, aux, group2ctx)
+
+
+def _group_context(node, ctx, group2ctx):
+    """The context of a node: its ctx_group's in ``group2ctx``, else the executor's ``ctx``."""
+    group = node.attrs.get('__ctx_group__')
+    target = group2ctx.get(group, ctx) if group is not None else ctx
+    if not isinstance(target, Context):
+        raise TypeError('group2ctx: the context of group %r must be a Context, got %r' % (group, target))
+    return target
+
+
+def _step_devices(graph, ctx, group2ctx):
+    """The jax device of each operator node of ``graph`` (None without ``group2ctx``)."""
+    if not group2ctx:
+        return None
+    if not isinstance(group2ctx, dict):
+        raise TypeError('group2ctx must be a dict of ctx_group name to Context, got %s'
+                        % type(group2ctx).__name__)
+    return [_group_context(step.node, ctx, group2ctx).jax_device for step in graph._steps]
+
+
+def _variable_contexts(symbol, ctx, group2ctx):
+    """{variable name: Context} under ``group2ctx``: a variable's own ctx_group, else that of
+    the first operator reading it (MXNet places an ungrouped input beside its consumer)."""
+    if not group2ctx:
+        return {}
+    where = {}
+    for node in symbol._topo():
+        if node.is_variable:
+            if '__ctx_group__' in node.attrs:
+                where[node.name] = _group_context(node, ctx, group2ctx)
+            continue
+        for src, _i, _v in node.inputs:
+            if src.is_variable and src.name not in where:
+                where[src.name] = _group_context(node, ctx, group2ctx)
+    return where
 
 
 _STYPE_IDS = {'0': 'default', '1': 'row_sparse', '2': 'csr'}
@@ -437,7 +494,7 @@ def _storage_types(symbol, stype_dict):
 def _bind(self, ctx, args, args_grad=None, grad_req='write', aux_states=None, group2ctx=None,
           shared_exec=None):
     """An Executor over given argument arrays (a list in list_arguments order, or a dict)."""
-    return Executor(self, ctx, args, args_grad, grad_req, aux_states)
+    return Executor(self, ctx, args, args_grad, grad_req, aux_states, group2ctx)
 
 
 def _simple_bind(self, ctx, grad_req='write', type_dict=None, stype_dict=None, group2ctx=None,
@@ -445,7 +502,7 @@ def _simple_bind(self, ctx, grad_req='write', type_dict=None, stype_dict=None, g
     """An Executor with arrays allocated from input shapes (``data=(32, 784)``); keywords whose
     value is not a tuple are ignored, as MXNet ignores them (``force_rebind=True``)."""
     shapes = {name: shape for name, shape in kwargs.items() if isinstance(shape, tuple)}
-    return simple_bind(self, ctx, grad_req, type_dict, shapes, stype_dict)
+    return simple_bind(self, ctx, grad_req, type_dict, shapes, stype_dict, group2ctx)
 
 
 def _eval(self, ctx=None, **kwargs):

@@ -106,7 +106,10 @@ class GraphFunction:
                                          tuple(self.aux_names))
         return key
 
-    def __call__(self, inputs, train=False, key=None):
+    def __call__(self, inputs, train=False, key=None, devices=None):
+        """``devices`` (a jax device per operator node, in ``_steps`` order) runs each node on its
+        device, its inputs copied there (model parallelism, ``group2ctx``): eager only, as one
+        compiled program runs on one device."""
         values = [None] * self._n_slots
         for slot, name in self._variables:
             try:
@@ -118,8 +121,10 @@ class GraphFunction:
         if key is None and self.has_random:
             key = jax.random.PRNGKey(0)
         decided = self._pending_shapes(inputs) if self._pending else {}
-        for step in self._steps:
+        for n, step in enumerate(self._steps):
             args = [values[s][i] for s, i in step.slots]
+            if devices is not None:
+                args = jax.device_put(args, devices[n])
             kernel = step.kernel(train, decided.get(id(step.node)))
             call_args = list(args)
             if kernel.dynamic:

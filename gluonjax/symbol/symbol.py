@@ -153,8 +153,8 @@ class Symbol(ArrayType):
     @classmethod
     def _apply_op(cls, op, hint, inputs, params, extras):
         """A node of ``op`` on Symbol ``inputs``, named after ``hint`` unless extras name it."""
-        if extras.get('out') is not None:
-            raise MXNetError('%s: out= is not supported for symbols' % op.name)
+        # out= names no array in a graph: MXNet's generated symbol functions take it and drop it
+        # (sym.elemwise_add(l, r, out=l) is l + r), so code shared with mx.nd runs unchanged
         if op.creation and 'ctx' in extras and 'ctx' in op._param_map:
             params['ctx'] = str(extras['ctx'])
         return create(op, inputs, params, name=extras.get('name'), attr=extras.get('attr'), hint=hint)
