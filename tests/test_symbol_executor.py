@@ -330,3 +330,30 @@ def test_executors_of_the_same_graph_share_compiled_code():
     a = first.forward()[0].asnumpy()
     mx.random.seed(3)
     np.testing.assert_array_equal(second.forward()[0].asnumpy(), a)  # same seed, same numbers
+
+
+def test_binding_a_gradient_through_an_operator_without_one_fails_as_in_mxnet():
+    x, idx = mx.sym.var('x'), mx.sym.var('idx')
+    taken = mx.sym.batch_take(x, idx)
+    shapes = dict(x=(4, 3), idx=(4,), type_dict={'x': np.float32, 'idx': np.int32})
+    with pytest.raises(MXNetError, match='batch_take .* non-differentiable'):
+        taken.simple_bind(mx.cpu(), **shapes)
+    exe = mx.sym.stop_gradient(taken).simple_bind(mx.cpu(), **shapes)  # no gradient needed through it
+    exe.arg_dict['x'][:] = np.arange(12.).reshape(4, 3)
+    exe.arg_dict['idx'][:] = [2, 0, 1, 2]
+    np.testing.assert_array_equal(exe.forward(is_train=True)[0].asnumpy(), [2, 3, 7, 11])
+    exe.backward()
+    np.testing.assert_array_equal(exe.grad_dict['x'].asnumpy(), np.zeros((4, 3)))
+    taken.simple_bind(mx.cpu(), grad_req='null', **shapes)
+
+
+def test_an_atomic_symbol_is_the_operator_alone_and_composes_again():
+    fc = mx.sym.FullyConnected(mx.sym.var('data'), num_hidden=3, name='fc')
+    atomic = fc._gen_atomic_symbol()
+    assert (atomic.list_arguments(), atomic.list_outputs(), atomic.name) == ([], ['output'], '')
+    again = atomic(data=mx.sym.var('x'), name='q')
+    assert again.list_arguments() == ['x', 'q_weight', 'q_bias']
+    assert again.infer_shape(x=(2, 5))[1] == [(2, 3)]
+    rnn = mx.sym.RNN(mx.sym.var('data'), mx.sym.var('p'), mx.sym.var('h0'), mx.sym.var('h1'), state_size=4,
+                     num_layers=1, state_outputs=True, mode='lstm')
+    assert rnn._gen_atomic_symbol().list_outputs() == ['output', 'state_output', 'statecell_output']

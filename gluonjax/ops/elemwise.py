@@ -20,7 +20,7 @@ def _unary(name, fn, aliases=(), method=False, np=(), npx=(), host=None):
     op.__name__ = name
     op.__doc__ = 'Elementwise %s.' % name
     register(name, aliases=aliases, methods=(name,) if method else (), np=tuple(np), npx=tuple(npx),
-             host=host, onnx=_ONNX_UNARY.get(name))(op)
+             host=host, onnx=_ONNX_UNARY.get(name), same_shape_inputs=True)(op)
 
 
 def _float_only(fn):
