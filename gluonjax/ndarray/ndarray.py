@@ -440,11 +440,31 @@ def _refresh_views(base, writer):
         if view is None:
             continue
         live.append(ref)
+        if isinstance(view, np.ndarray):  # from_numpy's buffer, which MXNet shares with the array
+            _write_host_buffer(view, base._data)
+            continue
         if view is not writer:
             _, begin, end = view._view
             view._data = base._data.reshape(-1)[begin:end].reshape(view._data.shape)
         _refresh_views(view, writer)
     base._views = live
+
+
+def share_host_buffer(arr, buffer):
+    """Make the read-only numpy ``buffer`` (``from_numpy(..., zero_copy=True)``) see every later
+    write to ``arr``, as MXNet's zero-copy array owns the numpy memory."""
+    refs = arr._views
+    if refs is None:
+        arr._views = refs = []
+    refs.append(weakref.ref(buffer))
+
+
+def _write_host_buffer(buffer, data):
+    buffer.flags.writeable = True
+    try:
+        buffer[...] = np.asarray(data).reshape(buffer.shape)
+    finally:
+        buffer.flags.writeable = False
 
 
 def _record_copy(src, out):
