@@ -476,3 +476,9 @@ def test_stepped_slice_of_one_element_is_a_view():
     z = x[::2]  # several rows with a step: a copy
     z[:] = 0
     assert x.asnumpy()[2].tolist() == [8, 9, 10, 11]
+
+
+def test_reshape_like_method_takes_the_operator_keywords():
+    a = mx.nd.arange(12).reshape((2, 3, 2))
+    assert a.reshape_like(rhs=mx.nd.ones((6, 2))).shape == (6, 2)
+    assert a.reshape_like(mx.nd.ones((6, 7)), lhs_begin=0, lhs_end=2, rhs_begin=0, rhs_end=1).shape == (6, 2)

@@ -348,3 +348,14 @@ def test_quantize_and_dequantize_match_mxnet():
                                [0.10196, 0.25098, 0.50196, 0.69804, 0.89412, 0.99608, 0.99608, -1.00392], atol=1e-5)
     with pytest.raises(MXNetError, match="quantize: out_type must be 'int8' or 'uint8'"):
         nd.contrib.quantize(x, nd.array([0.0]), nd.array([1.0]), out_type='int4')
+
+
+def test_relu_keeps_nan_and_so_does_its_gradient():
+    # MXNet's relu_grad is NaN at NaN inputs (test_ndarray_nan_comparison relies on it)
+    x = nd.array([np.nan, -1, 0, 2])
+    x.attach_grad()
+    with autograd.record():
+        y = nd.relu(x)
+    y.backward()
+    np.testing.assert_array_equal(y.asnumpy(), [np.nan, 0, 0, 2])
+    np.testing.assert_array_equal(x.grad.asnumpy(), [np.nan, 0, 0, 1])

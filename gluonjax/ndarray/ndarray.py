@@ -349,9 +349,6 @@ class NDArray(ArrayType):
             make_view(self, out, 0, self.size)
         return out
 
-    def reshape_like(self, other):
-        return invoke('reshape_like', [self, other], {})
-
     # flatten, expand_dims and squeeze take MXNet's `inplace`: True gives a reshaped view that
     # shares this array's memory (as `reshape` does) instead of a new array.
     def flatten(self, inplace=False):

@@ -64,6 +64,19 @@ _EXACT = {'square': cpu_arithmetic(numpy.square), 'negative': numpy.negative, 'c
 
 # (name, kernel, where): 'm' = also a method of NDArray and Symbol (x.exp()), 'n' = also mx.np.<name>,
 # 'x' = also mx.npx.<name>.
+@jax.custom_jvp
+def _relu(x):
+    """max(x, 0), NaN kept; its gradient is NaN at NaN too, as MXNet's relu_grad gives."""
+    return jnp.maximum(x, 0).astype(x.dtype)
+
+
+@_relu.defjvp
+def _relu_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    slope = jnp.where(jnp.isnan(x), x, (x > 0).astype(x.dtype))
+    return _relu(x), t * slope
+
+
 for _name, _fn, _where in (
         ('exp', jnp.exp, 'mn'), ('expm1', jnp.expm1, 'mn'), ('log', jnp.log, 'mn'), ('log10', jnp.log10, 'mn'),
         ('log2', jnp.log2, 'mn'), ('log1p', jnp.log1p, 'mn'), ('sqrt', jnp.sqrt, 'mn'), ('rsqrt', lax.rsqrt, 'm'),
@@ -100,7 +113,7 @@ for _name, _fn, _where in (
         ('sign', jnp.sign, 'mn'), ('square', jnp.square, 'mn'), ('negative', jnp.negative, 'n'),
         ('round', _round_half_away, 'm'), ('rint', _rint_half_down, 'mn'), ('ceil', jnp.ceil, 'mn'),
         ('floor', jnp.floor, 'mn'), ('trunc', jnp.trunc, 'mn'), ('fix', jnp.trunc, 'mn'),
-        ('relu', lambda x: jnp.maximum(x, 0).astype(x.dtype), 'mx'),
+        ('relu', _relu, 'mx'),
         ('logical_not', lambda x: (x == 0).astype(x.dtype), '')):
     _unary(_name, _fn, method='m' in _where, np=(_name,) if 'n' in _where else (),
            npx=(_name,) if 'x' in _where else (), host=_EXACT.get(_name))
