@@ -73,3 +73,5 @@ if _os.environ.get('GLUONJAX_COORDINATOR'):
     _importlib.import_module('kvstore.dist').join_from_environment()
 # Shape inference reads mx.np_shape's switch (unknown dimensions are -1 under it, 0 without).
 base.register_upper_layer('np_shape', lambda: _importlib.import_module('gluonjax.numpy._state').is_np_shape)
+# mx.nd.CachedOp runs a Symbol: it lives in the symbol layer.
+base.register_upper_layer('cached_op', lambda: _importlib.import_module('gluonjax.symbol._cached_op').CachedOp)

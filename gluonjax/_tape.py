@@ -282,6 +282,8 @@ def _graph(head_entries):
                 if p is None:
                     continue
                 if p.__class__ is tuple:
+                    if p[0].values is None:  # freed by an earlier backward: a constant now, as in MXNet
+                        continue
                     refs.append((pos[id(p[0])], p[1]))
                 else:
                     at = leaf_pos.get(id(p))
@@ -296,13 +298,13 @@ def _graph(head_entries):
         if nid in seen:
             continue
         seen.add(nid)
-        if node.values is None:
+        if node.values is None:  # only a head gets here: freed inputs are skipped below
             raise MXNetError(
                 'backward: the graph was already freed by an earlier backward(); pass '
                 'retain_graph=True to the first backward to run backward twice')
         stack.append((node, True))
         for p in reversed(node.parents):
-            if p.__class__ is tuple and id(p[0]) not in seen:
+            if p.__class__ is tuple and id(p[0]) not in seen and p[0].values is not None:
                 stack.append((p[0], False))
     heads = tuple((pos[id(e[0])], e[1]) for e in head_entries)
     return nodes, (tuple(struct), heads), leaves

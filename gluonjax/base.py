@@ -46,6 +46,16 @@ class MXNetError(RuntimeError):
     """
 
 
+class DeferredError(MXNetError):
+    """An error MXNet raises while the operator runs, asynchronously (a random sampler's invalid
+    parameter): an eager call returns outputs that carry it, raised at the next wait on them
+    (see ndarray/_pending.py). ``avals``: the outputs' (shape, dtype) pairs."""
+
+    def __init__(self, message, avals):
+        super().__init__(message)
+        self.avals = avals
+
+
 class NotSupportedError(MXNetError, NotImplementedError):
     """A feature of MXNet that gluonjax does not provide; the message says what to use instead."""
 

@@ -433,6 +433,30 @@ def test_dlpack_round_trip_and_from_numpy():
         mx.nd.from_numpy(np.ones((2, 3)).T)
 
 
+def test_from_numpy_zero_copy_shares_the_buffer_with_later_writes():
+    host = np.arange(6, dtype=np.float32).reshape(3, 2)
+    m = mx.nd.from_numpy(host)
+    m[2, 1] = 100
+    m += 1
+    m[0][:] = -1  # through a view of the array
+    np.testing.assert_array_equal(host, [[-1, -1], [3, 4], [5, 101]])
+    np.testing.assert_array_equal(m.asnumpy(), host)
+    assert not host.flags['WRITEABLE']
+
+
+def test_load_needs_the_shape_semantics_the_file_was_saved_with(tmp_path):
+    fname = str(tmp_path / 'arrays')
+    for saved_np, loaded_np in ((True, False), (False, True)):
+        with mx.np_shape(saved_np):
+            mx.nd.save(fname, [mx.nd.ones((2, 0, 1)), mx.nd.ones((2, 1))])
+        with mx.np_shape(loaded_np), pytest.raises(MXNetError, match='NumPy shape semantics'):
+            mx.nd.load(fname)
+    with mx.np_shape(True):
+        mx.nd.save(fname, [mx.nd.array(np.ones(())), mx.nd.ones((0, 4))])
+        assert [a.shape for a in mx.nd.load(fname)] == [(), (0, 4)]
+    assert [a.shape for a in mx.npx.load(fname)] == [(), (0, 4)]  # npx.load reads either
+
+
 def test_engine_bulk_size_is_kept_and_restored():
     assert mx.engine.set_bulk_size(4) == 0
     with mx.engine.bulk(10):
@@ -452,3 +476,9 @@ def test_stepped_slice_of_one_element_is_a_view():
     z = x[::2]  # several rows with a step: a copy
     z[:] = 0
     assert x.asnumpy()[2].tolist() == [8, 9, 10, 11]
+
+
+def test_reshape_like_method_takes_the_operator_keywords():
+    a = mx.nd.arange(12).reshape((2, 3, 2))
+    assert a.reshape_like(rhs=mx.nd.ones((6, 2))).shape == (6, 2)
+    assert a.reshape_like(mx.nd.ones((6, 7)), lhs_begin=0, lhs_end=2, rhs_begin=0, rhs_end=1).shape == (6, 2)

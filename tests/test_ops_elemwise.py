@@ -404,3 +404,14 @@ def test_gamma_and_gammaln_follow_mxnet_with_negative_arguments_and_poles():
         y = nd.gammaln(x)
     y.backward()
     np.testing.assert_allclose(x.grad.asnumpy(), [np.inf, 0.03648992, 0.03648992], rtol=1e-4)
+
+
+def test_relu_keeps_nan_and_so_does_its_gradient():
+    # MXNet's relu_grad is NaN at NaN inputs (test_ndarray_nan_comparison relies on it)
+    x = nd.array([np.nan, -1, 0, 2])
+    x.attach_grad()
+    with autograd.record():
+        y = nd.relu(x)
+    y.backward()
+    np.testing.assert_array_equal(y.asnumpy(), [np.nan, 0, 0, 2])
+    np.testing.assert_array_equal(x.grad.asnumpy(), [np.nan, 0, 0, 1])

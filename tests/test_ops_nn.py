@@ -816,3 +816,13 @@ def test_batchnorm_v1_outputs_the_variance():
     np.testing.assert_allclose(out.asnumpy().ravel()[:4], [0.9621938, 1.0335151, 0.9853208, 0.96050894], rtol=1e-5)
     np.testing.assert_allclose(mean.asnumpy(), [0.507932, 0.6124895, 0.7109387], rtol=1e-5)
     np.testing.assert_allclose(var.asnumpy(), x.transpose(1, 0, 2, 3).reshape(3, -1).var(axis=1), rtol=1e-4)
+
+
+def test_fully_connected_takes_a_column_bias_as_mxnet_does():
+    # MXNet's shape rule accepts a (num_hidden, 1) bias as well as (num_hidden,)
+    data, weight = mx.nd.array(np.arange(6.).reshape(2, 3)), mx.nd.ones((4, 3))
+    bias = mx.nd.array(np.arange(1., 5.).reshape(4, 1))
+    out = mx.nd.FullyConnected(data, weight, bias, num_hidden=4).asnumpy()
+    np.testing.assert_array_equal(out, data.asnumpy() @ weight.asnumpy().T + np.arange(1., 5.))
+    fc = mx.sym.FullyConnected(mx.sym.var('d'), num_hidden=4, name='fc')
+    assert fc.infer_shape(d=(2, 3), fc_bias=(4, 1)) == ([(2, 3), (4, 3), (4, 1)], [(2, 4)], [])

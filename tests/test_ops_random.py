@@ -217,7 +217,27 @@ def test_aliases_and_symbol():
 ])
 def test_errors(call, match):
     with pytest.raises(MXNetError, match=match):
-        call()
+        call().wait_to_read()  # a sampler's parameters are checked when it runs (see below)
+
+
+def test_invalid_sampler_parameters_raise_at_the_next_wait_as_in_mxnet():
+    # MXNet checks them on its engine: the call returns, waiting on the result (or on any
+    # array computed from it) raises, once
+    bad = nd.random.normal(0, -1, shape=(2, 2))
+    assert bad.shape == (2, 2)
+    first, second = bad.copyto(mx.cpu())
+    product = nd.dot(nd.ones((2, 2)), bad)
+    with pytest.raises(MXNetError, match='_random_normal: parameter scale must be positive'):
+        product.asnumpy()
+    second.asnumpy()  # the same failure: raised once
+    kept = [nd.random.exponential(-1, shape=(3,)), nd.random.exponential(-2, shape=(3,))]
+    with pytest.raises(MXNetError, match='_random_exponential: parameter lam must be positive'):
+        nd.waitall()
+    nd.waitall()  # both reported by the first waitall
+    assert [k.shape for k in kept] == [(3,), (3,)]
+    like = nd.random.normal_like(nd.ones((4,)), scale=-2)
+    with pytest.raises(MXNetError, match='scale must be positive'):
+        like.wait_to_read()
 
 
 def test_density_operators_match_mxnet():

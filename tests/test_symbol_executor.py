@@ -382,3 +382,63 @@ def test_group2ctx_bind_copies_between_devices():
     assert [g.context for g in grads] == [mx.cpu(0), mx.cpu(0), mx.cpu(1)]
     with pytest.raises(TypeError, match='group2ctx'):
         net.bind(mx.cpu(0), args=args, group2ctx={'dev1': 'cpu'})
+
+
+def test_binding_a_gradient_through_an_operator_without_one_fails_as_in_mxnet():
+    x, idx = mx.sym.var('x'), mx.sym.var('idx')
+    taken = mx.sym.batch_take(x, idx)
+    shapes = dict(x=(4, 3), idx=(4,), type_dict={'x': np.float32, 'idx': np.int32})
+    with pytest.raises(MXNetError, match='batch_take .* non-differentiable'):
+        taken.simple_bind(mx.cpu(), **shapes)
+    exe = mx.sym.stop_gradient(taken).simple_bind(mx.cpu(), **shapes)  # no gradient needed through it
+    exe.arg_dict['x'][:] = np.arange(12.).reshape(4, 3)
+    exe.arg_dict['idx'][:] = [2, 0, 1, 2]
+    np.testing.assert_array_equal(exe.forward(is_train=True)[0].asnumpy(), [2, 3, 7, 11])
+    exe.backward()
+    np.testing.assert_array_equal(exe.grad_dict['x'].asnumpy(), np.zeros((4, 3)))
+    taken.simple_bind(mx.cpu(), grad_req='null', **shapes)
+
+
+def test_an_atomic_symbol_is_the_operator_alone_and_composes_again():
+    fc = mx.sym.FullyConnected(mx.sym.var('data'), num_hidden=3, name='fc')
+    atomic = fc._gen_atomic_symbol()
+    assert (atomic.list_arguments(), atomic.list_outputs(), atomic.name) == ([], ['output'], '')
+    again = atomic(data=mx.sym.var('x'), name='q')
+    assert again.list_arguments() == ['x', 'q_weight', 'q_bias']
+    assert again.infer_shape(x=(2, 5))[1] == [(2, 3)]
+    rnn = mx.sym.RNN(mx.sym.var('data'), mx.sym.var('p'), mx.sym.var('h0'), mx.sym.var('h1'), state_size=4,
+                     num_layers=1, state_outputs=True, mode='lstm')
+    assert rnn._gen_atomic_symbol().list_outputs() == ['output', 'state_output', 'statecell_output']
+
+
+def test_cached_op_runs_a_symbol_on_ndarrays_and_records_one_node():
+    sym = mx.sym.FullyConnected(mx.sym.var('data'), num_hidden=2, name='fc') * 2
+    op = mx.nd.CachedOp(sym)
+    data = mx.nd.array(np.arange(6.).reshape(2, 3))
+    weight, bias = mx.nd.ones((2, 3)), mx.nd.array([1., -1.])
+    expected = 2 * (data.asnumpy() @ weight.asnumpy().T + bias.asnumpy())
+    np.testing.assert_allclose(op(data, weight, bias).asnumpy(), expected)
+    out = mx.nd.zeros((2, 2))
+    assert op(data, weight, bias, out=out) is out
+    np.testing.assert_allclose(out.asnumpy(), expected)
+    weight.attach_grad()
+    with autograd.record():
+        op(data, weight, bias).sum().backward()
+    np.testing.assert_allclose(weight.grad.asnumpy(), 2 * np.tile(data.asnumpy().sum(0), (2, 1)))
+    with pytest.raises(MXNetError, match='CachedOp: 2 inputs given, the graph takes 3'):
+        op(data, weight)
+
+
+def test_an_array_whose_graph_was_freed_is_a_constant_in_a_new_recording():
+    x = mx.nd.ones((2,))
+    x.attach_grad()
+    with autograd.record():
+        y = x + 1
+        z = y * 3
+    z.backward()
+    with autograd.record():
+        w = y * 2 + x  # y's graph is gone: only x's own path gives a gradient, as in MXNet
+    w.backward()
+    np.testing.assert_array_equal(x.grad.asnumpy(), [1, 1])
+    with pytest.raises(MXNetError, match='already freed'):
+        z.backward()

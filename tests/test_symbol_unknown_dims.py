@@ -61,3 +61,14 @@ def test_slice_of_an_unknown_axis_stays_unknown_as_in_mxnet():
     tall = mx.sym.var('data', shape=(10, 0))
     assert mx.sym.slice_axis(tall, axis=0, begin=0, end=5).infer_shape_partial()[1][0] == (5, 0)
     assert mx.sym.slice_axis(tall, axis=1, begin=0, end=5).infer_shape_partial()[1][0] == (10, 0)
+
+
+def test_unknown_dimensions_flow_back_through_elementwise_operators():
+    # the weight's partial shape reaches the variable through cast (MXNet's ElemwiseShape)
+    data = mx.sym.var('data', shape=(1, 0, 0, 0))
+    weight = mx.sym.var('weight')
+    conv = mx.sym.Convolution(mx.sym.cast(data, dtype='float16'), mx.sym.cast(weight, dtype='float16'),
+                              num_filter=64, kernel=(7, 7), no_bias=True)
+    args = dict(zip(conv.list_arguments(), conv.infer_shape_partial()[0]))
+    assert args == {'data': (1, 0, 0, 0), 'weight': (64, 0, 7, 7)}
+    assert mx.sym.relu(weight).infer_shape_partial()[0] == [()]

@@ -694,10 +694,11 @@ def _strip_arg_aux(name):
 
 
 def _load_file(filename, who):
-    """mx.nd.load, with errors that say which file could not be read and why."""
-    from ..ndarray import load
+    """mx.nd.load, with errors that say which file could not be read and why; files of either
+    shape semantics load (MXNet refuses legacy files under npx.set_np())."""
+    from ..ndarray._io import load_any
     try:
-        loaded = load(filename)
+        loaded = load_any(filename)
     except FileNotFoundError:
         raise MXNetError("%s: parameter file '%s' does not exist" % (who, filename)) from None
     except MXNetError as err:

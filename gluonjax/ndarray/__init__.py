@@ -31,4 +31,6 @@ def __getattr__(name):
     if name in ('np', 'npx'):
         np_module, npx_module = _upper_layer('numpy')
         return np_module if name == 'np' else npx_module
+    if name == 'CachedOp':  # runs a Symbol, so it lives in the symbol layer
+        return _upper_layer('cached_op')
     raise AttributeError('module %r has no attribute %r' % (__name__, name))

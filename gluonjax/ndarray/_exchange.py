@@ -12,7 +12,7 @@ import numpy as np
 from .. import _caches
 from ..base import MXNetError
 from ..context import current_context
-from .ndarray import NDArray, array
+from .ndarray import NDArray, array, share_host_buffer
 
 __all__ = ['from_dlpack', 'to_dlpack_for_read', 'to_dlpack_for_write', 'from_numpy']
 
@@ -70,8 +70,8 @@ def from_dlpack(dlpack):
 
 def from_numpy(ndarray, zero_copy=True):
     """An NDArray with the contents of a C-contiguous numpy array. With ``zero_copy`` MXNet takes
-    over the numpy buffer and makes the numpy array read-only; gluonjax does the same (the NDArray
-    reads the buffer when jax can use it in place), so later writes go through the NDArray."""
+    over the numpy buffer and makes the numpy array read-only; gluonjax does the same, and each
+    later write to the NDArray (setitem, ``+=``, ``out=``) is copied into the numpy array."""
     if not isinstance(ndarray, np.ndarray):
         raise TypeError('from_numpy: expected a numpy.ndarray, got %s' % type(ndarray).__name__)
     if not ndarray.flags['C_CONTIGUOUS']:
@@ -80,7 +80,9 @@ def from_numpy(ndarray, zero_copy=True):
         return array(ndarray, dtype=ndarray.dtype)
     ndarray.flags['WRITEABLE'] = False
     ctx = current_context()
-    return NDArray._from_jax(jax.device_put(ndarray, ctx.jax_device), ctx)
+    out = NDArray._from_jax(jax.device_put(ndarray, ctx.jax_device), ctx)
+    share_host_buffer(out, ndarray)  # writes to the NDArray reach the numpy array
+    return out
 
 
 # The NDArray methods of the same names

@@ -1,6 +1,7 @@
 """``mx.nd.save`` / ``mx.nd.load`` in MXNet's binary format (see _serialization.py)."""
 import numpy as np
 
+from ..base import upper_layer
 from .ndarray import NDArray, array
 
 
@@ -22,7 +23,8 @@ def save(fname, data):
     else:
         raise TypeError('nd.save: data must be an NDArray, a list or a dict of NDArrays, not %s'
                          % type(data).__name__)
-    save_arrays(fname, host)
+    # np-shape (v3) records under mx.np_shape / npx.set_np, as MXNet writes them
+    save_arrays(fname, host, np_shape=True if upper_layer('np_shape')() else None)
 
 
 def _wrap(loaded, ctx=None):
@@ -34,7 +36,14 @@ def _wrap(loaded, ctx=None):
 def load(fname, ctx=None):
     """Load what ``save`` (here or in MXNet) wrote: a list, or a dict when the arrays have names."""
     from ._serialization import load_arrays
-    return _wrap(load_arrays(fname), ctx)
+    # as MXNet's, the file's shape semantics must be those on now (np-shape records under mx.np_shape)
+    return _wrap(load_arrays(fname, np_shape=bool(upper_layer('np_shape')())), ctx)
+
+
+def load_any(fname):
+    """``load`` whatever the shape semantics of the file (``npx.load``)."""
+    from ._serialization import load_arrays
+    return _wrap(load_arrays(fname))
 
 
 def load_frombuffer(buf):

@@ -109,6 +109,7 @@ class _Reader:
         self.pos = 0
         self.src = src      # 'file /x/y.params' or 'buffer', for messages
         self.where = 'the file header'
+        self.np_records = set()  # whether each record read was written under np-shape (v3)
 
     def fail(self, msg):
         raise MXNetError('%s: %s' % (self.src, msg))
@@ -230,6 +231,7 @@ def _read_record(r, i):
     """One array record; returns a numpy array, or the storage-type name for a sparse record."""
     r.where = 'array %d' % i
     magic = r.u32('the array magic')
+    r.np_records.add(magic == ND_MAGIC_V3)
     if magic in (ND_MAGIC_V2, ND_MAGIC_V3):
         stype = r.i32('the storage type')
         if stype not in _STYPES:
@@ -276,7 +278,20 @@ def _foreign_hint(head):
     return ''
 
 
-def _load(stream, size, src):
+def _check_semantics(r, np_shape):
+    """MXNet's rule: np-shape (v3) records load only with NumPy shape semantics on, older ones
+    only with them off. ``np_shape``: whether they are on; None checks nothing."""
+    if np_shape is None:
+        return
+    if True in r.np_records and not np_shape:
+        r.fail('the arrays were saved with NumPy shape semantics and must be loaded with them on '
+               '(load inside `with mx.np_shape(True)`, or use mx.npx.load)')
+    if False in r.np_records and np_shape:
+        r.fail('the arrays were saved without NumPy shape semantics but are loaded with them on; '
+               'load them outside `with mx.np_shape(True)`')
+
+
+def _load(stream, size, src, np_shape=None):
     r = _Reader(stream, size, src)
     if size < 16:
         head = stream.read(16)
@@ -312,6 +327,7 @@ def _load(stream, size, src):
             r.fail('name %d is not valid UTF-8 (corrupt file)' % k)
     if r.left:
         r.fail('%d unexpected bytes after the end of the data (corrupt file?)' % r.left)
+    _check_semantics(r, np_shape)
     sparse = [(i, s) for i, s in enumerate(arrays) if isinstance(s, str)]
     if sparse:
         what = ', '.join('%s (%s)' % ('%r' % names[i] if names else 'array %d' % i, s)
@@ -323,11 +339,12 @@ def _load(stream, size, src):
     return arrays
 
 
-def load_arrays(fname):
+def load_arrays(fname, np_shape=None):
     """Read an MXNet 1.x NDArray file (``mx.nd.save``, ``.params``).
 
     Returns a dict name -> numpy array when the file stores names, else a list.  Raises
-    MXNetError naming the file and the problem when it is not a valid dense NDArray file.
+    MXNetError naming the file and the problem when it is not a valid dense NDArray file,
+    or, given ``np_shape`` (see ``_check_semantics``), when its records need the other semantics.
     """
     path = os.fspath(fname)
     src = 'file %r' % (path,)
@@ -342,7 +359,7 @@ def load_arrays(fname):
             size = os.fstat(f.fileno()).st_size
         except OSError as e:  # pragma: no cover
             raise MXNetError('%s cannot be read: %s' % (src, e.strerror or e)) from e
-        return _load(f, size, src)
+        return _load(f, size, src, np_shape)
 
 
 def load_arrays_from_bytes(buf):

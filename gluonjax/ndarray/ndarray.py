@@ -17,7 +17,8 @@ from .. import _tape, _x64
 from .._caches import lru_cache
 from .._tape import state as _ag_state
 from .._x64 import x64, on as _x64_on, restore as _x64_restore
-from ..base import MXNetError, shape_str, upper_layer
+from ..base import DeferredError, MXNetError, shape_str, upper_layer
+from . import _pending
 from ..context import Context, current_context, context_of_device
 from ..ops import sparse as _sparse_storage
 from ..ops._kernel import kernel_for, operator_error, with_values
@@ -144,6 +145,8 @@ class NDArray(ArrayType):
     # ---- conversion --------------------------------------------------------------------
     def asnumpy(self):
         """A numpy copy of the data: writable and independent of the array, as MXNet's."""
+        if _pending.entries:
+            _pending.raise_for(self)
         return np.array(self._data)
 
     def __array__(self, dtype=None, copy=None):
@@ -222,7 +225,7 @@ class NDArray(ArrayType):
 
     def _copy_to_context(self, ctx):
         # jax arrays are immutable, so sharing the buffer on the same device is a safe copy
-        return type(self)._from_jax(jax.device_put(self._data, ctx.jax_device), ctx)
+        return _carry_failure([self], type(self)._from_jax(jax.device_put(self._data, ctx.jax_device), ctx))
 
     def _copy_into(self, other):
         other._set_data(jax.device_put(_cast(self._data, other._data.dtype), other.context.jax_device))
@@ -235,12 +238,14 @@ class NDArray(ArrayType):
     def as_in_ctx(self, ctx):
         if self.context == ctx:
             return self
-        out = type(self)._from_jax(jax.device_put(self._data, ctx.jax_device), ctx)
+        out = _carry_failure([self], type(self)._from_jax(jax.device_put(self._data, ctx.jax_device), ctx))
         if _ag_state.recording and self._ag is not None:
             _record_copy(self, out)
         return out
 
     def wait_to_read(self):
+        if _pending.entries:
+            _pending.raise_for(self)
         self._data.block_until_ready()
 
     def wait_to_write(self):
@@ -349,9 +354,6 @@ class NDArray(ArrayType):
             make_view(self, out, 0, self.size)
         return out
 
-    def reshape_like(self, other):
-        return invoke('reshape_like', [self, other], {})
-
     # flatten, expand_dims and squeeze take MXNet's `inplace`: True gives a reshaped view that
     # shares this array's memory (as `reshape` does) instead of a new array.
     def flatten(self, inplace=False):
@@ -440,11 +442,31 @@ def _refresh_views(base, writer):
         if view is None:
             continue
         live.append(ref)
+        if isinstance(view, np.ndarray):  # from_numpy's buffer, which MXNet shares with the array
+            _write_host_buffer(view, base._data)
+            continue
         if view is not writer:
             _, begin, end = view._view
             view._data = base._data.reshape(-1)[begin:end].reshape(view._data.shape)
         _refresh_views(view, writer)
     base._views = live
+
+
+def share_host_buffer(arr, buffer):
+    """Make the read-only numpy ``buffer`` (``from_numpy(..., zero_copy=True)``) see every later
+    write to ``arr``, as MXNet's zero-copy array owns the numpy memory."""
+    refs = arr._views
+    if refs is None:
+        arr._views = refs = []
+    refs.append(weakref.ref(buffer))
+
+
+def _write_host_buffer(buffer, data):
+    buffer.flags.writeable = True
+    try:
+        buffer[...] = np.asarray(data).reshape(buffer.shape)
+    finally:
+        buffer.flags.writeable = False
 
 
 def _record_copy(src, out):
@@ -519,10 +541,13 @@ def invoke(op_name, inputs, kwargs, out=None, ctx=None):
     hook = profiler_hook
     if hook is not None:
         started = hook.start()
-    if _ag_state.recording and inputs:
-        outs, node = _record(kernel, inputs, args)
-    else:
-        outs = kernel(*args)
+    try:
+        if _ag_state.recording and inputs:
+            outs, node = _record(kernel, inputs, args)
+        else:
+            outs = kernel(*args)
+    except DeferredError as err:
+        return _failed_call(err, ctx, kernel, out)
     if hook is not None:
         hook.operator(op_name, started, outs)
     if kernel.op.mutate_inputs:
@@ -541,8 +566,33 @@ def invoke(op_name, inputs, kwargs, out=None, ctx=None):
             node.on_backward = _aux_writer(kernel.op, kernel.attrs,
                                            inputs[len(inputs) - len(kernel.op.aux):], new_aux)
     visible = results[:kernel.n_visible]
+    if _pending.entries:
+        _carry_failure(inputs, *visible)
     if out is not None:
         return _write_out(out, visible)
+    return visible[0] if len(visible) == 1 else visible
+
+
+def _carry_failure(inputs, *outputs):
+    """Outputs computed from an array whose operator failed carry its error (see _pending.py)."""
+    if _pending.entries:
+        failure = _pending.failure_of(inputs)
+        if failure is not None:
+            _pending.mark(outputs, failure)
+    return outputs[0] if len(outputs) == 1 else outputs
+
+
+def _failed_call(err, ctx, kernel, out):
+    """The outputs of a call whose operator failed as MXNet's do when run: placeholders of the
+    right shapes that raise ``err`` at the next wait on them."""
+    results = [NDArray._from_jax(jax.device_put(np.zeros(shape, dtype), ctx.jax_device), ctx)
+               for shape, dtype in err.avals]
+    _pending.mark(results, _pending.Failure(MXNetError(str(err))))
+    visible = results[:kernel.n_visible]
+    if out is not None:
+        _write_out(out, visible)
+        _pending.mark([out] if isinstance(out, NDArray) else out, _pending.failure_of(results))
+        return out
     return visible[0] if len(visible) == 1 else visible
 
 
@@ -681,6 +731,8 @@ def apply_fn(fn, key, inputs, name=''):
     if node is not None:
         for i, r in enumerate(results):
             r._ag = (node, i)
+    if _pending.entries and results:
+        _carry_failure(inputs, *results)
     return results
 
 
@@ -750,9 +802,12 @@ def backward_heads(heads, head_grads=None, retain_graph=False, train_mode=True):
 
 
 def waitall():
-    """Wait for all pending computation (jax dispatches asynchronously): every live array is ready."""
+    """Wait for all pending computation (jax dispatches asynchronously): every live array is ready.
+    Raises the error of a failed operator whose outputs are still alive, as MXNet's does."""
     jax.effects_barrier()
     jax.block_until_ready(jax.live_arrays())
+    if _pending.entries:
+        _pending.raise_any()
 
 
 # ---------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ def savez(file, *args, **kwds):
 
 def load(file):
     """The arrays of a file written by ``npx.save`` / ``mx.nd.save`` (a list or a dict)."""
-    loaded = _io.load(file)
+    loaded = _io.load_any(file)
     if isinstance(loaded, dict):
         return {k: as_np(v) for k, v in loaded.items()}
     return [as_np(v) for v in loaded]

@@ -16,7 +16,9 @@ def fully_connected(a, s):
     if d is None:
         return {}
     n_in = _prod(d[1:]) if a.get('flatten', True) else d[-1]
-    return {'weight': (a['num_hidden'], n_in), 'bias': (a['num_hidden'],)}
+    n = a['num_hidden']
+    bias = s.get('bias') if s.get('bias') == (n, 1) else (n,)  # MXNet takes an (n, 1) column too
+    return {'weight': (n, n_in), 'bias': bias}
 
 
 def _channel_axis(a, ndim):

@@ -462,6 +462,9 @@ class OpDef:
     # also takes, read on the host before each eager call (``ops/_kernel.with_values``); in a
     # graph the keywords are absent and the function raises.
     value_attrs: Optional[Callable] = None
+    # False where MXNet registers no gradient (FGradient) for the operator: binding a graph that
+    # needs a gradient through it fails, as in MXNet (a stop_gradient above it makes it fine).
+    gradient: bool = True
     _param_map: dict = dataclasses.field(default_factory=dict, repr=False)
 
     def __post_init__(self):

@@ -20,7 +20,7 @@ def _unary(name, fn, aliases=(), method=False, np=(), npx=(), host=None):
     op.__name__ = name
     op.__doc__ = 'Elementwise %s.' % name
     register(name, aliases=aliases, methods=(name,) if method else (), np=tuple(np), npx=tuple(npx),
-             host=host, onnx=_ONNX_UNARY.get(name))(op)
+             host=host, onnx=_ONNX_UNARY.get(name), same_shape_inputs=True)(op)
 
 
 def _float_only(fn):
@@ -93,6 +93,19 @@ def _gammaln(x):
 
 _gammaln.defjvp(lambda primals, tangents: (_gammaln(primals[0]), tangents[0] * _mxnet_digamma(primals[0])))
 
+@jax.custom_jvp
+def _relu(x):
+    """max(x, 0), NaN kept; its gradient is NaN at NaN too, as MXNet's relu_grad gives."""
+    return jnp.maximum(x, 0).astype(x.dtype)
+
+
+@_relu.defjvp
+def _relu_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    slope = jnp.where(jnp.isnan(x), x, (x > 0).astype(x.dtype))
+    return _relu(x), t * slope
+
+
 for _name, _fn, _where in (
         ('exp', jnp.exp, 'mn'), ('expm1', jnp.expm1, 'mn'), ('log', jnp.log, 'mn'), ('log10', jnp.log10, 'mn'),
         ('log2', jnp.log2, 'mn'), ('log1p', jnp.log1p, 'mn'), ('sqrt', jnp.sqrt, 'mn'), ('rsqrt', lax.rsqrt, 'm'),
@@ -129,7 +142,7 @@ for _name, _fn, _where in (
         ('sign', jnp.sign, 'mn'), ('square', jnp.square, 'mn'), ('negative', jnp.negative, 'n'),
         ('round', _round_half_away, 'm'), ('rint', _rint_half_down, 'mn'), ('ceil', jnp.ceil, 'mn'),
         ('floor', jnp.floor, 'mn'), ('trunc', jnp.trunc, 'mn'), ('fix', jnp.trunc, 'mn'),
-        ('relu', lambda x: jax.nn.relu(x).astype(x.dtype), 'mx'),  # gradient 0 at 0, as in MXNet
+        ('relu', _relu, 'mx'),  # gradient 0 at 0 and NaN at NaN, as in MXNet
         ('logical_not', lambda x: (x == 0).astype(x.dtype), '')):
     _unary(_name, _fn, method='m' in _where, np=(_name,) if 'n' in _where else (),
            npx=(_name,) if 'x' in _where else (), host=_EXACT.get(_name))

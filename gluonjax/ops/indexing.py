@@ -96,7 +96,7 @@ def boolean_mask(data, index, *, axis, _selected=None):
     return jnp.take(data, rows, axis=ax)
 
 
-@register('batch_take', inputs=('a', 'indices'))
+@register('batch_take', inputs=('a', 'indices'), gradient=False)
 def batch_take(a, indices):
     """out[i] = a[i, indices[i]] for a 2-D ``a`` (indices are clipped)."""
     if a.ndim != 2 or indices.shape != (a.shape[0],):

@@ -41,11 +41,15 @@ def _bias_inputs(attrs):
     return ('data', 'weight', 'bias')
 
 
-def _check_bias(op, bias, no_bias, n):
+def _check_bias(op, bias, no_bias, n, column_ok=False):
+    """The bias as a vector of ``n``; ``column_ok``: an (n, 1) column is accepted too (MXNet's
+    FullyConnected takes either)."""
     if no_bias:
         return None
     if bias is None:
         raise MXNetError('%s: bias input is missing (pass no_bias=True to use none)' % op)
+    if column_ok and bias.shape == (n, 1):
+        return bias.reshape(n)
     if bias.shape != (n,):
         raise MXNetError('%s: shape inconsistent for bias, provided %s, inferred %s'
                          % (op, shape_str(bias.shape), shape_str((n,))))
@@ -90,7 +94,7 @@ def fully_connected(data, weight, bias=None, *, num_hidden, no_bias, flatten):
                          '(num_hidden=%d, %d input units from data %s%s)'
                          % (shape_str(weight.shape), shape_str((num_hidden, n_in)), num_hidden, n_in,
                             shape_str(data.shape), ', flatten=True' if flatten else ', flatten=False'))
-    bias = _check_bias('FullyConnected', bias, no_bias, num_hidden)
+    bias = _check_bias('FullyConnected', bias, no_bias, num_hidden, column_ok=True)
     out = jnp.matmul(x, weight.T)
     if bias is not None:
         out = out + bias

@@ -12,7 +12,7 @@ import jax.numpy as jnp
 from jax import lax
 from jax.scipy.special import gammaln
 
-from ..base import MXNetError, shape_str
+from ..base import DeferredError, MXNetError, shape_str
 from ._registry import P, register
 
 _FLOATS = ('float16', 'float32', 'float64')
@@ -118,14 +118,23 @@ _DISTRIBUTIONS = {
 _ALIASES = {'uniform': ('uniform', 'random_uniform'), 'normal': ('normal', 'random_normal')}
 
 
+def _checked_when_run(check, name, values, aval):
+    """MXNet checks the parameters when the sampler runs, on its engine: the error reaches the
+    user at the next wait on the output (a DeferredError), not at the call."""
+    try:
+        check(name, values)
+    except MXNetError as err:
+        raise DeferredError(str(err), [aval]) from None
+
+
 def _make_random(dist, sampler, scalar_params, check):
     name = '_random_' + dist
     names = [n for n, _ in scalar_params]
 
     def op(*, shape, ctx, dtype, _key, **values):
-        check(name, values)
         if not shape:
             raise MXNetError('%s: shape must be given (got %r)' % (name, shape))
+        _checked_when_run(check, name, values, (tuple(shape), _dtype(name, dtype)))
         return sampler(_key, shape, _dtype(name, dtype), *[values[n] for n in names])
     op.__name__ = name
     op.__doc__ = 'Samples of the %s distribution (%s) with the given shape; float32 by default.' % (
@@ -161,7 +170,7 @@ def _make_like(dist, sampler, scalar_params, check):
     names = [n for n, _ in scalar_params]
 
     def op(data, *, _key, **values):
-        check(name, values)
+        _checked_when_run(check, name, values, (data.shape, data.dtype))
         if not jnp.issubdtype(data.dtype, jnp.floating):
             raise MXNetError('%s: data must be a floating point array, got %s' % (name, data.dtype))
         return sampler(_key, data.shape, data.dtype, *[values[n] for n in names]).astype(data.dtype)

@@ -166,7 +166,7 @@ _arg('argmax', jnp.argmax, 'ArgMax')
 _arg('argmin', jnp.argmin, 'ArgMin')
 
 
-@register('argmax_channel', methods=('argmax_channel',))
+@register('argmax_channel', methods=('argmax_channel',), gradient=False)
 def argmax_channel(data):
     return jnp.argmax(data, axis=-1).astype(data.dtype)
 

@@ -183,7 +183,7 @@ def size_array(data):
     return jnp.asarray(np.array([data.size], dtype=np.int64))
 
 
-@register('Cast', methods=('astype',), aliases=('cast',),
+@register('Cast', methods=('astype',), aliases=('cast',), same_shape_inputs=True,
           onnx=lambda g, node: g.add('Cast', node.inputs, to=_onnx.tensor_type(node.attrs['dtype'])), params=[P('dtype', 'dtype')])
 def cast(data, *, dtype):
     """The input converted to ``dtype`` (floats to integers truncate toward zero).

@@ -100,6 +100,7 @@ class Executor:
                            zip(aux_names, _as_list(aux_names, aux_states, 'auxiliary states'))]
         grads = _as_list(arg_names, args_grad, 'gradient arrays', required=False)
         self._grad_req = self._reqs(arg_names, grad_req, grads)
+        _check_differentiable(symbol, {n for n, r in self._grad_req.items() if r != 'null'})
         self.grad_arrays = list(grads)  # kept as given, even where grad_req is 'null' (as MXNet)
         for n, g, a in zip(arg_names, self.grad_arrays, self.arg_arrays):
             if g is not None and g.shape != a.shape:
@@ -382,6 +383,32 @@ class _MonitorCallback:
         nd = _nd()
         for name, value in zip(self._names, self._fn(dict(args, **aux), train, key)):
             self.callback(name, nd.NDArray._from_jax(value, exe._ctx))
+
+
+def _check_differentiable(symbol, wanted):
+    """An MXNetError if a gradient of an argument in ``wanted`` must pass through an operator
+    without one (``batch_take``), as MXNet's bind fails; ``BlockGrad`` stops gradients."""
+    if not wanted:
+        return
+    reaches = {}  # id(node) -> whether a gradient from it flows to a wanted argument
+    for node in symbol._topo():  # inputs first
+        if node.is_variable:
+            reaches[id(node)] = node.name in wanted
+        else:
+            reaches[id(node)] = node.op.name != 'BlockGrad' and any(reaches[id(src)] for src, _i, _v in node.inputs)
+    stack, seen = [node for node, _i in symbol._outputs], set()
+    while stack:  # the nodes a gradient from the outputs passes through
+        node = stack.pop()
+        if id(node) in seen or not reaches[id(node)]:
+            continue
+        seen.add(id(node))
+        if node.is_variable:
+            continue
+        if not node.op.gradient:
+            raise MXNetError("bind: operator %s (node %s) is non-differentiable: MXNet registers no gradient "
+                             "for it (wrap it in stop_gradient, or bind with grad_req='null')"
+                             % (node.op.name, node.name))
+        stack.extend(src for src, _i, _v in node.inputs)
 
 
 def _leading_view(arr, shape):

@@ -96,7 +96,7 @@ class _Node:
             return self.name
         names = self.op.list_output_names(self.parsed())
         suffix = names[index] if index < len(names) else 'output%d' % index
-        return '%s_%s' % (self.name, suffix)
+        return '%s_%s' % (self.name, suffix) if self.name else suffix  # an atomic symbol's node has no name
 
     def aux_indices(self):
         """Positions of the inputs that are auxiliary states (written by the operator)."""
@@ -318,9 +318,28 @@ class Symbol(ArrayType):
         s._compose(*args, **kwargs)
         return s
 
+    def _gen_atomic_symbol(self):
+        """This symbol's operator alone, with its parameters and no inputs or name (MXNet's
+        atomic symbol); calling it builds a new node on the given inputs: ``atomic(data=x, name='fc')``."""
+        nodes = self._head_nodes()
+        if len(nodes) != 1 or nodes[0].is_variable:
+            raise MXNetError('_gen_atomic_symbol: needs the output(s) of one operator node, got %s' % self.list_outputs())
+        node = _Node(nodes[0].op, '', nodes[0].params())
+        return Symbol([(node, i) for i in range(node.num_visible_outputs())])
+
+    def _atomic_node(self):
+        nodes = self._head_nodes()
+        if len(nodes) == 1 and not nodes[0].is_variable and not nodes[0].inputs and not nodes[0].op.creation:
+            return nodes[0]
+        return None
+
     def _compose(self, *args, **kwargs):
         """Replace input variables by other symbols, in place: ``net._compose(data=other)``."""
         name = kwargs.pop('name', None)
+        atomic = self._atomic_node()
+        if atomic is not None:
+            self._outputs = _compose_atomic(atomic, args, kwargs, name)._outputs
+            return
         if args:
             raise MXNetError('Symbol.Compose: positional arguments are not supported for a composed graph; '
                              'give inputs by name, e.g. net(data=other)')
@@ -546,6 +565,16 @@ def _user_attrs(attr, stringify=False):
             value = str(value)
         attrs[hidden_key(key)] = value
     return attrs
+
+
+def _compose_atomic(node, args, kwargs, name):
+    """A new node of an atomic symbol's operator and parameters on inputs given by position or name."""
+    names = node.op.input_names(node.parsed(), len(args) + len(kwargs))
+    unknown = [k for k in kwargs if k not in names[len(args):]]
+    if unknown:
+        raise MXNetError('Symbol.Compose: %s takes inputs %s, got %s' % (node.op.name, names, unknown))
+    inputs = list(args) + [kwargs.get(n) for n in names[len(args):]]
+    return create(node.op, inputs, node.params(), name=name)
 
 
 def create(op, inputs, params, name=None, attr=None, hint=None, subgraphs=()):
