@@ -598,6 +598,7 @@ SHAPE_CASES = {
     '_linalg_syevd': ([(3, 3)], {}),
     '_contrib_PSROIPooling': ([(1, 8, 6, 6), (2, 5)], {'spatial_scale': 1.0, 'output_dim': 2, 'pooled_size': 2}),
     '_contrib_ROIAlign': ([(1, 2, 6, 6), (2, 5)], {'pooled_size': (2, 2), 'spatial_scale': 1.0}),
+    '_contrib_RROIAlign': ([(1, 2, 6, 6), (2, 6)], {'pooled_size': (2, 2), 'spatial_scale': 1.0}),
     '_contrib_DeformableConvolution': ([(1, 2, 4, 4), (1, 18, 4, 4), (3, 2, 3, 3), (3,)],
                                        {'kernel': (3, 3), 'pad': (1, 1), 'num_filter': 3}),
     '_contrib_interleaved_matmul_selfatt_qk': ([(4, 2, 12)], {'heads': 2}),
