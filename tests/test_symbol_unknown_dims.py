@@ -61,3 +61,16 @@ def test_slice_of_an_unknown_axis_stays_unknown_as_in_mxnet():
     tall = mx.sym.var('data', shape=(10, 0))
     assert mx.sym.slice_axis(tall, axis=0, begin=0, end=5).infer_shape_partial()[1][0] == (5, 0)
     assert mx.sym.slice_axis(tall, axis=1, begin=0, end=5).infer_shape_partial()[1][0] == (10, 0)
+
+
+def test_reshape_output_fixes_the_unknown_data_dimension_by_size():
+    # the output's shape is known from elemwise_add's other input: the data's one unknown
+    # dimension is what gives the output as many elements, whatever the reshape codes say
+    for src, codes, reverse, dst in [((2, 3, 5, 6), (6, 1, -2), False, (6, 1, 5, 6)),
+                                     ((2, 4, 5, 3), (-1, 2, 2, 1), False, (30, 2, 2, 1)),
+                                     ((64,), (16, -1, -4), True, (16, 4))]:
+        for i in range(len(src)):
+            held = tuple(0 if k == i else d for k, d in enumerate(src))
+            net = mx.sym.elemwise_add(mx.sym.Variable('data').reshape(codes, reverse=reverse), mx.sym.ones(shape=dst))
+            ins, outs, _ = net.infer_shape(data=held)
+            assert ins[0] == src and outs[0] == dst
