@@ -758,6 +758,37 @@ def _parse_aux_states(sym, aux_states, ctx, dtype=np.float32):
             for k, v in aux_states.items()}
 
 
+# Perturbed copies of an argument evaluated in one batched forward: at most this many elements
+# (copies x the larger of the argument's and the output's size) per batch.
+_NUMERIC_GRAD_BATCH_ELEMENTS = 1 << 21
+
+
+def _batched_central_differences(executor, name, value, eps, train, dtype):
+    """(f(x + eps/2 e_i) - f(x - eps/2 e_i)) / eps for every element i of argument ``name``, f
+    the sum of the first output, from batched forwards of fixed size (one compile); None where
+    the executor cannot batch its graph (numeric_grad then runs one forward per perturbation)."""
+    n = value.size
+    width = max(n, int(np.prod(executor.outputs[0].shape)), 1)
+    batch = int(min(2 * n, max(2, _NUMERIC_GRAD_BATCH_ELEMENTS // width)))
+    batch += batch % 2
+    base = value.astype(np.float64).reshape(-1)
+    diffs = np.empty(n, dtype=np.float64)
+    for start in range(0, n, batch // 2):
+        idx = np.arange(start, start + batch // 2)
+        idx = np.minimum(idx, n - 1)  # the last batch is padded by repeating an element: same shape
+        stack = np.repeat(base[None, :], batch, axis=0)
+        rows = np.arange(batch // 2)
+        stack[2 * rows, idx] += eps / 2.0
+        stack[2 * rows + 1, idx] -= eps / 2.0
+        stack = stack.astype(dtype).reshape((batch,) + value.shape)
+        sums = executor._first_output_sums(name, stack, train)
+        if sums is None:
+            return None
+        count = min(batch // 2, n - start)
+        diffs[start:start + count] = ((sums[0::2] - sums[1::2]) / eps)[:count]
+    return diffs
+
+
 def numeric_grad(executor, location, aux_states=None, eps=1e-4, use_forward_train=True, dtype=np.float32):
     """Central finite differences of the sum of ``executor``'s first output with respect to each
     float argument in ``location`` ({name: numpy array}): {name: numpy gradient}."""
@@ -775,8 +806,15 @@ def numeric_grad(executor, location, aux_states=None, eps=1e-4, use_forward_trai
 
     for k, v in location.items():
         executor.arg_dict[k][:] = array(v, dtype=dtype)
+    if aux_states is not None:
+        for key, val in aux_states.items():
+            executor.aux_dict[key][:] = array(_as_np(val), dtype=dtype)
     for k, v in location.items():
         if v.dtype.kind != 'f':
+            continue
+        batched = _batched_central_differences(executor, k, v, eps, use_forward_train, dtype)
+        if batched is not None:
+            grads[k] = batched.reshape(v.shape).astype(dtype)
             continue
         flat = v.reshape(-1)
         for i in range(flat.size):

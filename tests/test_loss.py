@@ -237,6 +237,17 @@ def test_ctc_against_brute_force():
     out, _ = run(gloss.CTCLoss(layout='TNC'), logits.swapaxes(0, 1), np.array([[0, 2, 2], [1, 0, 0]], np.float32),
                  np.array([6, 4], np.float32), np.array([3, 2], np.float32))
     np.testing.assert_allclose(out, [expected[0], _ctc_brute_force(logits[1, :4], [1, 0], 3)], rtol=1e-5)
+    # steps past a sequence's length are never read: NaN there changes neither loss nor gradient
+    padded = logits.swapaxes(0, 1).copy()
+    padded[4:, 1] = np.nan
+    data = nd.array(padded)
+    data.attach_grad()
+    with autograd.record():
+        loss = nd.CTCLoss(data, nd.array([[0, 2, 2], [1, 0, 0]]), nd.array([6, 4]), nd.array([3, 2]),
+                          use_data_lengths=True, use_label_lengths=True, blank_label='last')
+    loss.backward()
+    np.testing.assert_allclose(loss.asnumpy(), out, rtol=1e-5)
+    assert np.isfinite(data.grad.asnumpy()).all() and (data.grad.asnumpy()[4:, 1] == 0).all()
 
 
 # ---------------------------------------------------------------------------------------

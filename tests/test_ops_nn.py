@@ -826,3 +826,63 @@ def test_fully_connected_takes_a_column_bias_as_mxnet_does():
     np.testing.assert_array_equal(out, data.asnumpy() @ weight.asnumpy().T + np.arange(1., 5.))
     fc = mx.sym.FullyConnected(mx.sym.var('d'), num_hidden=4, name='fc')
     assert fc.infer_shape(d=(2, 3), fc_bias=(4, 1)) == ([(2, 3), (4, 3), (4, 1)], [(2, 4)], [])
+
+
+def _deformable_conv_reference(data, offset, weight, bias, stride, pad, dilate, num_group, deformable_groups):
+    """MXNet's deformable convolution written out per output element: each kernel tap samples
+    the input at its moved position, bilinearly, 0 outside [0, H) x [0, W), the last row and
+    column taking their own values."""
+    n, c, h, w = data.shape
+    f, _, kh, kw = weight.shape
+    out_h, out_w = offset.shape[2:]
+    cols = np.zeros((n, c, kh, kw, out_h, out_w))
+    for b, ch, i, j, oy, ox in itertools.product(range(n), range(c), range(kh), range(kw), range(out_h), range(out_w)):
+        g = ch // (c // deformable_groups)
+        k = 2 * (i * kw + j) + g * 2 * kh * kw
+        y = oy * stride[0] - pad[0] + i * dilate[0] + offset[b, k, oy, ox]
+        x = ox * stride[1] - pad[1] + j * dilate[1] + offset[b, k + 1, oy, ox]
+        if not (0 <= y < h and 0 <= x < w):
+            continue
+        y, x = (h - 1 if np.floor(y) >= h - 1 else y), (w - 1 if np.floor(x) >= w - 1 else x)
+        y0, x0 = int(np.floor(y)), int(np.floor(x))
+        y1, x1 = min(y0 + 1, h - 1), min(x0 + 1, w - 1)
+        ly, lx = y - y0, x - x0
+        img = data[b, ch]
+        cols[b, ch, i, j, oy, ox] = ((1 - ly) * (1 - lx) * img[y0, x0] + (1 - ly) * lx * img[y0, x1]
+                                     + ly * (1 - lx) * img[y1, x0] + ly * lx * img[y1, x1])
+    cg, fg = c // num_group, f // num_group
+    out = np.zeros((n, f, out_h, out_w))
+    for g in range(num_group):
+        out[:, g * fg:(g + 1) * fg] = np.einsum('nckluv,fckl->nfuv', cols[:, g * cg:(g + 1) * cg],
+                                                 weight[g * fg:(g + 1) * fg])
+    return out + bias.reshape(1, -1, 1, 1)
+
+
+def test_deformable_convolution_matches_a_per_element_reference(rng):
+    data = rng.random((2, 4, 5, 6)).astype(np.float32)
+    weight = rng.random((6, 2, 3, 3)).astype(np.float32)
+    bias = rng.random(6).astype(np.float32)
+    offset = ((rng.random((2, 36, 5, 3)) - 0.5) * 6).astype(np.float32)   # some taps leave the image
+    attrs = dict(kernel=(3, 3), pad=(2, 1), dilate=(2, 1), stride=(1, 2), num_filter=6, num_group=2,
+                 num_deformable_group=2)
+    out = mx.nd.contrib.DeformableConvolution(mx.nd.array(data), mx.nd.array(offset), mx.nd.array(weight),
+                                              mx.nd.array(bias), **attrs)
+    expect = _deformable_conv_reference(data, offset, weight, bias, (1, 2), (2, 1), (2, 1), 2, 2)
+    np.testing.assert_allclose(out.asnumpy(), expect, rtol=1e-5, atol=1e-5)
+    # zero offsets: an ordinary convolution; and its weight gradient is the convolution's
+    args = [mx.nd.array(a) for a in (data, np.zeros((2, 18, 5, 6), np.float32), weight[:, :, :, :], bias)]
+    conv_args = [args[0], args[2], args[3]]
+    for a in args + conv_args:
+        a.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.contrib.DeformableConvolution(*args, kernel=(3, 3), pad=(1, 1), num_filter=6, num_group=2)
+    y.backward()
+    w_grad = args[2].grad.asnumpy()
+    with mx.autograd.record():
+        z = mx.nd.Convolution(*conv_args, kernel=(3, 3), pad=(1, 1), num_filter=6, num_group=2)
+    z.backward()
+    np.testing.assert_allclose(y.asnumpy(), z.asnumpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(w_grad, conv_args[1].grad.asnumpy(), rtol=1e-4, atol=1e-4)
+    with pytest.raises(MXNetError, match='DeformableConvolution: offset must be'):
+        mx.nd.contrib.DeformableConvolution(args[0], args[1][:, :9], args[2], args[3], kernel=(3, 3), pad=(1, 1),
+                                            num_filter=6, num_group=2)

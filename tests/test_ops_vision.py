@@ -1,6 +1,7 @@
 """The vision operators (contrib box_nms, box_iou, BilinearResize2D, AdaptiveAvgPooling2D, ROIAlign, PSROIPooling;
 ROIPooling, UpSampling, im2col, col2im, GridGenerator, BilinearSampler, SpatialTransformer) against outputs and gradients recorded from MXNet 1.9.1 by
 tests/data/mxnet_ref/make_vision_data.py."""
+import itertools
 import json
 import os
 
@@ -108,3 +109,49 @@ def test_upsampling_roi_and_patch_symbols_infer_shapes_and_check_inputs():
         mx.nd.col2im(mx.nd.ones((1, 18, 8)), output_size=(5, 5), kernel=(3, 3))
     with pytest.raises(MXNetError, match='ROIAlign: rois must be'):
         mx.nd.contrib.ROIAlign(mx.nd.ones((1, 1, 4, 4)), mx.nd.ones((2, 4)), pooled_size=(2, 2), spatial_scale=1)
+
+
+def _rroi_align_reference(data, rois, pooled, scale, ratio):
+    """Rotated ROIAlign written out sample by sample (the region's frame turned by its angle)."""
+    _, c, h, w = data.shape
+    ph, pw = pooled
+    out = np.zeros((len(rois), c, ph, pw))
+
+    def sample(img, y, x):
+        if y < -1 or y > h or x < -1 or x > w:
+            return 0.0
+        y, x = max(y, 0.0), max(x, 0.0)
+        y = h - 1.0 if int(y) >= h - 1 else y
+        x = w - 1.0 if int(x) >= w - 1 else x
+        y0, x0 = int(y), int(x)
+        y1, x1 = min(y0 + 1, h - 1), min(x0 + 1, w - 1)
+        ly, lx = y - y0, x - x0
+        return ((1 - ly) * (1 - lx) * img[y0, x0] + (1 - ly) * lx * img[y0, x1]
+                + ly * (1 - lx) * img[y1, x0] + ly * lx * img[y1, x1])
+    for r, (b, cx, cy, rw, rh, angle) in enumerate(rois):
+        cx, cy, rw, rh = cx * scale, cy * scale, max(rw * scale, 1.0), max(rh * scale, 1.0)
+        t = np.deg2rad(angle)
+        gh = ratio if ratio > 0 else int(np.ceil(rh / ph))
+        gw = ratio if ratio > 0 else int(np.ceil(rw / pw))
+        for ch, i, j in itertools.product(range(c), range(ph), range(pw)):
+            total = 0.0
+            for iy, ix in itertools.product(range(gh), range(gw)):
+                yy = -rh / 2 + (i + (iy + 0.5) / gh) * rh / ph
+                xx = -rw / 2 + (j + (ix + 0.5) / gw) * rw / pw
+                total += sample(data[int(b), ch], yy * np.cos(t) - xx * np.sin(t) + cy,
+                                xx * np.cos(t) + yy * np.sin(t) + cx)
+            out[r, ch, i, j] = total / (gh * gw)
+    return out
+
+
+@pytest.mark.parametrize('ratio', [-1, 2])
+def test_rroi_align_matches_a_per_sample_reference(ratio):
+    data = np.random.default_rng(3).random((2, 3, 9, 11)).astype(np.float32)
+    # turned regions, one partly outside the image and one long and thin (its bins differ in samples)
+    rois = np.array([[0, 4, 4, 3, 6, 30], [1, 5, 3, 12, 9, -100], [1, 0, 0, 0.5, 40, 170]], np.float32)
+    out = mx.nd.contrib.RROIAlign(mx.nd.array(data), mx.nd.array(rois), pooled_size=(2, 3), spatial_scale=0.8,
+                                  sampling_ratio=ratio)
+    np.testing.assert_allclose(out.asnumpy(), _rroi_align_reference(data, rois, (2, 3), 0.8, ratio),
+                               rtol=1e-5, atol=1e-5)
+    with pytest.raises(MXNetError, match=r'RROIAlign: rois must be \(num_rois, 6\)'):
+        mx.nd.contrib.RROIAlign(mx.nd.array(data), mx.nd.array(rois[:, :5]), pooled_size=(2, 3), spatial_scale=1.0)

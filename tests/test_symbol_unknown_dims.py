@@ -72,3 +72,16 @@ def test_unknown_dimensions_flow_back_through_elementwise_operators():
     args = dict(zip(conv.list_arguments(), conv.infer_shape_partial()[0]))
     assert args == {'data': (1, 0, 0, 0), 'weight': (64, 0, 7, 7)}
     assert mx.sym.relu(weight).infer_shape_partial()[0] == [()]
+
+
+def test_reshape_output_fixes_the_unknown_data_dimension_by_size():
+    # the output's shape is known from elemwise_add's other input: the data's one unknown
+    # dimension is what gives the output as many elements, whatever the reshape codes say
+    for src, codes, reverse, dst in [((2, 3, 5, 6), (6, 1, -2), False, (6, 1, 5, 6)),
+                                     ((2, 4, 5, 3), (-1, 2, 2, 1), False, (30, 2, 2, 1)),
+                                     ((64,), (16, -1, -4), True, (16, 4))]:
+        for i in range(len(src)):
+            held = tuple(0 if k == i else d for k, d in enumerate(src))
+            net = mx.sym.elemwise_add(mx.sym.Variable('data').reshape(codes, reverse=reverse), mx.sym.ones(shape=dst))
+            ins, outs, _ = net.infer_shape(data=held)
+            assert ins[0] == src and outs[0] == dst

@@ -67,6 +67,42 @@ def test_check_numeric_gradient_passes_on_a_right_gradient_and_fails_on_a_wrong_
         tu.check_numeric_gradient(mx.sym.BlockGrad(x) * 3, [loc[0]], numeric_eps=1e-3, rtol=1e-2, atol=1e-3)
 
 
+def test_numeric_grad_batches_its_perturbations_and_gives_the_loops_numbers(monkeypatch):
+    # f = sum(tanh(x @ w.T) * proj); the batched forwards (a small batch, so the last one is
+    # padded) give the same central differences as numpy's, and as one forward per element
+    np.random.seed(1)
+    x, w, p = np.random.rand(3, 5), np.random.rand(4, 5), np.random.rand(3, 4) + 0.1
+    sym = mx.sym.FullyConnected(mx.sym.Variable('x'), mx.sym.Variable('w'), num_hidden=4, no_bias=True)
+    sym = mx.sym.tanh(sym) * mx.sym.Variable('p')
+    loc = {'x': x, 'w': w, 'p': p}
+    exe = sym.bind(mx.cpu(), args={k: mx.nd.array(v, dtype='float64') for k, v in loc.items()})
+    monkeypatch.setattr(tu, '_NUMERIC_GRAD_BATCH_ELEMENTS', 6 * 15)   # 3 elements a batch: 20 = 6*3 + 2
+    eps = 1e-4
+    batched = tu.numeric_grad(exe, loc, eps=eps, dtype=np.float64)
+
+    def f(x_, w_):
+        return (np.tanh(x_ @ w_.T) * p).sum()
+    expect_w = np.zeros_like(w)
+    for i in range(w.size):
+        d = np.zeros(w.size)
+        d[i] = eps / 2
+        expect_w.flat[i] = (f(x, w + d.reshape(w.shape)) - f(x, w - d.reshape(w.shape))) / eps
+    np.testing.assert_allclose(batched['w'], expect_w, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(batched['p'], np.tanh(x @ w.T), rtol=1e-6)
+    monkeypatch.setattr(exe, '_first_output_sums', lambda *a: None)      # the per-element loop
+    looped = tu.numeric_grad(exe, loc, eps=eps, dtype=np.float64)
+    for k in loc:
+        np.testing.assert_allclose(batched[k], looped[k], rtol=1e-9, atol=1e-12)
+
+
+def test_numeric_grad_of_a_random_graph_runs_one_forward_per_element():
+    x = mx.sym.Variable('x')
+    exe = (mx.sym.Dropout(x, p=0.0) * 2).bind(mx.cpu(), args={'x': mx.nd.ones((2, 2))})
+    assert exe._first_output_sums('x', np.ones((2, 2, 2), np.float32), True) is None
+    grads = tu.numeric_grad(exe, {'x': np.ones((2, 2), np.float32)}, eps=1e-2)
+    np.testing.assert_allclose(grads['x'], 2 * np.ones((2, 2)), rtol=1e-3)
+
+
 def test_check_symbolic_forward_and_backward():
     lhs, rhs = mx.sym.Variable('lhs'), mx.sym.Variable('rhs')
     m1, m2 = np.array([[1., 2.], [3., 4.]]), np.array([[5., 6.], [7., 8.]])

@@ -436,6 +436,9 @@ class OpDef:
     # 'by_axis' where an unknown axis of the data leaves that output axis unknown whatever the
     # parameters say (``slice`` with an explicit begin and end), as MXNet's rule does.
     partial_shapes: Union[bool, str] = True
+    # The output holds exactly the data's elements (Reshape): a fully known output fixes the one
+    # unknown dimension of the data by its size, as MXNet's reshape shape rule does backwards.
+    keeps_size: bool = False
     # Outputs MXNet's own graphs count for a node (JSON node_row_ptr), hidden ones included
     # (masks, saved statistics, workspaces), where the function returns fewer: int or fn(attrs).
     mxnet_outputs: Union[int, Callable, None] = None

@@ -49,6 +49,9 @@ def ctc_loss(data, label, *lengths, use_data_lengths, use_label_lengths, blank_l
         logit_pad = (jnp.arange(steps)[None, :] >= data_lengths.astype(jnp.int32)[:, None])
     else:
         logit_pad = jnp.zeros((batch, steps), bool)
+    # steps past a sequence's length are not read (MXNet: their gradient is 0 even where they
+    # hold NaN), so they are replaced before the softmax rather than only masked after it
+    logits = jnp.where(logit_pad[:, :, None], jnp.zeros((), logits.dtype), logits)
     labels = label.astype(jnp.int32)
     if label_lengths is not None:
         label_pad = jnp.arange(label.shape[1])[None, :] >= label_lengths.astype(jnp.int32)[:, None]

@@ -556,3 +556,81 @@ def col2im(data, *, output_size, kernel, stride, dilate, pad):
     to_columns = functools.partial(_patches, kernel=kernel, stride=stride, dilate=dilate, pad=pad, out=out)
     image, = jax.linear_transpose(to_columns, jax.ShapeDtypeStruct(image_shape, data.dtype))(data)
     return image
+
+
+# ---- deformable convolution (Dai et al., 2017) -----------------------------------------------------
+
+def _deformable_inputs(attrs):
+    if attrs is not None and attrs.get('no_bias'):
+        return ('data', 'offset', 'weight')
+    return ('data', 'offset', 'weight', 'bias')
+
+
+def _deformable_sample(image, y, x):
+    """image (N, C, H, W) sampled bilinearly at y, x (N, ...) -> (N, C, ...), as MXNet's deformable
+    im2col: 0 where the point is outside [0, H) x [0, W); a point in the last row or column
+    (floor at H - 1 or W - 1) takes that row's or column's values."""
+    n, c, h, w = image.shape
+    flat = image.reshape(n, c, h * w)
+    inside = (y >= 0) & (x >= 0) & (y < h) & (x < w)
+    y = jnp.where(jnp.floor(y) >= h - 1, h - 1, y)
+    x = jnp.where(jnp.floor(x) >= w - 1, w - 1, x)
+    y0, x0 = jnp.floor(y), jnp.floor(x)
+    ly, lx = y - y0, x - x0
+    out = 0
+    for yy, wy in ((y0, 1 - ly), (jnp.minimum(y0 + 1, h - 1), ly)):
+        for xx, wx in ((x0, 1 - lx), (jnp.minimum(x0 + 1, w - 1), lx)):
+            index = (jnp.clip(yy, 0, h - 1) * w + jnp.clip(xx, 0, w - 1)).astype(jnp.int32)
+            picked = jnp.take_along_axis(flat, index.reshape(n, 1, -1), axis=2).reshape((n, c) + y.shape[1:])
+            out = out + jnp.where(inside, wy * wx, 0)[:, None].astype(image.dtype) * picked
+    return out
+
+
+@register('_contrib_DeformableConvolution', plot=Plot('weighted', _conv_label), input_shapes=_input_shapes.convolution,
+          inputs=_deformable_inputs,
+          params=_CONV_PARAMS[:2] + [P('dilate', 'shape', ()), P('pad', 'shape', ()), P('num_filter', 'int'),
+                                     P('num_group', 'int', 1), P('num_deformable_group', 'int', 1),
+                                     P('workspace', 'int', 1024), P('no_bias', 'bool', False),
+                                     P('layout', 'str', None, optional=True)])
+def deformable_convolution(data, offset, weight, bias=None, *, kernel, stride, dilate, pad, num_filter, num_group,
+                           num_deformable_group, workspace, no_bias, layout):
+    """2-D convolution whose kernel taps move by learnt offsets (deformable ConvNets, v1).
+
+    ``offset`` is (N, num_deformable_group * 2 * kh * kw, out_h, out_w): for deformable group g
+    and tap k = i * kw + j, channels 2k and 2k + 1 of g's block move that tap by (dy, dx) at each
+    output position; the input is sampled bilinearly there (0 outside). Channels split evenly
+    into the deformable groups, and into ``num_group`` groups for the weight as in Convolution."""
+    op = 'DeformableConvolution'
+    if len(kernel) != 2 or data.ndim != 4 or layout not in (None, 'NCHW'):
+        raise MXNetError('%s: only 2-D NCHW data is supported, got data %s, kernel %s, layout %s'
+                         % (op, shape_str(data.shape), tuple(kernel), layout))
+    lay, stride, dilate, pad, c = _conv_geometry(op, data, weight, kernel, stride, dilate, pad, num_filter,
+                                                 num_group, layout)
+    n, _, height, width = data.shape
+    kh, kw = kernel
+    out_h, out_w = (conv_out_size(data.shape[2 + i], kernel[i], stride[i], dilate[i], pad[i]) for i in range(2))
+    groups = num_deformable_group
+    expected = (n, groups * 2 * kh * kw, out_h, out_w)
+    if groups < 1 or c % groups or offset.shape != expected:
+        raise MXNetError('%s: offset must be %s for data %s, kernel %s and num_deformable_group %d, got %s'
+                         % (op, shape_str(expected), shape_str(data.shape), tuple(kernel), groups,
+                            shape_str(offset.shape)))
+    if weight.shape != (num_filter, c // num_group, kh, kw) or num_filter % num_group:
+        raise MXNetError('%s: weight must be %s, got %s' % (op, shape_str((num_filter, c // num_group, kh, kw)),
+                                                            shape_str(weight.shape)))
+    bias = _check_bias(op, bias, no_bias, num_filter)
+    # the undeformed sampling grid of every tap (kh*kw, out_h, out_w), then moved by the offsets
+    tap_y = (jnp.arange(kh) * dilate[0])[:, None, None, None] + (jnp.arange(out_h) * stride[0] - pad[0])[None, None, :, None]
+    tap_x = (jnp.arange(kw) * dilate[1])[None, :, None, None] + (jnp.arange(out_w) * stride[1] - pad[1])[None, None, None, :]
+    tap_y = jnp.broadcast_to(tap_y, (kh, kw, out_h, out_w)).reshape(kh * kw, out_h, out_w)
+    tap_x = jnp.broadcast_to(tap_x, (kh, kw, out_h, out_w)).reshape(kh * kw, out_h, out_w)
+    offset = offset.reshape(n, groups, kh * kw, 2, out_h, out_w).astype(data.dtype)
+    columns = []   # per deformable group: (N, C/groups, kh*kw, out_h, out_w)
+    for g, image in enumerate(jnp.split(data, groups, axis=1)):
+        columns.append(_deformable_sample(image, tap_y + offset[:, g, :, 0], tap_x + offset[:, g, :, 1]))
+    cols = jnp.concatenate(columns, axis=1).reshape(n, num_group, c // num_group, kh * kw, out_h, out_w)
+    w = weight.reshape(num_group, num_filter // num_group, c // num_group, kh * kw)
+    y = jnp.einsum('ngckhw,gfck->ngfhw', cols, w).reshape(n, num_filter, out_h, out_w)
+    if bias is not None:
+        y = y + bias.reshape(1, -1, 1, 1)
+    return y.astype(data.dtype)

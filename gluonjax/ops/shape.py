@@ -130,7 +130,7 @@ def _onnx_reshape(g, node):
     return _onnx.reshape_to(g, node.inputs[0], a['shape'] if written else node.out_shapes[0])
 
 
-@register('Reshape', plot=Plot('shape'), methods=('reshape',), aliases=('reshape',), onnx=_onnx_reshape,
+@register('Reshape', plot=Plot('shape'), methods=('reshape',), aliases=('reshape',), onnx=_onnx_reshape, keeps_size=True,
           host=moves(lambda data, **attrs: reshape(data, **attrs)),  # pure shape arithmetic: NumPy runs it as is
           params=[P('shape', 'shape', ()), P('reverse', 'bool', False), P('target_shape', 'shape', ()),
                   P('keep_highest', 'bool', False)])

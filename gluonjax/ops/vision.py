@@ -577,6 +577,73 @@ def roi_align(data, rois, *, pooled_size, spatial_scale, sample_ratio, position_
     return out.astype(data.dtype)
 
 
+def _rotated_bilinear(image, y, x):
+    """image (R, C, H, W) sampled at y, x (R, P) -> (R, C, P): 0 outside [-1, H] x [-1, W],
+    coordinates below 0 read row or column 0 and those past the last read the last (ROIAlign's)."""
+    r, c, h, w = image.shape
+    outside = (y < -1) | (y > h) | (x < -1) | (x > w)
+    y, x = jnp.maximum(y, 0), jnp.maximum(x, 0)
+    y = jnp.where(jnp.floor(y) >= h - 1, h - 1, y)
+    x = jnp.where(jnp.floor(x) >= w - 1, w - 1, x)
+    y0, x0 = jnp.floor(y), jnp.floor(x)
+    ly, lx = y - y0, x - x0
+    flat = image.reshape(r, c, h * w)
+    out = 0
+    for yy, wy in ((y0, 1 - ly), (jnp.minimum(y0 + 1, h - 1), ly)):
+        for xx, wx in ((x0, 1 - lx), (jnp.minimum(x0 + 1, w - 1), lx)):
+            index = (yy * w + xx).astype(jnp.int32)
+            out = out + (wy * wx)[:, None] * jnp.take_along_axis(flat, index[:, None, :], axis=2)
+    return jnp.where(outside[:, None], 0, out)
+
+
+@register('_contrib_RROIAlign', inputs=('data', 'rois'),
+          params=[P('pooled_size', 'shape'), P('spatial_scale', 'float'), P('sampling_ratio', 'int', -1)])
+def rroi_align(data, rois, *, pooled_size, spatial_scale, sampling_ratio):
+    """ROIAlign over rotated regions: ``rois`` rows are [batch_index, center_x, center_y, width,
+    height, angle in degrees (counter-clockwise)], scaled by ``spatial_scale``. Each bin of the
+    pooled_size grid averages sampling_ratio x sampling_ratio bilinear samples, or
+    ceil(bin size) per axis when sampling_ratio <= 0. Not differentiable (as in MXNet)."""
+    op = 'RROIAlign'
+    if data.ndim != 4:
+        raise MXNetError('%s: data must be NCHW, got %s' % (op, shape_str(data.shape)))
+    if rois.ndim != 2 or rois.shape[1] != 6:
+        raise MXNetError('%s: rois must be (num_rois, 6) rows of [batch_index, center_x, center_y, width, height, '
+                         'angle], got %s' % (op, shape_str(rois.shape)))
+    if len(pooled_size) != 2 or min(pooled_size) < 1:
+        raise MXNetError('%s: pooled_size must be two positive ints (height, width), got %s' % (op, pooled_size))
+    n = data.shape[0]
+    ph, pw = pooled_size
+    dtype = data.dtype if jnp.issubdtype(data.dtype, jnp.floating) else jnp.float32
+    rois = lax.stop_gradient(rois).astype(dtype)
+    image = lax.stop_gradient(data).astype(dtype)[jnp.clip(rois[:, 0].astype(jnp.int32), 0, n - 1)]
+    cx, cy, roi_w, roi_h = (rois[:, i] * spatial_scale for i in range(1, 5))
+    theta = rois[:, 5] * (np.pi / 180.0)
+    roi_w, roi_h = jnp.maximum(roi_w, 1), jnp.maximum(roi_h, 1)
+    bin_h, bin_w = roi_h / ph, roi_w / pw
+    if sampling_ratio > 0:
+        grid_h = grid_w = jnp.full_like(roi_h, sampling_ratio)
+    else:
+        grid_h, grid_w = jnp.ceil(bin_h), jnp.ceil(bin_w)
+    cos, sin = jnp.cos(theta)[:, None], jnp.sin(theta)[:, None]
+    # the bins' corners in the region's own frame, centred on it: (R, PH*PW)
+    bin_y = (-roi_h / 2)[:, None] + jnp.repeat(jnp.arange(ph, dtype=dtype), pw)[None] * bin_h[:, None]
+    bin_x = (-roi_w / 2)[:, None] + jnp.tile(jnp.arange(pw, dtype=dtype), ph)[None] * bin_w[:, None]
+    max_w = jnp.max(grid_w).astype(jnp.int32)
+
+    def add_sample(k, total):   # sample (iy, ix) = divmod(k, max_w) of every bin, where the region has it
+        iy, ix = (k // max_w).astype(dtype), (k % max_w).astype(dtype)
+        yy = bin_y + ((iy + 0.5) * bin_h / grid_h)[:, None]
+        xx = bin_x + ((ix + 0.5) * bin_w / grid_w)[:, None]
+        value = _rotated_bilinear(image, yy * cos - xx * sin + cy[:, None], xx * cos + yy * sin + cx[:, None])
+        used = (iy < grid_h) & (ix < grid_w)
+        return total + jnp.where(used[:, None, None], value, 0)
+
+    steps = jnp.max(grid_h).astype(jnp.int32) * max_w
+    total = lax.fori_loop(0, steps, add_sample, jnp.zeros(image.shape[:2] + (ph * pw,), dtype))
+    out = total / (grid_h * grid_w)[:, None, None]
+    return out.reshape(out.shape[:2] + (ph, pw)).astype(data.dtype)
+
+
 # ---- spatial transformer networks: sampling grids and the bilinear sampler --------------------------
 
 def _affine_grid(op, affine, target_shape):

@@ -370,6 +370,8 @@ def _partial_node(node, keys, ent_shape, ent_dtype):
     ins = [ent_shape.get(k) for k in keys]
     if any(s is None for s in ins) or not node.op.partial_shapes:
         return new
+    if node.op.keeps_size and _solve_by_size(node, keys[0], ins[0], ent_shape.get((id(node), 0)), ent_shape):
+        return True
     dtypes = [ent_dtype.get(k, 'float32') for k in keys]
     lo, hi = _STAND_INS
     out_lo = _try_eval(node, _substitute(ins, lo), dtypes)
@@ -383,6 +385,18 @@ def _partial_node(node, keys, ent_shape, ent_dtype):
         new |= _update(node, ent_shape, (id(node), i), shape)
     outs = [ent_shape.get((id(node), i)) for i in range(len(out_lo))]
     return _solve_inputs(node, keys, ins, dtypes, out_lo, outs, ent_shape) or new
+
+
+def _solve_by_size(node, key, data, out, ent_shape):
+    """The one unknown dimension of ``data`` from a fully known output of as many elements."""
+    unknown = [k for k, d in enumerate(data) if d is None]
+    if len(unknown) != 1 or not is_known(out):
+        return False
+    known = int(np.prod([d for d in data if d is not None]))
+    size = int(np.prod(out))
+    if known == 0 or size % known:
+        return False
+    return _update(node, ent_shape, key, tuple(size // known if d is None else d for d in data))
 
 
 def _merge_same_shape(node, keys, ent_shape):

@@ -156,6 +156,7 @@ class Executor:
         return args, aux
 
     def _compiled(self, kind, train):
+        train = train and self._fn.mode_dependent   # a graph that ignores the mode compiles once
         fn = self._jit.get((kind, train))
         if fn is not None:
             return fn
@@ -233,6 +234,22 @@ class Executor:
             self._monitor(self)
         return self._outputs
 
+    @x64
+    def _first_output_sums(self, name, values, is_train):
+        """The float64 sum of the first output for each of ``values`` (a numpy stack of values of
+        argument ``name``; the other arguments and the auxiliary states as they are now), from one
+        compiled, vectorised forward: the finite differences of ``check_numeric_gradient`` cost a
+        compile per argument shape instead of a forward per perturbed element. None where the graph
+        cannot run batched (random operators, sparse arguments, host-side operators)."""
+        if self._fn.has_random or any(a.stype != 'default' for a in self.arg_arrays):
+            return None
+        args, aux = self._jax_inputs()
+        fn = _batched_sums(self._fn, name, bool(is_train) and self._fn.mode_dependent)
+        try:
+            return np.asarray(fn(jnp.asarray(values, dtype=args[name].dtype), args, aux))
+        except Exception:  # an operator without a batched form (a Python CustomOp, a host callback)
+            return None
+
     def _store_outputs(self, outs, stypes):
         """Write the forward's results into the output arrays, as MXNet's executor writes into the
         same arrays every forward (arrays taken from ``exe.outputs`` see later forwards, and an
@@ -259,6 +276,7 @@ class Executor:
         them (and run on the host while their shapes are new), where the compiled graph would be
         a program of its own; an executor bound for one check (a forward, or a forward and a
         backward, which compiles its own) compiles no forward program. Later calls compile it."""
+        train = train and self._fn.mode_dependent
         if len(self._fn._steps) > SMALL_GRAPH_STEPS or self._fn.has_subgraphs or train in self._ran_by_node:
             return False
         self._ran_by_node.add(train)
@@ -409,6 +427,21 @@ def _check_differentiable(symbol, wanted):
                              "for it (wrap it in stop_gradient, or bind with grad_req='null')"
                              % (node.op.name, node.name))
         stack.extend(src for src, _i, _v in node.inputs)
+
+
+_batched_sum_functions = _caches.lru_cache('symbol.executor_batched_sums', 64)
+
+
+def _batched_sums(graph, name, train):
+    """jit(vmap) of the graph's first-output sum over a stack of values of argument ``name``."""
+    key = (graph.structure_key, name, train)
+    fn = _batched_sum_functions.get(key)
+    if fn is None:
+        def one(value, args, aux):
+            outs, _ = graph(dict(args, **{name: value}, **aux), train, None)
+            return jnp.sum(outs[0].astype(jnp.float64))
+        fn = _batched_sum_functions[key] = jax.jit(jax.vmap(one, in_axes=(0, None, None)))
+    return fn
 
 
 def _leading_view(arr, shape):

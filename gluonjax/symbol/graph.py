@@ -86,6 +86,8 @@ class GraphFunction:
         self._aux_slot = {name: slot for slot, name in self._variables if name in set(self.aux_names)}
         self.has_random = any(s.op.random for s in self._steps)
         self.has_subgraphs = any(s.op.subgraphs for s in self._steps)
+        # whether training mode changes anything (else one compiled function serves both modes)
+        self.mode_dependent = any(s.op.mode_dependent for s in self._steps)
         # zeros((0, n)) & co.: MXNet decides their unknown dimensions from their consumers
         self._pending = [s.node for s in self._steps if pending_shape(s.node) is not None]
 
