@@ -144,3 +144,15 @@ def test_hybridized_unused_parameter_without_deferred_only_warns():
     net.hybridize()
     with pytest.warns(UserWarning, match='dense1_weight, .*dense1_bias is not used'):
         assert net(nd.ones((2, 4))).shape == (2, 3)
+
+
+def test_interval_sampler_walks_every_interval_then_rolls_over():
+    from gluonjax.gluon.contrib.data import IntervalSampler
+    # Orders recorded from MXNet 1.9.1.
+    assert list(IntervalSampler(10, 3)) == [0, 3, 6, 9, 1, 4, 7, 2, 5, 8]
+    assert list(IntervalSampler(7, 2)) == [0, 2, 4, 6, 1, 3, 5]
+    no_rollover = IntervalSampler(10, 3, rollover=False)
+    assert list(no_rollover) == [0, 3, 6, 9] and len(no_rollover) == 4
+    assert len(IntervalSampler(10, 3)) == 10
+    with pytest.raises(AssertionError, match='Interval 5 must be smaller than or equal to length 3'):
+        IntervalSampler(3, 5)

@@ -25,6 +25,7 @@ from .. import name as _name
 from ..base import MXNetError
 from .. import symbol
 from ..ndarray import NDArray
+from ..ndarray.ndarray import _STORAGE_TYPE_STR_TO_ID
 from ..symbol import Symbol
 from .parameter import Parameter, ParameterDict, DeferredInitializationError, _trace_state
 from .utils import _indent, HookHandle
@@ -934,6 +935,15 @@ def _input_shapes_known(args):
 # SymbolBlock
 # ---------------------------------------------------------------------------------------
 
+def _refuse_row_sparse_variables(graph):
+    """A SymbolBlock's Parameters are dense (MXNet asserts so too)."""
+    row_sparse = str(_STORAGE_TYPE_STR_TO_ID['row_sparse'])
+    for name, attrs in graph.attr_dict().items():
+        if attrs.get('__storage_type__') == row_sparse:
+            raise AssertionError("SymbolBlock doesn't support Parameter '%s' because its storage "
+                                 "type is 'row_sparse'." % name)
+
+
 class SymbolBlock(HybridBlock):
     """A Block made from a Symbol graph: pre-trained models, or parts of one.
 
@@ -989,6 +999,7 @@ class SymbolBlock(HybridBlock):
                                  % str(s))
             input_names.add(s.name)
         out = symbol.Group(out) if len(out) > 1 else out[0]
+        _refuse_row_sparse_variables(out)
         shapes = _var_shapes(out)
         for arg in out.list_arguments():
             if arg not in input_names:

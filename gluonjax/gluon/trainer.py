@@ -158,7 +158,7 @@ class Trainer:
             arg_arrays = {}
             for param in self._params:
                 if not param._deferred_init:
-                    arg_arrays[param.name] = param.data(self._contexts[0])
+                    arg_arrays[param.name] = param._check_and_get(param._data, self._contexts[0])
             kv, _ = kvpkg._create_kvstore(name, len(self._contexts), arg_arrays)
         elif kvpkg is None and isinstance(name, str) and 'dist' in name:
             raise MXNetError("Trainer: kvstore %r needs the 'kvstore' package, which is not installed"
@@ -192,7 +192,7 @@ class Trainer:
             if param._deferred_init:
                 waiting.append(param)
             elif self._kvstore is not None:
-                arrays = param.list_data()
+                arrays = param._arrays()
                 self._kvstore.broadcast(self._param2idx[param.name], arrays[0], arrays)
         self._params_to_init = waiting
 
@@ -275,7 +275,7 @@ class Trainer:
         keys = [i for i, _ in entries]
         grads = [p.list_grad() for _, p in entries]
         if self._update_on_kvstore:
-            self._kvstore.pushpull(keys, grads, out=[p.list_data() for _, p in entries])
+            self._kvstore.pushpull(keys, grads, out=[p._arrays() for _, p in entries])
         else:
             self._kvstore.pushpull(keys, grads)
 
@@ -309,7 +309,7 @@ class Trainer:
         for i, param in enumerate(self._params):
             if param.grad_req == 'null':
                 continue
-            datas = param.list_data()
+            datas = param._arrays()
             if not ignore_stale_grad:
                 for data in datas:
                     if not data._fresh_grad:

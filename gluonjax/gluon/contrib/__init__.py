@@ -1,10 +1,11 @@
 """``mx.gluon.contrib``: MXNet 1.x's contributed Gluon layers.
 
 ``contrib.nn`` (Concurrent, HybridConcurrent, Identity, PixelShuffle1D/2D/3D, SparseEmbedding,
-SyncBatchNorm), ``contrib.rnn`` (VariationalDropoutCell, LSTMPCell) and ``contrib.estimator``
-(Estimator, its event handlers, BatchProcessor) are provided; MXNet's ``contrib.cnn`` and
-``contrib.data`` are not.
+SyncBatchNorm), ``contrib.rnn`` (VariationalDropoutCell, LSTMPCell), ``contrib.estimator``
+(Estimator, its event handlers, BatchProcessor) and ``contrib.data`` (IntervalSampler) are provided;
+MXNet's ``contrib.cnn`` is not.
 """
 from . import nn  # noqa: F401
 from . import rnn  # noqa: F401
 from . import estimator  # noqa: F401
+from . import data  # noqa: F401
