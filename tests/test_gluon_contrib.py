@@ -66,10 +66,20 @@ def test_sparse_embedding_dense_semantics():
     emb = cnn.SparseEmbedding(5, 2)
     assert repr(emb) == 'SparseEmbedding(5 -> 2, float32)'
     emb.initialize()
-    w = emb.weight.data().asnumpy()
     idx = np.array([[0, 4], [2, 2]])
-    np.testing.assert_array_equal(emb(nd.array(idx)).asnumpy(), w[idx])
-    assert emb.weight.stype == 'row_sparse'
+    with pytest.raises(RuntimeError, match='no Trainer'):
+        emb(nd.array(idx))
+    trainer = mx.gluon.Trainer(emb.collect_params(), 'sgd', {'learning_rate': 1.0})
+    w = emb.weight.row_sparse_data(nd.arange(5)).asnumpy()
+    with autograd.record():
+        out = emb(nd.array(idx))
+    np.testing.assert_array_equal(out.asnumpy(), w[idx])
+    out.backward()
+    assert emb.weight.stype == 'row_sparse' and emb.weight.grad().stype == 'row_sparse'
+    trainer.step(1)  # the rows looked up move by -1 per lookup
+    counts = np.bincount(idx.ravel(), minlength=5)[:, None]
+    np.testing.assert_allclose(emb.weight.row_sparse_data(nd.arange(5)).asnumpy(), w - counts,
+                               rtol=1e-6)
 
 
 def _ref_bn(x, gamma, beta, eps):

@@ -283,14 +283,22 @@ class Parameter:
         """The rows ``row_id`` of this row_sparse Parameter, a row_sparse array on ``row_id``'s
         context (the Trainer updates the whole array on each device, so its rows are current)."""
         self._check_row_sparse('row_sparse_data')
-        from ..ndarray import sparse
-        return sparse.retain(self._check_and_get(self._data, row_id.context), row_id)
+        return self._rows(self._check_and_get(self._data, row_id.context), row_id)
 
     def list_row_sparse_data(self, row_id):
         """The rows ``row_id`` on every context."""
         self._check_row_sparse('list_row_sparse_data')
+        return [self._rows(arr, row_id.as_in_context(arr.context)) for arr in self._arrays()]
+
+    @staticmethod
+    def _rows(arr, row_id):
+        """The rows ``row_id`` of ``arr``, standing for ``arr`` in autograd (MXNet pulls the rows
+        into the Parameter's own array): their gradient is the Parameter's gradient."""
         from ..ndarray import sparse
-        return [sparse.retain(arr, row_id.as_in_context(arr.context)) for arr in self._arrays()]
+        with autograd.pause():
+            rows = sparse.retain(arr, row_id)
+        rows._ag = arr._ag
+        return rows
 
     @x64
     def _reduce(self):
@@ -502,6 +510,10 @@ class Parameter:
         else:
             self.set_data(data)
         self._deferred_init = ()
+        trainer = self._trainer
+        if trainer is not None and trainer._kv_initialized and trainer._update_on_kvstore:
+            # the store holds the weights it updates: a loaded value replaces them (MXNet too)
+            trainer._reset_kvstore()
 
 
 class Constant(Parameter):
