@@ -362,3 +362,16 @@ def test_unhybridized_block_passes_scalars_and_hybridized_refuses_them_and_mixed
     with pytest.raises(ValueError, match='mixed NDArrays and Symbols'):
         Add()(mx.nd.ones((2,)), mx.sym.var('a'))
     assert block(mx.nd.ones((2,)), mx.nd.ones((2,))).asnumpy().tolist() == [2.0, 2.0]
+
+
+def test_hybridized_block_keeps_its_argument_structure_but_takes_new_shapes():
+    class AddOrPass(gluon.HybridBlock):
+        def hybrid_forward(self, F, a, b=None):
+            return a if b is None else a + b
+
+    net = AddOrPass()
+    net.hybridize()
+    net(nd.ones((2,)), None)
+    np.testing.assert_array_equal(net(nd.ones((3,))).asnumpy(), np.ones(3))  # trailing None: same
+    with pytest.raises(ValueError, match='argument structure of HybridBlock does not match'):
+        net(nd.ones((2,)), nd.ones((2,)))

@@ -839,6 +839,8 @@ class HybridBlock(Block):
         runner = self._cached.get(sig)
         if runner is not None:
             return runner, flat
+        if self._cached:
+            _check_same_structure(next(iter(self._cached.values())).in_format, fmt)
         params = self.collect_params()
         shapes_before = [(p, p.shape) for p in params.values()]
         sym_inputs, out = self._get_graph(*args)
@@ -892,6 +894,20 @@ _RUNS_GRAPH = {}
 
 def _in_trace():
     return getattr(_trace_state, 'depth', 0) > 0
+
+
+def _check_same_structure(stored, fmt):
+    """Once compiled, a hybridized Block takes new shapes but not a new argument structure
+    (which arguments are None, how lists nest), as in MXNet; arguments left out at the end
+    and given as None (a default of hybrid_forward) are the same structure."""
+    if fmt == stored:
+        return
+    short, long_ = sorted((stored, fmt), key=len)
+    if len(short) < len(long_) and long_[:len(short)] == short \
+            and all(f == -1 for f in long_[len(short):]):
+        return
+    raise ValueError('The argument structure of HybridBlock does not match the cached version. '
+                     'Stored format = %s, input format = %s' % (fmt, stored))
 
 
 def _check_unused_with_deferred(runner, shapes_before):
