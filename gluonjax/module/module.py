@@ -18,6 +18,14 @@ def _nd():
     return ndarray
 
 
+def _storage_types(symbol):
+    """{variable: storage type} of the variables declared sparse (``var(..., stype=...)``): the
+    module's copies of those parameters keep that storage, as MXNet's do."""
+    from ..ndarray.ndarray import _STORAGE_TYPE_ID_TO_STR
+    return {name: _STORAGE_TYPE_ID_TO_STR[int(attrs['__storage_type__'])]
+            for name, attrs in symbol.attr_dict().items() if '__storage_type__' in attrs}
+
+
 @jax.jit
 def _sum_per_param(grads):
     """``[sum of each parameter's per-device gradients]`` (all on one device)."""
@@ -288,7 +296,8 @@ class Module(BaseModule):
             if self._arg_params is not None or self._aux_params is not None:
                 raise AssertionError('bind: parameters exist but are not initialised')
             nd = _nd()
-            self._arg_params = {name: nd.zeros(x[0].shape, dtype=x[0].dtype)
+            stypes = _storage_types(self._symbol)
+            self._arg_params = {name: nd.zeros(x[0].shape, dtype=x[0].dtype, stype=stypes.get(name, 'default'))
                                 for name, x in zip(self._param_names, self._exec_group.param_arrays)}
             self._aux_params = {name: nd.zeros(x[0].shape, dtype=x[0].dtype)
                                 for name, x in zip(self._aux_names, self._exec_group.aux_arrays)}
