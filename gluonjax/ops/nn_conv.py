@@ -552,3 +552,116 @@ def col2im(data, *, output_size, kernel, stride, dilate, pad):
     to_columns = functools.partial(_patches, kernel=kernel, stride=stride, dilate=dilate, pad=pad, out=out)
     image, = jax.linear_transpose(to_columns, jax.ShapeDtypeStruct(image_shape, data.dtype))(data)
     return image
+
+
+# ---- deformable convolution (Dai et al. 2017; modulated: Zhu et al. 2019) -------------------------
+
+_DEFORM_PARAMS = [P('kernel', 'shape'), P('stride', 'shape', ()), P('dilate', 'shape', ()), P('pad', 'shape', ()),
+                  P('num_filter', 'int'), P('num_group', 'int', 1), P('num_deformable_group', 'int', 1),
+                  P('workspace', 'int', 1024), P('no_bias', 'bool', False),
+                  P('layout', 'str', None, optional=True)]
+
+
+def _deform_inputs(*names):
+    def inputs(attrs):
+        if attrs is not None and attrs.get('no_bias'):
+            return names
+        return names + ('bias',)
+    return inputs
+
+
+def _bilinear_zero_padded(data, y, x, modulated):
+    """Samples of ``data`` (N, G, Cg, H, W) at the real positions ``y``, ``x`` (N, G, L): bilinear
+    between the four neighbouring pixels, pixels outside the image counting as 0, as MXNet's
+    deformable im2col samples. The modulated (v2) operator samples every position within a
+    pixel of the image; v1 only positions inside it, and on the last row or column it takes
+    that row's (column's) value instead of blending towards the zero beyond."""
+    n, g, cg, h, w = data.shape
+    flat = data.reshape(n, g, cg, h * w)
+    if modulated:
+        reach = (y > -1) & (x > -1) & (y < h) & (x < w)
+    else:
+        reach = (y >= 0) & (x >= 0) & (y < h) & (x < w)
+        y = jnp.where(y >= h - 1, h - 1, y)
+        x = jnp.where(x >= w - 1, w - 1, x)
+    y0, x0 = jnp.floor(y), jnp.floor(x)
+    ly, lx = y - y0, x - x0
+    out = 0
+    for dy, wy in ((0, 1 - ly), (1, ly)):
+        for dx, wx in ((0, 1 - lx), (1, lx)):
+            yy, xx = y0 + dy, x0 + dx
+            inside = (yy >= 0) & (yy <= h - 1) & (xx >= 0) & (xx <= w - 1)
+            index = (jnp.clip(yy, 0, h - 1) * w + jnp.clip(xx, 0, w - 1)).astype(jnp.int32)
+            pixels = jnp.take_along_axis(flat, index[:, :, None, :], axis=3)
+            out = out + pixels * jnp.where(inside, wy * wx, 0).astype(data.dtype)[:, :, None, :]
+    return out * reach[:, :, None, :].astype(data.dtype)
+
+
+def _deformable_conv(op, data, offset, mask, weight, bias, kernel, stride, dilate, pad, num_filter,
+                     num_group, num_deformable_group, layout):
+    """Convolution whose kernel taps sit at the regular grid moved by ``offset`` (2 channels,
+    y then x, per tap and deformable group), each sample scaled by ``mask`` when given."""
+    if layout not in (None, 'NCHW'):
+        raise MXNetError('%s: only the NCHW layout is supported, got %r' % (op, layout))
+    if data.ndim != 4 or len(kernel) != 2:
+        raise MXNetError('%s: data must be 4-D (NCHW) and kernel 2-D, got data %s, kernel %s'
+                         % (op, shape_str(data.shape), kernel))
+    n, c, h, w = data.shape
+    kh, kw = kernel
+    (sh, sw), (dh, dw), (ph, pw) = stride or (1, 1), dilate or (1, 1), pad or (0, 0)
+    ho, wo = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1, (w + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+    dg, taps = num_deformable_group, kh * kw
+    if c % dg or c % num_group or num_filter % num_group:
+        raise MXNetError('%s: channels %d must divide by num_deformable_group %d and num_group %d, '
+                         'num_filter %d by num_group' % (op, c, dg, num_group, num_filter))
+    if offset.shape != (n, 2 * dg * taps, ho, wo):
+        raise MXNetError('%s: offset must have shape %s, got %s'
+                         % (op, shape_str((n, 2 * dg * taps, ho, wo)), shape_str(offset.shape)))
+    off = offset.astype(data.dtype).reshape(n, dg, taps, 2, ho, wo)
+    grid_y = (jnp.arange(kh) * dh)[:, None, None, None] + (jnp.arange(ho) * sh - ph)[None, None, :, None]
+    grid_x = (jnp.arange(kw) * dw)[None, :, None, None] + (jnp.arange(wo) * sw - pw)[None, None, None, :]
+    grid_y = jnp.broadcast_to(grid_y, (kh, kw, ho, wo)).reshape(taps, ho, wo)
+    grid_x = jnp.broadcast_to(grid_x, (kh, kw, ho, wo)).reshape(taps, ho, wo)
+    y = (grid_y + off[:, :, :, 0]).reshape(n, dg, -1)
+    x = (grid_x + off[:, :, :, 1]).reshape(n, dg, -1)
+    cols = _bilinear_zero_padded(data.reshape(n, dg, c // dg, h, w), y, x, mask is not None)
+    cols = cols.reshape(n, dg, c // dg, taps, ho, wo)
+    if mask is not None:
+        if mask.shape != (n, dg * taps, ho, wo):
+            raise MXNetError('%s: mask must have shape %s, got %s'
+                             % (op, shape_str((n, dg * taps, ho, wo)), shape_str(mask.shape)))
+        cols = cols * mask.astype(data.dtype).reshape(n, dg, 1, taps, ho, wo)
+    g = num_group
+    cols = cols.reshape(n, g, c // g, taps, ho, wo)
+    expected = (num_filter, c // g, kh, kw)
+    if weight.shape != expected:
+        raise MXNetError('%s: weight must have shape %s, got %s' % (op, shape_str(expected), shape_str(weight.shape)))
+    kernel_w = weight.reshape(g, num_filter // g, c // g, taps)
+    out = jnp.einsum('ngctyx,gfct->ngfyx', cols, kernel_w).reshape(n, num_filter, ho, wo)
+    if bias is not None:
+        out = out + bias.reshape(1, -1, 1, 1)
+    return out.astype(data.dtype)
+
+
+@register('_contrib_DeformableConvolution', inputs=_deform_inputs('data', 'offset', 'weight'),
+          input_shapes=_input_shapes.convolution, params=_DEFORM_PARAMS, plot=Plot('weighted', _conv_label))
+def deformable_convolution(data, offset, weight, bias=None, *, kernel, stride, dilate, pad, num_filter,
+                           num_group, num_deformable_group, workspace, no_bias, layout):
+    """2-D deformable convolution (v1): each kernel tap samples the input bilinearly at its grid
+    position plus a learned offset (``offset``: 2 * kernel taps * num_deformable_group channels,
+    y then x per tap)."""
+    return _deformable_conv('DeformableConvolution', data, offset, None, weight, None if no_bias else bias,
+                            kernel, stride, dilate, pad, num_filter, num_group, num_deformable_group, layout)
+
+
+@register('_contrib_ModulatedDeformableConvolution', inputs=_deform_inputs('data', 'offset', 'mask', 'weight'),
+          input_shapes=_input_shapes.convolution, plot=Plot('weighted', _conv_label),
+          params=_DEFORM_PARAMS + [P('im2col_step', 'int', 64)])
+def modulated_deformable_convolution(data, offset, mask, weight, bias=None, *, kernel, stride, dilate, pad,
+                                     num_filter, num_group, num_deformable_group, workspace, no_bias, layout,
+                                     im2col_step):
+    """2-D modulated deformable convolution (v2): deformable convolution whose samples are scaled
+    by ``mask`` (kernel taps * num_deformable_group channels)."""
+    return _deformable_conv('ModulatedDeformableConvolution', data, offset, mask, weight,
+                            None if no_bias else bias, kernel, stride, dilate, pad, num_filter, num_group,
+                            num_deformable_group, layout)
