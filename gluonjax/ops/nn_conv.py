@@ -586,14 +586,18 @@ def _bilinear_zero_padded(data, y, x, modulated):
         x = jnp.where(x >= w - 1, w - 1, x)
     y0, x0 = jnp.floor(y), jnp.floor(x)
     ly, lx = y - y0, x - x0
-    out = 0
+    index, weight = [], []
     for dy, wy in ((0, 1 - ly), (1, ly)):
         for dx, wx in ((0, 1 - lx), (1, lx)):
             yy, xx = y0 + dy, x0 + dx
             inside = (yy >= 0) & (yy <= h - 1) & (xx >= 0) & (xx <= w - 1)
-            index = (jnp.clip(yy, 0, h - 1) * w + jnp.clip(xx, 0, w - 1)).astype(jnp.int32)
-            pixels = jnp.take_along_axis(flat, index[:, :, None, :], axis=3)
-            out = out + pixels * jnp.where(inside, wy * wx, 0).astype(data.dtype)[:, :, None, :]
+            index.append((jnp.clip(yy, 0, h - 1) * w + jnp.clip(xx, 0, w - 1)).astype(jnp.int32))
+            weight.append(jnp.where(inside, wy * wx, 0).astype(data.dtype))
+    # one gather of the four neighbours per image and group: (Cg, H*W) at (4 * L) pixels (a
+    # plain gather of columns compiles, with its gradient, far faster than take_along_axis)
+    index = jnp.concatenate(index, axis=-1)
+    pixels = jax.vmap(jax.vmap(lambda img, at: img[:, at]))(flat, index).reshape(n, g, cg, 4, -1)
+    out = jnp.einsum('ngckl,ngkl->ngcl', pixels, jnp.stack(weight, axis=2))
     return out * reach[:, :, None, :].astype(data.dtype)
 
 
