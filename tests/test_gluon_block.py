@@ -362,3 +362,25 @@ def test_unhybridized_block_passes_scalars_and_hybridized_refuses_them_and_mixed
     with pytest.raises(ValueError, match='mixed NDArrays and Symbols'):
         Add()(mx.nd.ones((2,)), mx.sym.var('a'))
     assert block(mx.nd.ones((2,)), mx.nd.ones((2,))).asnumpy().tolist() == [2.0, 2.0]
+
+
+def test_hybridized_block_keeps_its_argument_structure_but_takes_new_shapes():
+    class AddOrPass(gluon.HybridBlock):
+        def hybrid_forward(self, F, a, b=None):
+            return a if b is None else a + b
+
+    net = AddOrPass()
+    net.hybridize()
+    net(nd.ones((2,)), None)
+    np.testing.assert_array_equal(net(nd.ones((3,))).asnumpy(), np.ones(3))  # trailing None: same
+    with pytest.raises(ValueError, match='argument structure of HybridBlock does not match'):
+        net(nd.ones((2,)), nd.ones((2,)))
+
+
+def test_losses_take_an_optional_weight_in_any_call():
+    # losses are compiled without being hybridized by the user: MXNet runs them eagerly, so
+    # calls with and without sample_weight may follow each other
+    loss = gluon.loss.L1Loss()
+    out, label = nd.array([1, 2, 3, 4]), nd.array([1, 3, 5, 7])
+    assert loss(out, label, nd.array([0.5, 1, 0.5, 1])).sum().asscalar() == 5
+    assert loss(out, label).sum().asscalar() == 6

@@ -66,10 +66,20 @@ def test_sparse_embedding_dense_semantics():
     emb = cnn.SparseEmbedding(5, 2)
     assert repr(emb) == 'SparseEmbedding(5 -> 2, float32)'
     emb.initialize()
-    w = emb.weight.data().asnumpy()
     idx = np.array([[0, 4], [2, 2]])
-    np.testing.assert_array_equal(emb(nd.array(idx)).asnumpy(), w[idx])
-    assert emb.weight.stype == 'row_sparse'
+    with pytest.raises(RuntimeError, match='no Trainer'):
+        emb(nd.array(idx))
+    trainer = mx.gluon.Trainer(emb.collect_params(), 'sgd', {'learning_rate': 1.0})
+    w = emb.weight.row_sparse_data(nd.arange(5)).asnumpy()
+    with autograd.record():
+        out = emb(nd.array(idx))
+    np.testing.assert_array_equal(out.asnumpy(), w[idx])
+    out.backward()
+    assert emb.weight.stype == 'row_sparse' and emb.weight.grad().stype == 'row_sparse'
+    trainer.step(1)  # the rows looked up move by -1 per lookup
+    counts = np.bincount(idx.ravel(), minlength=5)[:, None]
+    np.testing.assert_allclose(emb.weight.row_sparse_data(nd.arange(5)).asnumpy(), w - counts,
+                               rtol=1e-6)
 
 
 def _ref_bn(x, gamma, beta, eps):
@@ -144,3 +154,15 @@ def test_hybridized_unused_parameter_without_deferred_only_warns():
     net.hybridize()
     with pytest.warns(UserWarning, match='dense1_weight, .*dense1_bias is not used'):
         assert net(nd.ones((2, 4))).shape == (2, 3)
+
+
+def test_interval_sampler_walks_every_interval_then_rolls_over():
+    from gluonjax.gluon.contrib.data import IntervalSampler
+    # Orders recorded from MXNet 1.9.1.
+    assert list(IntervalSampler(10, 3)) == [0, 3, 6, 9, 1, 4, 7, 2, 5, 8]
+    assert list(IntervalSampler(7, 2)) == [0, 2, 4, 6, 1, 3, 5]
+    no_rollover = IntervalSampler(10, 3, rollover=False)
+    assert list(no_rollover) == [0, 3, 6, 9] and len(no_rollover) == 4
+    assert len(IntervalSampler(10, 3)) == 10
+    with pytest.raises(AssertionError, match='Interval 5 must be smaller than or equal to length 3'):
+        IntervalSampler(3, 5)

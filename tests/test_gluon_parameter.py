@@ -248,3 +248,31 @@ def test_unregistered_container_warns():
 def test_hybrid_block_children_must_be_hybrid():
     with pytest.raises(ValueError, match='Children of HybridBlock must also be HybridBlock'):
         nn.HybridSequential().add(nn.Sequential())
+
+
+def test_row_sparse_parameter_is_read_through_its_trainer_by_rows():
+    p = gluon.Parameter('weight', shape=(4, 2), stype='row_sparse')
+    p.initialize(init=mx.init.Constant(3.0), ctx=[mx.cpu(0), mx.cpu(1)])
+    assert p._data[0].stype == 'row_sparse'
+    with pytest.raises(RuntimeError, match='row_sparse_data'):
+        p.data()
+    with pytest.raises(RuntimeError, match='row_sparse_data'):
+        p.list_data()
+    row_id = mx.nd.array([0, 2], ctx=mx.cpu(1))
+    with pytest.raises(RuntimeError, match='no Trainer'):
+        p.row_sparse_data(row_id)
+    gluon.Trainer([p], 'sgd')
+    rows = p.row_sparse_data(row_id)
+    assert rows.stype == 'row_sparse' and rows.context == mx.cpu(1)
+    np.testing.assert_array_equal(rows.asnumpy(), [[3, 3], [0, 0], [3, 3], [0, 0]])
+    assert [r.context for r in p.list_row_sparse_data(row_id)] == [mx.cpu(0), mx.cpu(1)]
+
+
+def test_dense_parameter_refuses_row_sparse_reads_and_symbol_block_refuses_row_sparse_vars():
+    p = gluon.Parameter('weight', shape=(3, 3))
+    p.initialize()
+    with pytest.raises(RuntimeError, match='data\\(\\) instead'):
+        p.row_sparse_data(mx.nd.array([0]))
+    data, weight = mx.sym.var('data'), mx.sym.var('weight', stype='row_sparse')
+    with pytest.raises(AssertionError, match="Parameter 'weight' because its storage type is 'row_sparse'"):
+        gluon.SymbolBlock(mx.sym.dot(data, weight), data)

@@ -460,3 +460,17 @@ def test_module_group2ctxs_places_each_group_and_matches_one_device():
     for g_split, g_one in zip(*grads):
         np.testing.assert_allclose(g_split.asnumpy(), g_one.asnumpy())
     np.testing.assert_allclose(grads[0][0].asnumpy(), np.full(shape, 2.0))
+
+
+def test_module_keeps_the_storage_type_declared_on_a_variable():
+    data = mx.sym.var('data')
+    v = mx.sym.var('v', shape=(4, 1), init=mx.init.Constant(0.5), stype='row_sparse')
+    net = mx.sym.LinearRegressionOutput(mx.sym.dot(data, v), mx.sym.var('label'), name='out')
+    mod = mx.mod.Module(net, data_names=['data'], label_names=['label'])
+    mod.bind(data_shapes=[('data', (2, 4))], label_shapes=[('label', (2, 1))])
+    mod.init_params()
+    weight = mod._arg_params['v']
+    assert weight.stype == 'row_sparse'
+    np.testing.assert_array_equal(weight.asnumpy(), np.full((4, 1), 0.5, np.float32))
+    mod.forward(mx.io.DataBatch([mx.nd.ones((2, 4))], [mx.nd.zeros((2, 1))]), is_train=False)
+    np.testing.assert_allclose(mod.get_outputs()[0].asnumpy(), np.full((2, 1), 2.0))

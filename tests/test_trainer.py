@@ -318,7 +318,7 @@ def _single_device_reference(grads, summed=True, device=0):
     return [p.data().asnumpy() for p in ps]
 
 
-@pytest.mark.parametrize('update_on_kvstore', [None, True])
+@pytest.mark.parametrize('update_on_kvstore', [None, True, False])
 def test_two_devices_sum_gradients_and_stay_equal(update_on_kvstore):
     ps, trainer, grads = _two_device_run('device', update_on_kvstore)
     expected = _single_device_reference(grads)
@@ -327,9 +327,11 @@ def test_two_devices_sum_gradients_and_stay_equal(update_on_kvstore):
         np.testing.assert_allclose(copies[0], copies[1], rtol=1e-6, atol=1e-7)
         np.testing.assert_allclose(copies[0], e, rtol=1e-5, atol=1e-6)
         assert [d.context for d in p.list_data()] == CTXS
-    assert trainer._update_on_kvstore is bool(update_on_kvstore)
-    if update_on_kvstore:
-        with pytest.raises(MXNetError, match='update_on_kvstore'):
+    # MXNet's default (None) updates in the store when there is one
+    assert trainer._update_on_kvstore is (update_on_kvstore is not False)
+    if update_on_kvstore is not False:
+        assert trainer._kvstore._updater.optimizer is trainer._optimizer
+        with pytest.raises(AssertionError, match='update_on_kvstore'):
             trainer.allreduce_grads()
 
 

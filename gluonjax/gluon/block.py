@@ -25,6 +25,7 @@ from .. import name as _name
 from ..base import MXNetError
 from .. import symbol
 from ..ndarray import NDArray
+from ..ndarray.ndarray import _STORAGE_TYPE_STR_TO_ID
 from ..symbol import Symbol
 from .parameter import Parameter, ParameterDict, DeferredInitializationError, _trace_state
 from .utils import _indent, HookHandle
@@ -838,6 +839,8 @@ class HybridBlock(Block):
         runner = self._cached.get(sig)
         if runner is not None:
             return runner, flat
+        if self._cached and not getattr(self, '_implicitly_hybridized', False):  # losses: MXNet's are eager
+            _check_same_structure(next(iter(self._cached.values())).in_format, fmt)
         params = self.collect_params()
         shapes_before = [(p, p.shape) for p in params.values()]
         sym_inputs, out = self._get_graph(*args)
@@ -893,6 +896,20 @@ def _in_trace():
     return getattr(_trace_state, 'depth', 0) > 0
 
 
+def _check_same_structure(stored, fmt):
+    """Once compiled, a hybridized Block takes new shapes but not a new argument structure
+    (which arguments are None, how lists nest), as in MXNet; arguments left out at the end
+    and given as None (a default of hybrid_forward) are the same structure."""
+    if fmt == stored:
+        return
+    short, long_ = sorted((stored, fmt), key=len)
+    if len(short) < len(long_) and long_[:len(short)] == short \
+            and all(f == -1 for f in long_[len(short):]):
+        return
+    raise ValueError('The argument structure of HybridBlock does not match the cached version. '
+                     'Stored format = %s, input format = %s' % (fmt, stored))
+
+
 def _check_unused_with_deferred(runner, shapes_before):
     """MXNet's ValueError when a hybridized Block must finish deferred initialisation while
     some of its Parameters are not in the graph.
@@ -933,6 +950,15 @@ def _input_shapes_known(args):
 # ---------------------------------------------------------------------------------------
 # SymbolBlock
 # ---------------------------------------------------------------------------------------
+
+def _refuse_row_sparse_variables(graph):
+    """A SymbolBlock's Parameters are dense (MXNet asserts so too)."""
+    row_sparse = str(_STORAGE_TYPE_STR_TO_ID['row_sparse'])
+    for name, attrs in graph.attr_dict().items():
+        if attrs.get('__storage_type__') == row_sparse:
+            raise AssertionError("SymbolBlock doesn't support Parameter '%s' because its storage "
+                                 "type is 'row_sparse'." % name)
+
 
 class SymbolBlock(HybridBlock):
     """A Block made from a Symbol graph: pre-trained models, or parts of one.
@@ -989,6 +1015,7 @@ class SymbolBlock(HybridBlock):
                                  % str(s))
             input_names.add(s.name)
         out = symbol.Group(out) if len(out) > 1 else out[0]
+        _refuse_row_sparse_variables(out)
         shapes = _var_shapes(out)
         for arg in out.list_arguments():
             if arg not in input_names:

@@ -227,14 +227,27 @@ class Parameter:
             "parameters and create Trainer with Block.collect_params() instead of Block.params "
             "because the later does not include Parameters of nested child Blocks" % self.name)
 
+    def _check_dense(self, what):
+        """A row_sparse Parameter is read through its Trainer's rows (``row_sparse_data``)."""
+        if self._stype != 'default':
+            raise RuntimeError("Cannot return a copy of Parameter '%s' via %s() because its storage "
+                               "type is %s. Please use row_sparse_data() instead."
+                               % (self.name, what, self._stype))
+
+    def _arrays(self):
+        """The arrays on every context, whatever their storage (for the Trainer and saving)."""
+        return self._check_and_get(self._data, list)
+
     def data(self, ctx=None):
         """This Parameter's array on ``ctx`` (the only one, or the current context's)."""
         if _tracing():
             return _to_np(self.var())
+        self._check_dense('data')
         return _to_np(self._check_and_get(self._data, ctx))
 
     def list_data(self):
         """The arrays on every context, in the order of initialisation."""
+        self._check_dense('list_data')
         return _to_np(self._check_and_get(self._data, list))
 
     def grad(self, ctx=None):
@@ -258,17 +271,39 @@ class Parameter:
             raise RuntimeError("Parameter '%s' has not been initialized" % self.name)
         return self._ctx_list
 
+    def _check_row_sparse(self, what):
+        if self._stype != 'row_sparse':
+            raise RuntimeError("Cannot return copies of Parameter '%s' via %s() because its storage "
+                               "type is %s. Please use data() instead." % (self.name, what, self._stype))
+        if self._trainer is None:
+            raise RuntimeError("Cannot get row_sparse data for Parameter '%s' when no Trainer is "
+                               "created with it." % self.name)
+
     def row_sparse_data(self, row_id):
-        """The whole array (gluonjax stores row_sparse parameters dense)."""
-        return self.data(row_id.context)
+        """The rows ``row_id`` of this row_sparse Parameter, a row_sparse array on ``row_id``'s
+        context (the Trainer updates the whole array on each device, so its rows are current)."""
+        self._check_row_sparse('row_sparse_data')
+        return self._rows(self._check_and_get(self._data, row_id.context), row_id)
 
     def list_row_sparse_data(self, row_id):
-        return self.list_data()
+        """The rows ``row_id`` on every context."""
+        self._check_row_sparse('list_row_sparse_data')
+        return [self._rows(arr, row_id.as_in_context(arr.context)) for arr in self._arrays()]
+
+    @staticmethod
+    def _rows(arr, row_id):
+        """The rows ``row_id`` of ``arr``, standing for ``arr`` in autograd (MXNet pulls the rows
+        into the Parameter's own array): their gradient is the Parameter's gradient."""
+        from ..ndarray import sparse
+        with autograd.pause():
+            rows = sparse.retain(arr, row_id)
+        rows._ag = arr._ag
+        return rows
 
     @x64
     def _reduce(self):
         """The value on the CPU: the mean over contexts (they are equal after a Trainer step)."""
-        arrays = self.list_data()
+        arrays = self._arrays()
         device = cpu().jax_device
         if len(arrays) == 1:
             value = jax.device_put(arrays[0]._data, device)
@@ -335,7 +370,13 @@ class Parameter:
         if value.dtype != dtype:
             value = value.astype(dtype)
         # as MXNet, a Parameter initialised under NumPy semantics holds mx.np arrays from then on
-        self._data = _to_np([NDArray._from_jax(jax.device_put(value, c.jax_device), c) for c in self._ctx_list])
+        if self._stype != 'default':  # kept in its storage type (all rows present)
+            from ..ndarray import sparse
+            self._data = [sparse._from_dense(jax.device_put(value, c.jax_device), self._stype, c)
+                          for c in self._ctx_list]
+        else:
+            self._data = _to_np([NDArray._from_jax(jax.device_put(value, c.jax_device), c)
+                                 for c in self._ctx_list])
         _generation[0] += 1
         self._init_grad()
 
@@ -469,6 +510,10 @@ class Parameter:
         else:
             self.set_data(data)
         self._deferred_init = ()
+        trainer = self._trainer
+        if trainer is not None and trainer._kv_initialized and trainer._update_on_kvstore:
+            # the store holds the weights it updates: a loaded value replaces them (MXNet too)
+            trainer._reset_kvstore()
 
 
 class Constant(Parameter):

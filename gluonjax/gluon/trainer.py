@@ -11,10 +11,13 @@ optax transformation over all weights, gradients and states at once; see
 ``gluonjax/optimizer/optimizer.py``), so a step costs one dispatch, not one per weight.
 
 Several devices (``initialize(ctx=[...])``): gradients are summed over the devices by the
-``kvstore`` package (an XLA all-reduce), then each device applies the same update to
-its copy. ``update_on_kvstore=None`` (the default) updates on the devices, which gives
-the numbers MXNet's store-side updates give; ``update_on_kvstore=True`` asks the store
-to run the optimizer (one call per key).
+``kvstore`` package (an XLA all-reduce). Where the optimizer runs follows MXNet's rules
+(``update_on_kvstore=None``): in the store when there is one (``trainer._kvstore._updater``,
+one compiled update for all keys, the result copied to every device), unless
+``MXNET_UPDATE_ON_KVSTORE=0``; on the devices (each applies the same update to its copy)
+with ``update_on_kvstore=False`` or a row_sparse gradient of a dense weight. A row_sparse
+weight is always updated in a store, made even for one device; it is read by rows
+(``Parameter.row_sparse_data``).
 
 Stale gradients are found as MXNet finds them: backward marks each gradient fresh
 (the arrays' ``_fresh_grad``, MXNet's name) and ``step`` clears the mark.
@@ -86,6 +89,8 @@ class Trainer:
                                  % param.name)
             self._param2idx[param.name] = i
             self._params.append(param)
+            self._contains_sparse_weight |= param._stype == 'row_sparse'
+            self._contains_sparse_grad |= param._grad_stype == 'row_sparse'
             param._set_trainer(self)
         if not self._params:
             raise MXNetError('Trainer: no Parameters to optimize (an empty ParameterDict or list)')
@@ -148,23 +153,31 @@ class Trainer:
         self._params_to_init = list(self._params)
 
     def _init_kvstore(self):
-        """Create the store: needed for several devices or a 'dist' store."""
+        """Create the store and choose where the optimizer runs, by MXNet's rules: a row_sparse
+        weight is always updated in a store (made even for one device); a dense weight with a
+        row_sparse gradient on the devices, unless distributed; dense ones in the store when
+        there is one (several devices or 'dist'), unless ``MXNET_UPDATE_ON_KVSTORE=0``."""
         config = self._kvstore_params
         name = config['kvstore']
         wanted = config['update_on_kvstore']
-        kv = None
         kvpkg = _kvstore_package()
-        if kvpkg is not None and name is not None:
-            arg_arrays = {}
-            for param in self._params:
-                if not param._deferred_init:
-                    arg_arrays[param.name] = param.data(self._contexts[0])
-            kv, _ = kvpkg._create_kvstore(name, len(self._contexts), arg_arrays)
-        elif kvpkg is None and isinstance(name, str) and 'dist' in name:
-            raise MXNetError("Trainer: kvstore %r needs the 'kvstore' package, which is not installed"
-                             % name)
+        if kvpkg is None:
+            if isinstance(name, str) and 'dist' in name:
+                raise MXNetError("Trainer: kvstore %r needs the 'kvstore' package, which is not "
+                                 'installed' % name)
+            kv, update_on_kvstore = None, False
+        elif self._contains_sparse_weight:
+            kv, update_on_kvstore = self._sparse_weight_store(kvpkg, name, wanted)
+        else:
+            arg_arrays = {param.name: param._check_and_get(param._data, self._contexts[0])
+                          for param in self._params if not param._deferred_init}
+            kv, update_on_kvstore = kvpkg._create_kvstore(name, len(self._contexts), arg_arrays)
+            if self._contains_sparse_grad:
+                update_on_kvstore = bool(kv is not None and 'dist' in kv.type)
+                if wanted is False and update_on_kvstore:
+                    raise ValueError('Cannot set update_on_kvstore=False on dist kvstore when sparse '
+                                     'gradients are present.')
         self._distributed = bool(kv is not None and 'dist' in kv.type)
-        update_on_kvstore = False
         if kv is not None:
             if self._distributed and 'async' in kv.type:
                 if wanted is False:
@@ -185,6 +198,23 @@ class Trainer:
         self._update_on_kvstore = update_on_kvstore if kv is not None else None
         self._kv_initialized = True
 
+    @staticmethod
+    def _sparse_weight_store(kvpkg, name, wanted):
+        """The store of row_sparse weights: always one, always running the optimizer."""
+        if wanted is False:
+            raise ValueError('Cannot set update_on_kvstore=False when sparse weights are present.')
+        if isinstance(name, kvpkg.KVStoreBase):
+            kv = name
+        elif isinstance(name, str):
+            kv = kvpkg.create(name)
+        else:
+            raise TypeError("Cannot create '%s' KVStore with row_sparse parameters. The type must "
+                            'be KVStore or str.' % name)
+        if not kv.is_capable('optimizer'):
+            raise AssertionError('KVStore with sparse weight requires optimizer support. Please use '
+                                 'KVStore with optimizer support, e.g. "local" or "device".')
+        return kv, True
+
     def _init_params(self):
         """Give the store the initial weights (every device starts from the first's copy)."""
         waiting = []
@@ -192,7 +222,7 @@ class Trainer:
             if param._deferred_init:
                 waiting.append(param)
             elif self._kvstore is not None:
-                arrays = param.list_data()
+                arrays = param._arrays()
                 self._kvstore.broadcast(self._param2idx[param.name], arrays[0], arrays)
         self._params_to_init = waiting
 
@@ -256,7 +286,7 @@ class Trainer:
         """Sum the gradients over devices (``step`` = ``allreduce_grads`` + ``update``)."""
         self._prepare()
         if self._kvstore and self._update_on_kvstore:
-            raise MXNetError('allreduce_grads() when parameters are updated on kvstore is not '
+            raise AssertionError('allreduce_grads() when parameters are updated on kvstore is not '
                              'supported. Try setting `update_on_kvstore` to False when creating trainer.')
         self._allreduce_grads()
 
@@ -275,7 +305,7 @@ class Trainer:
         keys = [i for i, _ in entries]
         grads = [p.list_grad() for _, p in entries]
         if self._update_on_kvstore:
-            self._kvstore.pushpull(keys, grads, out=[p.list_data() for _, p in entries])
+            self._kvstore.pushpull(keys, grads, out=[p._arrays() for _, p in entries])
         else:
             self._kvstore.pushpull(keys, grads)
 
@@ -295,7 +325,7 @@ class Trainer:
         """Apply the optimizer to the (already summed) gradients (after ``allreduce_grads``)."""
         self._prepare()
         if self._kvstore and self._update_on_kvstore:
-            raise MXNetError('update() when parameters are updated on kvstore is not supported. Try '
+            raise AssertionError('update() when parameters are updated on kvstore is not supported. Try '
                              'setting `update_on_kvstore` to False when creating trainer.')
         self._check_and_rescale_grad(self._scale_for(batch_size, 'update'))
         self._update(ignore_stale_grad)
@@ -309,7 +339,7 @@ class Trainer:
         for i, param in enumerate(self._params):
             if param.grad_req == 'null':
                 continue
-            datas = param.list_data()
+            datas = param._arrays()
             if not ignore_stale_grad:
                 for data in datas:
                     if not data._fresh_grad:

@@ -1,6 +1,9 @@
 """``mx.nd.random``: sampling functions over the table's random operators."""
+import functools
+import math
 import numbers
 
+import jax
 import numpy as np
 
 from ..base import MXNetError
@@ -26,7 +29,33 @@ def _sample(scalar_op, array_op, params, shape, dtype, ctx, out, **extra):
         return invoke(array_op, arrays, dict(kw, **extra), out=out)
     kw = {k: float(v) for k, v in params.items()}
     kw.update(shape=_shape(shape), dtype=np.dtype(dtype or 'float32').name, **extra)
+    size = math.prod(kw['shape'])
+    if out is None and scalar_op in _ELEMENTWISE and 0 < size <= _MAX_BUCKETED \
+            and jax.config.jax_threefry_partitionable:
+        return _bucketed(scalar_op, kw, size, ctx)
     return invoke(scalar_op, [], kw, out=out, ctx=ctx)
+
+
+# Samplers whose element i is a function of the key's bits i alone: with jax's partitionable
+# threefry, the first n values of a longer draw are exactly the draw of n values.
+_ELEMENTWISE = frozenset(('_random_uniform', '_random_normal', '_random_exponential'))
+_MAX_BUCKETED = 1 << 20
+
+
+def _bucketed(scalar_op, kw, size, ctx):
+    """The draw of ``kw['shape']`` (the same numbers) cut from a flat draw whose length is the
+    next power of two: the sampler, whose threefry is slow to compile (seconds on a loaded
+    CPU), compiles once per length bucket instead of once per shape; the cut compiles per
+    shape but is a small program (code drawing many small random shapes, MXNet's tests,
+    compiled a sampler per shape)."""
+    bucket = max(64, 1 << (size - 1).bit_length())
+    flat = invoke(scalar_op, [], dict(kw, shape=(bucket,)), ctx=ctx)
+    return NDArray._from_jax(_cut(flat._data, kw['shape']), flat._ctx)
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def _cut(flat, shape):
+    return flat[:math.prod(shape)].reshape(shape)
 
 
 def uniform(low=0, high=1, shape=None, dtype=None, ctx=None, out=None, **kwargs):

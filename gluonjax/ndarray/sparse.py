@@ -420,6 +420,11 @@ def zeros(stype, shape, ctx=None, dtype=None, **kwargs):
     return BaseSparseNDArray._from_value(_moved(value, ctx.jax_device), ctx)
 
 
+def _from_dense(value, stype, ctx):
+    """A sparse NDArray of storage ``stype`` holding the jax array ``value`` (on ``ctx``)."""
+    return BaseSparseNDArray._from_value(_sp.from_dense(value, stype), ctx, dense=value)
+
+
 def empty(stype, shape, ctx=None, dtype=None):
     """MXNet leaves an empty array uninitialised; here it is all zeros."""
     return zeros(stype, shape, ctx, dtype)

@@ -558,79 +558,118 @@ def col2im(data, *, output_size, kernel, stride, dilate, pad):
     return image
 
 
-# ---- deformable convolution (Dai et al., 2017) -----------------------------------------------------
+# ---- deformable convolution (Dai et al. 2017; modulated: Zhu et al. 2019) -------------------------
 
-def _deformable_inputs(attrs):
-    if attrs is not None and attrs.get('no_bias'):
-        return ('data', 'offset', 'weight')
-    return ('data', 'offset', 'weight', 'bias')
+_DEFORM_PARAMS = [P('kernel', 'shape'), P('stride', 'shape', ()), P('dilate', 'shape', ()), P('pad', 'shape', ()),
+                  P('num_filter', 'int'), P('num_group', 'int', 1), P('num_deformable_group', 'int', 1),
+                  P('workspace', 'int', 1024), P('no_bias', 'bool', False),
+                  P('layout', 'str', None, optional=True)]
 
 
-def _deformable_sample(image, y, x):
-    """image (N, C, H, W) sampled bilinearly at y, x (N, ...) -> (N, C, ...), as MXNet's deformable
-    im2col: 0 where the point is outside [0, H) x [0, W); a point in the last row or column
-    (floor at H - 1 or W - 1) takes that row's or column's values."""
-    n, c, h, w = image.shape
-    flat = image.reshape(n, c, h * w)
-    inside = (y >= 0) & (x >= 0) & (y < h) & (x < w)
-    y = jnp.where(jnp.floor(y) >= h - 1, h - 1, y)
-    x = jnp.where(jnp.floor(x) >= w - 1, w - 1, x)
+def _deform_inputs(*names):
+    def inputs(attrs):
+        if attrs is not None and attrs.get('no_bias'):
+            return names
+        return names + ('bias',)
+    return inputs
+
+
+def _bilinear_zero_padded(data, y, x, modulated):
+    """Samples of ``data`` (N, G, Cg, H, W) at the real positions ``y``, ``x`` (N, G, L): bilinear
+    between the four neighbouring pixels, pixels outside the image counting as 0, as MXNet's
+    deformable im2col samples. The modulated (v2) operator samples every position within a
+    pixel of the image; v1 only positions inside it, and on the last row or column it takes
+    that row's (column's) value instead of blending towards the zero beyond."""
+    n, g, cg, h, w = data.shape
+    flat = data.reshape(n, g, cg, h * w)
+    if modulated:
+        reach = (y > -1) & (x > -1) & (y < h) & (x < w)
+    else:
+        reach = (y >= 0) & (x >= 0) & (y < h) & (x < w)
+        y = jnp.where(y >= h - 1, h - 1, y)
+        x = jnp.where(x >= w - 1, w - 1, x)
     y0, x0 = jnp.floor(y), jnp.floor(x)
     ly, lx = y - y0, x - x0
-    out = 0
-    for yy, wy in ((y0, 1 - ly), (jnp.minimum(y0 + 1, h - 1), ly)):
-        for xx, wx in ((x0, 1 - lx), (jnp.minimum(x0 + 1, w - 1), lx)):
-            index = (jnp.clip(yy, 0, h - 1) * w + jnp.clip(xx, 0, w - 1)).astype(jnp.int32)
-            picked = jnp.take_along_axis(flat, index.reshape(n, 1, -1), axis=2).reshape((n, c) + y.shape[1:])
-            out = out + jnp.where(inside, wy * wx, 0)[:, None].astype(image.dtype) * picked
-    return out
+    index, weight = [], []
+    for dy, wy in ((0, 1 - ly), (1, ly)):
+        for dx, wx in ((0, 1 - lx), (1, lx)):
+            yy, xx = y0 + dy, x0 + dx
+            inside = (yy >= 0) & (yy <= h - 1) & (xx >= 0) & (xx <= w - 1)
+            index.append((jnp.clip(yy, 0, h - 1) * w + jnp.clip(xx, 0, w - 1)).astype(jnp.int32))
+            weight.append(jnp.where(inside, wy * wx, 0).astype(data.dtype))
+    # one gather of the four neighbours per image and group: (Cg, H*W) at (4 * L) pixels (a
+    # plain gather of columns compiles, with its gradient, far faster than take_along_axis)
+    index = jnp.concatenate(index, axis=-1)
+    pixels = jax.vmap(jax.vmap(lambda img, at: img[:, at]))(flat, index).reshape(n, g, cg, 4, -1)
+    out = jnp.einsum('ngckl,ngkl->ngcl', pixels, jnp.stack(weight, axis=2))
+    return out * reach[:, :, None, :].astype(data.dtype)
 
 
-@register('_contrib_DeformableConvolution', plot=Plot('weighted', _conv_label), input_shapes=_input_shapes.convolution,
-          inputs=_deformable_inputs,
-          params=_CONV_PARAMS[:2] + [P('dilate', 'shape', ()), P('pad', 'shape', ()), P('num_filter', 'int'),
-                                     P('num_group', 'int', 1), P('num_deformable_group', 'int', 1),
-                                     P('workspace', 'int', 1024), P('no_bias', 'bool', False),
-                                     P('layout', 'str', None, optional=True)])
-def deformable_convolution(data, offset, weight, bias=None, *, kernel, stride, dilate, pad, num_filter, num_group,
-                           num_deformable_group, workspace, no_bias, layout):
-    """2-D convolution whose kernel taps move by learnt offsets (deformable ConvNets, v1).
-
-    ``offset`` is (N, num_deformable_group * 2 * kh * kw, out_h, out_w): for deformable group g
-    and tap k = i * kw + j, channels 2k and 2k + 1 of g's block move that tap by (dy, dx) at each
-    output position; the input is sampled bilinearly there (0 outside). Channels split evenly
-    into the deformable groups, and into ``num_group`` groups for the weight as in Convolution."""
-    op = 'DeformableConvolution'
-    if len(kernel) != 2 or data.ndim != 4 or layout not in (None, 'NCHW'):
-        raise MXNetError('%s: only 2-D NCHW data is supported, got data %s, kernel %s, layout %s'
-                         % (op, shape_str(data.shape), tuple(kernel), layout))
-    lay, stride, dilate, pad, c = _conv_geometry(op, data, weight, kernel, stride, dilate, pad, num_filter,
-                                                 num_group, layout)
-    n, _, height, width = data.shape
+def _deformable_conv(op, data, offset, mask, weight, bias, kernel, stride, dilate, pad, num_filter,
+                     num_group, num_deformable_group, layout):
+    """Convolution whose kernel taps sit at the regular grid moved by ``offset`` (2 channels,
+    y then x, per tap and deformable group), each sample scaled by ``mask`` when given."""
+    if layout not in (None, 'NCHW'):
+        raise MXNetError('%s: only the NCHW layout is supported, got %r' % (op, layout))
+    if data.ndim != 4 or len(kernel) != 2:
+        raise MXNetError('%s: data must be 4-D (NCHW) and kernel 2-D, got data %s, kernel %s'
+                         % (op, shape_str(data.shape), kernel))
+    n, c, h, w = data.shape
     kh, kw = kernel
-    out_h, out_w = (conv_out_size(data.shape[2 + i], kernel[i], stride[i], dilate[i], pad[i]) for i in range(2))
-    groups = num_deformable_group
-    expected = (n, groups * 2 * kh * kw, out_h, out_w)
-    if groups < 1 or c % groups or offset.shape != expected:
-        raise MXNetError('%s: offset must be %s for data %s, kernel %s and num_deformable_group %d, got %s'
-                         % (op, shape_str(expected), shape_str(data.shape), tuple(kernel), groups,
-                            shape_str(offset.shape)))
-    if weight.shape != (num_filter, c // num_group, kh, kw) or num_filter % num_group:
-        raise MXNetError('%s: weight must be %s, got %s' % (op, shape_str((num_filter, c // num_group, kh, kw)),
-                                                            shape_str(weight.shape)))
-    bias = _check_bias(op, bias, no_bias, num_filter)
-    # the undeformed sampling grid of every tap (kh*kw, out_h, out_w), then moved by the offsets
-    tap_y = (jnp.arange(kh) * dilate[0])[:, None, None, None] + (jnp.arange(out_h) * stride[0] - pad[0])[None, None, :, None]
-    tap_x = (jnp.arange(kw) * dilate[1])[None, :, None, None] + (jnp.arange(out_w) * stride[1] - pad[1])[None, None, None, :]
-    tap_y = jnp.broadcast_to(tap_y, (kh, kw, out_h, out_w)).reshape(kh * kw, out_h, out_w)
-    tap_x = jnp.broadcast_to(tap_x, (kh, kw, out_h, out_w)).reshape(kh * kw, out_h, out_w)
-    offset = offset.reshape(n, groups, kh * kw, 2, out_h, out_w).astype(data.dtype)
-    columns = []   # per deformable group: (N, C/groups, kh*kw, out_h, out_w)
-    for g, image in enumerate(jnp.split(data, groups, axis=1)):
-        columns.append(_deformable_sample(image, tap_y + offset[:, g, :, 0], tap_x + offset[:, g, :, 1]))
-    cols = jnp.concatenate(columns, axis=1).reshape(n, num_group, c // num_group, kh * kw, out_h, out_w)
-    w = weight.reshape(num_group, num_filter // num_group, c // num_group, kh * kw)
-    y = jnp.einsum('ngckhw,gfck->ngfhw', cols, w).reshape(n, num_filter, out_h, out_w)
+    (sh, sw), (dh, dw), (ph, pw) = stride or (1, 1), dilate or (1, 1), pad or (0, 0)
+    ho, wo = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1, (w + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+    dg, taps = num_deformable_group, kh * kw
+    if c % dg or c % num_group or num_filter % num_group:
+        raise MXNetError('%s: channels %d must divide by num_deformable_group %d and num_group %d, '
+                         'num_filter %d by num_group' % (op, c, dg, num_group, num_filter))
+    if offset.shape != (n, 2 * dg * taps, ho, wo):
+        raise MXNetError('%s: offset must have shape %s, got %s'
+                         % (op, shape_str((n, 2 * dg * taps, ho, wo)), shape_str(offset.shape)))
+    off = offset.astype(data.dtype).reshape(n, dg, taps, 2, ho, wo)
+    grid_y = (jnp.arange(kh) * dh)[:, None, None, None] + (jnp.arange(ho) * sh - ph)[None, None, :, None]
+    grid_x = (jnp.arange(kw) * dw)[None, :, None, None] + (jnp.arange(wo) * sw - pw)[None, None, None, :]
+    grid_y = jnp.broadcast_to(grid_y, (kh, kw, ho, wo)).reshape(taps, ho, wo)
+    grid_x = jnp.broadcast_to(grid_x, (kh, kw, ho, wo)).reshape(taps, ho, wo)
+    y = (grid_y + off[:, :, :, 0]).reshape(n, dg, -1)
+    x = (grid_x + off[:, :, :, 1]).reshape(n, dg, -1)
+    cols = _bilinear_zero_padded(data.reshape(n, dg, c // dg, h, w), y, x, mask is not None)
+    cols = cols.reshape(n, dg, c // dg, taps, ho, wo)
+    if mask is not None:
+        if mask.shape != (n, dg * taps, ho, wo):
+            raise MXNetError('%s: mask must have shape %s, got %s'
+                             % (op, shape_str((n, dg * taps, ho, wo)), shape_str(mask.shape)))
+        cols = cols * mask.astype(data.dtype).reshape(n, dg, 1, taps, ho, wo)
+    g = num_group
+    cols = cols.reshape(n, g, c // g, taps, ho, wo)
+    expected = (num_filter, c // g, kh, kw)
+    if weight.shape != expected:
+        raise MXNetError('%s: weight must have shape %s, got %s' % (op, shape_str(expected), shape_str(weight.shape)))
+    kernel_w = weight.reshape(g, num_filter // g, c // g, taps)
+    out = jnp.einsum('ngctyx,gfct->ngfyx', cols, kernel_w).reshape(n, num_filter, ho, wo)
     if bias is not None:
-        y = y + bias.reshape(1, -1, 1, 1)
-    return y.astype(data.dtype)
+        out = out + bias.reshape(1, -1, 1, 1)
+    return out.astype(data.dtype)
+
+
+@register('_contrib_DeformableConvolution', inputs=_deform_inputs('data', 'offset', 'weight'),
+          input_shapes=_input_shapes.convolution, params=_DEFORM_PARAMS, plot=Plot('weighted', _conv_label))
+def deformable_convolution(data, offset, weight, bias=None, *, kernel, stride, dilate, pad, num_filter,
+                           num_group, num_deformable_group, workspace, no_bias, layout):
+    """2-D deformable convolution (v1): each kernel tap samples the input bilinearly at its grid
+    position plus a learned offset (``offset``: 2 * kernel taps * num_deformable_group channels,
+    y then x per tap)."""
+    return _deformable_conv('DeformableConvolution', data, offset, None, weight, None if no_bias else bias,
+                            kernel, stride, dilate, pad, num_filter, num_group, num_deformable_group, layout)
+
+
+@register('_contrib_ModulatedDeformableConvolution', inputs=_deform_inputs('data', 'offset', 'mask', 'weight'),
+          input_shapes=_input_shapes.convolution, plot=Plot('weighted', _conv_label),
+          params=_DEFORM_PARAMS + [P('im2col_step', 'int', 64)])
+def modulated_deformable_convolution(data, offset, mask, weight, bias=None, *, kernel, stride, dilate, pad,
+                                     num_filter, num_group, num_deformable_group, workspace, no_bias, layout,
+                                     im2col_step):
+    """2-D modulated deformable convolution (v2): deformable convolution whose samples are scaled
+    by ``mask`` (kernel taps * num_deformable_group channels)."""
+    return _deformable_conv('ModulatedDeformableConvolution', data, offset, mask, weight,
+                            None if no_bias else bias, kernel, stride, dilate, pad, num_filter, num_group,
+                            num_deformable_group, layout)

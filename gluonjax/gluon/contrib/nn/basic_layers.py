@@ -18,10 +18,9 @@ __all__ = ['Concurrent', 'HybridConcurrent', 'Identity', 'SparseEmbedding', 'Syn
 class SparseEmbedding(Block):
     r"""Turns non-negative integer indices into dense vectors (an Embedding for huge vocabularies).
 
-    In MXNet the weight and its gradient are row_sparse, for distributed training; gluonjax
-    stores the weight dense (the same numbers) and the gradient row_sparse, so that Trainer's
-    lazy updates touch only the rows looked up. MXNet needs a Trainer for the weight before the
-    first forward (``row_sparse_data``); gluonjax does not.
+    The weight and its gradient are row_sparse; the forward pass reads the rows it looks up
+    through the weight's Trainer (``row_sparse_data``), so a Trainer must be made before the
+    first forward, as in MXNet.
 
     Parameters
     ----------
