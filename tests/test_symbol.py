@@ -471,6 +471,7 @@ SHAPE_CASES = {
     '_random_randint': ([], {'low': 0, 'high': 5, 'shape': (2, 3)}),
     '_sample_unique_zipfian': ([], {'range_max': 10, 'shape': (2, 3)}),
     '_full': ([], {'shape': (2, 3), 'value': 2.0}),
+    '_npi_full_like': ([(2, 3)], {'fill_value': 2.5}),
     '_arange': ([], {'start': 2, 'stop': 8, 'step': 1.5}),
     '_eye': ([], {'N': 3, 'k': 1}),
     '_npi_hanning': ([], {'M': 5}),

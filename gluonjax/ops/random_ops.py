@@ -388,3 +388,28 @@ def np_multivariate_normal(mean, cov, *, size, _key):
     factor = jnp.linalg.cholesky(cov.astype(work))
     z = jax.random.normal(_key, shape, work)
     return (mean.astype(work) + jnp.einsum('...ij,...j->...i', factor, z)).astype(mean.dtype)
+
+
+def _bernoulli_inputs(attrs):
+    given = attrs is None or (attrs.get('prob') is None and attrs.get('logit') is None)
+    return ('input1',) if given else ()
+
+
+@register('_npi_bernoulli', inputs=_bernoulli_inputs, random=True,
+          params=[P('prob', 'float', None, optional=True), P('logit', 'float', None, optional=True),
+                  P('size', 'shape', None, optional=True), P('ctx', 'str', ''),
+                  P('dtype', 'dtype', None, optional=True), P('is_logit', 'bool', False)])
+def np_bernoulli(*arrays, prob, logit, size, ctx, dtype, is_logit, _key):
+    """0/1 samples that are 1 with probability ``prob`` (or sigmoid(``logit``) when ``is_logit``):
+    a number, or the array input broadcast against ``size``."""
+    number = logit if is_logit else prob
+    value = arrays[0].astype(jnp.float32) if arrays else jnp.asarray(number, jnp.float32)
+    if is_logit:
+        value = jax.nn.sigmoid(value)
+    shape = value.shape if size is None else tuple(size)
+    try:
+        value = jnp.broadcast_to(value, shape)
+    except ValueError:
+        raise MXNetError('_npi_bernoulli: the probability of shape %s does not broadcast to size %s'
+                         % (shape_str(value.shape), shape_str(shape))) from None
+    return (jax.random.uniform(_key, shape, jnp.float32) < value).astype(dtype or jnp.float32)
