@@ -115,3 +115,37 @@ def test_bernoulli_shapes_values_and_checks():
         npx.random.bernoulli(prob=prob + 2.0)
     with pytest.raises(ValueError):
         npx.random.bernoulli(prob=prob, logit=prob)
+
+
+@pytest.mark.parametrize('start_axis, mshape', [(0, (2, 3)), (1, (3, 4)), (2, (4, 5))])
+def test_internal_boolean_mask_assign_matches_numpy(start_axis, mshape):
+    data = RNG.uniform(size=(2, 3, 4, 5))
+    mask = RNG.uniform(size=mshape) > 0.5
+    lead = (slice(None),) * start_axis
+    count = int(mask.sum())
+    value_shapes = [data.shape[:start_axis] + (count,) + data.shape[start_axis + mask.ndim:],
+                    data.shape[:start_axis] + (1,) + data.shape[start_axis + mask.ndim:]]
+    for value in [42.0, onp.array([42.0])] + [RNG.uniform(size=s) for s in value_shapes]:
+        want = data.copy()
+        want[lead + (mask,)] = value
+        a = np.array(data, dtype='float64')
+        if isinstance(value, float):
+            np._internal.boolean_mask_assign_scalar(a, np.array(mask), value, start_axis=start_axis, out=a)
+        else:
+            np._internal.boolean_mask_assign_tensor(a, np.array(mask), np.array(value), start_axis=start_axis, out=a)
+        onp.testing.assert_allclose(a.asnumpy(), want, rtol=1e-6)
+
+
+def test_power_samples_and_batches_of_samples():
+    out = np.random.power(3.0, size=(20000,)).asnumpy()
+    assert out.min() >= 0 and out.max() <= 1 and abs(out.mean() - 0.75) < 0.01  # E[X] = a / (a + 1)
+    ones = np.ones((2, 2))
+    assert npx.random.uniform_n(ones, ones * 2, batch_shape=(5,)).shape == (5, 2, 2)
+    assert _traced(lambda F, lo, hi: F.npx.random.normal_n(lo, hi, batch_shape=3), ones, ones).shape == (3, 2, 2)
+    assert _traced(lambda F, a: F.np.random.power(a, size=(2, 3)), np.array(1.0)).shape == (2, 3)
+    low = np.zeros(3)
+    low.attach_grad()
+    with autograd.record():
+        u = np.random.uniform(low, 1.0)
+    u.backward()
+    onp.testing.assert_allclose(low.grad.asnumpy(), 1 - u.asnumpy(), rtol=1e-5)  # d/dlow of low + (1 - low) U

@@ -472,6 +472,8 @@ SHAPE_CASES = {
     '_sample_unique_zipfian': ([], {'range_max': 10, 'shape': (2, 3)}),
     '_full': ([], {'shape': (2, 3), 'value': 2.0}),
     '_npi_full_like': ([(2, 3)], {'fill_value': 2.5}),
+    '_npi_boolean_mask_assign_scalar': ([(2, 3), (2, 3)], {'value': 2.5}),
+    '_npi_boolean_mask_assign_tensor': ([(2, 3), (2, 3), (1,)], {}),
     '_arange': ([], {'start': 2, 'stop': 8, 'step': 1.5}),
     '_eye': ([], {'N': 3, 'k': 1}),
     '_npi_hanning': ([], {'M': 5}),

@@ -1,9 +1,11 @@
-"""``mx.npx.random``: seeding and Bernoulli samples (the other samplers are in ``mx.np.random``)."""
+"""``mx.npx.random``: seeding, Bernoulli samples and batches of samples (the other samplers are in
+``mx.np.random``)."""
 import numpy as onp
 
 from ..ndarray.ndarray import NDArray
 from ..numpy._core import apply_op, is_scalar, to_array
 from ..numpy.multiarray import _ctx, _shape
+from ..numpy.random import _np_sample
 
 
 def seed(seed, ctx='all'):  # noqa: A002 (MXNet's name)
@@ -31,3 +33,16 @@ def bernoulli(prob=None, logit=None, size=None, dtype=None, ctx=None, out=None):
     else:
         inputs.append(to_array(value, 'bernoulli', 'logit' if is_logit else 'prob'))
     return apply_op('_npi_bernoulli', inputs, params, out=out, ctx=None if inputs else _ctx(ctx))
+
+
+def uniform_n(low=0.0, high=1.0, batch_shape=None, dtype=None, ctx=None):
+    """``batch_shape`` samples of U[low, high) for the broadcast shape of the bounds: shape
+    batch_shape + that shape."""
+    return _np_sample('uniform', {'low': low, 'high': high}, batch_shape, dtype, ctx, None, op='_npi_uniform_n')
+
+
+def normal_n(loc=0.0, scale=1.0, batch_shape=None, dtype=None, ctx=None):
+    """``batch_shape`` samples of N(loc, scale**2) for the broadcast shape of the parameters:
+    shape batch_shape + that shape."""
+    return _np_sample('normal', {'loc': loc, 'scale': scale}, batch_shape, dtype, ctx, None,
+                      nonnegative=('scale',), op='_npi_normal_n')

@@ -338,13 +338,19 @@ _NP_SAMPLERS = {
     'rayleigh': (('scale',), lambda key, shape, dtype, scale: scale * jnp.sqrt(2 * _unit_exponential(key, shape, dtype))),
     'weibull': (('a',), lambda key, shape, dtype, a: _unit_exponential(key, shape, dtype) ** (1 / a)),
     'pareto': (('a',), lambda key, shape, dtype, a: jnp.expm1(_unit_exponential(key, shape, dtype) / a)),
+    'logistic': (('loc', 'scale'), lambda key, shape, dtype, loc, scale: loc + scale * jax.random.logistic(key, shape, dtype)),
+    'gumbel': (('loc', 'scale'), lambda key, shape, dtype, loc, scale: loc + scale * jax.random.gumbel(key, shape, dtype)),
+    'power': (('a',), lambda key, shape, dtype, a: jnp.exp(-_unit_exponential(key, shape, dtype) / a)),
+    'uniform': (('low', 'high'), lambda key, shape, dtype, low, high: low + (high - low) * jax.random.uniform(key, shape, dtype)),
     # jax's gamma samples carry the implicit reparameterisation gradient in the shape
     'gamma': (('shape', 'scale'), lambda key, size, dtype, shape, scale: scale * jax.random.gamma(key, shape, size, dtype)),
 }
 
 
-def _np_sampler(dist, names, sample):
-    name = '_npi_' + dist
+def _np_sampler(dist, names, sample, batch=False):
+    """Registers ``_npi_<dist>``: samples of shape ``size`` (the parameters' broadcast shape when
+    None); with ``batch``, ``_npi_<dist>_n``: ``size`` samples of that shape (shape size + it)."""
+    name = '_npi_' + dist + ('_n' if batch else '')
 
     def inputs(attrs):
         given = [n for n in names if attrs is None or attrs.get(n) is None]
@@ -355,7 +361,8 @@ def _np_sampler(dist, names, sample):
         dtype = _dtype(name, dtype)
         values = [next(arrays).astype(dtype) if numbers[n] is None else jnp.asarray(numbers[n], dtype) for n in names]
         try:
-            shape = jnp.broadcast_shapes(*(v.shape for v in values)) if size is None else size
+            shape = jnp.broadcast_shapes(*(v.shape for v in values))
+            shape = tuple(size or ()) + shape if batch else shape if size is None else size
             values = [jnp.broadcast_to(v, shape) for v in values]
         except ValueError:
             raise MXNetError('%s: parameters of shapes %s do not broadcast to size %s'
@@ -371,6 +378,8 @@ def _np_sampler(dist, names, sample):
 
 for _dist, (_names, _sample) in _NP_SAMPLERS.items():
     _np_sampler(_dist, _names, _sample)
+for _dist in ('uniform', 'normal'):
+    _np_sampler(_dist, *_NP_SAMPLERS[_dist], batch=True)
 
 
 @register('_npi_multivariate_normal', inputs=('mean', 'cov'), random=True,
