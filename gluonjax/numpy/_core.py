@@ -14,7 +14,7 @@ import threading
 import numpy as onp
 
 from ..base import MXNetError
-from ..ndarray.ndarray import NDArray, invoke
+from ..ndarray.ndarray import NDArray, _write_out, invoke
 from ..ops import get_op
 from ..ops._frontend import owner_of
 
@@ -41,6 +41,16 @@ def is_symbol(x):
 
 def is_scalar(x):
     return isinstance(x, (numbers.Number, onp.generic)) and not isinstance(x, NDArray)
+
+
+def output_list(result):
+    """An operator's outputs as a list: its arrays, or one Symbol per output of a traced node
+    (a hybridized ``split`` returns as many outputs as NumPy's)."""
+    if isinstance(result, (list, tuple)):
+        return list(result)
+    if is_symbol(result):
+        return [as_np(out) for out in result]
+    return [result]
 
 
 def as_np(result):
@@ -93,4 +103,10 @@ def apply_op(op_name, inputs, params=None, out=None, ctx=None, hint=None):
         if out is not None:
             raise MXNetError('%s: out= is not supported inside a hybridized block' % op_name)
         return as_np(owner._apply_op(get_op(op_name), hint or op_name.lower(), list(inputs), dict(params), {}))
+    if isinstance(out, NDArray):
+        result = invoke(op_name, list(inputs), params, ctx=ctx)
+        if isinstance(result, NDArray) and result.dtype == onp.bool_ and out.dtype != onp.bool_:
+            # NumPy's same_kind casting: a bool result is not written into numbers (MXNet's TypeError)
+            raise TypeError('%s: the `out` parameter should be a boolean array, got %s' % (op_name, out.dtype))
+        return as_np(_write_out(out, [result] if isinstance(result, NDArray) else result))
     return as_np(invoke(op_name, list(inputs), params, out=out, ctx=ctx))

@@ -25,7 +25,7 @@ from ..ndarray.ndarray import NDArray, apply_fn, _inplace
 from ..ndarray import _indexing
 from ..ops._frontend import COMPARISONS, python_operators
 from ..ops._registry import arith_table
-from ._core import apply_op, as_np, is_scalar, is_symbol, to_array, _NP_CLASS
+from ._core import apply_op, as_np, is_scalar, is_symbol, output_list, to_array, _NP_CLASS
 from . import _gen
 
 __all__ = ['ndarray', 'array', 'asarray', 'zeros', 'ones', 'full', 'empty', 'arange', 'linspace', 'eye',
@@ -299,7 +299,7 @@ def asarray(a, dtype=None, ctx=None):
 
 def full(shape, fill_value, dtype=None, order='C', ctx=None, out=None):
     """An array filled with ``fill_value`` (an array value is broadcast to ``shape``)."""
-    if isinstance(fill_value, NDArray):
+    if isinstance(fill_value, NDArray) or is_symbol(fill_value):
         res = broadcast_to(fill_value.astype(dtype or fill_value.dtype), _shape(shape))
     else:
         if dtype is None and isinstance(fill_value, bool):  # as MXNet: full(shape, True) is bool
@@ -358,6 +358,8 @@ def empty_like(prototype, dtype=None, order='C', subok=False, shape=None):
 
 def full_like(a, fill_value, dtype=None, order='C', ctx=None, out=None):
     a = to_array(a, 'full_like', 'a')
+    if is_symbol(a):  # a graph node of a's shape, which tracing may not know yet
+        return apply_op('_npi_full_like', [a], {'fill_value': fill_value, 'dtype': _dtype_name(dtype)})
     return full(a.shape, fill_value, dtype or a.dtype, ctx=ctx or a.context)
 
 
@@ -435,12 +437,12 @@ def where(condition, x=None, y=None):
     if x is None and y is None:
         return nonzero(condition)
     cond = to_array(condition, 'where', 'condition')
-    ref = next((v for v in (x, y) if isinstance(v, NDArray)), None)
-    dtype = ref.dtype if ref is not None else _DEFAULT_DTYPE
-    ctx = ref.context if ref is not None else cond.context
-    x = array(x, dtype=dtype, ctx=ctx) if is_scalar(x) else to_array(x, 'where', 'x')
-    y = array(y, dtype=dtype, ctx=ctx) if is_scalar(y) else to_array(y, 'where', 'y')
-    return apply_op('_npi_where', [cond, x, y])
+    ref = next((to_array(v, 'where') for v in (x, y) if not is_scalar(v)), None)
+    if is_scalar(x) or is_scalar(y):
+        # a scalar takes the array's dtype (float32 beside a condition alone), as MXNet's where
+        like, dtype = (ref, None) if ref is not None else (cond, _DEFAULT_DTYPE)
+        x, y = (full_like(like, v, dtype=dtype) if is_scalar(v) else v for v in (x, y))
+    return apply_op('_npi_where', [cond, to_array(x, 'where', 'x'), to_array(y, 'where', 'y')])
 
 
 def nonzero(a):
@@ -464,20 +466,6 @@ def moveaxis(a, source, destination):
     return transpose(a, tuple(order))
 
 
-def _seq(arrays, name):
-    return [to_array(a, name, 'arrays') for a in arrays]
-
-
-def vstack(arrays, out=None):
-    arrays = [a.reshape((1, -1)) if a.ndim < 2 else a for a in _seq(arrays, 'vstack')]
-    return concatenate(arrays, axis=0, out=out)
-
-
-def hstack(arrays):
-    arrays = _seq(arrays, 'hstack')
-    return concatenate(arrays, axis=0 if arrays[0].ndim == 1 else 1)
-
-
 def split(ary, indices_or_sections, axis=0):
     """Split into equal sections or at the given indices; a list of arrays."""
     if isinstance(indices_or_sections, (numbers.Integral, onp.integer)):
@@ -489,7 +477,7 @@ def split(ary, indices_or_sections, axis=0):
     else:
         params = {'indices': tuple(int(i) for i in indices_or_sections), 'axis': int(axis)}
     res = apply_op('_npi_split', [to_array(ary, 'split', 'ary')], params)
-    return list(res) if isinstance(res, (list, tuple)) else [res]
+    return output_list(res)
 
 
 # ---------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from ._core import apply_op, is_scalar, to_array
 from .multiarray import _ctx, _shape, array, exp, reshape
 
 __all__ = ['uniform', 'normal', 'randn', 'rand', 'randint', 'exponential', 'gamma', 'poisson',
-           'choice', 'shuffle', 'permutation', 'multinomial', 'seed', 'lognormal', 'rayleigh', 'weibull', 'pareto',
+           'choice', 'shuffle', 'permutation', 'multinomial', 'seed', 'lognormal', 'rayleigh', 'weibull', 'pareto', 'power', 'logistic', 'gumbel',
            'beta', 'chisquare', 'multivariate_normal']
 
 
@@ -50,11 +50,13 @@ def _scalar_sample(scalar_op, array_op, params, size, dtype, ctx, out):
 
 
 def uniform(low=0.0, high=1.0, size=None, dtype=None, ctx=None, out=None):
-    """Samples of U[low, high)."""
-    return _scalar_sample('_random_uniform', '_sample_uniform', {'low': low, 'high': high}, size, dtype, ctx, out)
+    """Samples of U[low, high); differentiable in array (or traced) bounds."""
+    if is_scalar(low) and is_scalar(high):
+        return _scalar_sample('_random_uniform', '_sample_uniform', {'low': low, 'high': high}, size, dtype, ctx, out)
+    return _np_sample('uniform', {'low': low, 'high': high}, size, dtype, ctx, out)
 
 
-def _np_sample(dist, params, size, dtype, ctx, out, positive=(), nonnegative=()):
+def _np_sample(dist, params, size, dtype, ctx, out, positive=(), nonnegative=(), op=None):
     """Samples of ``_npi_<dist>``: number parameters are operator parameters, arrays (or Symbols)
     its inputs, which get gradients. Numbers NumPy requires to be > 0 (``positive``) or >= 0
     (``nonnegative``) are checked, with NumPy's ValueError."""
@@ -70,12 +72,22 @@ def _np_sample(dist, params, size, dtype, ctx, out, positive=(), nonnegative=())
             arrays.append(to_array(value, dist, name))
             attrs[name] = None
     attrs.update(size=None if size is None else _shape(size), dtype=None if dtype is None else onp.dtype(dtype).name)
-    return apply_op('_npi_' + dist, arrays, attrs, out=out, ctx=None if arrays else _ctx(ctx))
+    return apply_op(op or '_npi_' + dist, arrays, attrs, out=out, ctx=None if arrays else _ctx(ctx))
 
 
 def normal(loc=0.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
     """Samples of N(loc, scale**2), differentiable in array ``loc`` and ``scale``."""
     return _np_sample('normal', {'loc': loc, 'scale': scale}, size, dtype, ctx, out, nonnegative=('scale',))
+
+
+def logistic(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
+    """Samples of the logistic distribution, differentiable in array ``loc`` and ``scale``."""
+    return _np_sample('logistic', {'loc': loc, 'scale': scale}, size, None, ctx, out, nonnegative=('scale',))
+
+
+def gumbel(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
+    """Samples of the Gumbel distribution, differentiable in array ``loc`` and ``scale``."""
+    return _np_sample('gumbel', {'loc': loc, 'scale': scale}, size, None, ctx, out, nonnegative=('scale',))
 
 
 def lognormal(mean=0.0, sigma=1.0, size=None, dtype=None, ctx=None, out=None):
@@ -97,6 +109,11 @@ def weibull(a, size=None, ctx=None, out=None):
 
 def pareto(a, size=None, ctx=None, out=None):
     return _np_sample('pareto', {'a': a}, size, None, ctx, out, positive=('a',))
+
+
+def power(a, size=None, ctx=None, out=None):
+    """Samples in [0, 1] of density a x**(a - 1) (a > 0)."""
+    return _np_sample('power', {'a': a}, size, None, ctx, out, positive=('a',))
 
 
 def beta(a, b, size=None, dtype=None, ctx=None):

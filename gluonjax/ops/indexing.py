@@ -337,3 +337,40 @@ def index_copy(old_tensor, index_vector, new_tensor):
                                                                       shape_str(index_vector.shape)))
     rows = _as_index(index_vector)
     return old_tensor.at[rows].set(new_tensor.astype(old_tensor.dtype))
+
+
+def _mask_assign(name, data, mask, value, start_axis):
+    """``data`` with the positions ``mask`` selects (its axes from ``start_axis`` on) set to
+    ``value``: one value broadcast over them (a value of size 1 along the masked axis), or one
+    entry per selected position in order (NumPy's ``a[mask] = v``)."""
+    lead, trail = data.shape[:start_axis], data.shape[start_axis + mask.ndim:]
+    if data.shape[start_axis:start_axis + mask.ndim] != mask.shape:
+        raise MXNetError('%s: mask of shape %s does not match data of shape %s from axis %d'
+                         % (name, shape_str(mask.shape), shape_str(data.shape), start_axis))
+    selected = (mask != 0).reshape(-1)
+    rows = data.reshape(lead + (selected.size,) + trail)
+    value = jnp.asarray(value, data.dtype)
+    if value.ndim == len(lead) + 1 + len(trail) and value.shape[start_axis] != 1:
+        # one entry per selected position: the k-th selected one takes entry k
+        value = jnp.take(value, jnp.maximum(jnp.cumsum(selected) - 1, 0), axis=start_axis, mode='clip')
+    else:
+        try:
+            value = jnp.broadcast_to(value, lead + (1,) + trail)
+        except ValueError:
+            raise MXNetError('%s: value of shape %s does not broadcast to the selected entries of data %s'
+                             % (name, shape_str(value.shape), shape_str(data.shape))) from None
+    where = selected.reshape((1,) * len(lead) + (-1,) + (1,) * len(trail))
+    return jnp.where(where, value, rows).reshape(data.shape)
+
+
+@register('_npi_boolean_mask_assign_scalar', inputs=('data', 'mask'),
+          params=[P('value', 'float'), P('start_axis', 'int', 0)], dynamic_params=('value',))
+def np_boolean_mask_assign_scalar(data, mask, *, value, start_axis):
+    """NumPy's ``data[mask] = value`` for a number (the mask over the axes from ``start_axis``)."""
+    return _mask_assign('_npi_boolean_mask_assign_scalar', data, mask, value, start_axis)
+
+
+@register('_npi_boolean_mask_assign_tensor', inputs=('data', 'mask', 'value'), params=[P('start_axis', 'int', 0)])
+def np_boolean_mask_assign_tensor(data, mask, value, *, start_axis):
+    """NumPy's ``data[mask] = value`` for an array (the mask over the axes from ``start_axis``)."""
+    return _mask_assign('_npi_boolean_mask_assign_tensor', data, mask, value, start_axis)

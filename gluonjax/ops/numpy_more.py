@@ -146,6 +146,23 @@ def np_column_stack(*arrays, num_args):
     return jnp.concatenate(arrays, axis=1)
 
 
+@register('_npi_vstack', variadic=True, params=[P('num_args', 'int', 1)], np=(Np('vstack(arrays, out=None)'),))
+def np_vstack(*arrays, num_args):
+    """Arrays made at least 2-d (a 1-d array is one row), joined along the first axis."""
+    arrays = [jnp.atleast_2d(a) for a in arrays]
+    _check_stack('_npi_vstack', arrays, 0)
+    return jnp.concatenate(arrays, axis=0)
+
+
+@register('_npi_hstack', variadic=True, params=[P('num_args', 'int', 1), P('dim', 'int', 1)], np=(Np('hstack(arrays)'),))
+def np_hstack(*arrays, num_args, dim):
+    """Arrays made at least 1-d, joined along the second axis (the first for 1-d arrays)."""
+    arrays = [jnp.atleast_1d(a) for a in arrays]
+    axis = 0 if arrays[0].ndim == 1 else 1
+    _check_stack('_npi_hstack', arrays, axis)
+    return jnp.concatenate(arrays, axis=axis)
+
+
 @register('_npi_dstack', variadic=True, params=[P('num_args', 'int', 1), P('dim', 'int', 2)], np=(Np('dstack(arrays)'),))
 def np_dstack(*arrays, num_args, dim):
     """Arrays made at least 3-d, joined along the third axis."""

@@ -45,15 +45,21 @@ def _onnx_np_reduce(op_type):
         if a['initial'] is not None:
             raise g.unsupported(node, 'initial=%s' % a['initial'])
         x = _onnx.cast(g, node.inputs[0], node.in_dtypes[0], node.out_dtypes[0])
-        axes = reduce_axes(op_type, shape, a['axis'], False)
+        axes = np_reduce_axes(op_type, shape, a['axis'])
         return _onnx.reduce(g, op_type, x, axes, a['keepdims']) if axes else x
     convert.__name__ = 'onnx_np_' + op_type
     return convert
 
 
+def np_reduce_axes(name, shape, axis):
+    """The axes a NumPy reduction runs over: every one for None, none for ``()`` (NumPy's
+    ``x.max(axis=())`` is ``x``, where MXNet's nd reductions read ``()`` as every axis)."""
+    return () if axis == () else reduce_axes(name, shape, axis, False)
+
+
 def _np_reducer(name, fn, result_dtype, np, onnx=None):
     def op(a, *, axis, dtype, keepdims, initial):
-        axes = reduce_axes(name, a.shape, axis, False)
+        axes = np_reduce_axes(name, a.shape, axis)
         out = fn(a, axes, keepdims)
         if initial is not None:
             out = fn(jnp.stack([out, jnp.full(out.shape, initial, out.dtype)]), 0, False)
@@ -107,7 +113,7 @@ _np_reducer('_npi_mean', _mean, _float_result,
 
 def _moment(name, fn):
     def op(a, *, axis, dtype, ddof, keepdims):
-        axes = reduce_axes(name, a.shape, axis, False)
+        axes = np_reduce_axes(name, a.shape, axis)
         out = fn(_variance(a, axes, ddof, keepdims))
         return out.astype(dtype or _float_result(a.dtype))
     op.__name__ = name
@@ -123,7 +129,7 @@ _moment('_npi_var', lambda v: v)
 
 def _logical_reducer(name, fn):
     def op(data, *, axis, keepdims):
-        axes = reduce_axes(name, data.shape, axis, False)
+        axes = np_reduce_axes(name, data.shape, axis)
         return fn(data != 0, axis=axes, keepdims=keepdims)
     op.__name__ = name
     register(name, params=[P('axis', 'axis', None, optional=True), P('keepdims', 'bool', False)],
@@ -267,15 +273,36 @@ def np_logical_not(x):
     return x == 0
 
 
+def _float_test(name, fn):
+    def op(x):
+        return fn(x) if jnp.issubdtype(x.dtype, jnp.inexact) else jnp.zeros(x.shape, jnp.bool_)
+    op.__name__ = name
+    op.__doc__ = 'Elementwise NumPy %s, as bool (false everywhere for integers).' % name[5:]
+    register(name, inputs=('x',), np=(name[5:],))(op)
+
+
+_float_test('_npi_isnan', jnp.isnan)
+_float_test('_npi_isinf', jnp.isinf)
+_float_test('_npi_isposinf', jnp.isposinf)
+_float_test('_npi_isneginf', jnp.isneginf)
+_float_test('_npi_isfinite', jnp.isfinite)
+
+
 @register('_npi_around', inputs=('x',), params=[P('decimals', 'int', 0)],
           np=(Np('around(x, decimals=0, out=None)', aliases=('round', 'round_'), method='round', numpy_scalars=True),))
 def np_around(x, *, decimals):
     """Round to the given number of decimals (halves to even, as NumPy): x * 10**d rounded,
     then divided by 10**d, in x's own type. (XLA turns a division by a constant into a
     multiplication by its inexact reciprocal, one float32 step off: the barrier keeps the
-    true division.)"""
-    if decimals == 0 or not jnp.issubdtype(x.dtype, jnp.floating):
-        return jnp.round(x, decimals)
+    true division.) Integers keep their digits for decimals >= 0 and, as MXNet's integer
+    arithmetic, drop the last -decimals digits towards zero otherwise (15 -> 10, not NumPy's 20)."""
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        if decimals >= 0 or x.dtype == jnp.bool_:
+            return x
+        factor = jnp.asarray(10 ** -decimals if -decimals < 19 else 0, x.dtype)
+        return jnp.where(factor == 0, jnp.zeros_like(x), jax.lax.div(x, jnp.maximum(factor, 1)) * factor)
+    if decimals == 0:
+        return jnp.round(x)
     if decimals > 0:
         factor = jax.lax.optimization_barrier(jnp.full(x.shape, 10.0 ** decimals, x.dtype))
         return jnp.round(x * factor) / factor
@@ -414,8 +441,10 @@ def np_split(a, *, indices, axis, squeeze_axis, sections):
             raise MXNetError('_npi_split: array split does not result in an equal division '
                              '(axis %d of shape %s into %d)' % (axis, shape_str(a.shape), sections))
         parts = jnp.split(a, sections, axis=axis)
-    else:
-        parts = jnp.split(a, list(indices), axis=axis)
+    else:  # NumPy's a[prev:index] for each pair of boundaries: clamped, empty past the end
+        bounds = [None] + list(indices) + [None]
+        lead = (slice(None),) * (axis % a.ndim)
+        parts = [a[lead + (slice(lo, hi),)] for lo, hi in zip(bounds[:-1], bounds[1:])]
     return tuple(parts)
 
 

@@ -347,13 +347,19 @@ _NP_SAMPLERS = {
     'rayleigh': (('scale',), lambda key, shape, dtype, scale: scale * jnp.sqrt(2 * _unit_exponential(key, shape, dtype))),
     'weibull': (('a',), lambda key, shape, dtype, a: _unit_exponential(key, shape, dtype) ** (1 / a)),
     'pareto': (('a',), lambda key, shape, dtype, a: jnp.expm1(_unit_exponential(key, shape, dtype) / a)),
+    'logistic': (('loc', 'scale'), lambda key, shape, dtype, loc, scale: loc + scale * jax.random.logistic(key, shape, dtype)),
+    'gumbel': (('loc', 'scale'), lambda key, shape, dtype, loc, scale: loc + scale * jax.random.gumbel(key, shape, dtype)),
+    'power': (('a',), lambda key, shape, dtype, a: jnp.exp(-_unit_exponential(key, shape, dtype) / a)),
+    'uniform': (('low', 'high'), lambda key, shape, dtype, low, high: low + (high - low) * jax.random.uniform(key, shape, dtype)),
     # jax's gamma samples carry the implicit reparameterisation gradient in the shape
     'gamma': (('shape', 'scale'), lambda key, size, dtype, shape, scale: scale * jax.random.gamma(key, shape, size, dtype)),
 }
 
 
-def _np_sampler(dist, names, sample):
-    name = '_npi_' + dist
+def _np_sampler(dist, names, sample, batch=False):
+    """Registers ``_npi_<dist>``: samples of shape ``size`` (the parameters' broadcast shape when
+    None); with ``batch``, ``_npi_<dist>_n``: ``size`` samples of that shape (shape size + it)."""
+    name = '_npi_' + dist + ('_n' if batch else '')
 
     def inputs(attrs):
         given = [n for n in names if attrs is None or attrs.get(n) is None]
@@ -364,7 +370,8 @@ def _np_sampler(dist, names, sample):
         dtype = _dtype(name, dtype)
         values = [next(arrays).astype(dtype) if numbers[n] is None else jnp.asarray(numbers[n], dtype) for n in names]
         try:
-            shape = jnp.broadcast_shapes(*(v.shape for v in values)) if size is None else size
+            shape = jnp.broadcast_shapes(*(v.shape for v in values))
+            shape = tuple(size or ()) + shape if batch else shape if size is None else size
             values = [jnp.broadcast_to(v, shape) for v in values]
         except ValueError:
             raise MXNetError('%s: parameters of shapes %s do not broadcast to size %s'
@@ -380,6 +387,8 @@ def _np_sampler(dist, names, sample):
 
 for _dist, (_names, _sample) in _NP_SAMPLERS.items():
     _np_sampler(_dist, _names, _sample)
+for _dist in ('uniform', 'normal'):
+    _np_sampler(_dist, *_NP_SAMPLERS[_dist], batch=True)
 
 
 @register('_npi_multivariate_normal', inputs=('mean', 'cov'), random=True,
@@ -397,3 +406,28 @@ def np_multivariate_normal(mean, cov, *, size, _key):
     factor = jnp.linalg.cholesky(cov.astype(work))
     z = jax.random.normal(_key, shape, work)
     return (mean.astype(work) + jnp.einsum('...ij,...j->...i', factor, z)).astype(mean.dtype)
+
+
+def _bernoulli_inputs(attrs):
+    given = attrs is None or (attrs.get('prob') is None and attrs.get('logit') is None)
+    return ('input1',) if given else ()
+
+
+@register('_npi_bernoulli', inputs=_bernoulli_inputs, random=True,
+          params=[P('prob', 'float', None, optional=True), P('logit', 'float', None, optional=True),
+                  P('size', 'shape', None, optional=True), P('ctx', 'str', ''),
+                  P('dtype', 'dtype', None, optional=True), P('is_logit', 'bool', False)])
+def np_bernoulli(*arrays, prob, logit, size, ctx, dtype, is_logit, _key):
+    """0/1 samples that are 1 with probability ``prob`` (or sigmoid(``logit``) when ``is_logit``):
+    a number, or the array input broadcast against ``size``."""
+    number = logit if is_logit else prob
+    value = arrays[0].astype(jnp.float32) if arrays else jnp.asarray(number, jnp.float32)
+    if is_logit:
+        value = jax.nn.sigmoid(value)
+    shape = value.shape if size is None else tuple(size)
+    try:
+        value = jnp.broadcast_to(value, shape)
+    except ValueError:
+        raise MXNetError('_npi_bernoulli: the probability of shape %s does not broadcast to size %s'
+                         % (shape_str(value.shape), shape_str(shape))) from None
+    return (jax.random.uniform(_key, shape, jnp.float32) < value).astype(dtype or jnp.float32)
