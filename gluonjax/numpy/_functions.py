@@ -9,7 +9,7 @@ import numpy as onp
 from ..base import MXNetError
 from ..ndarray.ndarray import NDArray
 from ._core import apply_op, is_scalar, to_array
-from .multiarray import (array, concatenate, flip, mean, ravel, reshape, split, broadcast_to, multiply,
+from .multiarray import (array, concatenate, output_list, flip, mean, ravel, reshape, split, broadcast_to, multiply,
                          sum as _sum)
 
 __all__ = ['flipud', 'fliplr', 'ediff1d', 'hsplit', 'vsplit', 'dsplit', 'array_split', 'append', 'nan_to_num',
@@ -46,8 +46,7 @@ def _split_params(indices_or_sections):
 
 def hsplit(ary, indices_or_sections):
     """Split along the second axis (the first of 1-d arrays)."""
-    res = apply_op('_npi_hsplit', [to_array(ary, 'hsplit', 'ary')], _split_params(indices_or_sections))
-    return list(res) if isinstance(res, (list, tuple)) else [res]
+    return output_list(apply_op('_npi_hsplit', [to_array(ary, 'hsplit', 'ary')], _split_params(indices_or_sections)))
 
 
 def vsplit(ary, indices_or_sections):

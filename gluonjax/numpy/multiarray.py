@@ -316,6 +316,8 @@ def arange(start, stop=None, step=1, dtype=None, ctx=None):
     """Evenly spaced values in [start, stop) (float32 unless ``dtype`` says otherwise)."""
     if stop is None:
         start, stop = 0, start
+    if step is None:  # NumPy's default step
+        step = 1
     if step == 0:  # the error MXNet's Python front end raises
         raise ZeroDivisionError('arange: step must not be zero')
     if stop is not None and (stop - start) / step <= 0:  # an empty range is an empty array in NumPy (mx.nd.arange raises)
@@ -478,6 +480,15 @@ def hstack(arrays):
     return concatenate(arrays, axis=0 if arrays[0].ndim == 1 else 1)
 
 
+def output_list(res):
+    """An operator's several outputs as a list: arrays as they come, a traced Symbol's outputs
+    one by one (a hybridized split gives as many Symbols as pieces)."""
+    if isinstance(res, (list, tuple)):
+        return list(res)
+    n = len(getattr(res, '_outputs', ()))
+    return [res[i] for i in range(n)] if n > 1 else [res]
+
+
 def split(ary, indices_or_sections, axis=0):
     """Split into equal sections or at the given indices; a list of arrays."""
     if isinstance(indices_or_sections, (numbers.Integral, onp.integer)):
@@ -488,8 +499,7 @@ def split(ary, indices_or_sections, axis=0):
         params = {'sections': n, 'axis': int(axis)}
     else:
         params = {'indices': tuple(int(i) for i in indices_or_sections), 'axis': int(axis)}
-    res = apply_op('_npi_split', [to_array(ary, 'split', 'ary')], params)
-    return list(res) if isinstance(res, (list, tuple)) else [res]
+    return output_list(apply_op('_npi_split', [to_array(ary, 'split', 'ary')], params))
 
 
 # ---------------------------------------------------------------------------------------

@@ -37,6 +37,12 @@ _RED = [P('axis', 'axis', None, optional=True), P('dtype', 'dtype', None, option
         P('keepdims', 'bool', False), P('initial', 'float', None, optional=True)]
 
 
+def np_reduce_axes(name, shape, axis):
+    """The axes a NumPy reduction reduces: all for None, none for ``()`` (NumPy's and mx.np's
+    ``axis=()`` keeps every axis, where nd's reduces them all)."""
+    return () if axis == () else reduce_axes(name, shape, axis, False)
+
+
 def _onnx_np_reduce(op_type):
     """ReduceX in the result's dtype (the input cast first, as the sum runs in ``dtype``); a full
     reduction is 0-d, as NumPy's."""
@@ -45,7 +51,7 @@ def _onnx_np_reduce(op_type):
         if a['initial'] is not None:
             raise g.unsupported(node, 'initial=%s' % a['initial'])
         x = _onnx.cast(g, node.inputs[0], node.in_dtypes[0], node.out_dtypes[0])
-        axes = reduce_axes(op_type, shape, a['axis'], False)
+        axes = np_reduce_axes(op_type, shape, a['axis'])
         return _onnx.reduce(g, op_type, x, axes, a['keepdims']) if axes else x
     convert.__name__ = 'onnx_np_' + op_type
     return convert
@@ -53,7 +59,7 @@ def _onnx_np_reduce(op_type):
 
 def _np_reducer(name, fn, result_dtype, np, onnx=None):
     def op(a, *, axis, dtype, keepdims, initial):
-        axes = reduce_axes(name, a.shape, axis, False)
+        axes = np_reduce_axes(name, a.shape, axis)
         out = fn(a, axes, keepdims)
         if initial is not None:
             out = fn(jnp.stack([out, jnp.full(out.shape, initial, out.dtype)]), 0, False)
@@ -107,7 +113,7 @@ _np_reducer('_npi_mean', _mean, _float_result,
 
 def _moment(name, fn):
     def op(a, *, axis, dtype, ddof, keepdims):
-        axes = reduce_axes(name, a.shape, axis, False)
+        axes = np_reduce_axes(name, a.shape, axis)
         out = fn(_variance(a, axes, ddof, keepdims))
         return out.astype(dtype or _float_result(a.dtype))
     op.__name__ = name
@@ -123,7 +129,7 @@ _moment('_npi_var', lambda v: v)
 
 def _logical_reducer(name, fn):
     def op(data, *, axis, keepdims):
-        axes = reduce_axes(name, data.shape, axis, False)
+        axes = np_reduce_axes(name, data.shape, axis)
         return fn(data != 0, axis=axes, keepdims=keepdims)
     op.__name__ = name
     register(name, params=[P('axis', 'axis', None, optional=True), P('keepdims', 'bool', False)],
@@ -274,8 +280,13 @@ def np_around(x, *, decimals):
     then divided by 10**d, in x's own type. (XLA turns a division by a constant into a
     multiplication by its inexact reciprocal, one float32 step off: the barrier keeps the
     true division.)"""
-    if decimals == 0 or not jnp.issubdtype(x.dtype, jnp.floating):
+    if decimals >= 0 and not jnp.issubdtype(x.dtype, jnp.floating) or decimals == 0:
         return jnp.round(x, decimals)
+    if not jnp.issubdtype(x.dtype, jnp.floating):  # MXNet truncates integers: around(126, -1) is 120
+        factor = 10 ** -decimals
+        if factor > jnp.iinfo(x.dtype).max:
+            return jnp.zeros_like(x)
+        return jax.lax.div(x, jnp.asarray(factor, x.dtype)) * jnp.asarray(factor, x.dtype)
     if decimals > 0:
         factor = jax.lax.optimization_barrier(jnp.full(x.shape, 10.0 ** decimals, x.dtype))
         return jnp.round(x * factor) / factor
