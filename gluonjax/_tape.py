@@ -198,15 +198,13 @@ def _is_float0(x):
 
 
 def _full_cts(cts, avals):
-    """The cotangent tuple a pullback takes: zeros for missing ones, float0 for boolean outputs
-    (integer outputs take integer cotangents: see ``ops/_int_grads.py``)."""
+    """The cotangent tuple a pullback takes: zeros for missing ones (integer and boolean
+    outputs take cotangents of their own type: see ``ops/_int_grads.py``)."""
     full = []
     for i, c in enumerate(cts):
         if c is None:
             shape, dtype = avals[i]
-            c = (np.zeros(shape, jax.dtypes.float0) if dtype == jnp.bool_ else jnp.zeros(shape, dtype))
-        elif c.dtype == jnp.bool_:
-            c = np.zeros(c.shape, jax.dtypes.float0)
+            c = jnp.zeros(shape, dtype)
         full.append(c)
     return tuple(full)
 

@@ -119,3 +119,28 @@ def test_hybridized_splits_give_one_array_per_piece():
         if hybridize:
             net.hybridize()
         assert [p.shape for p in net(np.ones((10,)))] == [(3,), (7,), (5,), (5,), (4,), (3,), (3,)]
+
+
+def test_full_like_eagerly_and_hybridized():
+    class Net(gluon.HybridBlock):
+        def hybrid_forward(self, F, a):
+            return F.np.full_like(a, 2.5, dtype='int32') + F.np.full_like(a, True)
+    a = np.ones((2, 3), dtype='float64')
+    for hybridize in (False, True):
+        net = Net()
+        if hybridize:
+            net.hybridize()
+        out = net(a)
+        assert out.dtype == onp.float64 and out.asnumpy().tolist() == [[3.0] * 3] * 2
+    assert np.full_like(np.ones((2,), dtype='bool'), 2).asnumpy().tolist() == [True, True]
+
+
+@pytest.mark.parametrize('order', [1, -1, 2, float('inf'), 'fro'])
+def test_hybridized_matrix_norm_orders(order):
+    class Net(gluon.HybridBlock):
+        def hybrid_forward(self, F, a):
+            return F.np.linalg.norm(a, ord=order, axis=(0, 1))
+    x = onp.arange(-3, 3, dtype='float32').reshape(2, 3)
+    net = Net()
+    net.hybridize()
+    onp.testing.assert_allclose(net(np.array(x)).asnumpy(), onp.linalg.norm(x, ord=order, axis=(0, 1)), rtol=1e-5)

@@ -358,11 +358,6 @@ def empty_like(prototype, dtype=None, order='C', subok=False, shape=None):
     return _like('zeros_like', prototype, dtype)
 
 
-def full_like(a, fill_value, dtype=None, order='C', ctx=None, out=None):
-    a = to_array(a, 'full_like', 'a')
-    return full(a.shape, fill_value, dtype or a.dtype, ctx=ctx or a.context)
-
-
 # ---------------------------------------------------------------------------------------
 # Elementwise functions
 # ---------------------------------------------------------------------------------------

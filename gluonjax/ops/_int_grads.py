@@ -1,6 +1,6 @@
 """Gradients of integer arrays, computed as MXNet computes them.
 
-MXNet runs an operator's backward in its arrays' own types: an int32 input of ``flip`` gets ones
+MXNet runs an operator's backward in its arrays' own types (booleans too): an int32 input of ``flip`` gets ones
 of int32, of ``x * y`` gets ``y``, of ``exp(x)`` gets ``exp(x)`` truncated, and a cast passes the
 gradient through. jax gives integers no tangents (float0), so through jax alone every integer
 gradient would be zero.
@@ -36,7 +36,8 @@ _FLOAT_PARAMS = {'preferred_element_type': _SHADOW}
 
 
 def _is_int(dtype):
-    return jnp.issubdtype(dtype, jnp.integer)
+    """Integers and booleans: MXNet differentiates both (a bool input of expand_dims gets True)."""
+    return jnp.issubdtype(dtype, jnp.integer) or dtype == jnp.bool_
 
 
 def involved(fn, args, need):

@@ -508,6 +508,8 @@ def np_norm(x, *, ord, axis, keepdims):
     """NumPy's linalg.norm: vector or matrix norms (Frobenius / 2-norm by default)."""
     if not jnp.issubdtype(x.dtype, jnp.floating):
         x = x.astype(_DEFAULT_FLOAT)
+    if isinstance(ord, str) and ord not in ('fro', 'nuc'):  # a number written as a graph attribute
+        ord = None if ord == 'None' else float(ord)
     if axis is None and ord is None:
         return jnp.sqrt(jnp.sum(x * x)).reshape((1,) * x.ndim if keepdims else ())
     return jnp.linalg.norm(x, ord=ord, axis=axis, keepdims=keepdims)
