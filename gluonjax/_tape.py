@@ -21,6 +21,7 @@ import numpy as np
 
 from . import _caches
 from .base import MXNetError
+from .ops import _int_grads
 from .ops._kernel import error_cause
 
 __all__ = ['state', 'Leaf', 'Node', 'tracked', 'record_call', 'custom_node', 'backward',
@@ -113,6 +114,9 @@ def _vjp_form(fn, key, need, device):
     f = _fwd_cache.get(ck)
     if f is None:
         def forward(*args):
+            if _int_grads.involved(fn, args, need):  # integer gradients, as MXNet computes them
+                return _int_grads.vjp(fn, args, need)
+
             def part(*diff):
                 full = list(args)
                 for i, d in zip(need, diff):
@@ -194,15 +198,13 @@ def _is_float0(x):
 
 
 def _full_cts(cts, avals):
-    """The cotangent tuple a pullback takes: zeros for missing ones, float0 for integer outputs."""
+    """The cotangent tuple a pullback takes: zeros for missing ones (integer and boolean
+    outputs take cotangents of their own type: see ``ops/_int_grads.py``)."""
     full = []
     for i, c in enumerate(cts):
         if c is None:
             shape, dtype = avals[i]
-            c = (jnp.zeros(shape, dtype) if jnp.issubdtype(dtype, jnp.inexact)
-                 else np.zeros(shape, jax.dtypes.float0))
-        elif not jnp.issubdtype(c.dtype, jnp.inexact) and not _is_float0(c):
-            c = np.zeros(c.shape, jax.dtypes.float0)
+            c = jnp.zeros(shape, dtype)
         full.append(c)
     return tuple(full)
 
@@ -232,7 +234,10 @@ def vjp_at_inputs(node, need, ct_mask):
                 for i, d in zip(need, diff):
                     args[i] = d
                 return fn(*args)
-            outs, pull = jax.vjp(part, *[inputs[i] for i in need])
+            if _int_grads.involved(fn, inputs, need):
+                outs, pull = _int_grads.vjp(fn, inputs, need)
+            else:
+                outs, pull = jax.vjp(part, *[inputs[i] for i in need])
             it = iter(cts)
             return pull(tuple(next(it) if m else jnp.zeros_like(o) for m, o in zip(ct_mask, outs)))
         f = _replay_cache[key] = jax.jit(vjp)
@@ -330,6 +335,8 @@ def _make_fused(structure):
             put(cts[n], i, c)
         for k in range(len(struct) - 1, -1, -1):
             _, refs, avals = struct[k]
+            if all(c is None for c in cts[k]):  # no gradient reaches it (a comparison's output)
+                continue
             grads = pullbacks[k](_full_cts(cts[k], avals))
             cts[k] = None
             for (src, i), g in zip(refs, grads):

@@ -316,6 +316,8 @@ def arange(start, stop=None, step=1, dtype=None, ctx=None):
     """Evenly spaced values in [start, stop) (float32 unless ``dtype`` says otherwise)."""
     if stop is None:
         start, stop = 0, start
+    if step is None:  # NumPy's default step
+        step = 1
     if step == 0:  # the error MXNet's Python front end raises
         raise ZeroDivisionError('arange: step must not be zero')
     if stop is not None and (stop - start) / step <= 0:  # an empty range is an empty array in NumPy (mx.nd.arange raises)
@@ -354,13 +356,6 @@ def ones_like(a, dtype=None, order='C', ctx=None, out=None):
 
 def empty_like(prototype, dtype=None, order='C', subok=False, shape=None):
     return _like('zeros_like', prototype, dtype)
-
-
-def full_like(a, fill_value, dtype=None, order='C', ctx=None, out=None):
-    a = to_array(a, 'full_like', 'a')
-    if is_symbol(a):  # a graph node of a's shape, which tracing may not know yet
-        return apply_op('_npi_full_like', [a], {'fill_value': fill_value, 'dtype': _dtype_name(dtype)})
-    return full(a.shape, fill_value, dtype or a.dtype, ctx=ctx or a.context)
 
 
 # ---------------------------------------------------------------------------------------

@@ -108,6 +108,8 @@ def _parse_int(v):
 
 
 def _parse_float(v):
+    if isinstance(v, str) and v in ('True', 'False'):  # a Python bool written as MXNet's string
+        return float(v == 'True')
     return float(v)
 
 

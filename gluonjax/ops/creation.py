@@ -97,14 +97,6 @@ def ones_like(data):
     return jnp.ones_like(data)
 
 
-@register('_npi_full_like', inputs=('a',), params=[P('fill_value', 'float'), P('ctx', 'str', ''),
-                                                   P('dtype', 'dtype', None, optional=True)],
-          dynamic_params=('fill_value',))
-def np_full_like(a, *, fill_value, ctx, dtype):
-    """An array of a's shape filled with ``fill_value``, in ``dtype`` (a's own when None)."""
-    return jnp.full(a.shape, fill_value, dtype or a.dtype)
-
-
 @register('_contrib_arange_like',
           params=[P('start', 'float', 0.0), P('step', 'float', 1.0), P('repeat', 'int', 1), P('ctx', 'str', ''),
                   P('axis', 'int', None, optional=True)])

@@ -65,6 +65,13 @@ def np_diag(data, *, k):
     return jnp.diag(data, k)
 
 
+@register('_npi_full_like', inputs=('a',), params=[P('fill_value', 'float', 0.0), P('dtype', 'dtype', None, optional=True)],
+          np=(Np("full_like(a, fill_value, dtype=None, order='C', ctx=None, out=None)", ignored=('order',)),))
+def np_full_like(a, *, fill_value, dtype):
+    """An array shaped like ``a`` filled with ``fill_value``, in ``dtype`` (``a``'s by default)."""
+    return jnp.full(a.shape, fill_value, dtype or a.dtype)
+
+
 @register('_np_diagflat', inputs=('data',), params=[P('k', 'int', 0)], np=(Np('diagflat(v, k=0)'),))
 def np_diagflat(data, *, k):
     """The flattened input on the k-th diagonal of a square matrix."""

@@ -37,6 +37,12 @@ _RED = [P('axis', 'axis', None, optional=True), P('dtype', 'dtype', None, option
         P('keepdims', 'bool', False), P('initial', 'float', None, optional=True)]
 
 
+def np_reduce_axes(name, shape, axis):
+    """The axes a NumPy reduction reduces: all for None, none for ``()`` (NumPy's and mx.np's
+    ``axis=()`` keeps every axis, where nd's reduces them all)."""
+    return () if axis == () else reduce_axes(name, shape, axis, False)
+
+
 def _onnx_np_reduce(op_type):
     """ReduceX in the result's dtype (the input cast first, as the sum runs in ``dtype``); a full
     reduction is 0-d, as NumPy's."""
@@ -526,6 +532,8 @@ def np_norm(x, *, ord, axis, keepdims):
     """NumPy's linalg.norm: vector or matrix norms (Frobenius / 2-norm by default)."""
     if not jnp.issubdtype(x.dtype, jnp.floating):
         x = x.astype(_DEFAULT_FLOAT)
+    if isinstance(ord, str) and ord not in ('fro', 'nuc'):  # a number written as a graph attribute
+        ord = None if ord == 'None' else float(ord)
     if axis is None and ord is None:
         return jnp.sqrt(jnp.sum(x * x)).reshape((1,) * x.ndim if keepdims else ())
     return jnp.linalg.norm(x, ord=ord, axis=axis, keepdims=keepdims)
