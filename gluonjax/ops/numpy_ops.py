@@ -305,8 +305,10 @@ def np_around(x, *, decimals):
     if not jnp.issubdtype(x.dtype, jnp.floating):
         if decimals >= 0 or x.dtype == jnp.bool_:
             return x
-        factor = jnp.asarray(10 ** -decimals if -decimals < 19 else 0, x.dtype)
-        return jnp.where(factor == 0, jnp.zeros_like(x), jax.lax.div(x, jnp.maximum(factor, 1)) * factor)
+        factor = 10 ** -decimals
+        if factor > jnp.iinfo(x.dtype).max:  # every digit dropped
+            return jnp.zeros_like(x)
+        return jax.lax.div(x, jnp.asarray(factor, x.dtype)) * jnp.asarray(factor, x.dtype)
     if decimals == 0:
         return jnp.round(x)
     if decimals > 0:
