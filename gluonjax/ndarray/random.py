@@ -7,7 +7,7 @@ import jax
 import numpy as np
 
 from ..base import MXNetError
-from .ndarray import NDArray, invoke
+from .ndarray import NDArray, _carry_failure, invoke
 
 
 def _shape(shape):
@@ -50,7 +50,8 @@ def _bucketed(scalar_op, kw, size, ctx):
     compiled a sampler per shape)."""
     bucket = max(64, 1 << (size - 1).bit_length())
     flat = invoke(scalar_op, [], dict(kw, shape=(bucket,)), ctx=ctx)
-    return NDArray._from_jax(_cut(flat._data, kw['shape']), flat._ctx)
+    # an invalid parameter's error (raised at the next wait, as MXNet's) stays with the cut draw
+    return _carry_failure([flat], NDArray._from_jax(_cut(flat._data, kw['shape']), flat._ctx))
 
 
 @functools.partial(jax.jit, static_argnums=1)
