@@ -6,6 +6,7 @@ import numbers
 import jax
 import numpy as np
 
+from .._x64 import jit as _x64_jit
 from ..base import MXNetError
 from .ndarray import NDArray, _carry_failure, invoke
 
@@ -54,7 +55,7 @@ def _bucketed(scalar_op, kw, size, ctx):
     return _carry_failure([flat], NDArray._from_jax(_cut(flat._data, kw['shape']), flat._ctx))
 
 
-@functools.partial(jax.jit, static_argnums=1)
+@functools.partial(_x64_jit, static_argnums=1)  # traced with x64 on, as gluonjax's compiled code is
 def _cut(flat, shape):
     return flat[:math.prod(shape)].reshape(shape)
 

@@ -39,9 +39,9 @@ __all__ = ['run', 'cpu_arithmetic', 'flush_subnormals', 'moves', 'int_exact', 'k
 # signature met a few times is cheaper on the host; only one that keeps coming back compiles.
 HOST_CALLS = int(os.environ.get('GLUONJAX_HOST_FIRST_CALLS', '8'))
 MAX_SIZE = 1 << 20
-_DTYPES = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.float16))
+_FLUSHED = (np.dtype(np.float32), np.dtype(np.float64))
 # XLA's CPU code computes float16 in float32, where float16's subnormals are normal numbers
-_FLUSHED = _DTYPES[:2]
+_DTYPES = _FLUSHED + (np.dtype(np.float16),)
 _INTS = tuple(np.dtype(t) for t in (np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
                                     np.uint64))
 _seen = _caches.lru_cache('ops.host_signatures', 8192)  # signature -> calls run on the host

@@ -80,14 +80,14 @@ def _host_extreme(np_fn):
 
 def _host_int_sum(x, axis, keepdims):
     """Integer sums wrap the same in any order; float sums round by XLA's order, which NumPy's is not."""
-    if x.dtype.kind not in 'iub':
+    if x.dtype.kind not in 'iu':
         raise Fallback
-    return np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype if x.dtype != np.bool_ else np.int64)
+    return _sum(x, axis, keepdims, xp=np)
 
 
-def _sum(x, axis, keepdims):
+def _sum(x, axis, keepdims, xp=jnp):
     # Integer sums keep the input's dtype, as in MXNet (numpy would widen to int64).
-    return jnp.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype if x.dtype != jnp.bool_ else jnp.int64)
+    return xp.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype if x.dtype != np.bool_ else np.int64)
 
 
 def _mean(x, axis, keepdims):
