@@ -28,3 +28,12 @@ def compiles():
                 _compiles[0] += 1
         monitoring.register_event_duration_secs_listener(listener)
     return _compiles
+
+
+@pytest.fixture
+def np_mode():
+    """mx.np semantics (npx.set_np) for the test, reset after it."""
+    from gluonjax import npx
+    npx.set_np()
+    yield
+    npx.reset_np()

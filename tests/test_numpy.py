@@ -12,11 +12,6 @@ from gluonjax.base import MXNetError
 from gluonjax.gluon import nn
 
 
-@pytest.fixture
-def np_mode():
-    npx.set_np()
-    yield
-    npx.reset_np()
 
 
 def _grad_of(fn, *arrays):

@@ -8,11 +8,7 @@ import gluonjax as mx
 from gluonjax import autograd, gluon, np, npx
 
 
-@pytest.fixture(autouse=True)
-def np_mode():
-    npx.set_np()
-    yield
-    npx.reset_np()
+pytestmark = pytest.mark.usefixtures('np_mode')  # tests/conftest.py
 
 
 RNG = onp.random.default_rng(151)
