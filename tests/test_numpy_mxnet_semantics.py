@@ -5,7 +5,7 @@ import numpy as onp
 import pytest
 
 import gluonjax as mx
-from gluonjax import autograd, gluon, np, npx
+from gluonjax import autograd, gluon, np
 
 
 pytestmark = pytest.mark.usefixtures('np_mode')  # tests/conftest.py
