@@ -1,4 +1,6 @@
 """Timing helpers shared by the benchmarks: best-of-repeats median, in microseconds."""
+import contextlib
+import os
 import statistics
 import time
 
@@ -26,8 +28,24 @@ def machine():
     import platform
 
     import jax
-    return '%s, %d cores, jax %s, %s' % (platform.processor() or platform.machine(), os.cpu_count(),
-                                         jax.__version__, jax.devices()[0].platform)
+    device = jax.devices()[0]
+    return '%s, %d cores, jax %s, %s (%s)' % (platform.processor() or platform.machine(), os.cpu_count(),
+                                              jax.__version__, device.platform, device.device_kind)
+
+
+@contextlib.contextmanager
+def bench_device():
+    """Runs the benchmark on ``gpu(0)`` where jax sees a GPU, else on ``cpu(0)`` (``BENCH_CTX=cpu``
+    or ``gpu`` chooses): gluonjax's default context and jax's default device both, so that the
+    hand-written JAX reference runs where gluonjax does."""
+    import jax
+
+    import gluonjax as mx
+    from gluonjax.context import _jax_device
+    kind = os.environ.get('BENCH_CTX') or ('gpu' if mx.context.num_gpus() else 'cpu')
+    ctx = mx.Context(kind, 0)
+    with ctx, jax.default_device(_jax_device(kind, 0)):
+        yield ctx
 
 
 class MXNetWorker:

@@ -15,7 +15,7 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 
 from gluonjax import autograd, nd  # noqa: E402
-from _timing import per_call_us, machine  # noqa: E402
+from _timing import bench_device, per_call_us, machine  # noqa: E402
 
 
 def main():
@@ -50,4 +50,5 @@ def main():
 
 
 if __name__ == '__main__':
-    main()
+    with bench_device():
+        main()

@@ -19,7 +19,7 @@ import numpy as np  # noqa: E402
 
 import gluonjax as mx  # noqa: E402
 from gluonjax import gluon, nd  # noqa: E402
-from _timing import per_call_us, machine  # noqa: E402
+from _timing import bench_device, per_call_us, machine  # noqa: E402
 
 
 def lenet(hybrid=True, ctx=None):
@@ -86,4 +86,5 @@ def main():
 
 
 if __name__ == '__main__':
-    main()
+    with bench_device():
+        main()

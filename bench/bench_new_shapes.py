@@ -176,4 +176,8 @@ def main():
           '(target <= 10)   [jax.jit with the weights as constants %.1f us]' % (block, args, block - args, const))
 
 if __name__ == '__main__':
-    main()
+    os.environ['GLUONJAX_COMPILATION_CACHE'] = '0'  # before gluonjax is imported
+    sys.path.insert(0, HERE)
+    from _timing import bench_device
+    with bench_device():
+        main()

@@ -145,4 +145,7 @@ def main():
 
 
 if __name__ == '__main__':
-    main()
+    sys.path.insert(0, HERE)
+    from _timing import bench_device
+    with bench_device():
+        main()

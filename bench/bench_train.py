@@ -1,6 +1,7 @@
 """The seed's training step against hand-written JAX: LeNet, batch 64, SGD lr 0.1.
 
     python bench/bench_train.py        # MXNET_PYTHON=/tmp/mxref/bin/python adds MXNet 1.9.1
+    python bench/bench_train.py --phases   # also times the hybridized step's phases one by one
 
 One step is the seed's loop body: ``autograd.record()`` around the forward pass and
 SoftmaxCrossEntropyLoss, ``backward()``, ``trainer.step(64)``, then waiting for the updated
@@ -19,6 +20,7 @@ imperative and hybridized, and gluonjax's steps are also given as a ratio to MXN
 import os
 import statistics
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 import jax  # noqa: E402
@@ -27,7 +29,7 @@ import numpy as np  # noqa: E402
 import optax  # noqa: E402
 
 from gluonjax import autograd, gluon, nd  # noqa: E402
-from _timing import MXNetWorker, per_call_us, machine  # noqa: E402
+from _timing import bench_device, MXNetWorker, per_call_us, machine  # noqa: E402
 from bench_gluon import lenet as seed_lenet, plain_lenet  # noqa: E402
 
 BATCH = 64
@@ -48,6 +50,38 @@ def gluon_step(net, data, label):
         for p in params:
             p.data().wait_to_read()
     return step
+
+
+def phase_times(net, data, label, number=50):
+    """Where the hybridized step's time goes: each phase waited for before the next (``--phases``)."""
+    loss = gluon.loss.SoftmaxCrossEntropyLoss()
+    trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': LR})
+    params = list(net.collect_params().values())
+    box = {}
+
+    def forward():
+        with autograd.record():
+            box['loss'] = loss(net(data), label)
+        box['loss'].wait_to_read()
+
+    def backward():
+        box['loss'].backward()
+        for p in params:
+            p.grad().wait_to_read()
+
+    def update():
+        trainer.step(data.shape[0])
+        for p in params:
+            p.data().wait_to_read()
+    phases = {'forward + loss (recorded)': forward, 'backward': backward, 'trainer.step': update}
+    totals = dict.fromkeys(phases, 0.0)
+    for i in range(number + 5):
+        for name, fn in phases.items():
+            t = time.perf_counter()
+            fn()
+            if i >= 5:
+                totals[name] += time.perf_counter() - t
+    return {name: total / number * 1e6 for name, total in totals.items()}
 
 
 def jax_step(params, x, y):
@@ -120,7 +154,11 @@ def main():
               % (worker.version, mx_hyb / 1e3, statistics.median(r[1] for r in rows) / mx_hyb))
         print('  MXNet %s imperative        %8.2f ms   gluonjax imperative / MXNet %.3f'
               % (worker.version, mx_imp / 1e3, statistics.median(r[2] for r in rows) / mx_imp))
+    if '--phases' in sys.argv:
+        for name, us in phase_times(hybrid, data, label).items():
+            print('  hybridized phase %-26s %8.2f ms (waited for)' % (name, us / 1e3))
 
 
 if __name__ == '__main__':
-    main()
+    with bench_device():
+        main()

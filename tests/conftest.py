@@ -3,8 +3,15 @@ import os
 
 os.environ.setdefault('XLA_FLAGS', '--xla_force_host_platform_device_count=4')
 
+import jax  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+
+# gluonjax's default context is cpu(0), as MXNet's; where a GPU is present, the references the
+# tests compute with plain jax run on the host too (a GPU's float32 products are TF32 by default).
+# tests/test_devices.py places its work on the GPU explicitly.
+if any(d.platform != 'cpu' for d in jax.devices()):
+    jax.config.update('jax_default_device', jax.devices('cpu')[0])
 
 
 @pytest.fixture

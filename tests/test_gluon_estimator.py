@@ -17,6 +17,8 @@ from gluonjax.gluon.contrib.estimator import (BatchEnd, CheckpointHandler, Early
 
 X = np.arange(30, dtype=np.float32).reshape(10, 3) / 30
 Y = (np.arange(10, dtype=np.float32) % 4).reshape(10, 1) / 4
+# The Estimator's default context, as MXNet's: gpu(0) where there is a GPU, else cpu(0).
+CTX = mx.gpu(0) if mx.context.num_gpus() else mx.cpu()
 
 
 def _loader(batch_size=4):
@@ -26,7 +28,7 @@ def _loader(batch_size=4):
 
 def _estimator(lr=0.2, **kwargs):
     net = nn.Dense(1, in_units=3)
-    net.initialize(mx.init.Constant(0.1))
+    net.initialize(mx.init.Constant(0.1), ctx=CTX)
     trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': lr})
     est = Estimator(net, loss=gluon.loss.L2Loss(), trainer=trainer, **kwargs)
     est.logger.setLevel(logging.WARNING)      # keep the test output short
@@ -68,14 +70,14 @@ def test_fit_by_batches_stops_mid_epoch():
 
 def test_default_metrics_names_and_validation_copies():
     net = nn.Dense(3, in_units=3)
-    net.initialize()
+    net.initialize(ctx=CTX)
     est = Estimator(net, loss=gluon.loss.SoftmaxCrossEntropyLoss(), trainer=gluon.Trainer(
         net.collect_params(), 'sgd'))
     assert [type(m).__name__ for m in est.train_metrics] == ['Accuracy', 'Loss']
     assert [m.name for m in est.val_metrics] == ['validation accuracy',
                                                  'validation softmaxcrossentropyloss']
     assert est.val_metrics[0] is not est.train_metrics[0]
-    assert est.context == [mx.cpu()]
+    assert est.context == [CTX]
 
 
 def test_evaluate_uses_val_net_and_val_loss():
@@ -108,7 +110,7 @@ def test_batch_axis_splits_the_batch_on_that_axis():
                 nd.concat(*[s[1] for s in samples], dim=0).reshape((1, -1)))
 
     net = Net()
-    net.initialize(mx.init.Constant(0.1))
+    net.initialize(mx.init.Constant(0.1), ctx=CTX)
     est = Estimator(net, loss=gluon.loss.L2Loss(),
                     trainer=gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.2}))
     est.logger.setLevel(logging.WARNING)
@@ -149,7 +151,7 @@ def test_checkpoint_names_max_checkpoints_and_resume(tmp_path):
 def test_checkpoint_by_batches_and_best(tmp_path):
     net = nn.HybridSequential()
     net.add(nn.Dense(1, in_units=3))
-    net.initialize()
+    net.initialize(ctx=CTX)
     net.hybridize()
     est = Estimator(net, loss=gluon.loss.L2Loss(), train_metrics=mx.metric.MSE(),
                     trainer=gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.2}))

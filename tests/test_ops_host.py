@@ -15,6 +15,8 @@ from gluonjax.ops._registry import canonical_ops
 SPECIAL = [0.0, -0.0, 1e-39, -1e-39, 1e-45, 1.0, -2.5, 3.3e38, -3.3e38, np.inf, -np.inf, np.nan,
            0.5, 1.5, -0.5, 2.0, 7.25, 1e-30, 1.17e-38, -1.17e-38, 1e-310, -1e-310,
            1e-4, 3e-6, -4e-7, 6e-8, 65504.0]  # float16: small normal, subnormals, the largest
+# The host path serves processes where jax runs on the CPU alone (see _host._setup).
+pytestmark = pytest.mark.skipif(mx.context.num_gpus() > 0, reason='a GPU is present: no host path')
 HOSTED = sorted(name for name, op in canonical_ops().items() if op.host is not None and not op.creation)
 
 

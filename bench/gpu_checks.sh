@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The checks a session runs when a GPU is lent to it: gluonjax's device tests, a slice of the test
+# suite with jax's default device on the GPU, and the benchmarks, on the machine's own python3 and
+# jax (no package registry there: gluonjax is used from the checkout). Each step has its own limit
+# so that one hang cannot eat the rest; logs go to $OUT (or /tmp/gpu-checks).
+#   bash bench/gpu_checks.sh
+set -u
+out="${OUT:-/tmp/gpu-checks}"; mkdir -p "$out"
+export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
+step() {  # step NAME SECONDS COMMAND...: runs COMMAND, its output into $out/NAME.log
+  local name="$1" limit="$2"; shift 2
+  echo "== $name ($(date -u +%T), limit ${limit}s)"
+  timeout -k 10 "$limit" "$@" > "$out/$name.log" 2>&1; echo "   rc $? ; $(tail -3 "$out/$name.log" | tr '\n' '|')"
+}
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+python3 -c 'import jax, numpy, optax; print("jax", jax.__version__, "numpy", numpy.__version__, "optax", optax.__version__, jax.devices())'
+step devices 60 python3 -m pytest -q -p no:cacheprovider tests/test_devices.py tests/test_context.py
+step train 60 python3 bench/bench_train.py --phases
+step gluon 30 python3 bench/bench_gluon.py
+step resnet 60 python3 bench/bench_resnet.py --rounds 3 --number 10
+step core 30 python3 bench/bench_core.py
+step new_shapes 90 python3 bench/bench_new_shapes.py
+step profiler_example 60 python3 bench/bench_profiler_example.py
+# The suite with jax's default device on the GPU (gluonjax's default context stays cpu(0), as
+# MXNet's): each worker takes GPU memory as it needs it instead of jax's default 75% up front.
+XLA_PYTHON_CLIENT_PREALLOCATE=false step suite "${SUITE_LIMIT:-240}" python3 -m pytest -v -p no:cacheprovider \
+    -n 12 --timeout 120 tests --ignore tests/clients --ignore tests/test_conformance.py \
+    --ignore tests/test_notebooks.py --ignore tests/test_dist.py
