@@ -2,8 +2,8 @@
 
     python bench/bench_new_shapes.py            # MXNET_PYTHON=/path/to/python-with-mxnet adds MXNet
 
-1. ``a * b + c`` eagerly on 40 shapes never seen before (each result read back with
-   ``asnumpy``): gluonjax, the same three ``jnp`` operations, and MXNet 1.9.1.
+1. ``a * b + c`` and ``tanh(a) + exp(b) * sigmoid(c)`` eagerly on 40 shapes never seen before
+   (each result read back with ``asnumpy``): gluonjax, the same ``jnp`` operations, and MXNet 1.9.1.
 2. A hybridized 2-layer LSTM(128) tagger's train step (record, backward, ``Trainer.step``) on
    10 sequence lengths never seen before, three passes over them: the first pass compiles, the
    later ones should run at steady speed. With the number of XLA compiles per pass.
@@ -39,27 +39,42 @@ def _compile_counter():
     return count
 
 
-def eager(nd, rng):
-    """Seconds per new shape of ``a * b + c`` read back, on MXNet's ``nd`` API (gluonjax's or MXNet's)."""
+def arithmetic(m, a, b, c):
+    return a * b + c
+
+
+def transcendental(m, a, b, c):
+    return m.tanh(a) + m.exp(b) * m.sigmoid(c)
+
+
+EXPRESSIONS = {'a*b+c': arithmetic, 'tanh(a)+exp(b)*sigmoid(c)': transcendental}
+
+
+def eager(nd, rng, expression=arithmetic):
+    """Seconds per new shape of ``expression`` read back, on MXNet's ``nd`` API (gluonjax's or MXNet's)."""
     times = []
     for shape in EAGER_SHAPES:
         a, b, c = (nd.array(rng.rand(*shape)) for _ in range(3))
         nd.waitall()
         t = time.perf_counter()
-        (a * b + c).asnumpy()
+        expression(nd, a, b, c).asnumpy()
         times.append(time.perf_counter() - t)
     return times
 
 
-def eager_jax(rng):
+def eager_jax(rng, expression=arithmetic):
+    import types
+
+    import jax
     import jax.numpy as jnp
     import numpy as np
+    math = types.SimpleNamespace(tanh=jnp.tanh, exp=jnp.exp, sigmoid=jax.nn.sigmoid)
     times = []
     for shape in EAGER_SHAPES:
         a, b, c = (jnp.asarray(rng.rand(*shape).astype(np.float32)) for _ in range(3))
         c.block_until_ready()
         t = time.perf_counter()
-        np.asarray(a * b + c)
+        np.asarray(expression(math, a, b, c))
         times.append(time.perf_counter() - t)
     return times
 
@@ -158,12 +173,13 @@ def main():
     mx_fig = mxnet_figures()
     import gluonjax
     rng = np.random.RandomState(0)
-    ours, jax_eager = eager(gluonjax.nd, rng), eager_jax(rng)
-    line = ('a*b+c eagerly on %d new shapes (median per shape): gluonjax %.1f ms   jax eager %.1f ms   '
-            'ratio %.2f' % (len(EAGER_SHAPES), _ms(ours), _ms(jax_eager), _ms(ours) / _ms(jax_eager)))
-    if mx_fig:
-        line += '   MXNet %s %.2f ms' % (mx_fig['version'], _ms(mx_fig['eager']))
-    print(line)
+    for name, expression in EXPRESSIONS.items():
+        ours, jax_eager = eager(gluonjax.nd, rng, expression), eager_jax(rng, expression)
+        line = ('%s eagerly on %d new shapes (median per shape): gluonjax %.1f ms   jax eager %.1f ms   '
+                'ratio %.2f' % (name, len(EAGER_SHAPES), _ms(ours), _ms(jax_eager), _ms(ours) / _ms(jax_eager)))
+        if mx_fig:
+            line += '   MXNet %s %.2f ms' % (mx_fig['version'], _ms(mx_fig['eager'][name]))
+        print(line)
     passes, counts = lstm(gluonjax, rng, compiles)
     for i, (times, n) in enumerate(zip(passes, counts)):
         line = ('LSTM train step, %d new lengths, pass %d: gluonjax median %.1f ms (%d compiles)'

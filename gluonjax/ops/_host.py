@@ -1,20 +1,31 @@
-"""First calls on the host: an eager operator on a shape it has not met runs in NumPy.
+"""First calls without a compile: an eager operator on a shape it has not met runs in NumPy, or,
+if pointwise, by a program compiled for the shape's size bucket.
 
 XLA compiles a program for every new shape: 30-100 ms for one elementwise operator on this
-machine's CPU, where MXNet runs a precompiled kernel in microseconds. Code that meets many
-shapes (data-dependent sizes, notebooks, shape-changing preprocessing) paid a compile per
-operator per shape. Operators whose table entry has a ``host`` form (NumPy code giving the
-same bits as the compiled one: exactly rounded arithmetic and data movement) instead run on
-the host the first ``HOST_CALLS`` times a signature is seen, and only a signature that keeps
-coming back is compiled, as before.
+machine's CPU (90-130 ms for three on a GPU), where MXNet runs a precompiled kernel in
+microseconds. Code that meets many shapes (data-dependent sizes, notebooks, shape-changing
+preprocessing) paid a compile per operator per shape. The first ``HOST_CALLS`` calls of a
+signature are served without compiling it, and only a signature that keeps coming back is
+compiled, as before. Two ways serve them, both giving the compiled program's exact bits:
+
+- Operators whose table entry has a ``host`` form (NumPy code giving the same bits as the
+  compiled one: exactly rounded arithmetic and data movement) run it on the host.
+- Pointwise operators (``OpDef.pointwise``: exp, tanh, add, comparisons...) whose inputs share
+  one shape run the program compiled for a padded 1-D array of the next power-of-two size
+  (:func:`bucket_size`): 15 programs per operator and dtype serve every size up to ``MAX_SIZE``.
+  Each element is computed by the same code wherever it sits, so the bits are the exact-shape
+  program's (tests/test_ops_buckets.py checks every pointwise operator). On a GPU this way
+  serves the exactly rounded operators (arithmetic, comparisons), at the cost of a round trip
+  through the host; its transcendental functions are not position-independent to the bit.
 
 Equal bits need care: XLA's CPU code reads and writes subnormal floats as zero in arithmetic
 (not in moves: negation, abs and copies keep them), so arithmetic host forms are wrapped in
 :func:`cpu_arithmetic`; maximum and minimum are left out (XLA's choice between 0.0 and -0.0).
 
-Only where it is exact and cheap: jax on the CPU alone (on an accelerator the data is not on
-the host), concrete arrays of one dtype, at most ``MAX_SIZE`` elements, not while autograd
-records (the tape keeps the compiled operator's pullback). Which dtypes a host form serves is
+Only where it is exact and cheap: concrete arrays, at most ``MAX_SIZE`` elements, not while
+autograd records (the tape keeps the compiled operator's pullback); host forms only with jax on
+the CPU alone (on an accelerator the data is not on the host) and inputs of one dtype. Which
+dtypes a host form serves is
 its own declaration: float16/32/64 by default (XLA computes float16 in float32, as NumPy
 does), every integer dtype too for :func:`int_exact` forms (wrapping integer arithmetic),
 every dtype for :func:`moves` (data movement copies bits). A host form may raise
@@ -107,27 +118,40 @@ def cpu_arithmetic(fn):
 
 
 def run(kernel, args):
-    """``kernel``'s outputs computed on the host, or None where the compiled kernel must run."""
+    """``kernel``'s outputs computed without compiling a program for these shapes, or None where
+    the compiled kernel must run: on the host (the table's NumPy form), else, for a pointwise
+    operator, by the program compiled for the shapes' size bucket."""
     if not _state:
         _setup()
-    if not _state['cpu']:
-        return None
     n_arrays = len(args) - len(kernel.dynamic)
-    arrays = args[:n_arrays]
+    arrays, dynamic = args[:n_arrays], args[n_arrays:]
     concrete = _state['concrete']
-    dtype = arrays[0].dtype if arrays else None
     for a in arrays:
-        if type(a) is not concrete or a.dtype != dtype or a.size > MAX_SIZE:
+        if type(a) is not concrete or a.size > MAX_SIZE:
             return None
-    if arrays and not _serves(kernel.op.host, dtype):
+    on_host = _state['cpu'] and kernel.host is not None and _host_serves(kernel.op.host, arrays)
+    in_bucket = kernel.op.pointwise and _bucketable(arrays) and (kernel.host is not None or _on_cpu(arrays[0]))
+    if not (on_host or in_bucket):
         return None
-    signature = (kernel.key, tuple([a.shape for a in arrays]), dtype)
+    signature = (kernel.key, tuple([(a.shape, a.dtype) for a in arrays]))
     calls = _seen.get(signature, 0)
     if calls >= HOST_CALLS:
         return None
     _seen[signature] = calls + 1
+    outs = _on_host(kernel, arrays, dynamic) if on_host else None
+    if outs is None and in_bucket:  # (also where the host form fell back: an integer division by 0)
+        outs = _in_bucket(kernel, arrays, dynamic)
+    return outs
+
+
+def _host_serves(host_form, arrays):
+    dtype = arrays[0].dtype if arrays else None
+    return all(a.dtype == dtype for a in arrays) and (not arrays or _serves(host_form, dtype))
+
+
+def _on_host(kernel, arrays, dynamic):
     host_args = [np.asarray(a) for a in arrays]
-    host_args.extend(args[n_arrays:])
+    host_args.extend(dynamic)
     try:
         with np.errstate(all='ignore'):  # XLA does not warn about 1/0 either
             outs = kernel.host(*host_args)
@@ -137,3 +161,43 @@ def run(kernel, args):
         return None
     placement = arrays[0].sharding if arrays else (kernel.key[2] or jax.devices()[0])
     return tuple([jax.device_put(np.asarray(o), placement) for o in outs])
+
+
+# ---- size buckets for pointwise operators ----------------------------------------------------
+
+MIN_BUCKET = 64
+
+
+def bucket_size(n):
+    """The size of the program that serves ``n`` elements: the next power of two, at least
+    MIN_BUCKET, so that 15 programs serve every size up to MAX_SIZE."""
+    return max(MIN_BUCKET, 1 << (n - 1).bit_length())
+
+
+def _bucketable(arrays):
+    if not arrays or arrays[0].size == 0:
+        return False
+    shape, sharding = arrays[0].shape, arrays[0].sharding
+    # a weakly typed input (from a Python scalar) would promote differently once made a buffer
+    return all(a.shape == shape and a.sharding == sharding and not a.weak_type for a in arrays)
+
+
+def _on_cpu(array):
+    """Whether ``array`` lives on the CPU. On a GPU only exactly rounded operators (those with a
+    host form: arithmetic, comparisons) use size buckets: XLA's GPU exp gave one element in 65
+    another last bit in a 64-element-bucket program than in the exact-shape one."""
+    return next(iter(array.devices())).platform == 'cpu'
+
+
+def _in_bucket(kernel, arrays, dynamic):
+    """The pointwise ``kernel`` on ``arrays`` (one shape) by its program for the size bucket:
+    the inputs flattened and padded with ones on the host, the outputs cut back to the shape."""
+    shape, n, placement = arrays[0].shape, arrays[0].size, arrays[0].sharding
+    size = bucket_size(n)
+    padded = []
+    for a in arrays:
+        buf = np.ones(size, a.dtype)
+        buf[:n] = np.asarray(a).reshape(-1)
+        padded.append(jax.device_put(buf, placement))
+    outs = kernel.jitted(*padded, *dynamic)
+    return tuple([jax.device_put(np.asarray(o)[:n].reshape(shape), placement) for o in outs])

@@ -43,7 +43,8 @@ class Kernel:
     scalar of ``_mul_scalar``) their values come after the arrays, so that a
     new scalar does not compile a new kernel.
     """
-    __slots__ = ('op', 'attrs', 'key', 'fn', 'jitted', 'n_out', 'n_visible', 'dynamic', 'train', 'host')
+    __slots__ = ('op', 'attrs', 'key', 'fn', 'jitted', 'n_out', 'n_visible', 'dynamic', 'train', 'host',
+                 'first_calls')
 
     def __init__(self, op, attrs, train, device=None):
         self.op, self.attrs, self.train = op, attrs, train
@@ -65,13 +66,15 @@ class Kernel:
             shared = _compiled[self.key] = (fn, jitted)
         self.fn, self.jitted = shared
         self.host = None if op.host is None else _as_tuple_fn(op.host, static, self.dynamic, self.n_out, False)
+        # a signature's first calls may run without compiling it (ops/_host.py)
+        self.first_calls = self.host is not None or op.pointwise
 
     def __call__(self, *arrays):
         # Kernels are traced and run with 64-bit dtypes on (float64/int64 NDArrays), whatever the
         # user's jax setting: the eager path's share of gluonjax's x64 boundary (see _x64.py).
         prev = _x64_on()
         try:
-            if self.host is not None:  # a signature not compiled yet runs on the host (ops/_host.py)
+            if self.first_calls:  # a signature not compiled yet: on the host or in a size bucket
                 outs = _host.run(self, arrays)
                 if outs is not None:
                     return outs

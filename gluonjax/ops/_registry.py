@@ -454,6 +454,10 @@ class OpDef:
     # a first call costs microseconds instead of a compile (see ops/_host.py). Same signature
     # as ``fn``, on numpy arrays.
     host: Optional[Callable] = None
+    # Each output element is computed from the input elements at its own index, by the same code
+    # wherever it sits (exp, add, comparisons): an eager call whose inputs share one new shape
+    # runs the program compiled for that shape's size bucket instead (see ops/_host.py).
+    pointwise: bool = False
     # How mx.onnx.export_model writes a node of the operator: fn(g, node) -> ONNX output names
     # (see ops/_onnx.py); None where there is no ONNX form (the export names the op and node).
     onnx: Optional[Callable] = None
