@@ -233,7 +233,7 @@ _ONNX_OP = {'lstm': 'LSTM', 'gru': 'GRU', 'rnn_relu': 'RNN', 'rnn_tanh': 'RNN'}
 
 def _flat_pieces(shapes):
     """(start, shape) of every weight and bias in the flat vector, per (layer, direction), as
-    rnn_unpack cuts it: ([weights], [biases])."""
+    MXNet lays them out: ([weights], [biases])."""
     pos, weights, biases = 0, [], []
     for ws, _ in shapes:
         weights.append([(pos + sum(a * b for a, b in ws[:k]), s) for k, s in enumerate(ws)])
