@@ -359,13 +359,23 @@ def _piece(node):
     return (node.key, tuple([(getattr(v, 'shape', None), getattr(v, 'dtype', None)) for v in node.values]))
 
 
+def _unrolled(pieces):
+    """Whether a graph repeats its nodes (a loop unrolled step by step: an RNN cell's unroll):
+    walking it compiles each distinct pullback once, where one fused program would compile every
+    step over again (a 5-step, 8-cell unroll: 6 s fused, 3 s walked, under load)."""
+    return len(pieces) >= _UNROLLED_MIN and len(set(pieces)) * _UNROLLED_RATIO <= len(pieces)
+
+
+_UNROLLED_MIN, _UNROLLED_RATIO = 32, 3
+
+
 def _fused_backward(nodes, node_heads, structure, leaves):
     # Compile as little as possible. A graph with nodes never seen before (a first training
     # step, a new input shape) is compiled as one fused program at once: cheaper than one
-    # program per node, and compiled once. A new graph made only of familiar nodes (a network
-    # whose structure changes with its input) walks them, sharing each node's compiled
-    # pullback; it is fused only if its structure repeats and it has enough nodes for one
-    # dispatch instead of many to pay for the compile.
+    # program per node, and compiled once (an unrolled loop aside, see _unrolled). A new graph
+    # made only of familiar nodes (a network whose structure changes with its input) walks them,
+    # sharing each node's compiled pullback; it is fused only if its structure repeats and it
+    # has enough nodes for one dispatch instead of many to pay for the compile.
     fused = _fused_cache.get(structure)
     if fused is None:
         repeated = structure in _seen_structures
@@ -377,7 +387,7 @@ def _fused_backward(nodes, node_heads, structure, leaves):
         familiar = all(p in _seen_pieces for p in pieces)
         for p in pieces:
             _seen_pieces[p] = True
-        if familiar and (not repeated or len(nodes) <= _SMALL_GRAPH):
+        if (familiar or _unrolled(pieces)) and (not repeated or len(nodes) <= _SMALL_GRAPH):
             return walk(nodes, node_heads)
         fused = _fused_cache[structure] = _make_fused(structure)
         if len(_fused_cache) > _FUSED_CACHE_SIZE:

@@ -444,6 +444,31 @@ def test_new_graph_of_familiar_nodes_walks_them(rng):
         np.testing.assert_allclose(x.grad.asnumpy(), want, rtol=1e-5)
 
 
+def test_unrolled_loop_compiles_each_step_pullback_once(rng, compiles):
+    """A new graph that repeats its nodes (a loop unrolled step by step, an RNN cell's unroll)
+    takes the node walk: its step's pullbacks compile once and serve any length (one fused
+    program would compile every step over again, for every length)."""
+    xv, wv = rng.uniform(-1, 1, (3, 13)).astype(np.float32), rng.uniform(-1, 1, (3, 13)).astype(np.float32)
+    for steps in (40, 50):
+        x, w = _var(xv), _var(wv)
+        with autograd.record():
+            y = x
+            for _ in range(steps):
+                y = nd.tanh(y * w)
+            z = y.sum()
+        before = compiles[0]
+        z.backward()
+        if steps == 50:
+            assert compiles[0] == before, 'a longer unroll compiled %d programs' % (compiles[0] - before)
+        want, v, ys = np.ones_like(xv, dtype=np.float64), xv.astype(np.float64), []
+        for _ in range(steps):
+            ys.append(v)
+            v = np.tanh(v * wv)
+        for y_in in reversed(ys):
+            want = want * (1 - np.tanh(y_in * wv) ** 2) * wv
+        np.testing.assert_allclose(x.grad.asnumpy(), want, rtol=1e-4, atol=1e-6)
+
+
 def test_star_import_brings_mxnets_names():
     # MXNet's autograd module has no __all__: its tests use NDArray after `from mxnet.autograd import *`
     scope = {}

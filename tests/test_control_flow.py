@@ -253,3 +253,18 @@ def test_errors_are_clear():
     broken = mx.sym.load_json(json.dumps(graph))
     with pytest.raises(MXNetError, match='subgraphs'):
         broken.eval(**{k: mx.nd.array(v) for k, v in RECORDED['foreach']['inputs'].items()})
+
+
+def test_foreach_shape_inference_reaches_into_the_body():
+    # MXNet 1.9.1's answers: the body infers the cell state and the weights from the data and the
+    # hidden state; a data length left unknown (0) stays unknown in the stacked output
+    params = mx.rnn.RNNParams()
+    out, states = mx.sym.contrib.foreach(lambda x, s: mx.rnn.LSTMCell(4, prefix='', params=params)(x, s),
+                                         mx.sym.var('data'), [mx.sym.var('h'), mx.sym.var('c')])
+    group = mx.sym.Group([out] + states)
+    assert group.list_inputs() == ['data', 'h', 'c', 'i2h_weight', 'i2h_bias', 'h2h_weight', 'h2h_bias']
+    assert group.infer_shape(data=(2, 2, 5), h=(2, 4)) == (
+        [(2, 2, 5), (2, 4), (2, 4), (16, 5), (16,), (16, 4), (16,)], [(2, 2, 4), (2, 4), (2, 4)], [])
+    outs, _ = mx.sym.contrib.foreach(lambda x, s: (x + s[0], [s[0] * 2]),
+                                     mx.sym.var('data', shape=(0, 3, 32, 32)), [mx.sym.var('state')])
+    assert outs.infer_shape_partial() == ([(0, 3, 32, 32), (3, 32, 32)], [(0, 3, 32, 32)], [])

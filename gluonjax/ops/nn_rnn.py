@@ -7,7 +7,8 @@ with a projection, h2r (P, H); biases likewise as i2h (gates*H,) then h2h (gates
 Gates are stacked in the order i, f, g, o for LSTM and r, z, n for GRU.
 
 The input projection of every time step is one matmul; only the recurrence runs in
-``lax.scan``.
+``lax.scan``, the directions of a layer as a vmapped axis of one scan and the layers after the
+first (which share their shapes) as one scan over layers.
 """
 import jax
 import jax.numpy as jnp
@@ -20,7 +21,7 @@ from . import _onnx
 from ._registry import P, register
 from .nn_util import compute_dtype
 
-__all__ = ['rnn_param_size', 'rnn_unpack', 'GATE_SUFFIXES', 'rnn_param_pieces']
+__all__ = ['rnn_param_size', 'GATE_SUFFIXES', 'rnn_param_pieces']
 
 _GATES = {'rnn_relu': 1, 'rnn_tanh': 1, 'lstm': 4, 'gru': 3}
 
@@ -63,27 +64,6 @@ def rnn_param_size(mode, input_size, state_size, num_layers, bidirectional=False
         for s in ws + bs:
             total += s[0] * (s[1] if len(s) > 1 else 1)
     return total
-
-
-def rnn_unpack(params, mode, input_size, state_size, num_layers, bidirectional=False, projection_size=None):
-    """[(weights, biases)] per (layer, direction) cut out of the flat vector, in MXNet's order."""
-    shapes = _layer_shapes(mode, input_size, state_size, num_layers, bidirectional, projection_size)
-    pos, weights = 0, []
-    for ws, _ in shapes:
-        cut = []
-        for s in ws:
-            n = s[0] * s[1]
-            cut.append(params[pos:pos + n].reshape(s))
-            pos += n
-        weights.append(cut)
-    biases = []
-    for _, bs in shapes:
-        cut = []
-        for s in bs:
-            cut.append(params[pos:pos + s[0]])
-            pos += s[0]
-        biases.append(cut)
-    return list(zip(weights, biases))
 
 
 # The name suffix of each gate's block in the legacy ``mx.rnn`` cells (``lstm_l0_i2h_f_bias``).
@@ -150,30 +130,85 @@ def _reverse_valid(x, lengths):
     return jnp.take_along_axis(x, src.reshape(src.shape + (1,) * (x.ndim - 2)), axis=0)
 
 
-def _run_direction(x, h0, c0, weights, biases, mode, h_size, reverse, lengths, clip):
-    w_i, w_h = weights[0], weights[1]
-    w_r = weights[2] if len(weights) > 2 else None
-    b_i, b_h = biases
-    t, n = x.shape[:2]
-    xw = (x.reshape(t * n, -1) @ w_i.T + b_i).reshape(t, n, -1)
-    if reverse:
-        xw = jnp.flip(xw, 0) if lengths is None else _reverse_valid(xw, lengths)
-    step = _cell(mode, h_size, clip)
+def _scan_direction(xw, h0, c0, w_h, b_h, w_r, step, lengths):
+    """One direction's recurrence over its projected inputs xw (seq_len, batch, gates*H)."""
     if lengths is None:
         def body(carry, xs):
             return step(carry, xs, w_h, b_h, w_r)
         (h, c), out = lax.scan(body, (h0, c0), xw)
-    else:
-        def body(carry, xs):
-            xt, ti = xs
-            new, out = step(carry, xt, w_h, b_h, w_r)
-            valid = (ti < lengths)[:, None]
-            new = tuple(jnp.where(valid, a, b) for a, b in zip(new, carry))
-            return new, jnp.where(valid, out, 0)
-        (h, c), out = lax.scan(body, (h0, c0), (xw, jnp.arange(t)))
-    if reverse:
-        out = jnp.flip(out, 0) if lengths is None else _reverse_valid(out, lengths)
+        return out, h, c
+
+    def masked(carry, xs):
+        xt, ti = xs
+        new, out = step(carry, xt, w_h, b_h, w_r)
+        valid = (ti < lengths)[:, None]
+        new = tuple(jnp.where(valid, a, b) for a, b in zip(new, carry))
+        return new, jnp.where(valid, out, 0)
+    (h, c), out = lax.scan(masked, (h0, c0), (xw, jnp.arange(xw.shape[0])))
     return out, h, c
+
+
+def _time_reversed(x, lengths):
+    return jnp.flip(x, 0) if lengths is None else _reverse_valid(x, lengths)
+
+
+def _run_layer(x, h0, c0, weights, biases, step, lengths):
+    """One layer, every direction at once: the directions are a vmapped axis of one scan (the
+    right-to-left one runs on time-reversed inputs), so a bidirectional layer compiles as one
+    recurrence. ``weights``/``biases`` and the states carry a leading direction axis."""
+    w_i, w_h = weights[0], weights[1]
+    w_r = weights[2] if len(weights) > 2 else None
+    b_i, b_h = biases
+    xw = jnp.einsum('tni,dgi->dtng', x, w_i) + b_i[:, None, None, :]
+    if xw.shape[0] == 2:
+        xw = jnp.stack([xw[0], _time_reversed(xw[1], lengths)])
+    def direction(xw, h0, c0, w_h, b_h, w_r):
+        return _scan_direction(xw, h0, c0, w_h, b_h, w_r, step, lengths)
+    out, h, c = jax.vmap(direction)(xw, h0, c0, w_h, b_h, w_r)
+    if out.shape[0] == 2:
+        out = jnp.stack([out[0], _time_reversed(out[1], lengths)])
+    t, n = x.shape[:2]
+    return jnp.moveaxis(out, 0, 2).reshape(t, n, -1), h, c
+
+
+def _stacked_params(params, mode, n_in, state_size, num_layers, dirs, projection_size):
+    """(layer 0's (weights, biases), the later layers' (weights, biases)) cut from the flat vector.
+
+    Each piece has a leading direction axis, and the later layers' pieces a layer axis before
+    it: every layer after the first has the same shapes, so they are contiguous blocks of one
+    size in MXNet's layout and run as one ``lax.scan`` over layers (a stack of any depth
+    compiles as two layers)."""
+    shapes = _layer_shapes(mode, n_in, state_size, num_layers, dirs == 2, projection_size)
+    per_layer = [shapes[k * dirs] for k in range(num_layers)]  # the directions of a layer share shapes
+    pos, cut_weights = 0, []
+    for count, (w_shapes, _) in ((1, per_layer[0]), (num_layers - 1, per_layer[-1])):
+        if not count:
+            cut_weights.append(None)
+            continue
+        block = params[pos:pos + count * dirs * sum(a * b for a, b in w_shapes)].reshape(count, dirs, -1)
+        pos += block.size
+        cut_weights.append(_split(block, w_shapes))
+    bias_shapes = per_layer[0][1]
+    biases = params[pos:].reshape(num_layers, dirs, -1)
+    cut_biases = _split(biases, bias_shapes)
+    first = ([w[0] for w in cut_weights[0]], [b[0] for b in cut_biases])
+    later = (cut_weights[1], [b[1:] for b in cut_biases])
+    return first, later
+
+
+def _split(block, shapes):
+    """The trailing axis of ``block`` cut into pieces of ``shapes``, leading axes kept."""
+    out, pos = [], 0
+    for s in shapes:
+        size = int(np.prod(s))
+        out.append(block[..., pos:pos + size].reshape(block.shape[:-1] + tuple(s)))
+        pos += size
+    return out
+
+
+def _dropout(x, key, p, ct):
+    keep = jax.random.bernoulli(key, 1.0 - p, x.shape)
+    return jnp.where(keep, x / (1.0 - p), 0).astype(ct)
 
 
 def _input_shapes_rule(a, s):
@@ -198,7 +233,7 @@ _ONNX_OP = {'lstm': 'LSTM', 'gru': 'GRU', 'rnn_relu': 'RNN', 'rnn_tanh': 'RNN'}
 
 def _flat_pieces(shapes):
     """(start, shape) of every weight and bias in the flat vector, per (layer, direction), as
-    rnn_unpack cuts it: ([weights], [biases])."""
+    MXNet lays them out: ([weights], [biases])."""
     pos, weights, biases = 0, [], []
     for ws, _ in shapes:
         weights.append([(pos + sum(a * b for a, b in ws[:k]), s) for k, s in enumerate(ws)])
@@ -306,36 +341,38 @@ def rnn(data, parameters, state, *rest, state_size, num_layers, bidirectional, m
         raise MXNetError('%s: sequence_length must be (batch,) = %s, got %s'
                          % (op, shape_str((n,)), shape_str(lengths.shape)))
     ct = compute_dtype(data.dtype)
-    layers = rnn_unpack(parameters.astype(ct), mode, n_in, state_size, num_layers, bidirectional, projection_size)
+    first, later = _stacked_params(parameters.astype(ct), mode, n_in, state_size, num_layers, dirs,
+                                   projection_size)
     clip = None
     if mode == 'lstm' and (lstm_state_clip_min is not None or lstm_state_clip_max is not None):
         clip = (lstm_state_clip_min if lstm_state_clip_min is not None else -jnp.inf,
                 lstm_state_clip_max if lstm_state_clip_max is not None else jnp.inf)
     if lengths is not None:
         lengths = jnp.clip(lengths.astype(jnp.int32), 0, t)
-    x = data.astype(ct)
-    h_out, c_out = [], []
-    keys = jax.random.split(_key, max(num_layers - 1, 1)) if (_train and p > 0 and _key is not None) else None
-    for layer in range(num_layers):
-        outs = []
-        for d in range(dirs):
-            k = layer * dirs + d
-            weights, biases = layers[k]
-            c0 = state_cell[k].astype(ct) if state_cell is not None else jnp.zeros((n, state_size), ct)
-            out, h, c = _run_direction(x, state[k].astype(ct), c0, weights, biases, mode, state_size,
-                                       d == 1, lengths, clip)
-            outs.append(out)
-            h_out.append(h)
-            c_out.append(c)
-        x = outs[0] if dirs == 1 else jnp.concatenate(outs, axis=-1)
-        if keys is not None and layer < num_layers - 1:
-            keep = jax.random.bernoulli(keys[layer], 1.0 - p, x.shape)
-            x = jnp.where(keep, x / (1.0 - p), 0).astype(ct)
+    step = _cell(mode, state_size, clip)
+    h0 = state.astype(ct).reshape((num_layers, dirs) + state.shape[1:])
+    c0 = (state_cell.astype(ct) if state_cell is not None else jnp.zeros((num_layers * dirs, n, state_size), ct))
+    c0 = c0.reshape((num_layers, dirs, n, state_size))
+    dropout = _train and p > 0 and _key is not None
+    keys = jax.random.split(_key, max(num_layers - 1, 1)) if dropout else None
+    x, h_first, c_first = _run_layer(data.astype(ct), h0[0], c0[0], first[0], first[1], step, lengths)
+    h_out, c_out = h_first[None], c_first[None]
+    if num_layers > 1:
+        def one_layer(x, layer):
+            weights, biases, h, c, key = layer
+            if dropout:  # between layers: on each layer's input but the first's
+                x = _dropout(x, key, p, ct)
+            x, h, c = _run_layer(x, h, c, weights, biases, step, lengths)
+            return x, (h, c)
+        x, (h_rest, c_rest) = lax.scan(one_layer, x, (later[0], later[1], h0[1:], c0[1:],
+                                                      keys if dropout else jnp.zeros(num_layers - 1)))
+        h_out = jnp.concatenate([h_out, h_rest])
+        c_out = jnp.concatenate([c_out, c_rest])
     result = (x.astype(data.dtype),)
     if state_outputs:
-        result += (jnp.stack(h_out).astype(data.dtype),)
+        result += (h_out.reshape((num_layers * dirs,) + h_out.shape[2:]).astype(data.dtype),)
         if mode == 'lstm':
-            result += (jnp.stack(c_out).astype(data.dtype),)
+            result += (c_out.reshape((num_layers * dirs,) + c_out.shape[2:]).astype(data.dtype),)
     return result if len(result) > 1 else result[0]
 
 

@@ -264,6 +264,8 @@ def _run(symbol, shapes, dtypes, seed_pending=True):
                 continue
             keys = [(id(n), i) for n, i, _v in node.inputs]
             progress |= _fill_inputs(node, keys, ent_shape)
+            if node.op.name == '_foreach':
+                progress |= _foreach_shapes(node, keys, ent_shape)
             progress |= _fill_dtypes(node, keys, ent_dtype)
             n_out = node.num_outputs()
             if all(is_known(ent_shape.get(k)) for k in keys):
@@ -464,6 +466,57 @@ def _solve_group(out_lo, moved, outs):
                 return None
             values.add(int(x))
     return values.pop() if len(values) == 1 else None
+
+
+def _foreach_shapes(node, keys, ent_shape):
+    """What a foreach node's body tells of the node's shapes, as MXNet infers a subgraph: the body
+    is inferred on a data slice, the states and the other inputs it is given (partly known shapes
+    included), a state taking the shape of the body's output for it (the loop carries it), and
+    the node's unknown inputs and outputs take the shapes the body found (an LSTM's cell state and
+    weights from its data and hidden state; the stacked outputs of data of unknown length)."""
+    a = node.parsed()
+    body = node.subgraphs[0]
+    names = body.list_inputs()
+    n_data = len(a['in_data_locs'])
+    locs = list(a['in_data_locs']) + list(a['in_state_locs']) + list(a['remain_locs'])
+    ins = [ent_shape.get(k) for k in keys]
+    length = ins[0][0] if ins and ins[0] else None
+
+    def body_shape(j, shape):  # a body input's shape from the node's input j
+        if j >= n_data or shape is None:
+            return shape
+        return tuple(shape[1:]) or (1,)  # a 1-d array's slice is an array of one element
+    given = {names[loc]: body_shape(j, s) for j, (loc, s) in enumerate(zip(locs, ins)) if s is not None}
+    body_inputs, body_outputs = _run_body(body, given, [names[loc] for loc in a['in_state_locs']],
+                                          a['num_out_data'])
+    new = False
+    for j, (loc, key) in enumerate(zip(locs, keys)):
+        s = body_inputs.get(names[loc])
+        if s is not None:
+            new |= _update(node, ent_shape, key, ((length,) + tuple(s)) if j < n_data else s)
+    for i, s in enumerate(body_outputs):
+        if s is not None:  # the data outputs are stacked along a new first axis, the states are not
+            new |= _update(node, ent_shape, (id(node), i), ((length,) + tuple(s)) if i < a['num_out_data'] else s)
+    return new
+
+
+def _run_body(body, given, state_names, num_out_data):
+    """({input name: shape}, [output shape]) inferred for a loop body, the states fed back once:
+    a state whose output shape the body computes takes it as its input's."""
+    for _ in range(2):
+        order, shapes, _ = _run(body, given, {})
+        outs = [shapes.get((id(n), i)) for n, i in body._outputs]
+        fed = False
+        for name, s in zip(state_names, outs[num_out_data:]):
+            if s is not None and given.get(name) != s:
+                old = given.get(name)
+                given[name] = tuple(s) if old is None or len(old) != len(s) else \
+                    tuple(x if x is not None else y for x, y in zip(old, s))
+                fed = True
+        if not fed:
+            break
+    inputs = {n.name: shapes.get((id(n), 0)) for n in order if n.is_variable}
+    return inputs, outs
 
 
 def _rule_shapes(node, rule, known):
