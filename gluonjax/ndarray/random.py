@@ -6,7 +6,8 @@ import numbers
 import jax
 import numpy as np
 
-from .._x64 import jit as _x64_jit
+from .._x64 import jit as _x64_jit, x64 as _x64
+from ..ops import _host
 from ..base import MXNetError
 from .ndarray import NDArray, _carry_failure, invoke
 
@@ -55,8 +56,21 @@ def _bucketed(scalar_op, kw, size, ctx):
     return _carry_failure([flat], NDArray._from_jax(_cut(flat._data, kw['shape']), flat._ctx))
 
 
-@functools.partial(_x64_jit, static_argnums=1)  # traced with x64 on, as gluonjax's compiled code is
 def _cut(flat, shape):
+    """The first values of ``flat`` in ``shape``: on the host for a shape's first calls (a copy,
+    no compile), then by a small program compiled for the shape (ops/_host.py's rule)."""
+    if _host.first_call(('random.cut', flat.shape, flat.dtype, shape)):
+        return _put(np.asarray(flat)[:math.prod(shape)].reshape(shape), flat.sharding)
+    return _compiled_cut(flat, shape)
+
+
+@_x64  # a float64 draw stays float64
+def _put(values, sharding):
+    return jax.device_put(values, sharding)
+
+
+@functools.partial(_x64_jit, static_argnums=1)  # traced with x64 on, as gluonjax's compiled code is
+def _compiled_cut(flat, shape):
     return flat[:math.prod(shape)].reshape(shape)
 
 

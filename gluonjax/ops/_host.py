@@ -44,7 +44,7 @@ import numpy as np
 from .. import _caches
 from ..base import MXNetError
 
-__all__ = ['run', 'cpu_arithmetic', 'flush_subnormals', 'moves', 'int_exact', 'keep_dtypes', 'Fallback']
+__all__ = ['run', 'first_call', 'cpu_arithmetic', 'flush_subnormals', 'moves', 'int_exact', 'keep_dtypes', 'Fallback']
 
 # A compile costs 30-100 ms and saves about 10 us per later call against the host form, so a
 # signature met a few times is cheaper on the host; only one that keeps coming back compiles.
@@ -133,15 +133,22 @@ def run(kernel, args):
     in_bucket = kernel.op.pointwise and _bucketable(arrays) and (kernel.host is not None or _on_cpu(arrays[0]))
     if not (on_host or in_bucket):
         return None
-    signature = (kernel.key, tuple([(a.shape, a.dtype) for a in arrays]))
-    calls = _seen.get(signature, 0)
-    if calls >= HOST_CALLS:
+    if not first_call((kernel.key, tuple([(a.shape, a.dtype) for a in arrays]))):
         return None
-    _seen[signature] = calls + 1
     outs = _on_host(kernel, arrays, dynamic) if on_host else None
     if outs is None and in_bucket:  # (also where the host form fell back: an integer division by 0)
         outs = _in_bucket(kernel, arrays, dynamic)
     return outs
+
+
+def first_call(signature):
+    """Whether ``signature`` (a hashable description of a call) is met for one of its first
+    ``HOST_CALLS`` times, counting this one: such calls are served without compiling it."""
+    calls = _seen.get(signature, 0)
+    if calls >= HOST_CALLS:
+        return False
+    _seen[signature] = calls + 1
+    return True
 
 
 def _host_serves(host_form, arrays):
