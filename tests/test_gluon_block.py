@@ -384,3 +384,43 @@ def test_losses_take_an_optional_weight_in_any_call():
     out, label = nd.array([1, 2, 3, 4]), nd.array([1, 3, 5, 7])
     assert loss(out, label, nd.array([0.5, 1, 0.5, 1])).sum().asscalar() == 5
     assert loss(out, label).sum().asscalar() == 6
+
+
+def test_blocks_of_equal_structure_share_one_compiled_graph(compiles):
+    """A new Block whose graph equals one compiled before (a script or a test building a Block
+    per call) reuses the compiled forward, its vjp form and its backward, although its
+    parameters carry another prefix."""
+    def train_step():
+        net = gluon.nn.Dense(3, in_units=4)
+        net.initialize(mx.init.Constant(0.5))
+        net.hybridize()
+        x = nd.array(np.arange(8).reshape(2, 4))
+        x.attach_grad()
+        with autograd.record():
+            y = net(x)
+        y.backward()
+        return net, x, y
+    train_step()
+    before = compiles[0]
+    net, x, y = train_step()
+    assert compiles[0] == before
+    assert np.allclose(y.asnumpy(), np.arange(8).reshape(2, 4).sum(1, keepdims=True) * 0.5 + np.zeros(3))
+    assert np.allclose(net.weight.grad().asnumpy(), np.tile(np.arange(8).reshape(2, 4).sum(0), (3, 1)))
+    assert np.allclose(x.grad.asnumpy(), 1.5)
+
+
+def test_blocks_of_different_structure_do_not_share(compiles):
+    class Scale(gluon.HybridBlock):
+        def __init__(self, factor):
+            super().__init__()
+            self.factor = factor
+
+        def hybrid_forward(self, F, x):
+            return x * self.factor
+    x = nd.array([1.0, 2.0])
+    outs = []
+    for factor in (2.0, 3.0):
+        block = Scale(factor)
+        block.hybridize()
+        outs.append(block(x).asnumpy())
+    assert np.array_equal(outs[0], [2, 4]) and np.array_equal(outs[1], [3, 6])

@@ -65,6 +65,7 @@ SHAPED = {
     'broadcast_axis': ([(2, 1, 1)], {'axis': (1, 2), 'size': (3, 4)}),
     'max': ([(3, 4, 5)], {'axis': (0, 2), 'keepdims': True}), 'min': ([(3, 4, 5)], {'axis': 1}),
     'sum': ([(3, 4, 5)], {'axis': (0, 2)}),
+    'broadcast_like': ([(2, 1, 4), (2, 5, 4)], {}), 'Cast': ([(3, 9)], {'dtype': 'float64'}),
 }
 REDUCTIONS = ('max', 'min', 'sum')
 
@@ -211,3 +212,44 @@ def test_host_path_keeps_devices_dtypes_and_recording():
         loss = (w * w + w).sum()
     loss.backward()
     np.testing.assert_array_equal(w.grad.asnumpy(), [3., 5., 7.])
+
+
+CAST_DTYPES = ['float16', 'float32', 'float64', 'int8', 'uint8', 'int32', 'int64', 'uint32', 'bool']
+
+
+@pytest.mark.parametrize('source', CAST_DTYPES)
+def test_casts_on_the_host_give_the_compiled_bits_or_decline(source):
+    # floats outside the integer range and NaN: XLA saturates (NaN -> 0) where C wraps, so the
+    # host form declines them; subnormals read and written as zero, as XLA's CPU code does
+    rng = np.random.RandomState(2)
+    special = _values(source, 40, rng)
+    in_range = _values(source, 40, rng, special=False)
+    for target in CAST_DTYPES:
+        kernel = kernel_for('Cast', {'dtype': target})
+        for values in (special, in_range):
+            (x,) = _device([values])
+            prev = on()
+            try:
+                _host._seen.clear()
+                host = _host.run(kernel, (x,))
+                compiled = kernel.jitted(x)
+            finally:
+                restore(prev)
+            to = np.dtype(target)  # integers narrower than 32 bits are reached through int32
+            out_of_range = to.kind in 'iu' and np.dtype(source).kind == 'f' and (
+                values is special or (to.kind == 'u' and to.itemsize >= 4 and (values <= -1).any()))
+            if out_of_range:
+                assert host is None, (source, target)
+                continue
+            assert host is not None, (source, target)
+            _same_bits(host[0], compiled[0])
+
+
+def test_astype_and_broadcast_like_on_new_shapes_compile_nothing(compiles):
+    x = nd.array(np.arange(6).reshape(2, 3, 1) - 2.5)
+    like = nd.ones((2, 3, 4))
+    before = compiles[0]
+    for dtype in ('float32', 'float64', 'int32', 'uint8', 'float16', 'bool'):
+        assert np.array_equal(x.astype(dtype).asnumpy(), x.asnumpy().astype(dtype))
+    assert np.array_equal(x.broadcast_like(like).asnumpy(), np.broadcast_to(x.asnumpy(), (2, 3, 4)))
+    assert compiles[0] == before

@@ -18,7 +18,7 @@ import warnings
 
 import jax
 
-from .. import _tape
+from .. import _caches, _tape
 from .._tape import state as _ag_state
 from .._x64 import x64
 from ..base import MXNetError
@@ -27,6 +27,8 @@ from ..ndarray.ndarray import NDArray
 from .parameter import _generation
 
 _tokens = itertools.count()
+# graph signature (GraphRunner._signature) -> _Compiled, shared by Blocks of equal structure
+_shared = _caches.lru_cache('gluon.hybrid_graphs', 512)
 _array_of = operator.attrgetter('_data')  # an NDArray's jax array, without a Python call
 
 
@@ -99,8 +101,27 @@ class GraphRunner:
                 outs += tuple(new_aux.get(k, inputs[k]) for k in aux_keys)
             return outs
         hybrid_block.__name__ = (self.block.name or 'hybrid_block').replace('-', '_')
-        entry = self._compiled[train] = _Compiled(jax.jit(hybrid_block), ('hybrid', next(_tokens)))
+        return _Compiled(jax.jit(hybrid_block), ('hybrid', next(_tokens)))
+
+    def _entry(self, train):
+        """The compiled function for ``train``, shared with every Block whose graph has the same
+        structure (a test or a script building a new Block per call compiles it once, and its
+        vjp form and fused backward, keyed by the token, are shared too)."""
+        signature = self._signature(train)
+        entry = _shared.get(signature)
+        if entry is None:
+            entry = _shared[signature] = self._compile(train)
+        self._compiled[train] = entry
         return entry
+
+    def _signature(self, train):
+        """What the compiled function depends on: the graph's structure with each variable named
+        by its position among the function's arguments (parameter names carry the Block's
+        prefix, so equal Blocks differ by name only)."""
+        position = {n: i for i, n in enumerate(self.data_keys + self.param_keys)}
+        variables, steps, heads, _aux = self.graph.structure_key
+        return (tuple((slot, position[name]) for slot, name in variables), steps, heads,
+                tuple(position[k] for k in self.aux_keys) if train else (), train, self.needs_key)
 
     def _param_arrays(self, ctx):
         """The Parameters' NDArrays on ``ctx`` (the list is rebuilt only when a Parameter
@@ -122,7 +143,7 @@ class GraphRunner:
         train = _ag_state.training
         entry = self._compiled.get(train)
         if entry is None:
-            entry = self._compile(train)
+            entry = self._entry(train)
         arrays = self._param_arrays(ctx)
         vals = list(map(_array_of, args)) if self.all_data_in_order else [args[i]._data for i in self.data_index]
         vals += map(_array_of, arrays)
