@@ -66,6 +66,13 @@ SHAPED = {
     'max': ([(3, 4, 5)], {'axis': (0, 2), 'keepdims': True}), 'min': ([(3, 4, 5)], {'axis': 1}),
     'sum': ([(3, 4, 5)], {'axis': (0, 2)}),
     'broadcast_like': ([(2, 1, 4), (2, 5, 4)], {}), 'Cast': ([(3, 9)], {'dtype': 'float64'}),
+    '_np_reshape': ([(2, 3, 4)], {'newshape': (4, -1)}), '_npx_reshape': ([(2, 3, 4)], {'newshape': (-2, -1)}),
+    '_np_transpose': ([(2, 3, 4)], {'axes': (2, 0, -2)}), '_np_squeeze': ([(2, 1, 4)], {}),
+    '_npi_concatenate': ([(2, 3, 4), (2, 1, 4)], {'axis': -2, 'num_args': 2}),
+    '_npi_stack': ([(2, 3), (2, 3)], {'axis': 1, 'num_args': 2}), '_npi_flip': ([(2, 3, 4)], {'axis': (0, 2)}),
+    '_npi_tril': ([(3, 4, 5)], {'k': 1}), '_npi_triu': ([(5,)], {'k': -1}),
+    '_npi_vstack': ([(4,), (2, 4)], {'num_args': 2}), '_npi_hstack': ([(2, 3), (2, 1)], {'num_args': 2}),
+    '_npi_broadcast_to': ([(3, 1)], {'shape': (2, 3, 4)}),
 }
 REDUCTIONS = ('max', 'min', 'sum')
 
