@@ -424,3 +424,27 @@ def test_blocks_of_different_structure_do_not_share(compiles):
         block.hybridize()
         outs.append(block(x).asnumpy())
     assert np.array_equal(outs[0], [2, 4]) and np.array_equal(outs[1], [3, 6])
+
+
+def test_a_block_of_one_operator_shares_the_operators_compiled_programs(compiles):
+    """Recorded through a hybridized Block or called eagerly, one operator on one shape is
+    compiled once: the Block runs the operator's own compiled forms (vjp form, backward)."""
+    class Transpose(gluon.HybridBlock):
+        def hybrid_forward(self, F, x):
+            return F.transpose(x, axes=(1, 0, 2))
+    x = nd.array(np.arange(24).reshape(2, 3, 4))
+    grads = []
+    for hybridize in (True, False):
+        block = Transpose()
+        if hybridize:
+            block.hybridize()
+        x.attach_grad()
+        with autograd.record():
+            y = block(x) * nd.array(np.arange(24).reshape(3, 2, 4))
+        y.backward()
+        grads.append(x.grad.asnumpy())
+        if hybridize:
+            before = compiles[0]
+    assert compiles[0] == before
+    expected = np.arange(24).reshape(3, 2, 4).transpose(1, 0, 2)
+    assert np.array_equal(grads[0], expected) and np.array_equal(grads[1], expected)

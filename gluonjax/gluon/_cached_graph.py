@@ -86,6 +86,9 @@ class GraphRunner:
 
     # ---- the pure function ---------------------------------------------------------------
     def _compile(self, train):
+        kernel = self._single_kernel(train)
+        if kernel is not None:
+            return _Compiled(kernel.jitted, kernel.key)
         graph = self.graph
         names = self.data_keys + self.param_keys
         n_in = len(names)
@@ -102,6 +105,25 @@ class GraphRunner:
             return outs
         hybrid_block.__name__ = (self.block.name or 'hybrid_block').replace('-', '_')
         return _Compiled(jax.jit(hybrid_block), ('hybrid', next(_tokens)))
+
+    def _single_kernel(self, train):
+        """The Kernel of a graph that is one operator applied to the data inputs in order (a
+        Block wrapping one function, as most of MXNet's operator tests write), or None.
+
+        Such a Block runs the operator's own compiled function under the operator's key, so
+        the Block and the eager call share one compiled forward, vjp form and backward (they
+        were compiled twice, once per front end)."""
+        graph = self.graph
+        if len(graph._steps) != 1 or self.param_keys or self.needs_key or graph._pending or graph.has_subgraphs:
+            return None
+        step = graph._steps[0]
+        slot_of = {name: slot for slot, name in graph._variables}
+        if step.slots != [(slot_of[name], 0) for name in self.data_keys]:
+            return None
+        kernel = step.kernel(train)
+        if kernel.dynamic or step.op.updates_aux or graph._heads != [(step.out_slot, i) for i in range(kernel.n_out)]:
+            return None
+        return kernel
 
     def _entry(self, train):
         """The compiled function for ``train``, shared with every Block whose graph has the same
