@@ -73,8 +73,9 @@ SHAPED = {
     '_npi_tril': ([(3, 4, 5)], {'k': 1}), '_npi_triu': ([(5,)], {'k': -1}),
     '_npi_vstack': ([(4,), (2, 4)], {'num_args': 2}), '_npi_hstack': ([(2, 3), (2, 1)], {'num_args': 2}),
     '_npi_broadcast_to': ([(3, 1)], {'shape': (2, 3, 4)}),
+    '_np_max': ([(3, 4, 5)], {'axis': (0, 2), 'keepdims': True}), '_np_min': ([(3, 4, 5)], {'axis': -1}),
 }
-REDUCTIONS = ('max', 'min', 'sum')
+REDUCTIONS = ('max', 'min', 'sum', '_np_max', '_np_min')
 
 
 def _served(name):
@@ -259,4 +260,18 @@ def test_astype_and_broadcast_like_on_new_shapes_compile_nothing(compiles):
     for dtype in ('float32', 'float64', 'int32', 'uint8', 'float16', 'bool'):
         assert np.array_equal(x.astype(dtype).asnumpy(), x.asnumpy().astype(dtype))
     assert np.array_equal(x.broadcast_like(like).asnumpy(), np.broadcast_to(x.asnumpy(), (2, 3, 4)))
+    assert compiles[0] == before
+
+
+def test_np_moves_and_extremes_on_new_shapes_compile_nothing(compiles, np_mode):
+    from gluonjax import np as mnp
+    a = np.arange(24, dtype=np.float32).reshape(2, 3, 4) - 7.5
+    x = mnp.array(a)
+    before = compiles[0]
+    assert np.array_equal(mnp.transpose(x, (2, 0, 1)).asnumpy(), a.transpose(2, 0, 1))
+    assert np.array_equal(mnp.concatenate([x, x], axis=1).asnumpy(), np.concatenate([a, a], axis=1))
+    assert np.array_equal(mnp.tril(x, k=-1).asnumpy(), np.tril(a, k=-1))
+    assert np.array_equal(x.reshape(4, -1).asnumpy(), a.reshape(4, -1))
+    assert np.array_equal(mnp.max(x, axis=(0, 2)).asnumpy(), a.max(axis=(0, 2)))
+    assert np.array_equal(x.min(axis=1, keepdims=True).asnumpy(), a.min(axis=1, keepdims=True))
     assert compiles[0] == before

@@ -20,9 +20,9 @@ import numpy as np
 
 from ..base import MXNetError, shape_str
 from . import _input_shapes, _onnx
-from ._host import moves
+from ._host import Fallback, int_exact, moves
 from ._registry import Np, P, arith, register
-from .reduce import arg_indices, reduce_axes
+from .reduce import _host_extreme, arg_indices, reduce_axes
 from .elemwise import _check_broadcast, exact_divide
 
 _DEFAULT_FLOAT = jnp.float32
@@ -65,16 +65,22 @@ def np_reduce_axes(name, shape, axis):
     return () if axis == () else reduce_axes(name, shape, axis, False)
 
 
-def _np_reducer(name, fn, result_dtype, np, onnx=None):
-    def op(a, *, axis, dtype, keepdims, initial):
-        axes = np_reduce_axes(name, a.shape, axis)
-        out = fn(a, axes, keepdims)
-        if initial is not None:
-            out = fn(jnp.stack([out, jnp.full(out.shape, initial, out.dtype)]), 0, False)
-        return out.astype(dtype or result_dtype(a.dtype))
-    op.__name__ = name
-    op.__doc__ = 'NumPy-style %s over the given axes (a 0-d array when every axis is reduced).' % name[4:]
-    register(name, inputs=('a',), params=_RED, np=(np,), onnx=onnx and _onnx_np_reduce(onnx))(op)
+def _np_reducer(name, fn, result_dtype, np, onnx=None, host=None):
+    """A NumPy-style reduction; ``host``: ``fn``'s exact NumPy form (see ops/_host.py)."""
+    def reduction(fn, on_host=False):
+        def op(a, *, axis, dtype, keepdims, initial):
+            axes = np_reduce_axes(name, a.shape, axis)
+            if on_host and initial is not None:
+                raise Fallback('initial')  # rare: the compiled kernel serves it
+            out = fn(a, axes, keepdims)
+            if initial is not None:
+                out = fn(jnp.stack([out, jnp.full(out.shape, initial, out.dtype)]), 0, False)
+            return out.astype(dtype or result_dtype(a.dtype))
+        op.__name__ = name
+        op.__doc__ = 'NumPy-style %s over the given axes (a 0-d array when every axis is reduced).' % name[4:]
+        return op
+    register(name, inputs=('a',), params=_RED, np=(np,), onnx=onnx and _onnx_np_reduce(onnx),
+             host=host and int_exact(reduction(host, on_host=True)))(reduction(fn))
 
 
 def _sum_dtype(dtype):
@@ -87,9 +93,11 @@ _np_reducer('_np_sum', lambda x, ax, kd: jnp.sum(x, axis=ax, keepdims=kd, dtype=
 _np_reducer('_np_prod', lambda x, ax, kd: jnp.prod(x, axis=ax, keepdims=kd, dtype=_sum_dtype(x.dtype)),
             _sum_dtype, Np('prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None)', method=True), onnx='ReduceProd')
 _np_reducer('_np_max', lambda x, ax, kd: jnp.max(x, axis=ax, keepdims=kd), lambda d: d,
-            Np('amax(a, axis=None, out=None, keepdims=False)', aliases=('max',), method='max'), onnx='ReduceMax')
+            Np('amax(a, axis=None, out=None, keepdims=False)', aliases=('max',), method='max'), onnx='ReduceMax',
+            host=_host_extreme(np.max))
 _np_reducer('_np_min', lambda x, ax, kd: jnp.min(x, axis=ax, keepdims=kd), lambda d: d,
-            Np('amin(a, axis=None, out=None, keepdims=False)', aliases=('min',), method='min'), onnx='ReduceMin')
+            Np('amin(a, axis=None, out=None, keepdims=False)', aliases=('min',), method='min'), onnx='ReduceMin',
+            host=_host_extreme(np.min))
 
 
 def _divide_by_count(total, count):
