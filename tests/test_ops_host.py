@@ -276,3 +276,23 @@ def test_np_moves_and_extremes_on_new_shapes_compile_nothing(compiles, np_mode):
     assert np.array_equal(mnp.max(x, axis=(0, 2)).asnumpy(), a.max(axis=(0, 2)))
     assert np.array_equal(x.min(axis=1, keepdims=True).asnumpy(), a.min(axis=1, keepdims=True))
     assert compiles[0] == before
+
+
+@pytest.mark.parametrize('dtype', ['float16', 'float32', 'float64', 'int32', 'uint8', 'bool'])
+def test_filled_arrays_on_the_host_give_the_compiled_bits(dtype):
+    for name, attrs in [('_empty', {}), ('_zeros', {}), ('_ones', {}), ('_full', {'value': 3.0}),
+                        ('_full', {'value': -0.0}), ('_full', {'value': 2.5}), ('_full', {'value': np.inf})]:
+        kernel = kernel_for(name, dict(attrs, shape=(2, 3), dtype=dtype))
+        args = tuple(kernel.attrs[d] for d in kernel.dynamic)
+        prev = on()
+        try:
+            _host._seen.clear()
+            host = _host.run(kernel, args)
+            compiled = kernel.jitted(*args)
+        finally:
+            restore(prev)
+        inexact = attrs.get('value') in (2.5, np.inf) and (np.dtype(dtype).kind in 'iub' or attrs['value'] == np.inf)
+        if inexact:  # left to jax's conversion
+            assert host is None
+        else:
+            _same_bits(host[0], compiled[0])
