@@ -75,8 +75,10 @@ SHAPED = {
     '_npi_broadcast_to': ([(3, 1)], {'shape': (2, 3, 4)}),
     '_np_max': ([(3, 4, 5)], {'axis': (0, 2), 'keepdims': True}), '_np_min': ([(3, 4, 5)], {'axis': -1}),
     'sort': ([(4, 9)], {'axis': 0}),
+    '_np_any': ([(3, 4, 5)], {'axis': (0, 2), 'keepdims': True}), '_np_all': ([(3, 4, 5)], {'axis': 1}),
 }
 REDUCTIONS = ('max', 'min', 'sum', '_np_max', '_np_min', 'sort')  # exact on some data only
+SUBNORMALS_DECLINED = REDUCTIONS + ('_np_any', '_np_all')  # XLA's CPU code reads them as zero
 
 
 def _served(name):
@@ -140,7 +142,7 @@ def test_moves_and_reductions_on_the_host_give_the_compiled_bits(name):
     for dtype in _served(name):
         if name == 'sum' and dtype.startswith('float'):
             continue  # float sums stay compiled (the next test)
-        special = name not in REDUCTIONS  # data the reductions compute exactly (see below for the rest)
+        special = name not in SUBNORMALS_DECLINED  # data computed exactly (see below for the rest)
         arrays = _device([_values(dtype, int(np.prod(s)), rng, special).reshape(s) for s in shapes])
         for h, c in zip(*_both_ways(kernel, arrays)):
             _same_bits(h, c)
@@ -296,3 +298,13 @@ def test_filled_arrays_on_the_host_give_the_compiled_bits(dtype):
             assert host is None
         else:
             _same_bits(host[0], compiled[0])
+
+
+def test_any_and_all_leave_subnormals_to_the_compiled_kernel():
+    kernel = kernel_for('_np_any', {})
+    prev = on()
+    try:
+        _host._seen.clear()
+        assert _host.run(kernel, tuple(_device([np.array([0.0, 1e-39], np.float32)]))) is None
+    finally:
+        restore(prev)

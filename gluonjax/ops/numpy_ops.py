@@ -143,16 +143,22 @@ _moment('_npi_std', jnp.sqrt)
 _moment('_npi_var', lambda v: v)
 
 
-def _logical_reducer(name, fn):
+def _logical_reducer(name, fn, host_fn):
     def op(data, *, axis, keepdims):
         axes = np_reduce_axes(name, data.shape, axis)
         return fn(data != 0, axis=axes, keepdims=keepdims)
+
+    def host(data, *, axis, keepdims):  # exact, but XLA's CPU code reads subnormals as zero
+        if data.dtype.kind == 'f' and ((data != 0) & (np.abs(data) < np.finfo(data.dtype).tiny)).any():
+            raise Fallback('subnormal')
+        return host_fn(data != 0, axis=np_reduce_axes(name, data.shape, axis), keepdims=keepdims)
     op.__name__ = name
     register(name, params=[P('axis', 'axis', None, optional=True), P('keepdims', 'bool', False)],
-             np=(Np('%s(a, axis=None, out=None, keepdims=False)' % name[4:], method=True),))(op)
+             np=(Np('%s(a, axis=None, out=None, keepdims=False)' % name[4:], method=True),),
+             host=moves(host))(op)  # moves: every dtype, bool included
 
-_logical_reducer('_np_any', jnp.any)
-_logical_reducer('_np_all', jnp.all)
+_logical_reducer('_np_any', jnp.any, np.any)
+_logical_reducer('_np_all', jnp.all, np.all)
 
 
 def _np_arg(name, fn):
