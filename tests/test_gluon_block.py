@@ -448,3 +448,20 @@ def test_a_block_of_one_operator_shares_the_operators_compiled_programs(compiles
     assert compiles[0] == before
     expected = np.arange(24).reshape(3, 2, 4).transpose(1, 0, 2)
     assert np.array_equal(grads[0], expected) and np.array_equal(grads[1], expected)
+
+
+def test_a_block_of_one_operator_runs_a_new_shape_as_the_eager_operator(compiles):
+    """Outside record(), a hybridized one-operator Block on a new shape is the eager call: an
+    operator with a host form (ops/_host.py) compiles nothing."""
+    class Flip(gluon.HybridBlock):
+        def hybrid_forward(self, F, x):
+            return F.flip(x, axis=1)
+    block = Flip()
+    block.hybridize()
+    before = compiles[0]
+    for n in (3, 5, 6):
+        x = np.arange(2 * n * 3, dtype=np.float32).reshape(2, n, 3)
+        assert np.array_equal(block(nd.array(x)).asnumpy(), x[:, ::-1])
+    assert compiles[0] == before
+    with pytest.raises(MXNetError, match='reverse'):
+        block(nd.ones((2,)))

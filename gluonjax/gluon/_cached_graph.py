@@ -33,11 +33,13 @@ _array_of = operator.attrgetter('_data')  # an NDArray's jax array, without a Py
 
 
 class _Compiled:
-    """The jitted function for one training mode and the key naming it on the tape."""
-    __slots__ = ('jitted', 'token')
+    """The function for one training mode: ``run`` called on arrays, ``fn`` its pure form
+    (what the tape differentiates) and ``token`` the key naming it on the tape."""
+    __slots__ = ('run', 'fn', 'token')
 
-    def __init__(self, jitted, token):
-        self.jitted, self.token = jitted, token
+    def __init__(self, run, token, fn=None):
+        self.run, self.token = run, token
+        self.fn = run if fn is None else fn
 
 
 class GraphRunner:
@@ -88,7 +90,8 @@ class GraphRunner:
     def _compile(self, train):
         kernel = self._single_kernel(train)
         if kernel is not None:
-            return _Compiled(kernel.jitted, kernel.key)
+            # called as the eager operator is: a new shape may run on the host (ops/_host.py)
+            return _Compiled(kernel, kernel.key, kernel.fn)
         graph = self.graph
         names = self.data_keys + self.param_keys
         n_in = len(names)
@@ -110,9 +113,9 @@ class GraphRunner:
         """The Kernel of a graph that is one operator applied to the data inputs in order (a
         Block wrapping one function, as most of MXNet's operator tests write), or None.
 
-        Such a Block runs the operator's own compiled function under the operator's key, so
-        the Block and the eager call share one compiled forward, vjp form and backward (they
-        were compiled twice, once per front end)."""
+        Such a Block runs the operator's own Kernel under the operator's key, so the Block and
+        the eager call share one compiled forward, vjp form and backward (they were compiled
+        twice, once per front end), and a new shape may run on the host as an eager call does."""
         graph = self.graph
         if len(graph._steps) != 1 or self.param_keys or self.needs_key or graph._pending or graph.has_subgraphs:
             return None
@@ -179,10 +182,10 @@ class GraphRunner:
             started = hook.start()
         try:
             if parents and _tape.tracked(parents):  # one tape node, its pullback kept for backward
-                outs, node = _tape.record_call(entry.jitted, entry.token, parents, vals, entry.jitted,
+                outs, node = _tape.record_call(entry.fn, entry.token, parents, vals, entry.run,
                                                self.block.name)
             else:
-                outs = entry.jitted(*vals)
+                outs = entry.run(*vals)
         except Exception as err:
             raise self._error(err) from None
         if hook is not None:  # the compiled graph is one event, named as MXNet names a hybridized call
