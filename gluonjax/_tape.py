@@ -20,12 +20,13 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import _caches
+from ._x64 import x64
 from .base import MXNetError
 from .ops import _int_grads
 from .ops._kernel import error_cause
 
 __all__ = ['state', 'Leaf', 'Node', 'tracked', 'record_call', 'custom_node', 'backward',
-           'walk', 'graph_nodes', 'node_grads', 'vjp_at_inputs', 'add', 'ones_like']
+           'walk', 'graph_nodes', 'node_grads', 'vjp_at_inputs', 'add', 'ones_like', 'zeros_like', 'full']
 
 
 class _State(threading.local):
@@ -180,6 +181,23 @@ def _add_any(a, b):
 
 
 _ones_cache = _caches.register('tape.ones', {}, 256)  # filled up to 256 entries
+_HOST_FILL = 1 << 20  # elements: up to 4-8 MB, a copy from the host costs less than a compile
+
+
+@x64  # float64/int64 stay 64-bit, whoever calls (see _x64.py)
+def full(shape, dtype, value, sharding=None):
+    """An array of ``value``, made on the host and put on ``sharding`` (default device if None).
+
+    ``jnp.zeros``/``jnp.ones`` compile a program for every new shape (30-100 ms on a CPU): a
+    gradient buffer, a head gradient or a missing cotangent per new shape cost a compile each.
+    Only arrays too large to copy cheaply are filled on the device.
+    """
+    size = 1
+    for d in shape:
+        size *= d
+    if size <= _HOST_FILL:
+        return jax.device_put(np.full(shape, value, dtype), sharding)
+    return jax.device_put(jnp.full(shape, value, dtype), sharding)
 
 
 def ones_like(x):
@@ -187,10 +205,15 @@ def ones_like(x):
     key = (x.shape, x.dtype, x.sharding)
     arr = _ones_cache.get(key)
     if arr is None:
-        arr = jax.device_put(jnp.ones(x.shape, x.dtype), x.sharding)
+        arr = full(x.shape, x.dtype, 1, x.sharding)
         if len(_ones_cache) < 256:
             _ones_cache[key] = arr
     return arr
+
+
+def zeros_like(x):
+    """Zeros shaped, typed and placed like the jax array ``x``, without a compile per shape."""
+    return full(x.shape, x.dtype, 0, x.sharding)
 
 
 def _is_float0(x):
@@ -487,7 +510,7 @@ def backward(heads, cts, retain_graph=False, custom=None):
         if custom is None:  # reached by no differentiable path (integer inputs): MXNet writes zeros
             for leaf, v in leaves:
                 if id(leaf) not in result:
-                    result[id(leaf)] = (leaf, v, jnp.zeros(v.shape, v.dtype))
+                    result[id(leaf)] = (leaf, v, zeros_like(v))
         for n in reversed(nodes):  # consumers first, the order of MXNet's backward operators
             if n.on_backward is not None:
                 n.on_backward()

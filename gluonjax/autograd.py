@@ -150,7 +150,7 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
     out = []
     for v in variables:
         entry = result.get(id(v._ag))
-        g = jnp.zeros_like(v._data) if entry is None else entry[2]
+        g = _tape.zeros_like(v._data) if entry is None else entry[2]
         # an mx.np variable gets an mx.np gradient
         out.append(g if isinstance(g, NDArray) else type(v)._from_jax(g))
     return out
@@ -280,7 +280,7 @@ class Function:
         func = self
 
         def backward_fn(out_cts, need, create_graph):
-            cts = [_wrap(c) if c is not None else _wrap(jnp.zeros_like(o._data))
+            cts = [_wrap(c) if c is not None else _wrap(_tape.zeros_like(o._data))
                    for c, o in zip(out_cts, outs)]
             with _Scope(create_graph, None):
                 grads = func.backward(*cts)

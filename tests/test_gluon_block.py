@@ -384,3 +384,84 @@ def test_losses_take_an_optional_weight_in_any_call():
     out, label = nd.array([1, 2, 3, 4]), nd.array([1, 3, 5, 7])
     assert loss(out, label, nd.array([0.5, 1, 0.5, 1])).sum().asscalar() == 5
     assert loss(out, label).sum().asscalar() == 6
+
+
+def test_blocks_of_equal_structure_share_one_compiled_graph(compiles):
+    """A new Block whose graph equals one compiled before (a script or a test building a Block
+    per call) reuses the compiled forward, its vjp form and its backward, although its
+    parameters carry another prefix."""
+    def train_step():
+        net = gluon.nn.Dense(3, in_units=4)
+        net.initialize(mx.init.Constant(0.5))
+        net.hybridize()
+        x = nd.array(np.arange(8).reshape(2, 4))
+        x.attach_grad()
+        with autograd.record():
+            y = net(x)
+        y.backward()
+        return net, x, y
+    train_step()
+    before = compiles[0]
+    net, x, y = train_step()
+    assert compiles[0] == before
+    assert np.allclose(y.asnumpy(), np.arange(8).reshape(2, 4).sum(1, keepdims=True) * 0.5 + np.zeros(3))
+    assert np.allclose(net.weight.grad().asnumpy(), np.tile(np.arange(8).reshape(2, 4).sum(0), (3, 1)))
+    assert np.allclose(x.grad.asnumpy(), 1.5)
+
+
+def test_blocks_of_different_structure_do_not_share(compiles):
+    class Scale(gluon.HybridBlock):
+        def __init__(self, factor):
+            super().__init__()
+            self.factor = factor
+
+        def hybrid_forward(self, F, x):
+            return x * self.factor
+    x = nd.array([1.0, 2.0])
+    outs = []
+    for factor in (2.0, 3.0):
+        block = Scale(factor)
+        block.hybridize()
+        outs.append(block(x).asnumpy())
+    assert np.array_equal(outs[0], [2, 4]) and np.array_equal(outs[1], [3, 6])
+
+
+def test_a_block_of_one_operator_shares_the_operators_compiled_programs(compiles):
+    """Recorded through a hybridized Block or called eagerly, one operator on one shape is
+    compiled once: the Block runs the operator's own compiled forms (vjp form, backward)."""
+    class Transpose(gluon.HybridBlock):
+        def hybrid_forward(self, F, x):
+            return F.transpose(x, axes=(1, 0, 2))
+    x = nd.array(np.arange(24).reshape(2, 3, 4))
+    grads = []
+    for hybridize in (True, False):
+        block = Transpose()
+        if hybridize:
+            block.hybridize()
+        x.attach_grad()
+        with autograd.record():
+            y = block(x) * nd.array(np.arange(24).reshape(3, 2, 4))
+        y.backward()
+        grads.append(x.grad.asnumpy())
+        if hybridize:
+            before = compiles[0]
+    assert compiles[0] == before
+    expected = np.arange(24).reshape(3, 2, 4).transpose(1, 0, 2)
+    assert np.array_equal(grads[0], expected) and np.array_equal(grads[1], expected)
+
+
+def test_a_block_of_one_operator_runs_a_new_shape_as_the_eager_operator(compiles):
+    """Outside record(), a hybridized one-operator Block on a new shape is the eager call: an
+    operator with a host form (ops/_host.py) compiles nothing."""
+    class Flip(gluon.HybridBlock):
+        def hybrid_forward(self, F, x):
+            return F.flip(x, axis=1)
+    block = Flip()
+    block.hybridize()
+    before = compiles[0]
+    for n in (3, 5, 6):
+        x = np.arange(2 * n * 3, dtype=np.float32).reshape(2, n, 3)
+        assert np.array_equal(block(nd.array(x)).asnumpy(), x[:, ::-1])
+    assert compiles[0] == before
+    with pytest.raises(MXNetError, match='reverse'):
+        block(nd.ones((2,)))

@@ -314,3 +314,10 @@ def test_small_draws_cut_from_a_power_of_two_draw_are_the_direct_draw(draw):
         direct = draw(shape=shape, dtype=dtype, out=mx.nd.zeros(shape, dtype=dtype))
         assert cut.shape == shape and cut.dtype == np.dtype(dtype)
         np.testing.assert_array_equal(cut.asnumpy(), direct.asnumpy())
+
+
+def test_sampling_with_a_shape_of_numpy_integers():
+    # MXNet's tests pass shapes made by NumPy (rand_shape_nd): np.int64 has no bit_length
+    shape = tuple(np.array([2, 3]))
+    for sample in (nd.random.normal(shape=shape), nd.random.uniform(shape=shape)):
+        assert sample.shape == (2, 3) and np.isfinite(sample.asnumpy()).all()

@@ -18,7 +18,7 @@ import warnings
 
 import jax
 
-from .. import _tape
+from .. import _caches, _tape
 from .._tape import state as _ag_state
 from .._x64 import x64
 from ..base import MXNetError
@@ -27,15 +27,19 @@ from ..ndarray.ndarray import NDArray
 from .parameter import _generation
 
 _tokens = itertools.count()
+# graph signature (GraphRunner._signature) -> _Compiled, shared by Blocks of equal structure
+_shared = _caches.lru_cache('gluon.hybrid_graphs', 512)
 _array_of = operator.attrgetter('_data')  # an NDArray's jax array, without a Python call
 
 
 class _Compiled:
-    """The jitted function for one training mode and the key naming it on the tape."""
-    __slots__ = ('jitted', 'token')
+    """The function for one training mode: ``run`` called on arrays, ``fn`` its pure form
+    (what the tape differentiates) and ``token`` the key naming it on the tape."""
+    __slots__ = ('run', 'fn', 'token')
 
-    def __init__(self, jitted, token):
-        self.jitted, self.token = jitted, token
+    def __init__(self, run, token, fn=None):
+        self.run, self.token = run, token
+        self.fn = run if fn is None else fn
 
 
 class GraphRunner:
@@ -84,6 +88,10 @@ class GraphRunner:
 
     # ---- the pure function ---------------------------------------------------------------
     def _compile(self, train):
+        kernel = self._single_kernel(train)
+        if kernel is not None:
+            # called as the eager operator is: a new shape may run on the host (ops/_host.py)
+            return _Compiled(kernel, kernel.key, kernel.fn)
         graph = self.graph
         names = self.data_keys + self.param_keys
         n_in = len(names)
@@ -99,8 +107,46 @@ class GraphRunner:
                 outs += tuple(new_aux.get(k, inputs[k]) for k in aux_keys)
             return outs
         hybrid_block.__name__ = (self.block.name or 'hybrid_block').replace('-', '_')
-        entry = self._compiled[train] = _Compiled(jax.jit(hybrid_block), ('hybrid', next(_tokens)))
+        return _Compiled(jax.jit(hybrid_block), ('hybrid', next(_tokens)))
+
+    def _single_kernel(self, train):
+        """The Kernel of a graph that is one operator applied to the data inputs in order (a
+        Block wrapping one function, as most of MXNet's operator tests write), or None.
+
+        Such a Block runs the operator's own Kernel under the operator's key, so the Block and
+        the eager call share one compiled forward, vjp form and backward (they were compiled
+        twice, once per front end), and a new shape may run on the host as an eager call does."""
+        graph = self.graph
+        if len(graph._steps) != 1 or self.param_keys or self.needs_key or graph._pending or graph.has_subgraphs:
+            return None
+        step = graph._steps[0]
+        slot_of = {name: slot for slot, name in graph._variables}
+        if step.slots != [(slot_of[name], 0) for name in self.data_keys]:
+            return None
+        kernel = step.kernel(train)
+        if kernel.dynamic or step.op.updates_aux or graph._heads != [(step.out_slot, i) for i in range(kernel.n_out)]:
+            return None
+        return kernel
+
+    def _entry(self, train):
+        """The compiled function for ``train``, shared with every Block whose graph has the same
+        structure (a test or a script building a new Block per call compiles it once, and its
+        vjp form and fused backward, keyed by the token, are shared too)."""
+        signature = self._signature(train)
+        entry = _shared.get(signature)
+        if entry is None:
+            entry = _shared[signature] = self._compile(train)
+        self._compiled[train] = entry
         return entry
+
+    def _signature(self, train):
+        """What the compiled function depends on: the graph's structure with each variable named
+        by its position among the function's arguments (parameter names carry the Block's
+        prefix, so equal Blocks differ by name only)."""
+        position = {n: i for i, n in enumerate(self.data_keys + self.param_keys)}
+        variables, steps, heads, _aux = self.graph.structure_key
+        return (tuple((slot, position[name]) for slot, name in variables), steps, heads,
+                tuple(position[k] for k in self.aux_keys) if train else (), train, self.needs_key)
 
     def _param_arrays(self, ctx):
         """The Parameters' NDArrays on ``ctx`` (the list is rebuilt only when a Parameter
@@ -122,7 +168,7 @@ class GraphRunner:
         train = _ag_state.training
         entry = self._compiled.get(train)
         if entry is None:
-            entry = self._compile(train)
+            entry = self._entry(train)
         arrays = self._param_arrays(ctx)
         vals = list(map(_array_of, args)) if self.all_data_in_order else [args[i]._data for i in self.data_index]
         vals += map(_array_of, arrays)
@@ -136,10 +182,10 @@ class GraphRunner:
             started = hook.start()
         try:
             if parents and _tape.tracked(parents):  # one tape node, its pullback kept for backward
-                outs, node = _tape.record_call(entry.jitted, entry.token, parents, vals, entry.jitted,
+                outs, node = _tape.record_call(entry.fn, entry.token, parents, vals, entry.run,
                                                self.block.name)
             else:
-                outs = entry.jitted(*vals)
+                outs = entry.run(*vals)
         except Exception as err:
             raise self._error(err) from None
         if hook is not None:  # the compiled graph is one event, named as MXNet names a hybridized call

@@ -31,7 +31,7 @@ def _sample(scalar_op, array_op, params, shape, dtype, ctx, out, **extra):
         return invoke(array_op, arrays, dict(kw, **extra), out=out)
     kw = {k: float(v) for k, v in params.items()}
     kw.update(shape=_shape(shape), dtype=np.dtype(dtype or 'float32').name, **extra)
-    size = math.prod(kw['shape'])
+    size = int(math.prod(kw['shape']))  # shapes may hold NumPy integers (no bit_length)
     if out is None and scalar_op in _ELEMENTWISE and 0 < size <= _MAX_BUCKETED \
             and jax.config.jax_threefry_partitionable:
         return _bucketed(scalar_op, kw, size, ctx)

@@ -6,6 +6,7 @@ import numpy as np
 
 from ..base import MXNetError
 from . import _onnx
+from ._host import Fallback, moves
 from ._registry import Np, P, register
 
 _DT = [P('ctx', 'str', ''), P('dtype', 'dtype', 'float32')]
@@ -29,13 +30,22 @@ def _ones(*, shape, ctx, dtype):
     return jnp.ones(shape, dtype)
 
 
+def _host_full(*, shape, ctx, dtype, value):
+    """``_full`` in NumPy, for values every dtype holds exactly as jax converts them (finite;
+    whole numbers for integers and booleans)."""
+    if not math.isfinite(value) or (np.dtype(dtype).kind in 'iub' and value != int(value)):
+        raise Fallback('full of %r' % value)
+    return np.full(shape, value, dtype)
+
+
 @register('_full', inputs=(), params=_shape_params() + [P('value', 'float')], aliases=('full',),
-          creation=True, dynamic_params=('value',))
+          creation=True, dynamic_params=('value',), host=_host_full)
 def _full(*, shape, ctx, dtype, value):
     return jnp.full(shape, value, dtype)
 
 
-@register('_empty', inputs=(), params=_shape_params(), creation=True)
+@register('_empty', inputs=(), params=_shape_params(), creation=True,
+          host=lambda *, shape, ctx, dtype: np.zeros(shape, dtype))
 def _empty(*, shape, ctx, dtype):
     return jnp.zeros(shape, dtype)
 
@@ -87,12 +97,12 @@ def _onnx_filled_like(value):
     return convert
 
 
-@register('zeros_like', methods=('zeros_like',), onnx=_onnx_filled_like(0))
+@register('zeros_like', methods=('zeros_like',), onnx=_onnx_filled_like(0), host=moves(np.zeros_like))
 def zeros_like(data):
     return jnp.zeros_like(data)
 
 
-@register('ones_like', methods=('ones_like',), onnx=_onnx_filled_like(1))
+@register('ones_like', methods=('ones_like',), onnx=_onnx_filled_like(1), host=moves(np.ones_like))
 def ones_like(data):
     return jnp.ones_like(data)
 

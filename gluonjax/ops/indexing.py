@@ -11,6 +11,7 @@ from jax import lax
 
 from ..base import MXNetError, shape_str
 from . import _onnx
+from ._host import Fallback, int_exact
 from ._registry import Np, P, register
 from .shape import norm_axis
 
@@ -208,8 +209,19 @@ def topk(data, *, axis, k, ret_typ, is_ascend, dtype):
     return values, idx.astype(dtype)
 
 
+def _host_sort(data, *, axis, is_ascend):
+    """An ascending sort in NumPy, where its order is XLA's stable one: floats without NaN, zeros
+    (equal in both signs) or subnormals (which XLA's CPU comparisons read as zero)."""
+    if not is_ascend or (data.dtype.kind == 'f' and (
+            np.isnan(data).any() or (np.abs(data) < np.finfo(data.dtype).tiny).any())):
+        raise Fallback('sort')
+    x, ax = _sort_axis('sort', data, axis)
+    return np.sort(x, axis=ax, kind='stable')
+
+
 @register('sort', mxnet_outputs=2, methods=('sort',), params=[P('axis', 'int', -1, optional=True), P('is_ascend', 'bool', True)],
-          np=(Np('sort(a, axis=-1, kind=None, order=None)', method=True, ignored=('kind',), unsupported=('order',)),))
+          np=(Np('sort(a, axis=-1, kind=None, order=None)', method=True, ignored=('kind',), unsupported=('order',)),),
+          host=int_exact(_host_sort))
 def sort(data, *, axis, is_ascend):
     """The values sorted along ``axis`` (the flattened array when axis is None)."""
     x, ax = _sort_axis('sort', data, axis)

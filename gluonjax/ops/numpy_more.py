@@ -11,26 +11,29 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..base import MXNetError, shape_str
+from ._host import moves
 from ._registry import Np, P, register
 
 
 # ---- triangles and diagonals -------------------------------------------------------------
 
-@register('_npi_tril', inputs=('data',), params=[P('k', 'int', 0)], np=(Np('tril(m, k=0)'),))
-def np_tril(data, *, k):
+@register('_npi_tril', inputs=('data',), params=[P('k', 'int', 0)], np=(Np('tril(m, k=0)'),),
+          host=moves(lambda *a, **kw: np_tril(*a, xp=np, **kw)))
+def np_tril(data, *, k, xp=jnp):
     """The lower triangle of the last two axes (zeros above the k-th diagonal); a 1-d array is
     first repeated into a square, as numpy.tril does."""
     if data.ndim == 1:
-        data = jnp.broadcast_to(data, data.shape * 2)
-    return jnp.tril(data, k)
+        data = xp.broadcast_to(data, data.shape * 2)
+    return xp.tril(data, k)
 
 
-@register('_npi_triu', inputs=('data',), params=[P('k', 'int', 0)], np=(Np('triu(m, k=0)'),))
-def np_triu(data, *, k):
+@register('_npi_triu', inputs=('data',), params=[P('k', 'int', 0)], np=(Np('triu(m, k=0)'),),
+          host=moves(lambda *a, **kw: np_triu(*a, xp=np, **kw)))
+def np_triu(data, *, k, xp=jnp):
     """The upper triangle of the last two axes (a 1-d array first repeated into a square)."""
     if data.ndim == 1:
-        data = jnp.broadcast_to(data, data.shape * 2)
-    return jnp.triu(data, k)
+        data = xp.broadcast_to(data, data.shape * 2)
+    return xp.triu(data, k)
 
 
 def _check_axes(name, a, *axes):
@@ -153,21 +156,23 @@ def np_column_stack(*arrays, num_args):
     return jnp.concatenate(arrays, axis=1)
 
 
-@register('_npi_vstack', variadic=True, params=[P('num_args', 'int', 1)], np=(Np('vstack(arrays, out=None)'),))
-def np_vstack(*arrays, num_args):
+@register('_npi_vstack', variadic=True, params=[P('num_args', 'int', 1)], np=(Np('vstack(arrays, out=None)'),),
+          host=moves(lambda *a, **kw: np_vstack(*a, xp=np, **kw)))
+def np_vstack(*arrays, num_args, xp=jnp):
     """Arrays made at least 2-d (a 1-d array is one row), joined along the first axis."""
-    arrays = [jnp.atleast_2d(a) for a in arrays]
+    arrays = [xp.atleast_2d(a) for a in arrays]
     _check_stack('_npi_vstack', arrays, 0)
-    return jnp.concatenate(arrays, axis=0)
+    return xp.concatenate(arrays, axis=0)
 
 
-@register('_npi_hstack', variadic=True, params=[P('num_args', 'int', 1), P('dim', 'int', 1)], np=(Np('hstack(arrays)'),))
-def np_hstack(*arrays, num_args, dim):
+@register('_npi_hstack', variadic=True, params=[P('num_args', 'int', 1), P('dim', 'int', 1)], np=(Np('hstack(arrays)'),),
+          host=moves(lambda *a, **kw: np_hstack(*a, xp=np, **kw)))
+def np_hstack(*arrays, num_args, dim, xp=jnp):
     """Arrays made at least 1-d, joined along the second axis (the first for 1-d arrays)."""
-    arrays = [jnp.atleast_1d(a) for a in arrays]
+    arrays = [xp.atleast_1d(a) for a in arrays]
     axis = 0 if arrays[0].ndim == 1 else 1
     _check_stack('_npi_hstack', arrays, axis)
-    return jnp.concatenate(arrays, axis=axis)
+    return xp.concatenate(arrays, axis=axis)
 
 
 @register('_npi_dstack', variadic=True, params=[P('num_args', 'int', 1), P('dim', 'int', 2)], np=(Np('dstack(arrays)'),))
@@ -358,7 +363,8 @@ def npx_reshape_shape(shape, newshape, reverse=False):
 
 
 @register('_npx_reshape', inputs=('a',), npx=('reshape',),
-          params=[P('newshape', 'shape'), P('reverse', 'bool', False), P('order', 'str', 'C')])
+          params=[P('newshape', 'shape'), P('reverse', 'bool', False), P('order', 'str', 'C')],
+          host=moves(lambda a, **kw: npx_reshape(a, **kw)))  # a.reshape works on NumPy arrays as it is
 def npx_reshape(a, *, newshape, reverse, order):
     """``a`` in a new shape given with MXNet's special codes (see :func:`npx_reshape_shape`)."""
     if order != 'C':
@@ -368,13 +374,14 @@ def npx_reshape(a, *, newshape, reverse, order):
 
 # ---- NumPy's broadcasting and tiling rules --------------------------------------------------
 
-@register('_npi_broadcast_to', inputs=('array',), params=[P('shape', 'shape')], np=(Np('broadcast_to(array, shape)'),))
-def np_broadcast_to(array, *, shape):
+@register('_npi_broadcast_to', inputs=('array',), params=[P('shape', 'shape')], np=(Np('broadcast_to(array, shape)'),),
+          host=moves(lambda *a, **kw: np_broadcast_to(*a, xp=np, **kw)))
+def np_broadcast_to(array, *, shape, xp=jnp):
     """``array`` broadcast to ``shape`` by NumPy's rules (missing leading axes are added)."""
     if len(shape) < array.ndim or any(d != s and d != 1 for d, s in zip(array.shape[::-1], shape[::-1])):
         raise MXNetError('_npi_broadcast_to: operands could not be broadcast together with remapped shapes '
                          '%s and requested shape %s' % (shape_str(array.shape), shape_str(shape)))
-    return jnp.broadcast_to(array, shape)
+    return xp.broadcast_to(array, shape)
 
 
 @register('_npi_tile', inputs=('A',), params=[P('reps', 'shape')], np=(Np('tile(A, reps)'),))

@@ -16,11 +16,13 @@ import math
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from ..base import MXNetError, shape_str
 from . import _input_shapes, _onnx
+from ._host import Fallback, int_exact, moves
 from ._registry import Np, P, arith, register
-from .reduce import arg_indices, reduce_axes
+from .reduce import _host_extreme, arg_indices, reduce_axes
 from .elemwise import _check_broadcast, exact_divide
 
 _DEFAULT_FLOAT = jnp.float32
@@ -63,16 +65,22 @@ def np_reduce_axes(name, shape, axis):
     return () if axis == () else reduce_axes(name, shape, axis, False)
 
 
-def _np_reducer(name, fn, result_dtype, np, onnx=None):
-    def op(a, *, axis, dtype, keepdims, initial):
-        axes = np_reduce_axes(name, a.shape, axis)
-        out = fn(a, axes, keepdims)
-        if initial is not None:
-            out = fn(jnp.stack([out, jnp.full(out.shape, initial, out.dtype)]), 0, False)
-        return out.astype(dtype or result_dtype(a.dtype))
-    op.__name__ = name
-    op.__doc__ = 'NumPy-style %s over the given axes (a 0-d array when every axis is reduced).' % name[4:]
-    register(name, inputs=('a',), params=_RED, np=(np,), onnx=onnx and _onnx_np_reduce(onnx))(op)
+def _np_reducer(name, fn, result_dtype, np, onnx=None, host=None):
+    """A NumPy-style reduction; ``host``: ``fn``'s exact NumPy form (see ops/_host.py)."""
+    def reduction(fn, on_host=False):
+        def op(a, *, axis, dtype, keepdims, initial):
+            axes = np_reduce_axes(name, a.shape, axis)
+            if on_host and initial is not None:
+                raise Fallback('initial')  # rare: the compiled kernel serves it
+            out = fn(a, axes, keepdims)
+            if initial is not None:
+                out = fn(jnp.stack([out, jnp.full(out.shape, initial, out.dtype)]), 0, False)
+            return out.astype(dtype or result_dtype(a.dtype))
+        op.__name__ = name
+        op.__doc__ = 'NumPy-style %s over the given axes (a 0-d array when every axis is reduced).' % name[4:]
+        return op
+    register(name, inputs=('a',), params=_RED, np=(np,), onnx=onnx and _onnx_np_reduce(onnx),
+             host=host and int_exact(reduction(host, on_host=True)))(reduction(fn))
 
 
 def _sum_dtype(dtype):
@@ -85,9 +93,11 @@ _np_reducer('_np_sum', lambda x, ax, kd: jnp.sum(x, axis=ax, keepdims=kd, dtype=
 _np_reducer('_np_prod', lambda x, ax, kd: jnp.prod(x, axis=ax, keepdims=kd, dtype=_sum_dtype(x.dtype)),
             _sum_dtype, Np('prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None)', method=True), onnx='ReduceProd')
 _np_reducer('_np_max', lambda x, ax, kd: jnp.max(x, axis=ax, keepdims=kd), lambda d: d,
-            Np('amax(a, axis=None, out=None, keepdims=False)', aliases=('max',), method='max'), onnx='ReduceMax')
+            Np('amax(a, axis=None, out=None, keepdims=False)', aliases=('max',), method='max'), onnx='ReduceMax',
+            host=_host_extreme(np.max))
 _np_reducer('_np_min', lambda x, ax, kd: jnp.min(x, axis=ax, keepdims=kd), lambda d: d,
-            Np('amin(a, axis=None, out=None, keepdims=False)', aliases=('min',), method='min'), onnx='ReduceMin')
+            Np('amin(a, axis=None, out=None, keepdims=False)', aliases=('min',), method='min'), onnx='ReduceMin',
+            host=_host_extreme(np.min))
 
 
 def _divide_by_count(total, count):
@@ -133,16 +143,22 @@ _moment('_npi_std', jnp.sqrt)
 _moment('_npi_var', lambda v: v)
 
 
-def _logical_reducer(name, fn):
+def _logical_reducer(name, fn, host_fn):
     def op(data, *, axis, keepdims):
         axes = np_reduce_axes(name, data.shape, axis)
         return fn(data != 0, axis=axes, keepdims=keepdims)
+
+    def host(data, *, axis, keepdims):  # exact, but XLA's CPU code reads subnormals as zero
+        if data.dtype.kind == 'f' and ((data != 0) & (np.abs(data) < np.finfo(data.dtype).tiny)).any():
+            raise Fallback('subnormal')
+        return host_fn(data != 0, axis=np_reduce_axes(name, data.shape, axis), keepdims=keepdims)
     op.__name__ = name
     register(name, params=[P('axis', 'axis', None, optional=True), P('keepdims', 'bool', False)],
-             np=(Np('%s(a, axis=None, out=None, keepdims=False)' % name[4:], method=True),))(op)
+             np=(Np('%s(a, axis=None, out=None, keepdims=False)' % name[4:], method=True),),
+             host=moves(host))(op)  # moves: every dtype, bool included
 
-_logical_reducer('_np_any', jnp.any)
-_logical_reducer('_np_all', jnp.all)
+_logical_reducer('_np_any', jnp.any, np.any)
+_logical_reducer('_np_all', jnp.all, np.all)
 
 
 def _np_arg(name, fn):
@@ -354,7 +370,8 @@ def _onnx_np_reshape(g, node):
           np=(Np("reshape(a, newshape, order='C')"),
               Np("ravel(a, order='C')", fixed={'newshape': (-1,)}, method=True),
               Np("flatten(a, order='C')", fixed={'newshape': (-1,)}, method=True, function=False)),
-          params=[P('newshape', 'shape'), P('order', 'str', 'C')])
+          params=[P('newshape', 'shape'), P('order', 'str', 'C')],
+          host=moves(lambda a, **kw: np_reshape(a, **kw)))  # a.reshape works on NumPy arrays as it is
 def np_reshape(a, *, newshape, order):
     """NumPy's reshape: -1 infers one dimension; the size must not change."""
     if order != 'C':
@@ -374,20 +391,20 @@ def _onnx_np_squeeze(g, node):
 
 
 @register('_np_transpose', inputs=('a',), onnx=_onnx_np_transpose, params=[P('axes', 'axis', None, optional=True)],
-          np=(Np('transpose(a, axes=None)'),))
-def np_transpose(a, *, axes):
+          np=(Np('transpose(a, axes=None)'),), host=moves(lambda *a, **kw: np_transpose(*a, xp=np, **kw)))
+def np_transpose(a, *, axes, xp=jnp):
     """Permute the axes (reverse them when axes is None)."""
     if axes is not None:
         axes = (axes,) if isinstance(axes, int) else axes
         if sorted(x % max(a.ndim, 1) for x in axes) != list(range(a.ndim)):
             raise MXNetError('_np_transpose: axes %s do not match an array of shape %s'
                              % (axes, shape_str(a.shape)))
-    return jnp.transpose(a, axes)
+    return xp.transpose(a, axes)
 
 
 @register('_np_squeeze', inputs=('a',), onnx=_onnx_np_squeeze, params=[P('axis', 'axis', None, optional=True)],
-          np=(Np('squeeze(a, axis=None)', method=True),))
-def np_squeeze(a, *, axis):
+          np=(Np('squeeze(a, axis=None)', method=True),), host=moves(lambda *a, **kw: np_squeeze(*a, xp=np, **kw)))
+def np_squeeze(a, *, axis, xp=jnp):
     """Remove axes of length one (all of them when axis is None); 0-d results are kept."""
     if a.ndim == 0 and axis in (None, 0, -1, (0,), (-1,)):  # numpy accepts axis 0 / -1 of a 0-d array
         return a
@@ -396,7 +413,7 @@ def np_squeeze(a, *, axis):
             if not -a.ndim <= ax < a.ndim or a.shape[ax] != 1:
                 raise MXNetError('_np_squeeze: cannot select an axis to squeeze out which has '
                                  'size not equal to one (axis %d of shape %s)' % (ax, shape_str(a.shape)))
-    return jnp.squeeze(a, axis)
+    return xp.squeeze(a, axis)
 
 
 def _onnx_np_concatenate(g, node):
@@ -407,8 +424,8 @@ def _onnx_np_concatenate(g, node):
 
 
 @register('_npi_concatenate', variadic=True, onnx=_onnx_np_concatenate, np=(Np('concatenate(seq, axis=0, out=None)'),),
-          params=[P('num_args', 'int', 1), P('axis', 'int', 0, optional=True)])
-def np_concatenate(*arrays, num_args, axis):
+          params=[P('num_args', 'int', 1), P('axis', 'int', 0, optional=True)], host=moves(lambda *a, **kw: np_concatenate(*a, xp=np, **kw)))
+def np_concatenate(*arrays, num_args, axis, xp=jnp):
     """Join arrays along an existing axis (of the flattened arrays when axis is None)."""
     if axis is None:
         arrays = [a.reshape(-1) for a in arrays]
@@ -420,18 +437,18 @@ def np_concatenate(*arrays, num_args, axis):
             raise MXNetError('_npi_concatenate: all the input array dimensions except for the '
                              'concatenation axis must match exactly, got %s'
                              % ', '.join(shape_str(b.shape) for b in arrays))
-    return jnp.concatenate(arrays, axis=axis)
+    return xp.concatenate(arrays, axis=axis)
 
 
 @register('_npi_stack', variadic=True, np=(Np('stack(arrays, axis=0, out=None)'),),
           onnx=lambda g, node: _onnx.stack(g, node.inputs, node.attrs['axis'] % (len(node.in_shapes[0]) + 1)),
-          params=[P('axis', 'int', 0), P('num_args', 'int', 1)])
-def np_stack(*arrays, axis, num_args):
+          params=[P('axis', 'int', 0), P('num_args', 'int', 1)], host=moves(lambda *a, **kw: np_stack(*a, xp=np, **kw)))
+def np_stack(*arrays, axis, num_args, xp=jnp):
     """Join arrays of one shape along a new axis."""
     if len({a.shape for a in arrays}) > 1:
         raise MXNetError('_npi_stack: all input arrays must have the same shape, got %s'
                          % ', '.join(shape_str(b.shape) for b in arrays))
-    return jnp.stack(arrays, axis=axis)
+    return xp.stack(arrays, axis=axis)
 
 
 def _split_outputs(attrs):
@@ -456,10 +473,11 @@ def np_split(a, *, indices, axis, squeeze_axis, sections):
     return tuple(parts)
 
 
-@register('_npi_flip', params=[P('axis', 'axis', None, optional=True)], np=(Np('flip(m, axis=None)'),))
-def np_flip(data, *, axis):
+@register('_npi_flip', params=[P('axis', 'axis', None, optional=True)], np=(Np('flip(m, axis=None)'),),
+          host=moves(lambda *a, **kw: np_flip(*a, xp=np, **kw)))
+def np_flip(data, *, axis, xp=jnp):
     """Reverse the order of elements along the given axes (every axis when None)."""
-    return jnp.flip(data, axis)
+    return xp.flip(data, axis)
 
 
 @register('_npi_clip', inputs=('a',),

@@ -17,7 +17,7 @@ from jax import lax
 
 from ..base import MXNetError, shape_str
 from . import _onnx
-from ._host import moves
+from ._host import Fallback, flush_subnormals, moves
 from ._registry import Np, P, Plot, register
 
 
@@ -183,8 +183,26 @@ def size_array(data):
     return jnp.asarray(np.array([data.size], dtype=np.int64))
 
 
+def _cast_on_host(data, *, dtype):
+    """``cast`` in NumPy with XLA's CPU bits: float32/float64 subnormals read and written as zero;
+    floats outside the integer range (or NaN) are left to XLA, which saturates where C wraps."""
+    target = np.dtype(dtype)
+    if data.dtype == target:
+        return data.copy()
+    if data.dtype.kind == 'f':
+        data = flush_subnormals(data)
+        if target.kind in 'iu':
+            # the range of the integer type converted to first (narrow types go through int32)
+            info = np.iinfo(np.int32 if target.itemsize < 4 else target)
+            whole = np.trunc(data.astype(np.float64))
+            if not np.all((whole >= info.min) & (whole < float(info.max) + 1)):  # NaN fails both
+                raise Fallback('a float outside %s' % info.dtype)
+    return flush_subnormals(cast(data, dtype=target))
+
+
 @register('Cast', methods=('astype',), aliases=('cast',), same_shape_inputs=True,
-          onnx=lambda g, node: g.add('Cast', node.inputs, to=_onnx.tensor_type(node.attrs['dtype'])), params=[P('dtype', 'dtype')])
+          onnx=lambda g, node: g.add('Cast', node.inputs, to=_onnx.tensor_type(node.attrs['dtype'])), params=[P('dtype', 'dtype')],
+          host=moves(_cast_on_host))  # moves: every dtype; the form declines what it cannot match
 def cast(data, *, dtype):
     """The input converted to ``dtype`` (floats to integers truncate toward zero).
 
@@ -582,16 +600,20 @@ def broadcast_to(data, *, shape, xp=jnp):
 
 
 @register('broadcast_like', npx=('broadcast_like',), methods=('broadcast_like',), inputs=('lhs', 'rhs'), onnx=_onnx_expand,
-          params=[P('lhs_axes', 'axis', None, optional=True), P('rhs_axes', 'axis', None, optional=True)])
-def broadcast_like(lhs, rhs, *, lhs_axes, rhs_axes):
+          params=[P('lhs_axes', 'axis', None, optional=True), P('rhs_axes', 'axis', None, optional=True)],
+          host=moves(lambda lhs, rhs, **axes: broadcast_like(lhs, rhs, **axes, xp=np)))
+def broadcast_like(lhs, rhs, *, lhs_axes, rhs_axes, xp=jnp):
     """Broadcast lhs to the shape of rhs (or only lhs_axes to the sizes of rhs_axes)."""
     if lhs_axes is None and rhs_axes is None:
         _broadcast_check('broadcast_like', lhs.shape, rhs.shape)
-        return jnp.broadcast_to(lhs, rhs.shape)
+        return xp.broadcast_to(lhs, rhs.shape)
     la = (lhs_axes,) if isinstance(lhs_axes, int) else tuple(lhs_axes or ())
     ra = (rhs_axes,) if isinstance(rhs_axes, int) else tuple(rhs_axes or ())
     if len(la) != len(ra):
         raise MXNetError('broadcast_like: lhs_axes %s and rhs_axes %s must have the same length' % (la, ra))
+    if not la:
+        raise MXNetError('broadcast_like: lhs_axes and rhs_axes are empty; leave both out to broadcast '
+                         'to the whole shape of rhs')
     target = list(lhs.shape)
     for a, b in zip(la, ra):
         a = norm_axis('broadcast_like', a, lhs.ndim, 'lhs axis')
@@ -600,7 +622,7 @@ def broadcast_like(lhs, rhs, *, lhs_axes, rhs_axes):
             raise MXNetError('broadcast_like: axis %d of lhs %s (size %d) cannot be broadcast to %d'
                              % (a, shape_str(lhs.shape), lhs.shape[a], rhs.shape[b]))
         target[a] = rhs.shape[b]
-    return jnp.broadcast_to(lhs, tuple(target))
+    return xp.broadcast_to(lhs, tuple(target))
 
 
 @register('broadcast_axis', aliases=('broadcast_axes',), methods=('broadcast_axes',),
