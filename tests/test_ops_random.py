@@ -364,3 +364,7 @@ def test_symbol_exponential_scale_is_a_rate_for_symbols_too():
     y = mx.sym.random.exponential(scale, shape=(2000,))
     out = y.bind(mx.cpu(), {'scale': nd.array([0.1, 10.0])}).forward()[0].asnumpy()
     np.testing.assert_allclose(out.mean(axis=1), [0.1, 10.0], rtol=0.15)
+
+
+def test_shape_of_numpy_integers():
+    assert nd.random.uniform(shape=(np.int64(3), np.int64(2))).shape == (3, 2)

@@ -16,7 +16,7 @@ def _shape(shape):
         return (1,)
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
-    return tuple(shape)
+    return tuple(int(d) for d in shape)  # NumPy integers too (rand_shape_nd's)
 
 
 def _sample(scalar_op, array_op, params, shape, dtype, ctx, out, **extra):
