@@ -946,3 +946,17 @@ def test_multinomial_counts_and_empty_categories():
 def test_inner_contracts_last_axes_without_known_ranks():
     a, b = onp.random.rand(2, 3, 4).astype('float32'), onp.random.rand(5, 4).astype('float32')
     _close(np.inner(np.array(a), np.array(b)), onp.inner(a, b))
+
+
+@pytest.mark.parametrize('key', [(0, True, True, 'mask'), (False, 1), (True,), (0, True), (Ellipsis, True, 1),
+                                 (True, Ellipsis, False)])
+def test_scalar_booleans_in_an_index_add_axes_as_numpy(key):
+    x = onp.arange(18, dtype='float32').reshape(3, 2, 3)
+    mask = onp.array([[False, True, True], [False, True, False]])
+    ref_key = tuple(mask if k == 'mask' else k for k in key)
+    key = tuple(mx.np.array(mask) if k == 'mask' else k for k in key)
+    onp.testing.assert_array_equal(mx.np.array(x)[key].asnumpy(), x[ref_key])
+    ref, got = x.copy(), mx.np.array(x)
+    ref[ref_key] = -1
+    got[key] = -1
+    onp.testing.assert_array_equal(got.asnumpy(), ref)

@@ -303,6 +303,8 @@ def test_nd_random_has_the_like_samplers():
     lambda **kw: mx.nd.random.uniform(-1, 3, **kw),
     lambda **kw: mx.nd.random.normal(2, 0.5, **kw),
     lambda **kw: mx.nd.random.exponential(2.0, **kw),
+    lambda **kw: mx.nd.random.gamma(**dict(GAMMA, **kw)),
+    lambda **kw: mx.nd.random.poisson(**dict(POISSON, **kw)),
 ])
 def test_small_draws_cut_from_a_power_of_two_draw_are_the_direct_draw(draw):
     # A draw of shape s is compiled for a flat power-of-two length and cut to s; out= draws s
@@ -321,3 +323,55 @@ def test_sampling_with_a_shape_of_numpy_integers():
     shape = tuple(np.array([2, 3]))
     for sample in (nd.random.normal(shape=shape), nd.random.uniform(shape=shape)):
         assert sample.shape == (2, 3) and np.isfinite(sample.asnumpy()).all()
+
+
+def test_rejection_samplers_match_scipy():
+    # gamma (Marsaglia-Tsang, boosted below alpha 1) and poisson (Knuth below 10, PTRS above)
+    from scipy import stats
+    x = nd.random.gamma(0.5, 2.0, shape=(20000,)).asnumpy()
+    assert stats.kstest(x, stats.gamma(0.5, scale=2.0).cdf).pvalue > 1e-3
+    for lam in (3.5, 14.5):
+        x = nd.random.poisson(lam, shape=(20000,)).asnumpy().astype(int)
+        values = np.arange(int(lam * 3))
+        observed = np.array([(x == v).sum() for v in values])
+        expected = stats.poisson(lam).pmf(values) * len(x)
+        keep = expected > 5
+        chi2 = (((observed - expected) ** 2 / expected)[keep]).sum()
+        assert stats.chi2(keep.sum() - 1).sf(chi2) > 1e-3
+
+
+def test_rejection_samplers_give_nan_for_invalid_array_parameters():
+    out = nd.random.gamma(nd.array([-1.0, np.nan, 2.0]), nd.array([1.0, 1.0, 1.0])).asnumpy()
+    assert np.isnan(out[:2]).all() and out[2] > 0
+
+
+def test_negative_binomial_front_ends():
+    mx.random.seed(3)
+    a = nd.random.negative_binomial(k=3, p=0.4, shape=(2, 2))
+    assert a.shape == (2, 2) and a.dtype == np.float32
+    b = nd.random.generalized_negative_binomial(mu=nd.array([1.0, 2.0]), alpha=nd.array([0.1, 0.3]), shape=4)
+    assert b.shape == (2, 4)
+    k, p = mx.sym.Variable('k'), mx.sym.Variable('p')
+    assert '_sample_negative_binomial' in mx.sym.random.negative_binomial(k, p, shape=(3,)).tojson()
+    assert '_random_generalized_negative_binomial' in mx.sym.random.generalized_negative_binomial(2, 0.3).tojson()
+
+
+def test_symbol_sampler_without_shape_takes_its_consumers_shape():
+    # MXNet: an empty shape is an unknown one, decided by shape inference (randn + X); a symbol
+    # given as data to the input-free operator is dropped
+    x = mx.sym.Variable('X')
+    y = mx.sym.random.randn(loc=10.0, scale=0.5, data=mx.sym.ones((4, 5))) + x
+    assert y.infer_shape(X=(4, 5))[1] == [(4, 5)]
+    out = y.bind(mx.cpu(), {'X': nd.zeros((4, 5))}).forward()[0]
+    assert out.shape == (4, 5) and abs(out.asnumpy().mean() - 10) < 1
+
+
+def test_symbol_exponential_scale_is_a_rate_for_symbols_too():
+    scale = mx.sym.Variable('scale')
+    y = mx.sym.random.exponential(scale, shape=(2000,))
+    out = y.bind(mx.cpu(), {'scale': nd.array([0.1, 10.0])}).forward()[0].asnumpy()
+    np.testing.assert_allclose(out.mean(axis=1), [0.1, 10.0], rtol=0.15)
+
+
+def test_shape_of_numpy_integers():
+    assert nd.random.uniform(shape=(np.int64(3), np.int64(2))).shape == (3, 2)

@@ -255,3 +255,16 @@ def test_scatter_operators_compute_on_stored_values_only():
     np.testing.assert_array_equal(div.asnumpy(), DENSE / 2)
     dense = nd._internal._scatter_minus_scalar(nd.array(DENSE), scalar=1)
     np.testing.assert_array_equal(dense.asnumpy(), DENSE - 1)
+
+
+def test_batch_norm_on_sparse_inputs_refuses_fix_gamma_as_mxnet():
+    # MXNet's storage rule: BatchNorm falls back to dense for sparse inputs, except fix_gamma=True
+    data = mx.sym.Variable('data', stype='row_sparse')
+    args = {'data': mx.nd.array(np.random.normal(size=(2, 3))).tostype('row_sparse'),
+            'batchnorm0_gamma': mx.nd.ones((3,)).tostype('row_sparse'),
+            'batchnorm0_beta': mx.nd.zeros((3,)).tostype('row_sparse')}
+    aux = {'batchnorm0_moving_mean': mx.nd.zeros((3,)), 'batchnorm0_moving_var': mx.nd.ones((3,))}
+    with pytest.raises(mx.base.MXNetError, match='fix_gamma'):
+        mx.sym.BatchNorm(data, fix_gamma=True, name='batchnorm0').bind(mx.cpu(), args, aux_states=aux).forward()
+    out = mx.sym.BatchNorm(data, fix_gamma=False, name='batchnorm0').bind(mx.cpu(), args, aux_states=aux).forward()
+    assert out[0].stype == 'default' and out[0].shape == (2, 3)

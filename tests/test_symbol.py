@@ -851,3 +851,22 @@ def test_get_children_counts_a_multi_output_node_once_and_cast_leaves_its_input_
     net = mx.sym.FullyConnected(mx.sym.Cast(mx.sym.var('data'), dtype='float32'), num_hidden=4)
     assert net.infer_type_partial()[0] == [None, np.float32, np.float32]
     assert net.infer_type(data=np.float16)[0] == [np.float16, np.float32, np.float32]
+
+
+def test_get_optimized_symbol_merges_common_expressions_as_mxnet(monkeypatch):
+    # internals as MXNet 1.9.1 lists them for these graphs (its CSE pass, on by default)
+    a, b = mx.sym.Variable('a'), mx.sym.Variable('b')
+    with mx.name.NameManager():
+        both = (a + b) + (a + b)
+        d = a + 1
+        group = mx.sym.Group([a * d + b, a * d + b])
+    shapes = dict(a=(2, 2), b=(2, 2))
+    assert both.simple_bind(mx.cpu(), **shapes).get_optimized_symbol().get_internals().list_outputs() == \
+        ['a', 'b', '_plus0_output', '_plus2_output']
+    optimized = group.simple_bind(mx.cpu(), **shapes).get_optimized_symbol()
+    assert optimized.get_internals().list_outputs() == \
+        ['a', '_plusscalar0_output', '_mul0_output', 'b', '_plus3_output', '_plus3_0_copy_output']
+    dropout = mx.sym.Dropout(a) + mx.sym.Dropout(a)
+    assert len(dropout.simple_bind(mx.cpu(), a=(2, 2)).get_optimized_symbol().get_internals()) == 4
+    monkeypatch.setenv('MXNET_ELIMINATE_COMMON_EXPR', '0')
+    assert len(group.simple_bind(mx.cpu(), **shapes).get_optimized_symbol().get_internals()) == 7

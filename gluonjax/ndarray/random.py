@@ -17,7 +17,7 @@ def _shape(shape):
         return (1,)
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
-    return tuple(shape)
+    return tuple(int(d) for d in shape)  # NumPy integers too (rand_shape_nd's)
 
 
 def _sample(scalar_op, array_op, params, shape, dtype, ctx, out, **extra):
@@ -38,9 +38,11 @@ def _sample(scalar_op, array_op, params, shape, dtype, ctx, out, **extra):
     return invoke(scalar_op, [], kw, out=out, ctx=ctx)
 
 
-# Samplers whose element i is a function of the key's bits i alone: with jax's partitionable
-# threefry, the first n values of a longer draw are exactly the draw of n values.
-_ELEMENTWISE = frozenset(('_random_uniform', '_random_normal', '_random_exponential'))
+# Samplers whose element i is a function of the key's bits i alone (the rejection samplers: of
+# the seed of element i's stream): with jax's partitionable threefry, the first n values of a
+# longer draw are exactly the draw of n values.
+_ELEMENTWISE = frozenset(('_random_uniform', '_random_normal', '_random_exponential', '_random_gamma',
+                          '_random_poisson', '_random_negative_binomial', '_random_generalized_negative_binomial'))
 _MAX_BUCKETED = 1 << 20
 
 
@@ -117,10 +119,12 @@ def shuffle(data, **kwargs):
 
 
 def negative_binomial(k=1, p=1, shape=None, dtype=None, ctx=None, out=None, **kwargs):
-    raise MXNetError('random.negative_binomial is not supported by gluonjax')
+    return _sample('_random_negative_binomial', '_sample_negative_binomial', {'k': k, 'p': p}, shape, dtype, ctx, out)
 
 
-generalized_negative_binomial = negative_binomial
+def generalized_negative_binomial(mu=1, alpha=1, shape=None, dtype=None, ctx=None, out=None, **kwargs):
+    return _sample('_random_generalized_negative_binomial', '_sample_generalized_negative_binomial',
+                   {'mu': mu, 'alpha': alpha}, shape, dtype, ctx, out)
 
 
 # The remaining _random_/_sample_ operators under their short names, as sym.random has them

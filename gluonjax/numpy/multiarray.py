@@ -184,6 +184,10 @@ class ndarray(_NumpyMethods, NDArray):
             # NumPy: a 0-d boolean index adds an axis of length 1 (True) or 0 (False)
             expanded = self[None]
             return expanded if key.item() else expanded[0:0]
+        expanded = _expand_scalar_bools(self, key)
+        if expanded is not None:
+            shape, key = expanded
+            return self.reshape(shape)[key]
         key = _normalize_key(self, key)
         if key is Ellipsis or (isinstance(key, tuple) and not key):
             return self
@@ -197,6 +201,13 @@ class ndarray(_NumpyMethods, NDArray):
             pass
         else:
             value = onp.asarray(value)
+        expanded = _expand_scalar_bools(self, key)
+        if expanded is not None:
+            shape, key = expanded
+            target = self.reshape(shape)
+            _indexing.setitem(target, _normalize_key(target, key), value)
+            self._set_data(target._data.reshape(self.shape))
+            return
         _indexing.setitem(self, _normalize_key(self, key), value)
 
     def tolist(self):
@@ -207,6 +218,35 @@ class ndarray(_NumpyMethods, NDArray):
 
 
 _NP_CLASS.append(ndarray)
+
+
+def _expand_scalar_bools(x, key):
+    """NumPy's scalar booleans in a tuple index (``x[0, True, mask]``, ``x[False, 1]``): each is a
+    new axis of length one, indexed by [0] (True) or [] (False), so it joins the other advanced
+    indices. Returns (x's shape with those axes, the key with index arrays), or None."""
+    if not isinstance(key, tuple) or not _builtins.any(isinstance(k, (bool, onp.bool_)) for k in key):
+        return None
+    n_real = _builtins.sum(_axes_taken(k) for k in key)
+    shape, new_key, axis = list(x.shape), [], 0
+    for k in key:
+        if isinstance(k, (bool, onp.bool_)):
+            shape.insert(axis + len(shape) - x.ndim, 1)
+            new_key.append(onp.zeros(1 if k else 0, dtype=onp.int64))
+            continue
+        axis += x.ndim - n_real if k is Ellipsis else _axes_taken(k)
+        new_key.append(k)
+    return tuple(shape), tuple(new_key)
+
+
+def _axes_taken(k):
+    """How many axes of the indexed array an index entry stands for."""
+    if k is None or k is Ellipsis or isinstance(k, (bool, onp.bool_)):
+        return 0
+    if isinstance(k, NDArray):
+        return k.ndim if k.dtype == onp.bool_ else 1
+    if isinstance(k, (onp.ndarray, list)) and onp.asarray(k).dtype == onp.bool_:
+        return onp.ndim(k)
+    return 1
 
 
 def _normalize_key(x, key):

@@ -579,14 +579,15 @@ def register(name, *, params=(), inputs=('data',), aliases=(), **options):
     return wrap
 
 
-def set_sparse_form(name, fn):
+def set_sparse_form(name, fn, sparse_aliases=True):
     """Give operator ``name`` its sparse form and MXNet's ``_sparse_<name>`` aliases (which put
-    it in ``mx.nd.sparse`` under its public names: add_n and ElementWiseSum)."""
+    it in ``mx.nd.sparse`` under its public names: add_n and ElementWiseSum); without
+    ``sparse_aliases`` where MXNet has none (BatchNorm's form only checks its storage rule)."""
     op = get_op(name)
     if op.sparse is not None:
         raise ValueError('operator %r has two sparse forms' % name)
     op.sparse = fn
-    for public in (name,) + op.aliases:
+    for public in (name,) + op.aliases if sparse_aliases else ():
         alias = '_sparse_' + public
         if not public.startswith('_') and alias not in _TABLE:
             _TABLE[alias] = op

@@ -10,7 +10,7 @@ carry one to the probabilities).
 import jax
 import jax.numpy as jnp
 from jax import lax
-from jax.scipy.special import gammaln
+from jax.scipy.special import erfinv, gammaln
 
 from ..base import DeferredError, MXNetError, shape_str
 from ._registry import P, register
@@ -48,31 +48,126 @@ def _exponential(key, shape, dtype, lam):
 
 def _gamma(key, shape, dtype, alpha, beta):
     # Sampled in float32 at least: gamma's rejection sampler is poor in float16.
-    work = jnp.promote_types(dtype, jnp.float32)
-    a = jnp.broadcast_to(jnp.asarray(alpha, work), shape)
-    return (jax.random.gamma(key, a, shape, work) * beta).astype(dtype)
+    work = _wide(dtype)
+    (seed,) = _stream_seeds(key, shape)
+    return (_standard_gamma(seed, jnp.broadcast_to(jnp.asarray(alpha, work), shape)) * beta).astype(dtype)
 
 
 def _poisson(key, shape, dtype, lam):
-    lam = jnp.broadcast_to(jnp.asarray(lam, jnp.float32), shape)
-    return jax.random.poisson(key, lam, shape).astype(dtype)
+    (seed,) = _stream_seeds(key, shape)
+    return _standard_poisson(seed, jnp.broadcast_to(jnp.asarray(lam, _wide(dtype)), shape)).astype(dtype)
 
 
 def _negative_binomial(key, shape, dtype, k, p):
     """Failures before the k-th success: Poisson with a Gamma(k, (1-p)/p) rate."""
-    kg, kp = jax.random.split(key)
-    rate = _gamma(kg, shape, jnp.float32, k, (1 - jnp.asarray(p, jnp.float32)) / p)
-    return _poisson(kp, shape, dtype, rate)
+    gamma_seed, poisson_seed = _stream_seeds(key, shape, 2)
+    work = _wide(dtype)
+    k, p = jnp.broadcast_to(jnp.asarray(k, work), shape), jnp.asarray(p, work)
+    return _standard_poisson(poisson_seed, _standard_gamma(gamma_seed, k) * (1 - p) / p).astype(dtype)
 
 
 def _generalized_negative_binomial(key, shape, dtype, mu, alpha):
     """Poisson with a Gamma(1/alpha, alpha*mu) rate (mean mu, variance mu + alpha*mu^2); alpha=0 is Poisson(mu)."""
-    kg, kp = jax.random.split(key)
-    alpha = jnp.asarray(alpha, jnp.float32)
-    safe = jnp.where(alpha > 0, alpha, 1.0)
-    rate = jnp.where(alpha > 0, _gamma(kg, shape, jnp.float32, 1.0 / safe, safe * mu),
-                     jnp.broadcast_to(jnp.asarray(mu, jnp.float32), shape))
-    return _poisson(kp, shape, dtype, rate)
+    gamma_seed, poisson_seed = _stream_seeds(key, shape, 2)
+    work = _wide(dtype)
+    alpha, mu = jnp.asarray(alpha, work), jnp.broadcast_to(jnp.asarray(mu, work), shape)
+    safe = jnp.where(alpha > 0, alpha, 1)
+    rate = jnp.where(alpha > 0, _standard_gamma(gamma_seed, jnp.broadcast_to(1 / safe, shape)) * safe * mu, mu)
+    return _standard_poisson(poisson_seed, rate).astype(dtype)
+
+
+# ---- rejection samplers in rounds -----------------------------------------------------------
+# jax.random.gamma and jax.random.poisson run a rejection loop per element with threefry key
+# splits inside. On a CPU that costs: a threefry in a loop body adds ~1-2 s of XLA compile
+# (a loaded 2-core machine; each distribution, dtype and shape compiles its own program), and
+# the per-element loops run slowly. Here each round draws one candidate for every element and
+# keeps the first accepted one; the round's uniforms come from the element's own splitmix64
+# stream, seeded by 64 threefry bits drawn once outside the loop. Measured against jax's
+# samplers on 262144 values: gamma compiles in 2.0 s instead of 7-10 s and runs in 0.04 s
+# instead of 0.5 s; poisson 1.6 s instead of 3.5-3.9 s, 0.04 s instead of 0.15-0.2 s. Element
+# i depends only on its own seed, so with jax's partitionable threefry a draw of n values is the
+# first n of a longer draw (``nd.random`` cuts draws from power-of-two lengths).
+
+_MAX_ROUNDS = 64  # a round accepts >= 90% of the candidates (Knuth's: one count for lam < 10)
+# splitmix64 (Steele, Lea and Flood, 2014): a Weyl sequence through a 64-bit finaliser
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _stream_seeds(key, shape, n=1):
+    """``n`` arrays of ``shape`` of 64-bit seeds (a trailing axis keeps a shorter draw a prefix)."""
+    bits = jax.random.bits(key, tuple(shape) + (n,), jnp.uint64)
+    return [bits[..., j] for j in range(n)]
+
+
+def _splitmix64(z):
+    z = (z ^ (z >> 30)) * jnp.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> 27)) * jnp.uint64(0x94D049BB133111EB)
+    return z ^ (z >> 31)
+
+
+def _in_rounds(seed, dtype, n_uniforms, candidate, invalid):
+    """Rounds until every element accepted a candidate: ``candidate(round, uniforms, state) ->
+    (value, accepted, state)``, ``uniforms`` of seed.shape + (n_uniforms,) in [0, 1) from each
+    element's stream. Elements marked ``invalid`` are NaN (no endless loop on a NaN or negative
+    parameter)."""
+    mantissa = jnp.finfo(dtype).nmant + 1
+    offsets = (1 + jnp.arange(n_uniforms, dtype=jnp.uint64)) * jnp.uint64(_GOLDEN)
+    round_step = jnp.uint64(n_uniforms * _GOLDEN % 2 ** 64)
+
+    def round_(carry):
+        i, out, done, state = carry
+        bits = _splitmix64((seed + i.astype(jnp.uint64) * round_step)[..., None] + offsets)
+        u = (bits >> (64 - mantissa)).astype(dtype) * 2.0 ** -int(mantissa)
+        value, ok, state = candidate(i, u, state)
+        return i + 1, jnp.where(done, out, value.astype(dtype)), done | ok, state
+
+    def more(carry):
+        return ~jnp.all(carry[2]) & (carry[0] < _MAX_ROUNDS)
+
+    start = (0, jnp.zeros(seed.shape, dtype), invalid, jnp.ones(seed.shape, dtype))
+    out = lax.while_loop(more, round_, start)[1]
+    return jnp.where(invalid, jnp.nan, out)
+
+
+def _standard_gamma(seed, alpha):
+    """Gamma(alpha, 1) by Marsaglia and Tsang's method (> 95% accepted per round); below
+    alpha = 1 a Gamma(alpha + 1) sample times U ** (1 / alpha)."""
+    boost = alpha < 1
+    d = jnp.where(boost, alpha + 1, alpha) - 1 / 3
+    c = 1 / jnp.sqrt(9 * d)
+    boost_power = 1 / jnp.where(boost, alpha, 1)
+
+    def candidate(_i, u, state):
+        x = 2 ** 0.5 * erfinv(2 * u[..., 0] - 1)  # a standard normal (a Python float keeps the dtype)
+        v = (1 + c * x) ** 3
+        ok = (v > 0) & (jnp.log(u[..., 1]) < 0.5 * x * x + d - d * v + d * jnp.log(jnp.where(v > 0, v, 1)))
+        return d * v * jnp.where(boost, u[..., 2] ** boost_power, 1), ok, state
+    return _in_rounds(seed, alpha.dtype, 3, candidate, ~(alpha >= 0))
+
+
+def _standard_poisson(seed, lam):
+    """Poisson(lam) as NumPy draws it: below lam = 10 Knuth's product of uniforms (one uniform
+    per round until the product falls to exp(-lam)), above it Hoermann's transformed rejection
+    (PTRS, ~90% accepted per round)."""
+    dtype = lam.dtype
+    small = lam < 10
+    exp_neg_lam = jnp.exp(-lam)
+    log_lam = jnp.log(jnp.where(small, 1, lam))
+    b = 0.931 + 2.53 * jnp.sqrt(lam)
+    a = -0.059 + 0.02483 * b
+    log_inv_alpha = jnp.log(1.1239 + 1.1328 / (b - 3.4))
+    v_r = 0.9277 - 3.6224 / (b - 2)
+
+    def candidate(i, u, product):
+        product = product * u[..., 0]
+        us = 0.5 - jnp.abs(u[..., 0] - 0.5)
+        k = jnp.floor((2 * a / us + b) * (u[..., 0] - 0.5) + lam + 0.43)
+        v = u[..., 1]
+        ptrs = ((us >= 0.07) & (v <= v_r)) | (
+            (k >= 0) & ~((us < 0.013) & (v > us))
+            & (jnp.log(v) + log_inv_alpha - jnp.log(a / (us * us) + b) <= -lam + k * log_lam - gammaln(k + 1)))
+        return jnp.where(small, i, k), jnp.where(small, product <= exp_neg_lam, ptrs), product
+    return _in_rounds(seed, dtype, 2, candidate, ~(lam >= 0) | ~jnp.isfinite(lam))
 
 
 def _positive(*names):

@@ -256,6 +256,15 @@ def getnnz(data, *, axis):
     return nonzero.sum(axis=axis).reshape(-1)
 
 
+def _batch_norm_sparse(kernel, *inputs):
+    """BatchNorm computes on dense copies of sparse inputs, but MXNet refuses fix_gamma=True
+    on them (its storage rule for BatchNorm)."""
+    if kernel.attrs['fix_gamma']:
+        raise MXNetError('BatchNorm: fix_gamma=True is not supported for sparse ndarrays (input storage %s)'
+                         % ', '.join(stype_of(a) for a in inputs))
+    return None
+
+
 def _getnnz_sparse(kernel, data):
     if not isinstance(data, CSR):
         raise MXNetError('getnnz: the input must be csr, got %s' % stype_of(data))
@@ -557,6 +566,7 @@ def _install():
     set_sparse_form('_scatter_plus_scalar', _on_stored_values)
     set_sparse_form('_scatter_minus_scalar', _on_stored_values)
     set_sparse_form('_contrib_quadratic', _unary)
+    set_sparse_form('BatchNorm', _batch_norm_sparse, sparse_aliases=False)
     for name in _DENSE_IN_MXNET_SPARSE:
         add_sparse_alias(name)
 

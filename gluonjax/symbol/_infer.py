@@ -137,14 +137,21 @@ def pending_shape(node):
     if node.is_variable or not node.op.creation or 'shape' not in node.op._param_map:
         return None
     shape = node.parsed().get('shape')
+    if shape is None:
+        return None
     # under np_shape (npx.set_np()) 0 is an empty dimension and only -1 an unknown one
-    unknown_at = -1 if np_shape_semantics() else 0
-    if shape is None or all(d > unknown_at for d in shape):
+    np_shape = np_shape_semantics()
+    if not shape and not np_shape:
+        return ()  # without np_shape an empty shape is an unknown one (``sym.random.normal()`` + x)
+    unknown_at = -1 if np_shape else 0
+    if all(d > unknown_at for d in shape):
         return None
     return tuple(shape)
 
 
 def _compatible(partial, shape):
+    if not partial:  # an unknown shape (pending_shape's ()) takes any
+        return True
     return len(partial) == len(shape) and all(p <= 0 or p == d for p, d in zip(partial, shape))
 
 
@@ -253,7 +260,9 @@ def _run(symbol, shapes, dtypes, seed_pending=True):
             # its known dimensions are known from the start (the width of an RNN begin state
             # gives the h2h weight's shape); consumers fill in the rest. Type inference alone
             # skips this: partial shapes decide no dtype and cost a trial evaluation per node
-            ent_shape[(id(node), 0)] = as_partial(pending_shape(node))
+            partial = as_partial(pending_shape(node))
+            if partial is not None:  # None: nothing is known of it
+                ent_shape[(id(node), 0)] = partial
     done = set()
     for _ in range(max(4, len(order))):
         progress = False

@@ -7,6 +7,8 @@ into ``grad_arrays`` following ``grad_req`` ('write', 'add', 'null'). The
 default head gradient is ones; loss operators (SoftmaxOutput,
 LinearRegressionOutput, ...) ignore it and give their own gradient, as in MXNet.
 """
+import os
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -15,9 +17,9 @@ from .. import _caches
 from .._x64 import x64
 from ..base import MXNetError, shape_str
 from ..context import Context, context_of_device, current_context
-from ..ops import sparse as _sparse
+from ..ops import get_op, sparse as _sparse
 from .graph import GraphFunction
-from .symbol import Symbol
+from .symbol import Symbol, _Node
 
 # Graphs of at most this many operator nodes run their first forward node by node.
 SMALL_GRAPH_STEPS = 16
@@ -115,6 +117,16 @@ class Executor:
         self._out_stypes = {}   # argument storage types -> output storage types (sparse arguments)
         self._monitor = None
         self._ran_by_node = set()  # forward modes run node by node (see _first_forward_node_by_node)
+        # MXNet's graph pass, on unless the variable is 0 when the executor is made
+        self._eliminate_common_expr = os.environ.get('MXNET_ELIMINATE_COMMON_EXPR', '1') != '0'
+
+    def get_optimized_symbol(self):
+        """The symbol as MXNet's executor runs it: with common expressions merged (see
+        ``merge_common_expressions``) unless MXNET_ELIMINATE_COMMON_EXPR=0 at bind. gluonjax runs
+        the symbol as given (XLA merges common expressions in the compiled graph itself)."""
+        if self._eliminate_common_expr:
+            return merge_common_expressions(self._symbol)
+        return Symbol(list(self._symbol._outputs))
 
     @staticmethod
     def _reqs(names, grad_req, grads):
@@ -454,6 +466,40 @@ def _leading_view(arr, shape):
     out = type(arr)._from_jax(arr._data.reshape(-1)[:size].reshape(shape), arr._ctx)
     make_view(arr, out, 0, size)
     return out
+
+
+def merge_common_expressions(symbol):
+    """``symbol`` with MXNet's common expression elimination: operator nodes of one operator with
+    equal parameters and equal inputs become the first of them. Nodes that draw random numbers,
+    depend on the training mode or keep state stay apart (MXNet: those with resources or state);
+    an output that ends up the same entry as an earlier output is a ``_copy`` of it (named
+    ``<node>_<index>_copy``), so outputs stay separate arrays."""
+    merged, first = {}, {}
+    for node in symbol._topo():
+        if node.is_variable:
+            merged[id(node)] = node
+            continue
+        inputs = [(merged[id(src)], i, v) for src, i, v in node.inputs]
+        op = node.op
+        key = None
+        if not (op.random or op.mode_dependent or op.updates_aux or op.mutate_inputs or node.subgraphs):
+            key = (op.name, tuple(sorted(node.params().items())), tuple((id(src), i) for src, i, _ in inputs))
+            if key in first:
+                merged[id(node)] = first[key]
+                continue
+        new = _Node(op, node.name, node.attrs, inputs, node.subgraphs)
+        merged[id(node)] = new
+        if key is not None:
+            first[key] = new
+    outputs, taken = [], set()
+    for node, i in symbol._outputs:
+        entry = (merged[id(node)], i)
+        if (id(entry[0]), i) in taken:
+            copy = _Node(get_op('_copy'), '%s_%d_copy' % (entry[0].name, i), {}, [(entry[0], i, 0)])
+            entry = (copy, 0)
+        taken.add((id(entry[0]), entry[1]))
+        outputs.append(entry)
+    return Symbol(outputs)
 
 
 def simple_bind(symbol, ctx, grad_req='write', type_dict=None, shapes=None, stype_dict=None,

@@ -48,12 +48,28 @@ def poisson(lam=1, shape=None, dtype=None, **kwargs):
 
 
 def exponential(scale=1, shape=None, dtype=None, **kwargs):
-    lam = 1.0 / scale if isinstance(scale, (numbers.Number, np.generic)) else scale
-    return _sample('_random_exponential', '_sample_exponential', {'lam': lam}, shape, dtype, kwargs)
+    # a Symbol scale becomes a rate as a number does (an _rdiv_scalar node), as in MXNet
+    return _sample('_random_exponential', '_sample_exponential', {'lam': 1.0 / scale}, shape, dtype, kwargs)
 
 
 def gamma(alpha=1, beta=1, shape=None, dtype=None, **kwargs):
     return _sample('_random_gamma', '_sample_gamma', {'alpha': alpha, 'beta': beta}, shape, dtype, kwargs)
+
+
+def negative_binomial(k=1, p=1, shape=None, dtype=None, **kwargs):
+    return _sample('_random_negative_binomial', '_sample_negative_binomial', {'k': k, 'p': p}, shape, dtype, kwargs)
+
+
+def generalized_negative_binomial(mu=1, alpha=1, shape=None, dtype=None, **kwargs):
+    return _sample('_random_generalized_negative_binomial', '_sample_generalized_negative_binomial',
+                   {'mu': mu, 'alpha': alpha}, shape, dtype, kwargs)
+
+
+def randn(*shape, **kwargs):
+    """Normal samples of ``shape`` (positional dimensions, as ``nd.random.randn``)."""
+    loc, scale = kwargs.pop('loc', 0), kwargs.pop('scale', 1)
+    kwargs.pop('data', None)  # MXNet drops a symbol given to this input-free operator
+    return normal(loc, scale, shape or None, **kwargs)
 
 
 def randint(low, high, shape=None, dtype=None, **kwargs):
