@@ -21,7 +21,7 @@ import numpy as onp
 from .. import _caches
 from ..base import MXNetError
 from ..context import Context, current_context
-from ..ndarray.ndarray import NDArray, apply_fn, _inplace
+from ..ndarray.ndarray import NDArray, apply_fn, make_view, _inplace
 from ..ndarray import _indexing
 from ..ops._frontend import COMPARISONS, python_operators
 from ..ops._registry import arith_table
@@ -190,7 +190,11 @@ class ndarray(_NumpyMethods, NDArray):
         plan, dyn = _indexing._plan(self, key)
         fn = _getitem_fn(plan)
         inputs = [self] + [d if isinstance(d, NDArray) else NDArray._from_jax(d, self._ctx) for d in dyn]
-        return as_np(apply_fn(fn, ('np_getitem', plan), inputs, name='__getitem__')[0])
+        out = as_np(apply_fn(fn, ('np_getitem', plan), inputs, name='__getitem__')[0])
+        region = _indexing._flat_region(self.shape, plan, dyn)
+        if region is not None:  # a contiguous basic index is a view sharing memory, as in MXNet
+            make_view(self, out, *region)
+        return out
 
     def __setitem__(self, key, value):
         if is_scalar(value) or isinstance(value, NDArray):
@@ -400,7 +404,7 @@ def _binary(name, slots):
 
 
 # MXNet has no bitwise kernels for floats: its np functions reject float arrays.
-_INTEGERS_ONLY = ('bitwise_and', 'bitwise_or', 'bitwise_xor')
+_INTEGERS_ONLY = ('bitwise_and', 'bitwise_or', 'bitwise_xor', 'lcm')
 
 
 def _integers_only(name, fn):

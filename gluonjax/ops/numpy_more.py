@@ -12,6 +12,7 @@ import numpy as np
 
 from ..base import MXNetError, shape_str
 from ._registry import Np, P, register
+from .numpy_ops import split_at
 
 
 # ---- triangles and diagonals -------------------------------------------------------------
@@ -195,7 +196,7 @@ def np_hsplit(data, *, indices, axis, squeeze_axis, sections):
             raise MXNetError('_npi_hsplit: array split does not result in an equal division '
                              '(axis %d of shape %s into %d)' % (axis, shape_str(data.shape), sections))
         return tuple(jnp.split(data, sections, axis=axis))
-    return tuple(jnp.split(data, list(indices), axis=axis))
+    return split_at(data, indices, axis)
 
 
 def _register_atleast(n):
@@ -370,7 +371,13 @@ def npx_reshape(a, *, newshape, reverse, order):
 
 @register('_npi_broadcast_to', inputs=('array',), params=[P('shape', 'shape')], np=(Np('broadcast_to(array, shape)'),))
 def np_broadcast_to(array, *, shape):
-    """``array`` broadcast to ``shape`` by NumPy's rules (missing leading axes are added)."""
+    """``array`` broadcast to ``shape`` by NumPy's rules (missing leading axes are added). As in
+    MXNet, -2 in ``shape`` keeps the size of the input's axis it lines up with (from the right)."""
+    lead = len(shape) - array.ndim
+    if any(d == -2 for d in shape[:max(lead, 0)]):
+        raise MXNetError('_npi_broadcast_to: -2 in shape %s lines up with no axis of the input of shape %s'
+                         % (shape_str(shape), shape_str(array.shape)))
+    shape = tuple(array.shape[i - lead] if d == -2 else d for i, d in enumerate(shape))
     if len(shape) < array.ndim or any(d != s and d != 1 for d, s in zip(array.shape[::-1], shape[::-1])):
         raise MXNetError('_npi_broadcast_to: operands could not be broadcast together with remapped shapes '
                          '%s and requested shape %s' % (shape_str(array.shape), shape_str(shape)))
