@@ -147,3 +147,41 @@ def test_contiguous_basic_indexing_shares_memory():
     y[...] = 7
     assert row.asnumpy().tolist() == [7] * 4  # a view, as in MXNet
     assert col.asnumpy().tolist() == [0] * 3  # a copy
+
+
+# inspect.signature of MXNet 1.9.1's mx._numpy_op_doc records (the mx.np functions' signatures)
+MXNET_SIGNATURES = {
+    'all': '(a, axis=None, keepdims=False, out=None)', 'any': '(a, axis=None, keepdims=False, out=None)',
+    'amax': '(a, axis=None, keepdims=False, out=None)', 'amin': '(a, axis=None, keepdims=False, out=None)',
+    'max': '(a, axis=None, keepdims=False, out=None)', 'min': '(a, axis=None, keepdims=False, out=None)',
+    'sometrue': '(a, axis=None, keepdims=False, out=None)', 'copy': '(a, out=None)',
+    'cumsum': '(a, axis=None, dtype=None, out=None)', 'diag': '(array, k=0)', 'diagflat': '(array, k=0)',
+    'diagonal': '(a, offset=0, axis1=0, axis2=1)', 'dot': '(a, b, out=None)',
+    'prod': '(a, axis=None, dtype=None, out=None, keepdims=False)',
+    'product': '(a, axis=None, dtype=None, out=None, keepdims=False)', 'repeat': '(a, repeats, axis=None)',
+    'reshape': "(a, newshape, order='C', out=None)", 'roll': '(a, shift, axis=None)',
+    'squeeze': '(a, axis=None, out=None)', 'sum': '(a, axis=None, dtype=None, keepdims=False, initial=None, out=None)',
+    'trace': '(a, offset=0, axis1=0, axis2=1, out=None)', 'transpose': '(a, axes=None)',
+    'atleast_1d': '(*arys)', 'moveaxis': '(a, source, destination)',
+}
+
+
+def test_builtin_operator_functions_have_mxnets_signatures():
+    """mx.np functions take MXNet's positional order, which is not always NumPy's (methods keep
+    NumPy's); mx._numpy_op_doc records them for every _np_* operator, as MXNet's test reads it."""
+    import inspect
+    from gluonjax import _numpy_op_doc
+    from gluonjax.numpy_op_signature import _get_builtin_op
+    for public, signature in MXNET_SIGNATURES.items():
+        assert str(inspect.signature(getattr(np, public))) == signature, public
+    names = [n for n in mx.operator.get_all_registered_operators() if n.startswith('_np_')]
+    assert 'Activation' in mx.operator.get_all_registered_operators() and '_np_sum' in names
+    for name in names:
+        assert str(_get_builtin_op(name).__signature__) == str(inspect.signature(getattr(_numpy_op_doc, name)))
+    x = np.arange(6).reshape(2, 3)
+    assert np.sum(x, 0, None, True).shape == (1, 3)  # the 4th positional argument is keepdims
+    assert np.max(x, 1, True).asnumpy().tolist() == [[2], [5]]
+    assert x.sum(0, None, None, True).shape == (1, 3)  # x.sum(axis, dtype, out, keepdims)
+    assert np.product(x).item() == 0 and np.sometrue(x).item()
+    with pytest.raises(TypeError, match='mx.np.sum'):
+        _numpy_op_doc._np_sum(x)

@@ -12,6 +12,7 @@ operators through :func:`._core.apply_op`. Operators with NumPy-only semantics l
 :mod:`gluonjax.ops.numpy_ops`.
 """
 import builtins as _builtins
+import inspect
 import numbers
 import re
 
@@ -488,6 +489,11 @@ def dot(a, b, out=None):
     if is_scalar(a) or is_scalar(b):
         return multiply(a, b, out=out)
     return apply_op('_np_dot', [to_array(a, 'dot', 'a'), to_array(b, 'dot', 'b')], out=out)
+
+
+# the function of MXNet's built-in operator _np_dot states its signature, as the generated ones do
+# (checked against mx._numpy_op_doc)
+dot.__signature__ = inspect.signature(dot)
 
 
 def tensordot(a, b, axes=2):

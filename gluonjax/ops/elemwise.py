@@ -155,7 +155,7 @@ def _abs(x):
 _abs.defjvp(lambda primals, tangents: (jnp.abs(primals[0]), tangents[0] * jnp.sign(primals[0])))
 _unary('abs', _abs, method=True, np=('absolute', 'abs', 'fabs'), host=int_exact(numpy.abs))
 _unary('_copy', lambda x: x, aliases=('identity',), host=moves(numpy.copy),  # MXNet's name for it is _copy (JSON)
-       np=(Np('copy(a)'), Np("copy(a, order='C')", function=False, method=True, unsupported=('order',))))
+       np=(Np('copy(a, out=None)'), Np("copy(a, order='C')", function=False, method=True, unsupported=('order',))))
 _unary('BlockGrad', lax.stop_gradient, aliases=('stop_gradient',), npx=('stop_gradient',))
 _unary('make_loss', lambda x: x)
 

@@ -58,7 +58,7 @@ def np_trace(data, *, offset, axis1, axis2):
     return jnp.trace(data, offset, axis1, axis2).astype(data.dtype)
 
 
-@register('_np_diag', inputs=('data',), params=[P('k', 'int', 0)], np=(Np('diag(v, k=0)'),))
+@register('_np_diag', inputs=('data',), params=[P('k', 'int', 0)], np=(Np('diag(array, k=0)'),))
 def np_diag(data, *, k):
     """A vector's k-th diagonal matrix, or a matrix's k-th diagonal."""
     if data.ndim not in (1, 2):
@@ -73,7 +73,7 @@ def np_full_like(a, *, fill_value, dtype):
     return jnp.full(a.shape, fill_value, dtype or a.dtype)
 
 
-@register('_np_diagflat', inputs=('data',), params=[P('k', 'int', 0)], np=(Np('diagflat(v, k=0)'),))
+@register('_np_diagflat', inputs=('data',), params=[P('k', 'int', 0)], np=(Np('diagflat(array, k=0)'),))
 def np_diagflat(data, *, k):
     """The flattened input on the k-th diagonal of a square matrix."""
     return jnp.diagflat(data, k)

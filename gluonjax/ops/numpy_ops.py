@@ -60,7 +60,7 @@ def np_reduce_axes(name, shape, axis):
 
 def _np_reducer(name, fn, result_dtype, np, onnx=None):
     """``fn(a, axes, keepdims, out_dtype)`` reduces in the output dtype (``dtype``, else
-    ``result_dtype`` of the input's)."""
+    ``result_dtype`` of the input's); ``np``: the entry's Np signatures."""
     def op(a, *, axis, dtype, keepdims, initial):
         axes = np_reduce_axes(name, a.shape, axis)
         out_dtype = dtype or result_dtype(a.dtype)
@@ -70,7 +70,7 @@ def _np_reducer(name, fn, result_dtype, np, onnx=None):
         return out.astype(out_dtype)
     op.__name__ = name
     op.__doc__ = 'NumPy-style %s over the given axes (a 0-d array when every axis is reduced).' % name[4:]
-    register(name, inputs=('a',), params=_RED, np=(np,), onnx=onnx and _onnx_np_reduce(onnx))(op)
+    register(name, inputs=('a',), params=_RED, np=np, onnx=onnx and _onnx_np_reduce(onnx))(op)
 
 
 def _sum_dtype(dtype):
@@ -99,13 +99,19 @@ def _np_prod(x, axes, keepdims, out_dtype):
 
 
 _np_reducer('_np_sum', _np_sum, _sum_dtype,
-            Np('sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None)', method=True), onnx='ReduceSum')
+            (Np('sum(a, axis=None, dtype=None, keepdims=False, initial=None, out=None)'),  # MXNet's order
+             Np('sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None)', method=True, function=False)),
+            onnx='ReduceSum')
 _np_reducer('_np_prod', _np_prod, _sum_dtype,
-            Np('prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None)', method=True), onnx='ReduceProd')
+            (Np('prod(a, axis=None, dtype=None, out=None, keepdims=False)', aliases=('product',)),  # MXNet's: no initial
+             Np('prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None)', method=True, function=False)),
+            onnx='ReduceProd')
 _np_reducer('_np_max', lambda x, ax, kd, _: jnp.max(x, axis=ax, keepdims=kd), lambda d: d,
-            Np('amax(a, axis=None, out=None, keepdims=False)', aliases=('max',), method='max'), onnx='ReduceMax')
+            (Np('amax(a, axis=None, keepdims=False, out=None)', aliases=('max',)),  # MXNet's order
+             Np('amax(a, axis=None, out=None, keepdims=False)', method='max', function=False)), onnx='ReduceMax')
 _np_reducer('_np_min', lambda x, ax, kd, _: jnp.min(x, axis=ax, keepdims=kd), lambda d: d,
-            Np('amin(a, axis=None, out=None, keepdims=False)', aliases=('min',), method='min'), onnx='ReduceMin')
+            (Np('amin(a, axis=None, keepdims=False, out=None)', aliases=('min',)),
+             Np('amin(a, axis=None, out=None, keepdims=False)', method='min', function=False)), onnx='ReduceMin')
 
 
 def _divide_by_count(total, count):
@@ -142,7 +148,7 @@ def _np_mean(x, axes, keepdims, out_dtype):
 
 
 _np_reducer('_npi_mean', _np_mean, _float_result,
-            Np('mean(a, axis=None, dtype=None, out=None, keepdims=False)', method=True), onnx='ReduceMean')
+            (Np('mean(a, axis=None, dtype=None, out=None, keepdims=False)', method=True),), onnx='ReduceMean')
 
 
 def _moment(name, fn):
@@ -161,15 +167,17 @@ _moment('_npi_std', jnp.sqrt)
 _moment('_npi_var', lambda v: v)
 
 
-def _logical_reducer(name, fn):
+def _logical_reducer(name, fn, aliases=()):
     def op(data, *, axis, keepdims):
         axes = np_reduce_axes(name, data.shape, axis)
         return fn(data != 0, axis=axes, keepdims=keepdims)
     op.__name__ = name
+    op.__doc__ = 'Whether %s element along the given axes is non-zero, as bool.' % ('every' if name == '_np_all' else 'some')
     register(name, params=[P('axis', 'axis', None, optional=True), P('keepdims', 'bool', False)],
-             np=(Np('%s(a, axis=None, out=None, keepdims=False)' % name[4:], method=True),))(op)
+             np=(Np('%s(a, axis=None, keepdims=False, out=None)' % name[4:], aliases=aliases),  # MXNet's order
+                 Np('%s(a, axis=None, out=None, keepdims=False)' % name[4:], method=True, function=False)))(op)
 
-_logical_reducer('_np_any', jnp.any)
+_logical_reducer('_np_any', jnp.any, aliases=('sometrue',))
 _logical_reducer('_np_all', jnp.all)
 
 
@@ -425,7 +433,7 @@ def _onnx_np_reshape(g, node):
 
 
 @register('_np_reshape', inputs=('a',), onnx=_onnx_np_reshape,
-          np=(Np("reshape(a, newshape, order='C')"),
+          np=(Np("reshape(a, newshape, order='C', out=None)"),
               Np("ravel(a, order='C')", fixed={'newshape': (-1,)}, method=True),
               Np("flatten(a, order='C')", fixed={'newshape': (-1,)}, method=True, function=False)),
           params=[P('newshape', 'shape'), P('order', 'str', 'C')])
@@ -460,7 +468,7 @@ def np_transpose(a, *, axes):
 
 
 @register('_np_squeeze', inputs=('a',), onnx=_onnx_np_squeeze, params=[P('axis', 'axis', None, optional=True)],
-          np=(Np('squeeze(a, axis=None)', method=True),))
+          np=(Np('squeeze(a, axis=None, out=None)'), Np('squeeze(a, axis=None)', method=True, function=False)))
 def np_squeeze(a, *, axis):
     """Remove axes of length one (all of them when axis is None); 0-d results are kept."""
     if a.ndim == 0 and axis in (None, 0, -1, (0,), (-1,)):  # numpy accepts axis 0 / -1 of a 0-d array
