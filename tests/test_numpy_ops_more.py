@@ -185,3 +185,12 @@ def test_builtin_operator_functions_have_mxnets_signatures():
     assert np.product(x).item() == 0 and np.sometrue(x).item()
     with pytest.raises(TypeError, match='mx.np.sum'):
         _numpy_op_doc._np_sum(x)
+
+
+def test_arctan2_checks_ufunc_keywords_as_mxnet():
+    a, b = np.array([1., 2.]), np.array([2., -1.])
+    onp.testing.assert_allclose(np.arctan2(a, b).asnumpy(), onp.arctan2([1., 2.], [2., -1.]), rtol=1e-6)
+    with pytest.raises(NotImplementedError):
+        np.arctan2(a, b, where=False)
+    with pytest.raises(TypeError):
+        np.arctan2(a, b, casting='mxnet')

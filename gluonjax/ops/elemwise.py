@@ -319,7 +319,7 @@ for _fname in ('maximum', 'minimum', 'hypot'):
             onnx={'maximum': 'Max', 'minimum': 'Min'}.get(_fname),
 
             elemwise=('_' + _fname, (_call,), arith('symfunc', _fname, call_name=_call)))
-_binary('arctan2', jnp.arctan2, aliases=('_arctan2',), np=(Np('arctan2(x1, x2, out=None)'),))
+_binary('arctan2', jnp.arctan2, aliases=('_arctan2',), np=(Np('arctan2(x1, x2, out=None, **kwargs)'),))
 # MXNet's comparisons and logical operators: (jax function, NumPy function of the same bits).
 _COMPARISONS = {
     'equal': (jnp.equal, numpy.equal), 'not_equal': (jnp.not_equal, numpy.not_equal),
