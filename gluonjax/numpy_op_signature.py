@@ -20,7 +20,7 @@ def _get_builtin_op(op_name):
     for prefix, module in _FRONT_ENDS:
         if not op_name.startswith(prefix):
             continue
-        name = op_name[len(prefix):]
+        name = op_name[len(prefix):].lstrip('_')  # MXNet's _np__random_shuffle is np.random.shuffle
         head, _, rest = name.partition('_')
         sub = getattr(module, head, None)
         if rest and isinstance(sub, types.ModuleType) and hasattr(sub, rest):

@@ -28,7 +28,7 @@ from . import autograd, profiler
 from .base import MXNetError
 from .context import cpu
 from .ndarray.ndarray import NDArray, array
-from .ops import custom as _custom
+from .ops import _registry, custom as _custom
 
 __all__ = ['CustomOp', 'CustomOpProp', 'register', 'get_all_registered_operators', 'PythonOp', 'NumpyOp']
 
@@ -103,8 +103,9 @@ def register(reg_name):
 
 
 def get_all_registered_operators():
-    """Names of the registered Python operators."""
-    return sorted(_custom.PROPS)
+    """Every operator name, as MXNet lists them: the operator table's names and aliases, and the
+    Python operators registered with ``mx.operator.register``."""
+    return sorted(set(_registry.all_ops()) | set(_custom.PROPS))
 
 
 @functools.lru_cache(maxsize=256)

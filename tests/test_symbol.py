@@ -485,6 +485,7 @@ SHAPE_CASES = {
     '_npi_boolean_mask_assign_tensor': ([(2, 3), (2, 3), (1,)], {}),
     '_arange': ([], {'start': 2, 'stop': 8, 'step': 1.5}),
     '_eye': ([], {'N': 3, 'k': 1}),
+    '_npi_eye': ([], {'N': 3, 'M': 0, 'k': 1}),
     '_npi_hanning': ([], {'M': 5}),
     '_npi_hamming': ([], {'M': 5}),
     '_npi_blackman': ([], {'M': 5}),
@@ -581,6 +582,7 @@ SHAPE_CASES = {
     '_npi_percentile': ([(2, 3, 4), (3,)], {'axis': 1, 'interpolation': 'lower'}),
     '_npi_histogram': ([(2, 3), (4,)], {}),
     '_npi_multivariate_normal': ([(3,), (3, 3)], {}),
+    '_npi_choice': ([(6,), (6,)], {'size': (2, 3), 'weighted': True}),
     '_npi_solve': ([(3, 3), (3, 2)], {}),
     '_np_roll': ([(2, 3)], {'shift': (1,)}),
     '_backward_gather_nd': ([(2,), (2, 2)], {'shape': (3, 3)}),
@@ -680,6 +682,8 @@ def _random_shapes(name, shapes, params):
         return [shapes[0]]
     if name == '_sample_multinomial':
         return [tuple(shapes[0][:-1]) + tuple(params.get('shape', ()))]
+    if name == '_npi_choice':  # indices into the population, of shape size
+        return [tuple(params['size'])]
     if name == '_sample_unique_zipfian':  # the classes, and the draws per row
         return [tuple(params['shape']), tuple(params['shape'][:1])]
     if name.startswith('_sample_'):

@@ -67,3 +67,4 @@ _wire_core()
 # More functions with NumPy's signatures over table operators (issue 15: MXNet's test_numpy_op)
 from ._functions import *  # noqa: F401,F403,E402
 from . import _internal  # noqa: F401,E402 (mx.np._internal: the _npi_ operators by name)
+globals().update(_multiarray._BINARY)  # every binary function of the table's 'np' arith entries (lcm, ldexp, ...)

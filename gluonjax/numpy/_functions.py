@@ -9,7 +9,7 @@ import numpy as onp
 from ..base import MXNetError
 from ..ndarray.ndarray import NDArray
 from ._core import apply_op, is_scalar, output_list, to_array
-from .multiarray import (array, concatenate, flip, mean, ravel, reshape, split, broadcast_to, multiply,
+from .multiarray import (array, concatenate, flip, mean, ravel, reshape, split, broadcast_to, multiply, ones_like,
                          sum as _sum)
 
 __all__ = ['flipud', 'fliplr', 'ediff1d', 'hsplit', 'vsplit', 'dsplit', 'array_split', 'append', 'nan_to_num',
@@ -114,8 +114,8 @@ def average(a, axis=None, weights=None, returned=False, out=None):
     a = to_array(a, 'average', 'a')
     if weights is None:
         avg = mean(a, axis=axis, out=out)
-        scale = a.size / max(avg.size, 1)
-        return (avg, array(onp.full(avg.shape, scale, avg.dtype), ctx=a.context)) if returned else avg
+        # the count of averaged elements, in avg's shape: a sum of ones works on traced Symbols too
+        return (avg, _sum(ones_like(a), axis=axis)) if returned else avg
     weights = to_array(weights, 'average', 'weights')
     if weights.shape != a.shape:
         if axis is None or weights.ndim != 1 or weights.shape[0] != a.shape[axis]:

@@ -12,6 +12,7 @@ operators through :func:`._core.apply_op`. Operators with NumPy-only semantics l
 :mod:`gluonjax.ops.numpy_ops`.
 """
 import builtins as _builtins
+import inspect
 import numbers
 import re
 
@@ -21,7 +22,7 @@ import numpy as onp
 from .. import _caches
 from ..base import MXNetError
 from ..context import Context, current_context
-from ..ndarray.ndarray import NDArray, apply_fn, _inplace
+from ..ndarray.ndarray import NDArray, apply_fn, make_view, _inplace
 from ..ndarray import _indexing
 from ..ops._frontend import COMPARISONS, python_operators
 from ..ops._registry import arith_table
@@ -194,7 +195,11 @@ class ndarray(_NumpyMethods, NDArray):
         plan, dyn = _indexing._plan(self, key)
         fn = _getitem_fn(plan)
         inputs = [self] + [d if isinstance(d, NDArray) else NDArray._from_jax(d, self._ctx) for d in dyn]
-        return as_np(apply_fn(fn, ('np_getitem', plan), inputs, name='__getitem__')[0])
+        out = as_np(apply_fn(fn, ('np_getitem', plan), inputs, name='__getitem__')[0])
+        region = _indexing._flat_region(self.shape, plan, dyn)
+        if region is not None:  # a contiguous basic index is a view sharing memory, as in MXNet
+            make_view(self, out, *region)
+        return out
 
     def __setitem__(self, key, value):
         if is_scalar(value) or isinstance(value, NDArray):
@@ -440,7 +445,7 @@ def _binary(name, slots):
 
 
 # MXNet has no bitwise kernels for floats: its np functions reject float arrays.
-_INTEGERS_ONLY = ('bitwise_and', 'bitwise_or', 'bitwise_xor')
+_INTEGERS_ONLY = ('bitwise_and', 'bitwise_or', 'bitwise_xor', 'lcm')
 
 
 def _integers_only(name, fn):
@@ -524,6 +529,11 @@ def dot(a, b, out=None):
     if is_scalar(a) or is_scalar(b):
         return multiply(a, b, out=out)
     return apply_op('_np_dot', [to_array(a, 'dot', 'a'), to_array(b, 'dot', 'b')], out=out)
+
+
+# the function of MXNet's built-in operator _np_dot states its signature, as the generated ones do
+# (checked against mx._numpy_op_doc)
+dot.__signature__ = inspect.signature(dot)
 
 
 def tensordot(a, b, axes=2):

@@ -9,8 +9,8 @@ import numpy as onp
 
 from ..base import MXNetError
 from ..ndarray.ndarray import NDArray
-from ._core import apply_op, is_scalar, to_array
-from .multiarray import _ctx, _shape, array, exp, reshape
+from ._core import apply_op, is_scalar, is_symbol, to_array
+from .multiarray import _ctx, _shape, array, exp, reshape, take
 
 __all__ = ['uniform', 'normal', 'randn', 'rand', 'randint', 'exponential', 'gamma', 'poisson',
            'choice', 'shuffle', 'permutation', 'multinomial', 'seed', 'lognormal', 'rayleigh', 'weibull', 'pareto', 'power', 'logistic', 'gumbel',
@@ -182,28 +182,21 @@ def permutation(x, ctx=None):
 
 
 def choice(a, size=None, replace=True, p=None, ctx=None, out=None):
-    """Samples of ``a`` (or of ``arange(a)``), uniform or with probabilities ``p``."""
-    n = int(a) if isinstance(a, numbers.Integral) else len(a)
+    """Samples of ``a`` (or of ``arange(a)``), uniform or with probabilities ``p``: one
+    ``_npi_choice`` draw of indices, so it works on traced Symbols too."""
     shape, scalar = _size(size)
-    count = int(onp.prod(shape))
-    if p is None and replace:
-        idx = randint(0, n, shape, ctx=ctx)
-    else:
-        probs = onp.full(n, 1.0 / n) if p is None else onp.asarray(p, dtype=onp.float64)
-        if not replace and count > n:
-            raise MXNetError('choice: cannot take a larger sample than population when replace=False')
-        keys = uniform(size=(n,), dtype='float64', ctx=ctx).asnumpy()
-        if replace:  # inverse CDF on the host from device-drawn uniforms
-            u = uniform(size=shape, dtype='float64', ctx=ctx).asnumpy()
-            host = onp.minimum(onp.searchsorted(onp.cumsum(probs), u, side='right'), n - 1)
-        else:  # Efraimidis-Spirakis weighted sampling without replacement
-            host = onp.argsort(-onp.log(keys) / onp.maximum(probs, 1e-300))[:count].reshape(shape)
-        idx = array(host, dtype='int64', ctx=ctx)
+    params = {'size': shape, 'replace': bool(replace), 'weighted': p is not None}
+    inputs = []
     if isinstance(a, numbers.Integral):
-        res = idx
+        params['a'] = int(a)
     else:
-        from .multiarray import take
-        res = take(to_array(a, 'choice', 'a'), idx)
+        a = to_array(a, 'choice', 'a')
+        inputs.append(a)
+    if p is not None:
+        inputs.append(p if isinstance(p, NDArray) or is_symbol(p)
+                      else array(onp.asarray(p, dtype=onp.float64), dtype='float64', ctx=ctx))
+    idx = apply_op('_npi_choice', inputs, params, ctx=None if inputs else _ctx(ctx))
+    res = idx if isinstance(a, numbers.Integral) else take(a, idx)
     res = reshape(res, ()) if scalar else res
     if out is not None:
         out[...] = res

@@ -75,10 +75,21 @@ def _arange(*, start, stop, step, repeat, infer_range, ctx, dtype):
     return jnp.asarray(np.repeat(values.astype(dt), repeat))
 
 
-@register('_eye', inputs=(), aliases=('eye',), creation=True, np=(Np('eye(N, M=None, k=0, dtype=None, ctx=None)'),),
+@register('_eye', inputs=(), aliases=('eye',), creation=True,
           params=[P('N', 'int'), P('M', 'int', 0), P('k', 'int', 0)] + _DT)
 def _eye(*, N, M, k, ctx, dtype):
+    """nd.eye: M=0 means M=N."""
     return jnp.eye(N, M if M > 0 else N, k, dtype=dtype)
+
+
+@register('_npi_eye', inputs=(), creation=True, np=(Np('eye(N, M=None, k=0, dtype=None, ctx=None)'),),
+          params=[P('N', 'int'), P('M', 'int', None, optional=True), P('k', 'int', 0)] + _DT)
+def _npi_eye(*, N, M, k, ctx, dtype):
+    """np.eye: only M=None means M=N (np.eye(4, 0) is empty); negative sizes are errors."""
+    M = N if M is None else M
+    if N < 0 or M < 0:
+        raise MXNetError('_npi_eye: negative dimensions are not allowed, got N=%d, M=%d' % (N, M))
+    return jnp.eye(N, M, k, dtype=dtype)
 
 
 @register('_linspace', inputs=(), aliases=('linspace',), creation=True,

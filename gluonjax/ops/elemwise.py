@@ -165,7 +165,7 @@ def _abs(x):
 _abs.defjvp(lambda primals, tangents: (jnp.abs(primals[0]), tangents[0] * jnp.sign(primals[0])))
 _unary('abs', _abs, method=True, np=('absolute', 'abs', 'fabs'), host=int_exact(numpy.abs))
 _unary('_copy', lambda x: x, aliases=('identity',), host=moves(numpy.copy),  # MXNet's name for it is _copy (JSON)
-       np=(Np('copy(a)'), Np("copy(a, order='C')", function=False, method=True, unsupported=('order',))))
+       np=(Np('copy(a, out=None)'), Np("copy(a, order='C')", function=False, method=True, unsupported=('order',))))
 _unary('BlockGrad', lax.stop_gradient, aliases=('stop_gradient',), npx=('stop_gradient',))
 _unary('make_loss', lambda x: x)
 
@@ -330,7 +330,7 @@ for _fname in ('maximum', 'minimum', 'hypot'):
             onnx={'maximum': 'Max', 'minimum': 'Min'}.get(_fname),
 
             elemwise=('_' + _fname, (_call,), arith('symfunc', _fname, call_name=_call)))
-_binary('arctan2', jnp.arctan2, aliases=('_arctan2',), np=(Np('arctan2(x1, x2, out=None)'),))
+_binary('arctan2', jnp.arctan2, aliases=('_arctan2',), np=(Np('arctan2(x1, x2, out=None, **kwargs)'),))
 # MXNet's comparisons and logical operators: (jax function, NumPy function of the same bits).
 _COMPARISONS = {
     'equal': (jnp.equal, numpy.equal), 'not_equal': (jnp.not_equal, numpy.not_equal),

@@ -13,6 +13,7 @@ import numpy as np
 from ..base import MXNetError, shape_str
 from ._host import moves
 from ._registry import Np, P, register
+from .numpy_ops import split_at
 
 
 # ---- triangles and diagonals -------------------------------------------------------------
@@ -60,7 +61,7 @@ def np_trace(data, *, offset, axis1, axis2):
     return jnp.trace(data, offset, axis1, axis2).astype(data.dtype)
 
 
-@register('_np_diag', inputs=('data',), params=[P('k', 'int', 0)], np=(Np('diag(v, k=0)'),))
+@register('_np_diag', inputs=('data',), params=[P('k', 'int', 0)], np=(Np('diag(array, k=0)'),))
 def np_diag(data, *, k):
     """A vector's k-th diagonal matrix, or a matrix's k-th diagonal."""
     if data.ndim not in (1, 2):
@@ -75,7 +76,7 @@ def np_full_like(a, *, fill_value, dtype):
     return jnp.full(a.shape, fill_value, dtype or a.dtype)
 
 
-@register('_np_diagflat', inputs=('data',), params=[P('k', 'int', 0)], np=(Np('diagflat(v, k=0)'),))
+@register('_np_diagflat', inputs=('data',), params=[P('k', 'int', 0)], np=(Np('diagflat(array, k=0)'),))
 def np_diagflat(data, *, k):
     """The flattened input on the k-th diagonal of a square matrix."""
     return jnp.diagflat(data, k)
@@ -200,7 +201,7 @@ def np_hsplit(data, *, indices, axis, squeeze_axis, sections):
             raise MXNetError('_npi_hsplit: array split does not result in an equal division '
                              '(axis %d of shape %s into %d)' % (axis, shape_str(data.shape), sections))
         return tuple(jnp.split(data, sections, axis=axis))
-    return tuple(jnp.split(data, list(indices), axis=axis))
+    return split_at(data, indices, axis)
 
 
 def _register_atleast(n):
@@ -377,7 +378,13 @@ def npx_reshape(a, *, newshape, reverse, order):
 @register('_npi_broadcast_to', inputs=('array',), params=[P('shape', 'shape')], np=(Np('broadcast_to(array, shape)'),),
           host=moves(lambda *a, **kw: np_broadcast_to(*a, xp=np, **kw)))
 def np_broadcast_to(array, *, shape, xp=jnp):
-    """``array`` broadcast to ``shape`` by NumPy's rules (missing leading axes are added)."""
+    """``array`` broadcast to ``shape`` by NumPy's rules (missing leading axes are added). As in
+    MXNet, -2 in ``shape`` keeps the size of the input's axis it lines up with (from the right)."""
+    lead = len(shape) - array.ndim
+    if any(d == -2 for d in shape[:max(lead, 0)]):
+        raise MXNetError('_npi_broadcast_to: -2 in shape %s lines up with no axis of the input of shape %s'
+                         % (shape_str(shape), shape_str(array.shape)))
+    shape = tuple(array.shape[i - lead] if d == -2 else d for i, d in enumerate(shape))
     if len(shape) < array.ndim or any(d != s and d != 1 for d, s in zip(array.shape[::-1], shape[::-1])):
         raise MXNetError('_npi_broadcast_to: operands could not be broadcast together with remapped shapes '
                          '%s and requested shape %s' % (shape_str(array.shape), shape_str(shape)))

@@ -17,6 +17,7 @@ import math
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 
 from ..base import MXNetError, shape_str
 from . import _input_shapes, _onnx
@@ -37,12 +38,6 @@ def _float_result(dtype):
 
 _RED = [P('axis', 'axis', None, optional=True), P('dtype', 'dtype', None, optional=True),
         P('keepdims', 'bool', False), P('initial', 'float', None, optional=True)]
-
-
-def np_reduce_axes(name, shape, axis):
-    """The axes a NumPy reduction reduces: all for None, none for ``()`` (NumPy's and mx.np's
-    ``axis=()`` keeps every axis, where nd's reduces them all)."""
-    return () if axis == () else reduce_axes(name, shape, axis, False)
 
 
 def _onnx_np_reduce(op_type):
@@ -66,20 +61,23 @@ def np_reduce_axes(name, shape, axis):
 
 
 def _np_reducer(name, fn, result_dtype, np, onnx=None, host=None):
-    """A NumPy-style reduction; ``host``: ``fn``'s exact NumPy form (see ops/_host.py)."""
+    """``fn(a, axes, keepdims, out_dtype)`` reduces in the output dtype (``dtype``, else
+    ``result_dtype`` of the input's); ``np``: the entry's Np signatures; ``host``: ``fn``'s exact
+    NumPy form, same arguments (see ops/_host.py)."""
     def reduction(fn, on_host=False):
         def op(a, *, axis, dtype, keepdims, initial):
             axes = np_reduce_axes(name, a.shape, axis)
             if on_host and initial is not None:
                 raise Fallback('initial')  # rare: the compiled kernel serves it
-            out = fn(a, axes, keepdims)
+            out_dtype = dtype or result_dtype(a.dtype)
+            out = fn(a, axes, keepdims, out_dtype)
             if initial is not None:
-                out = fn(jnp.stack([out, jnp.full(out.shape, initial, out.dtype)]), 0, False)
-            return out.astype(dtype or result_dtype(a.dtype))
+                out = fn(jnp.stack([out, jnp.full(out.shape, initial, out.dtype)]), (0,), False, out_dtype)
+            return out.astype(out_dtype)
         op.__name__ = name
         op.__doc__ = 'NumPy-style %s over the given axes (a 0-d array when every axis is reduced).' % name[4:]
         return op
-    register(name, inputs=('a',), params=_RED, np=(np,), onnx=onnx and _onnx_np_reduce(onnx),
+    register(name, inputs=('a',), params=_RED, np=np, onnx=onnx and _onnx_np_reduce(onnx),
              host=host and int_exact(reduction(host, on_host=True)))(reduction(fn))
 
 
@@ -88,16 +86,46 @@ def _sum_dtype(dtype):
     return jnp.int64 if dtype == jnp.bool_ else dtype
 
 
-_np_reducer('_np_sum', lambda x, ax, kd: jnp.sum(x, axis=ax, keepdims=kd, dtype=_sum_dtype(x.dtype)),
-            _sum_dtype, Np('sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None)', method=True), onnx='ReduceSum')
-_np_reducer('_np_prod', lambda x, ax, kd: jnp.prod(x, axis=ax, keepdims=kd, dtype=_sum_dtype(x.dtype)),
-            _sum_dtype, Np('prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None)', method=True), onnx='ReduceProd')
-_np_reducer('_np_max', lambda x, ax, kd: jnp.max(x, axis=ax, keepdims=kd), lambda d: d,
-            Np('amax(a, axis=None, out=None, keepdims=False)', aliases=('max',), method='max'), onnx='ReduceMax',
-            host=_host_extreme(np.max))
-_np_reducer('_np_min', lambda x, ax, kd: jnp.min(x, axis=ax, keepdims=kd), lambda d: d,
-            Np('amin(a, axis=None, out=None, keepdims=False)', aliases=('min',), method='min'), onnx='ReduceMin',
-            host=_host_extreme(np.min))
+def _accumulator(in_dtype, out_dtype):
+    """The type MXNet sums in before casting to the output's: int64 for integers and bools (an
+    int8 array summed with dtype=int32 does not wrap at 127; a sum kept in int8 wraps as the cast
+    does), the wider float for floats (float32 data summed to int8 is 1.5 + 1.5 - 1.7 = 1, not
+    1 + 1 - 1)."""
+    if not jnp.issubdtype(in_dtype, jnp.floating):
+        return jnp.int64
+    if jnp.issubdtype(out_dtype, jnp.floating):
+        return jnp.promote_types(in_dtype, out_dtype)
+    return in_dtype
+
+
+def _ignore_dtype(host):
+    """A host reduction ``(x, axes, keepdims)`` taking the output dtype too (max and min keep the
+    input's: the caller casts)."""
+    return lambda x, axes, keepdims, out_dtype: host(x, axes, keepdims)
+
+
+def _np_sum(x, axes, keepdims, out_dtype):
+    return jnp.sum(x, axis=axes, keepdims=keepdims, dtype=_accumulator(x.dtype, out_dtype)).astype(out_dtype)
+
+
+def _np_prod(x, axes, keepdims, out_dtype):
+    return jnp.prod(x, axis=axes, keepdims=keepdims, dtype=_accumulator(x.dtype, out_dtype)).astype(out_dtype)
+
+
+_np_reducer('_np_sum', _np_sum, _sum_dtype,
+            (Np('sum(a, axis=None, dtype=None, keepdims=False, initial=None, out=None)'),  # MXNet's order
+             Np('sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None)', method=True, function=False)),
+            onnx='ReduceSum')
+_np_reducer('_np_prod', _np_prod, _sum_dtype,
+            (Np('prod(a, axis=None, dtype=None, out=None, keepdims=False)', aliases=('product',)),  # MXNet's: no initial
+             Np('prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None)', method=True, function=False)),
+            onnx='ReduceProd')
+_np_reducer('_np_max', lambda x, ax, kd, _: jnp.max(x, axis=ax, keepdims=kd), lambda d: d,
+            (Np('amax(a, axis=None, keepdims=False, out=None)', aliases=('max',)),  # MXNet's order
+             Np('amax(a, axis=None, out=None, keepdims=False)', method='max', function=False)), onnx='ReduceMax')
+_np_reducer('_np_min', lambda x, ax, kd, _: jnp.min(x, axis=ax, keepdims=kd), lambda d: d,
+            (Np('amin(a, axis=None, keepdims=False, out=None)', aliases=('min',)),
+             Np('amin(a, axis=None, out=None, keepdims=False)', method='min', function=False)), onnx='ReduceMin')
 
 
 def _divide_by_count(total, count):
@@ -123,8 +151,18 @@ def _variance(x, axes, ddof, keepdims):
     return _divide_by_count(total, max(_count(x.shape, axes) - ddof, 0))
 
 
-_np_reducer('_npi_mean', _mean, _float_result,
-            Np('mean(a, axis=None, dtype=None, out=None, keepdims=False)', method=True), onnx='ReduceMean')
+def _np_mean(x, axes, keepdims, out_dtype):
+    """A float mean runs in the wider of the input's float type (float32 for integers) and the
+    output's; an integer one (``dtype='int8'``) as MXNet's: the sum cast to that type (wrapping),
+    then divided with truncation towards zero."""
+    if jnp.issubdtype(out_dtype, jnp.floating):
+        return _mean(x.astype(jnp.promote_types(_float_result(x.dtype), out_dtype)), axes, keepdims)
+    total = _np_sum(x, axes, keepdims, out_dtype)
+    return lax.div(total, jnp.asarray(max(_count(x.shape, axes), 1), out_dtype))
+
+
+_np_reducer('_npi_mean', _np_mean, _float_result,
+            (Np('mean(a, axis=None, dtype=None, out=None, keepdims=False)', method=True),), onnx='ReduceMean')
 
 
 def _moment(name, fn):
@@ -143,7 +181,7 @@ _moment('_npi_std', jnp.sqrt)
 _moment('_npi_var', lambda v: v)
 
 
-def _logical_reducer(name, fn, host_fn):
+def _logical_reducer(name, fn, host_fn, aliases=()):
     def op(data, *, axis, keepdims):
         axes = np_reduce_axes(name, data.shape, axis)
         return fn(data != 0, axis=axes, keepdims=keepdims)
@@ -153,11 +191,13 @@ def _logical_reducer(name, fn, host_fn):
             raise Fallback('subnormal')
         return host_fn(data != 0, axis=np_reduce_axes(name, data.shape, axis), keepdims=keepdims)
     op.__name__ = name
+    op.__doc__ = 'Whether %s element along the given axes is non-zero, as bool.' % ('every' if name == '_np_all' else 'some')
     register(name, params=[P('axis', 'axis', None, optional=True), P('keepdims', 'bool', False)],
-             np=(Np('%s(a, axis=None, out=None, keepdims=False)' % name[4:], method=True),),
+             np=(Np('%s(a, axis=None, keepdims=False, out=None)' % name[4:], aliases=aliases),  # MXNet's order
+                 Np('%s(a, axis=None, out=None, keepdims=False)' % name[4:], method=True, function=False)),
              host=moves(host))(op)  # moves: every dtype, bool included
 
-_logical_reducer('_np_any', jnp.any, np.any)
+_logical_reducer('_np_any', jnp.any, np.any, aliases=('sometrue',))
 _logical_reducer('_np_all', jnp.all, np.all)
 
 
@@ -282,6 +322,52 @@ for _name, _fn in (('bitwise_and', jnp.bitwise_and), ('bitwise_or', jnp.bitwise_
     _bitwise(_name, _fn)
 
 
+def _lcm(a, b):
+    """The least common multiple of integers, never negative (0 where either is 0), in their type."""
+    return jnp.lcm(a, b).astype(jnp.result_type(a, b))
+
+
+_register_binary('_npi_lcm', _as_integers(_lcm), 'lcm')
+_register_scalar('_npi_lcm_scalar', _cast_scalar(_as_integers(_lcm)), arith('np', 'lcm', 'scalar rscalar'))
+
+
+@jax.custom_jvp
+def _copysign(a, b):
+    """a with b's sign, in a's type (integers too). As in MXNet, -0.0 counts as positive
+    (copysign(2, -0.0) is 2, where NumPy gives -2)."""
+    return jnp.where((a >= 0) == (b >= 0), a, -a).astype(a.dtype)
+
+
+@_copysign.defjvp
+def _copysign_jvp(primals, tangents):
+    # MXNet's gradient: 1 for a where a and b agree in sign (a zero a included), else -1; none for b
+    (a, b), (da, _) = primals, tangents
+    return _copysign(a, b), jnp.where(a * b >= 0, da, -da)
+
+
+def _copysign_scalar(x, s):
+    return _copysign(x, jnp.asarray(s, x.dtype) if jnp.issubdtype(x.dtype, jnp.floating) else s)
+
+
+def _ldexp(a, b):
+    """a * 2**b in the operands' type: an integer result is computed in float64 and truncated (MXNet's
+    ldexp of int32 arrays gives -3 * 2**-2 = 0)."""
+    dtype = jnp.result_type(a, b)
+    work = dtype if jnp.issubdtype(dtype, jnp.floating) else jnp.float64
+    # power(2, b), not exp2(b): XLA's exp2 is a few ulps off at integers (2**3 would truncate to 7)
+    return (a.astype(work) * jnp.power(jnp.asarray(2, work), b.astype(work))).astype(dtype)
+
+
+_register_binary('_npi_copysign', lambda a, b: _copysign(a, b.astype(a.dtype) if a.dtype != b.dtype else b), 'copysign')
+_register_scalar('_npi_copysign_scalar', _copysign_scalar, arith('np', 'copysign', 'scalar'))
+_register_scalar('_npi_rcopysign_scalar', lambda x, s: _copysign(jax.lax.convert_element_type(s, x.dtype), x),
+                 arith('np', 'copysign', 'rscalar'))
+_register_binary('_npi_ldexp', _ldexp, 'ldexp')
+# the number is cast to the array's type first, as MXNet does (an int32 array's ldexp(x, 1.5) is x * 2)
+_register_scalar('_npi_ldexp_scalar', _cast_scalar(_ldexp), arith('np', 'ldexp', 'scalar'))
+_register_scalar('_npi_rldexp_scalar', _cast_scalar(lambda x, s: _ldexp(s, x)), arith('np', 'ldexp', 'rscalar'))
+
+
 @register('_npi_bitwise_not', inputs=('x',), np=(Np('invert(x, out=None, **kwargs)', aliases=('bitwise_not',),
                                                    numpy_scalars=True, integers_only=True),))
 def np_bitwise_not(x):
@@ -367,7 +453,7 @@ def _onnx_np_reshape(g, node):
 
 
 @register('_np_reshape', inputs=('a',), onnx=_onnx_np_reshape,
-          np=(Np("reshape(a, newshape, order='C')"),
+          np=(Np("reshape(a, newshape, order='C', out=None)"),
               Np("ravel(a, order='C')", fixed={'newshape': (-1,)}, method=True),
               Np("flatten(a, order='C')", fixed={'newshape': (-1,)}, method=True, function=False)),
           params=[P('newshape', 'shape'), P('order', 'str', 'C')],
@@ -403,7 +489,8 @@ def np_transpose(a, *, axes, xp=jnp):
 
 
 @register('_np_squeeze', inputs=('a',), onnx=_onnx_np_squeeze, params=[P('axis', 'axis', None, optional=True)],
-          np=(Np('squeeze(a, axis=None)', method=True),), host=moves(lambda *a, **kw: np_squeeze(*a, xp=np, **kw)))
+          np=(Np('squeeze(a, axis=None, out=None)'), Np('squeeze(a, axis=None)', method=True, function=False)),
+          host=moves(lambda *a, **kw: np_squeeze(*a, xp=np, **kw)))
 def np_squeeze(a, *, axis, xp=jnp):
     """Remove axes of length one (all of them when axis is None); 0-d results are kept."""
     if a.ndim == 0 and axis in (None, 0, -1, (0,), (-1,)):  # numpy accepts axis 0 / -1 of a 0-d array
@@ -465,12 +552,16 @@ def np_split(a, *, indices, axis, squeeze_axis, sections):
         if a.shape[axis] % sections:
             raise MXNetError('_npi_split: array split does not result in an equal division '
                              '(axis %d of shape %s into %d)' % (axis, shape_str(a.shape), sections))
-        parts = jnp.split(a, sections, axis=axis)
-    else:  # NumPy's a[prev:index] for each pair of boundaries: clamped, empty past the end
-        bounds = [None] + list(indices) + [None]
-        lead = (slice(None),) * (axis % a.ndim)
-        parts = [a[lead + (slice(lo, hi),)] for lo, hi in zip(bounds[:-1], bounds[1:])]
-    return tuple(parts)
+        return tuple(jnp.split(a, sections, axis=axis))
+    return split_at(a, indices, axis)
+
+
+def split_at(a, indices, axis):
+    """NumPy's a[prev:index] along ``axis`` for each pair of boundaries: clamped to the axis,
+    empty past its end or where an index is below the one before."""
+    bounds = [None] + list(indices) + [None]
+    lead = (slice(None),) * (axis % a.ndim)
+    return tuple(a[lead + (slice(lo, hi),)] for lo, hi in zip(bounds[:-1], bounds[1:]))
 
 
 @register('_npi_flip', params=[P('axis', 'axis', None, optional=True)], np=(Np('flip(m, axis=None)'),),

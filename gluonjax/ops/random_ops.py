@@ -7,6 +7,8 @@ are checked while tracing, with MXNet's rules. As in MXNet, sampled values carry
 no gradient to the distribution parameters (multinomial's log-probabilities do
 carry one to the probabilities).
 """
+import math
+
 import jax
 import jax.numpy as jnp
 from jax import lax
@@ -526,3 +528,38 @@ def np_bernoulli(*arrays, prob, logit, size, ctx, dtype, is_logit, _key):
         raise MXNetError('_npi_bernoulli: the probability of shape %s does not broadcast to size %s'
                          % (shape_str(value.shape), shape_str(shape))) from None
     return (jax.random.uniform(_key, shape, jnp.float32) < value).astype(dtype or jnp.float32)
+
+
+def _choice_inputs(attrs):
+    """The population as an array (when ``a`` is not a number) and the weights (when weighted)."""
+    if attrs is None:
+        return ('input1', 'input2')
+    return (('input1',) if attrs.get('a') is None else ()) + (('input2',) if attrs.get('weighted') else ())
+
+
+@register('_npi_choice', inputs=_choice_inputs, random=True,
+          params=[P('a', 'int', None, optional=True), P('size', 'shape', None, optional=True), P('ctx', 'str', ''),
+                  P('replace', 'bool', True), P('weighted', 'bool', False)])
+def np_choice(*arrays, a, size, ctx, replace, weighted, _key):
+    """int64 indices into a population of ``a`` (or of the first input's length), drawn uniformly
+    or with the weights input, with or without replacement; np.random.choice takes them from the
+    population."""
+    n = a if a is not None else arrays[0].shape[0]
+    shape = (1,) if size is None else tuple(size)
+    count = math.prod(shape)
+    if n <= 0 or (not replace and count > n):
+        raise MXNetError('_npi_choice: cannot take %d samples from a population of %d%s'
+                         % (count, n, '' if replace else ' without replacement'))
+    if weighted:
+        logits = jnp.log(arrays[-1].astype(jnp.float64))
+        if arrays[-1].shape != (n,):
+            raise MXNetError('_npi_choice: weights of shape %s for a population of %d'
+                             % (shape_str(arrays[-1].shape), n))
+    else:
+        logits = jnp.zeros((n,), jnp.float64)
+    if replace:
+        idx = jax.random.categorical(_key, logits, shape=shape)
+    else:  # the largest Gumbel-perturbed log-weights: weighted sampling without replacement
+        perturbed = logits + jax.random.gumbel(_key, (n,), jnp.float64)
+        idx = jnp.argsort(-perturbed)[:count].reshape(shape)
+    return idx.astype(jnp.int64)

@@ -69,9 +69,12 @@ def eval_node(node, in_avals, train=False):
 
 
 def var_shape(node):
-    """A variable's shape from its ``__shape__`` attribute; None when absent or with unknown (0) dims."""
+    """A variable's shape from its ``__shape__`` attribute; None when absent or with unknown dims
+    (0 or -1; under ``mx.np_shape`` only -1: there 0 is a size, as in a hybridized block's
+    zero-size input)."""
     shape = var_given_shape(node)
-    if shape is None or any(d <= 0 for d in shape):
+    smallest_known = 0 if np_shape_semantics() else 1
+    if shape is None or any(d < smallest_known for d in shape):
         return None
     return shape
 
