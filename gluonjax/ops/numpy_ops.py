@@ -122,10 +122,12 @@ _np_reducer('_np_prod', _np_prod, _sum_dtype,
             onnx='ReduceProd')
 _np_reducer('_np_max', lambda x, ax, kd, _: jnp.max(x, axis=ax, keepdims=kd), lambda d: d,
             (Np('amax(a, axis=None, keepdims=False, out=None)', aliases=('max',)),  # MXNet's order
-             Np('amax(a, axis=None, out=None, keepdims=False)', method='max', function=False)), onnx='ReduceMax')
+             Np('amax(a, axis=None, out=None, keepdims=False)', method='max', function=False)), onnx='ReduceMax',
+            host=_ignore_dtype(_host_extreme(np.max)))
 _np_reducer('_np_min', lambda x, ax, kd, _: jnp.min(x, axis=ax, keepdims=kd), lambda d: d,
             (Np('amin(a, axis=None, keepdims=False, out=None)', aliases=('min',)),
-             Np('amin(a, axis=None, out=None, keepdims=False)', method='min', function=False)), onnx='ReduceMin')
+             Np('amin(a, axis=None, out=None, keepdims=False)', method='min', function=False)), onnx='ReduceMin',
+            host=_ignore_dtype(_host_extreme(np.min)))
 
 
 def _divide_by_count(total, count):
