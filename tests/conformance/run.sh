@@ -5,7 +5,8 @@
 #
 # usage: run.sh [-p PYTHON] [-o OUT] <test_file.py> ...   (or `all`)
 #   OUT/gluonjax/<file>.xml|.log|.rc ; OUT/suite is a copy of the suite (the tests write beside themselves)
-# env: SHARED (default: <repo>/../shared), TIMEOUT (per test, s; default 120), FILE_TIMEOUT (per file, s;
+# env: SHARED (default: <repo>/../shared), TIMEOUT (per test, s; default 120), FILE_TIMEOUT (per file, s, then
+#      an interrupt, so that pytest still writes the results so far;
 #      default 3600), GJ_SHIM=1 (diagnostic placeholders for names missing at import; see the plugin).
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -39,7 +40,7 @@ export PYTHONPATH="$here:$repo:$WORK/python/train${PYTHONPATH:+:$PYTHONPATH}"
 for spec in "$@"; do
   f="$(basename "$spec")"; name="${f%.py}"; ids=("$f")
   echo "== $label $name ($(date -u +%H:%M:%S))" >&2
-  (cd "$UT" && timeout -k 30 "${FILE_TIMEOUT:-3600}" "$PY" -m pytest -p mxnet_alias_plugin \
+  (cd "$UT" && timeout -s INT -k 60 "${FILE_TIMEOUT:-3600}" "$PY" -m pytest -p mxnet_alias_plugin \
       -p no:cacheprovider -p no:warnings -v --tb=short -rN --timeout "${TIMEOUT:-120}" --timeout-method signal \
       --junitxml "$OUT/$label/$name.xml" -o junit_family=xunit1 "${ids[@]}") > "$OUT/$label/$name.log" 2>&1
   echo "$?" > "$OUT/$label/$name.rc"
