@@ -375,3 +375,12 @@ def test_symbol_exponential_scale_is_a_rate_for_symbols_too():
 
 def test_shape_of_numpy_integers():
     assert nd.random.uniform(shape=(np.int64(3), np.int64(2))).shape == (3, 2)
+
+
+def test_multinomial_refuses_more_categories_than_its_dtype_writes_exactly():
+    many = nd.zeros(2 ** 11 + 2)  # indices up to 2049: past float16's exact integers, within float32's
+    with pytest.raises(MXNetError, match=r'_sample_multinomial: 2050 categories .* float16'):
+        nd.random.multinomial(many, dtype='float16')
+    assert nd.random.multinomial(many, dtype='float32').dtype == np.float32
+    with pytest.raises(MXNetError, match='uint8'):
+        nd.random.multinomial(nd.zeros(257), dtype='uint8')

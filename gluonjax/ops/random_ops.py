@@ -298,6 +298,10 @@ def _multinomial_outputs(attrs):
     return 2 if attrs['get_prob'] else 1
 
 
+# The largest category index each output dtype writes exactly, as MXNet checks before drawing.
+_LARGEST_EXACT = {'uint8': 255, 'float16': 2 ** 11, 'float32': 2 ** 24, 'int32': 2 ** 31 - 1, 'float64': 2 ** 53}
+
+
 @register('_sample_multinomial', aliases=('sample_multinomial',), random=True,
           num_outputs=_multinomial_outputs,
           params=[P('shape', 'shape', ()), P('get_prob', 'bool', False), P('dtype', 'dtype', 'int32')])
@@ -311,6 +315,11 @@ def sample_multinomial(data, *, shape, get_prob, dtype, _key):
     dtype = _dtype('_sample_multinomial', dtype, ('float16', 'float32', 'float64', 'int32', 'uint8'), 'int32')
     if data.ndim < 1:
         raise MXNetError('_sample_multinomial: data must have at least one dimension')
+    largest = _LARGEST_EXACT[dtype]
+    if data.shape[-1] - 1 > largest:
+        raise MXNetError('_sample_multinomial: %d categories (data of shape %s) cannot all be written in dtype '
+                         '%s, whose integers are exact only up to %d' % (data.shape[-1], shape_str(data.shape),
+                                                                          dtype, largest))
     batch = data.shape[:-1]
     draws = tuple(shape) if shape else (() if batch else (1,))
     k = data.shape[-1]
