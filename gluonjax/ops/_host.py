@@ -60,8 +60,10 @@ _state = {}  # 'concrete': the type of a concrete jax array; 'cpu': jax runs on 
 
 
 def _setup():
-    _state['cpu'] = HOST_CALLS > 0 and all(d.platform == 'cpu' for d in jax.devices())
-    _state['concrete'] = type(jax.device_put(np.zeros((), np.float32)))
+    cpu = HOST_CALLS > 0 and all(d.platform == 'cpu' for d in jax.devices())
+    concrete = type(jax.device_put(np.zeros((), np.float32)))
+    # one update, so that another thread (DataLoader workers) never sees half of the state
+    _state.update(cpu=cpu, concrete=concrete)
 
 
 class Fallback(Exception):
