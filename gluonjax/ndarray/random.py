@@ -31,7 +31,7 @@ def _sample(scalar_op, array_op, params, shape, dtype, ctx, out, **extra):
         return invoke(array_op, arrays, dict(kw, **extra), out=out)
     kw = {k: float(v) for k, v in params.items()}
     kw.update(shape=_shape(shape), dtype=np.dtype(dtype or 'float32').name, **extra)
-    size = int(math.prod(kw['shape']))  # shapes may hold NumPy integers (no bit_length)
+    size = int(math.prod(kw['shape']))  # shapes may hold NumPy integers
     if out is None and scalar_op in _ELEMENTWISE and 0 < size <= _MAX_BUCKETED \
             and jax.config.jax_threefry_partitionable:
         return _bucketed(scalar_op, kw, size, ctx)
@@ -52,7 +52,7 @@ def _bucketed(scalar_op, kw, size, ctx):
     CPU), compiles once per length bucket instead of once per shape; the cut compiles per
     shape but is a small program (code drawing many small random shapes, MXNet's tests,
     compiled a sampler per shape)."""
-    bucket = max(64, 1 << (size - 1).bit_length())
+    bucket = _host.bucket_size(size)
     flat = invoke(scalar_op, [], dict(kw, shape=(bucket,)), ctx=ctx)
     # an invalid parameter's error (raised at the next wait, as MXNet's) stays with the cut draw
     return _carry_failure([flat], NDArray._from_jax(_cut(flat._data, kw['shape']), flat._ctx))
