@@ -16,7 +16,7 @@ PACKAGES = ('gluonjax', 'kvstore', 'viz')
 # Lowest layer first. Each entry: (layer name, module-path prefixes). A module's
 # layer is the one of its longest matching prefix.
 LAYERS = [
-    ('base', ['gluonjax.base', 'gluonjax.context', 'gluonjax._caches', 'gluonjax._files', 'gluonjax._logs', 'gluonjax._x64',
+    ('base', ['gluonjax.base', 'gluonjax.context', 'gluonjax._caches', 'gluonjax._files', 'gluonjax._logs', 'gluonjax._x64', 'gluonjax._transfer',
               'gluonjax._compile_cache',
               'gluonjax.name', 'gluonjax.symbol._attribute', 'gluonjax.symbol._name',
               'gluonjax.symbol._attr_order']),

@@ -72,11 +72,11 @@ def test_bucket_program_gives_the_exact_shape_programs_bits(name):
 
 def test_new_shapes_of_a_pointwise_operator_share_bucket_programs(compiles):
     rng = np.random.RandomState(1)
-    shapes = [(3 + i, 5 + 2 * i) for i in range(12)]  # 15 to 266 elements: buckets 64, 128, 256, 512
+    shapes = [(3 + i, 5 + 20 * i) for i in range(12)]  # 15 to 3,465 elements: buckets 1024, 2048, 4096
     arrays = [nd.array(rng.uniform(0.5, 2, s)) for s in shapes]
     before = compiles[0]
     outs = [nd.exp(a) for a in arrays]
-    assert compiles[0] - before <= 4
+    assert compiles[0] - before <= 3
     for a, out in zip(arrays, outs):
         assert out.shape == a.shape and out.context == a.context
         np.testing.assert_allclose(out.asnumpy(), np.exp(a.asnumpy()), rtol=1e-6)
@@ -95,5 +95,66 @@ def test_a_signature_met_often_compiles_its_own_program(compiles):
 
 
 def test_bucket_sizes():
-    assert [_host.bucket_size(n) for n in (1, 64, 65, 128, 129, 1000, 1 << 20)] == \
-        [64, 64, 128, 128, 256, 1024, 1 << 20]
+    assert [_host.bucket_size(n) for n in (1, 64, 1000, 1024, 1025, 5000, 1 << 20)] == \
+        [1024, 1024, 1024, 1024, 2048, 8192, 1 << 20]
+
+
+# ---- reductions as padded rows ---------------------------------------------------------------
+
+ROW_REDUCTIONS = sorted(name for name, op in canonical_ops().items() if op.rows is not None)
+# (shape, axis, keepdims, exclude): full reductions, one axis, several, excluded axes, none, 0-d
+ROW_CASES = [((7,), None, False, False), ((3, 4, 5), (0, 2), False, False), ((2, 3), 1, True, False),
+             ((4, 1, 6), None, True, False), ((2, 3, 4), (1,), False, True), ((5, 9), (), False, True),
+             ((), None, False, False), ((6, 40), -1, False, False)]
+
+
+def test_reductions_are_marked():
+    assert {'sum', 'mean', 'prod', 'nansum', 'nanprod', 'max', 'min', 'norm'} <= set(ROW_REDUCTIONS)
+
+
+@pytest.mark.parametrize('name', ROW_REDUCTIONS)
+def test_rows_give_the_reduction_of_the_exact_shape(name):
+    """The padded-rows form gives the exact-shape program's values (up to the rounding of another
+    summation order), its shape and its dtype, for float16/32/64, NaN and infinities included."""
+    rng = np.random.RandomState(2)
+    prev = on()
+    try:
+        for dtype in ('float32', 'float64', 'float16'):
+            for shape, axis, keepdims, exclude in ROW_CASES:
+                kwargs = {'axis': axis, 'keepdims': keepdims}
+                if 'exclude' in canonical_ops()[name]._param_map:
+                    kwargs['exclude'] = exclude
+                elif exclude:
+                    continue
+                kernel = kernel_for(name, kwargs)
+                x = rng.uniform(-1.5, 1.5, shape).astype(dtype)
+                if x.size > 3:
+                    x.reshape(-1)[:3] = [np.nan, np.inf, -0.0]
+                array = jax.device_put(x)
+                want = np.asarray(kernel.jitted(array)[0])
+                got = _host._in_rows(kernel, array)
+                if got is None:  # declined: max and min of data with NaN (see _host.Rows)
+                    assert name in ('max', 'min') and np.isnan(x).any()
+                    continue
+                got = np.asarray(got[0])
+                what = '%s %s %s %s' % (name, dtype, shape, kwargs)
+                assert got.dtype == want.dtype and got.shape == want.shape, what
+                # two summation orders differ by at most the rounding of each of the K additions
+                terms = max(x.size // max(want.size, 1), 1)
+                tol = 2 * terms * np.finfo(dtype).eps * 1.5
+                np.testing.assert_allclose(got, want, rtol=tol, atol=tol, err_msg=what)
+    finally:
+        restore(prev)
+
+
+def test_new_shapes_of_a_reduction_share_row_programs(compiles):
+    rng = np.random.RandomState(3)
+    shapes = [(2 + i % 4, 3 + i, 2 + i % 3) for i in range(16)]  # 16 shapes, rows of 12 to 72
+    arrays = [nd.array(rng.uniform(-1, 1, s)) for s in shapes]
+    before = compiles[0]
+    outs = [nd.sum(a, axis=(0, 2)) for a in arrays] + [a.mean() for a in arrays]
+    assert compiles[0] - before <= 8  # row lengths 4, 8, 16 for the sums; 32-256 for the means
+    for a, s, m in zip(arrays, outs[:16], outs[16:]):
+        np.testing.assert_allclose(s.asnumpy(), a.asnumpy().sum(axis=(0, 2)), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(m.asnumpy(), [a.asnumpy().mean()], rtol=1e-5, atol=1e-6)
+        assert s.context == a.context

@@ -16,6 +16,7 @@ import numpy as np
 from .. import _tape, _x64
 from .._caches import lru_cache
 from .._tape import state as _ag_state
+from .._transfer import put
 from .._x64 import x64, on as _x64_on, restore as _x64_restore
 from ..base import DeferredError, MXNetError, shape_str, upper_layer
 from . import _pending
@@ -838,7 +839,9 @@ def array(source_array, ctx=None, dtype=None):
         host = np.asarray(source_array, dtype=dtype)
     except (TypeError, ValueError) as err:
         raise MXNetError('array: cannot make an array from %s: %s' % (type(source_array).__name__, err)) from None
-    return NDArray._from_jax(jax.device_put(host, ctx.jax_device), ctx)
+    if host is source_array or host.base is not None:  # the caller's memory: an NDArray owns a copy
+        host = host.copy()
+    return NDArray._from_jax(put(host, ctx.jax_device), ctx)
 
 
 def check_same_dtype(op_name, lhs, rhs):

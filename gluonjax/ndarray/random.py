@@ -6,6 +6,7 @@ import numbers
 import jax
 import numpy as np
 
+from .._transfer import put
 from .._x64 import jit as _x64_jit, x64 as _x64
 from ..ops import _host
 from ..base import MXNetError
@@ -68,7 +69,7 @@ def _cut(flat, shape):
 
 @_x64  # a float64 draw stays float64
 def _put(values, sharding):
-    return jax.device_put(values, sharding)
+    return put(values, sharding)
 
 
 @functools.partial(_x64_jit, static_argnums=1)  # traced with x64 on, as gluonjax's compiled code is

@@ -12,11 +12,19 @@ compiled, as before. Two ways serve them, both giving the compiled program's exa
   compiled one: exactly rounded arithmetic and data movement) run it on the host.
 - Pointwise operators (``OpDef.pointwise``: exp, tanh, add, comparisons...) whose inputs share
   one shape run the program compiled for a padded 1-D array of the next power-of-two size
-  (:func:`bucket_size`): 15 programs per operator and dtype serve every size up to ``MAX_SIZE``.
+  (:func:`bucket_size`): 11 programs per operator and dtype serve every size up to ``MAX_SIZE``.
   Each element is computed by the same code wherever it sits, so the bits are the exact-shape
   program's (tests/test_ops_buckets.py checks every pointwise operator). On a GPU this way
   serves the exactly rounded operators (arithmetic, comparisons), at the cost of a round trip
   through the host; its transcendental functions are not position-independent to the bit.
+
+Reductions (sum, mean, prod, norm, and max/min where their host form declines: ``OpDef.rows``)
+run as rows: the reduced axes moved last, the array seen as (M, K) and padded with the
+reduction's neutral element to power-of-two sizes, reduced along its rows by the program for
+that (M, K) bucket. XLA adds a row in an order that depends on its length (vector lanes from 16
+elements on), so these results may differ from the exact-shape program's in the last bits, as
+two reduction orders do; the values are the same sums. Without this, every new shape of a
+reduction compiled (180 of the 210 compiles left in MXNet's NDArray profiler example).
 
 Equal bits need care: XLA's CPU code reads and writes subnormal floats as zero in arithmetic
 (not in moves: negation, abs and copies keep them), so arithmetic host forms are wrapped in
@@ -36,15 +44,18 @@ check it would cost a tenth of a compile. tests/test_ops_host.py compares every 
 bits and dtypes with the compiled operator's, for every dtype it serves.
 Set ``GLUONJAX_HOST_FIRST_CALLS=0`` to compile every signature at once.
 """
+import collections
 import os
 
 import jax
 import numpy as np
 
 from .. import _caches
+from .._transfer import put
 from ..base import MXNetError
 
-__all__ = ['run', 'first_call', 'cpu_arithmetic', 'flush_subnormals', 'moves', 'int_exact', 'keep_dtypes', 'Fallback']
+__all__ = ['run', 'first_call', 'cpu_arithmetic', 'flush_subnormals', 'moves', 'int_exact', 'keep_dtypes', 'Fallback',
+           'Rows']
 
 # A compile costs 30-100 ms and saves about 10 us per later call against the host form, so a
 # signature met a few times is cheaper on the host; only one that keeps coming back compiles.
@@ -133,13 +144,16 @@ def run(kernel, args):
             return None
     on_host = _state['cpu'] and kernel.host is not None and _host_serves(kernel.op.host, arrays)
     in_bucket = kernel.op.pointwise and _bucketable(arrays) and (kernel.host is not None or _on_cpu(arrays[0]))
-    if not (on_host or in_bucket):
+    rows = kernel.op.rows is not None and _row_reducible(arrays, dynamic)
+    if not (on_host or in_bucket or rows):
         return None
     if not first_call((kernel.key, tuple([(a.shape, a.dtype) for a in arrays]))):
         return None
     outs = _on_host(kernel, arrays, dynamic) if on_host else None
     if outs is None and in_bucket:  # (also where the host form fell back: an integer division by 0)
         outs = _in_bucket(kernel, arrays, dynamic)
+    if outs is None and rows:  # (also where it fell back: a float sum, a max over zeros)
+        outs = _in_rows(kernel, arrays[0])
     return outs
 
 
@@ -169,17 +183,20 @@ def _on_host(kernel, arrays, dynamic):
     except Exception:  # Fallback, or anything else: the compiled kernel runs and reports it in its words
         return None
     placement = arrays[0].sharding if arrays else (kernel.key[2] or jax.devices()[0])
-    return tuple([jax.device_put(np.asarray(o), placement) for o in outs])
+    return tuple([put(np.asarray(o), placement) for o in outs])
 
 
 # ---- size buckets for pointwise operators ----------------------------------------------------
 
-MIN_BUCKET = 64
+# Below a thousand elements a pointwise program's run time is its dispatch; one program for all
+# of them saves compiles (40 new shapes of 3 operators: mean 390 ms per shape with 64, 140-160 ms
+# with 1024, at load 10).
+MIN_BUCKET = 1024
 
 
 def bucket_size(n):
     """The size of the program that serves ``n`` elements: the next power of two, at least
-    MIN_BUCKET, so that 15 programs serve every size up to MAX_SIZE."""
+    MIN_BUCKET, so that 11 programs serve every size up to MAX_SIZE."""
     return max(MIN_BUCKET, 1 << (n - 1).bit_length())
 
 
@@ -207,6 +224,52 @@ def _in_bucket(kernel, arrays, dynamic):
     for a in arrays:
         buf = np.ones(size, a.dtype)
         buf[:n] = np.asarray(a).reshape(-1)
-        padded.append(jax.device_put(buf, placement))
+        padded.append(put(buf, placement))
     outs = kernel.jitted(*padded, *dynamic)
-    return tuple([jax.device_put(np.asarray(o)[:n].reshape(shape), placement) for o in outs])
+    return tuple([put(np.asarray(o)[:n].reshape(shape), placement) for o in outs])
+
+
+# ---- reductions as padded rows --------------------------------------------------------------
+
+# How a reduction runs as rows (``OpDef.rows`` gives it for the call's attributes and shape):
+# ``axes`` reduced (moved last), ``out_shape`` the call's result shape, ``neutral`` the padding
+# that leaves a row's result unchanged, ``op``/``attrs`` the operator and attributes reducing
+# axis 1 of the padded (M, K) array, ``per_count``: divide each row's result by K (a mean),
+# ``drops_nan``: the row program may lose a NaN (XLA's vectorised max and min on the CPU turned
+# [nan, inf, ...] padded to 8 into inf), so data with NaN compiles its own program.
+Rows = collections.namedtuple('Rows', 'axes out_shape neutral op attrs per_count drops_nan')
+# Small arrays are padded with rows up to this many elements, so that one program per row length
+# serves them all (100 sums of random small shapes compiled 47 programs, and 17 with this).
+MIN_ROWS_SIZE = 4096
+
+
+def _row_reducible(arrays, dynamic):
+    return (len(arrays) == 1 and not dynamic and arrays[0].dtype.kind == 'f' and arrays[0].size > 0
+            and not arrays[0].weak_type)
+
+
+def _in_rows(kernel, array):
+    """The reduction ``kernel`` of ``array`` by the program reducing the rows of its (M, K)
+    bucket, or None where the operator declines (see ``Rows``)."""
+    rows = kernel.op.rows(kernel.attrs, array.shape)
+    if rows is None:
+        return None
+    data = np.asarray(array)
+    if rows.drops_nan and np.isnan(data).any():
+        return None
+    kept = [i for i in range(array.ndim) if i not in rows.axes]
+    m = int(np.prod([array.shape[i] for i in kept], dtype=np.int64))
+    k = array.size // m
+    cols = _pow2(k)
+    buf = np.full((max(_pow2(m), MIN_ROWS_SIZE // cols, 1), cols), rows.neutral, array.dtype)
+    buf[:m, :k] = data.transpose(kept + list(rows.axes)).reshape(m, k)
+    placement = array.sharding
+    row_kernel = kernel.sibling(rows.op, dict(rows.attrs, axis=1))
+    out = np.asarray(row_kernel.jitted(put(buf, placement))[0])[:m]
+    if rows.per_count:  # correctly rounded, as the operator's own division
+        out = (out.astype(np.float64) / k).astype(out.dtype)
+    return (put(out.reshape(rows.out_shape), placement),)
+
+
+def _pow2(n):
+    return 1 << (n - 1).bit_length()

@@ -67,7 +67,7 @@ class Kernel:
         self.fn, self.jitted = shared
         self.host = None if op.host is None else _as_tuple_fn(op.host, static, self.dynamic, self.n_out, False)
         # a signature's first calls may run without compiling it (ops/_host.py)
-        self.first_calls = self.host is not None or op.pointwise
+        self.first_calls = self.host is not None or op.pointwise or op.rows is not None
 
     def __call__(self, *arrays):
         # Kernels are traced and run with 64-bit dtypes on (float64/int64 NDArrays), whatever the
@@ -85,6 +85,10 @@ class Kernel:
             raise self.error(arrays, err) from None
         finally:
             _x64_restore(prev)
+
+    def sibling(self, op_name, kwargs):
+        """The Kernel of ``op_name`` with ``kwargs`` on this kernel's device."""
+        return kernel_for(op_name, kwargs, self.train, self.key[2])
 
     def error(self, arrays, err):
         """The MXNetError for ``err``, raised by this kernel on ``arrays``."""

@@ -4,7 +4,7 @@ import numpy as np
 
 from ..base import MXNetError, shape_str
 from . import _onnx
-from ._host import Fallback, int_exact
+from ._host import Fallback, Rows, int_exact
 from ._registry import P, register
 from .elemwise import exact_divide
 
@@ -61,11 +61,31 @@ def _reduction(name, fn, int_result):
     return op
 
 
-def _reducer(name, fn, aliases=(), int_result=False, onnx=None, host=None):
-    """A reduction with MXNet's parameters; ``host``: ``fn``'s exact NumPy form (see ops/_host.py)."""
+def _out_shape(shape, axes, keepdims):
+    """The shape of a reduction's result (MXNet's (1,) for a full reduction without keepdims)."""
+    if keepdims:
+        return tuple(1 if i in axes else s for i, s in enumerate(shape))
+    return tuple(s for i, s in enumerate(shape) if i not in axes) or (1,)
+
+
+def _as_rows(name, neutral, row_op=None, per_count=False, row_attrs=(), drops_nan=False):
+    """``OpDef.rows`` of a reduction (see ops/_host.py: ``Rows``): padding with ``neutral`` leaves
+    each row's result unchanged; ``row_op`` (default: the operator itself) reduces the padded
+    rows; ``row_attrs``: the call's attributes it keeps."""
+    def rows(attrs, shape):
+        axes = reduce_axes(name, shape, attrs['axis'], attrs.get('exclude', False))
+        kept = {a: attrs[a] for a in row_attrs}
+        return Rows(axes, _out_shape(shape, axes, attrs['keepdims']), neutral, row_op or name,
+                    dict(kept, keepdims=False), per_count, drops_nan)
+    return rows
+
+
+def _reducer(name, fn, aliases=(), int_result=False, onnx=None, host=None, rows=None):
+    """A reduction with MXNet's parameters; ``host``: ``fn``'s exact NumPy form, ``rows`` its
+    padded-rows form (see ops/_host.py)."""
     host = host and int_exact(_reduction(name, host, int_result))
     register(name, params=_REDUCE_PARAMS, aliases=aliases, methods=(name,), onnx=onnx and _onnx_reduce(onnx),
-             host=host)(_reduction(name, fn, int_result))
+             host=host, rows=rows)(_reduction(name, fn, int_result))
 
 
 def _host_extreme(np_fn):
@@ -102,17 +122,22 @@ def _prod(x, axis, keepdims):
     return jnp.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
 
 
-_reducer('sum', _sum, aliases=('sum_axis',), onnx='ReduceSum', host=_host_int_sum)
-_reducer('mean', _mean, onnx='ReduceMean')
-_reducer('prod', _prod, onnx='ReduceProd')
-_reducer('nansum', lambda x, axis, keepdims: jnp.nansum(x, axis=axis, keepdims=keepdims, dtype=x.dtype))
-_reducer('nanprod', lambda x, axis, keepdims: jnp.nanprod(x, axis=axis, keepdims=keepdims, dtype=x.dtype))
-_reducer('max', jnp.max, aliases=('max_axis',), onnx='ReduceMax', host=_host_extreme(np.max))
-_reducer('min', jnp.min, aliases=('min_axis',), onnx='ReduceMin', host=_host_extreme(np.min))
+_reducer('sum', _sum, aliases=('sum_axis',), onnx='ReduceSum', host=_host_int_sum, rows=_as_rows('sum', 0))
+_reducer('mean', _mean, onnx='ReduceMean', rows=_as_rows('mean', 0, 'sum', per_count=True))
+_reducer('prod', _prod, onnx='ReduceProd', rows=_as_rows('prod', 1))
+_reducer('nansum', lambda x, axis, keepdims: jnp.nansum(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
+         rows=_as_rows('nansum', 0))
+_reducer('nanprod', lambda x, axis, keepdims: jnp.nanprod(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
+         rows=_as_rows('nanprod', 1))
+_reducer('max', jnp.max, aliases=('max_axis',), onnx='ReduceMax', host=_host_extreme(np.max),
+         rows=_as_rows('max', -np.inf, drops_nan=True))
+_reducer('min', jnp.min, aliases=('min_axis',), onnx='ReduceMin', host=_host_extreme(np.min),
+         rows=_as_rows('min', np.inf, drops_nan=True))
 
 
 @register('norm', methods=('norm',), params=[P('ord', 'int', 2), P('axis', 'axis', None, optional=True),
-                          P('out_dtype', 'dtype', None, optional=True), P('keepdims', 'bool', False)])
+                          P('out_dtype', 'dtype', None, optional=True), P('keepdims', 'bool', False)],
+          rows=_as_rows('norm', 0, row_attrs=('ord', 'out_dtype')))
 def norm(data, *, ord, axis, out_dtype, keepdims):
     """The L1 or L2 norm over the given axes (all elements by default)."""
     if ord not in (1, 2):
