@@ -1,6 +1,7 @@
 """Thousands of small eager operators on ever-new shapes, as in MXNet's NDArray profiler example.
 
     python bench/bench_profiler_example.py     # MXNET_PYTHON=/tmp/mxref/bin/python adds MXNet 1.9.1
+    python bench/bench_profiler_example.py --no-jax   # without the (slow) jax eager column
 
 MXNet's ``example/profiler/profiler_ndarray.py`` exercises NDArray the way test scripts and
 notebooks do: elementwise arithmetic in five dtypes on random shapes, ``sqrt``/``square``/``norm``,
@@ -182,9 +183,14 @@ def main():
     reference = mxnet_seconds()
     import gluonjax
     ours = run_parts(MxNd(gluonjax.nd))
-    with warnings.catch_warnings():  # jax without x64 warns on every float64 request
-        warnings.simplefilter('ignore')
-        jax_eager = run_parts(JaxNd())
+    print('gluonjax: %s (total %.2f s)' % (', '.join('%s %.2f' % kv for kv in ours.items()), sum(ours.values())),
+          flush=True)
+    if '--no-jax' in sys.argv:  # jax eager compiles every shape: minutes, more on a GPU
+        jax_eager = {name: float('nan') for name, _ in PARTS}
+    else:
+        with warnings.catch_warnings():  # jax without x64 warns on every float64 request
+            warnings.simplefilter('ignore')
+            jax_eager = run_parts(JaxNd())
     print('%-16s %10s %10s %10s %12s' % ('part (seconds)', 'gluonjax', 'jax eager', 'MXNet', 'vs MXNet'))
     for name, _ in PARTS + (('total', None),):
         pick = (lambda s: sum(s.values())) if name == 'total' else (lambda s, n=name: s[n])

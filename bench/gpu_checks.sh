@@ -24,7 +24,7 @@ for s in ${STEPS:-devices train gluon resnet core new_shapes profiler_example su
     resnet) step resnet 60 python3 bench/bench_resnet.py --rounds 3 --number 10 ;;
     core) step core 30 python3 bench/bench_core.py ;;
     new_shapes) step new_shapes 90 python3 bench/bench_new_shapes.py ;;
-    profiler_example) step profiler_example 60 python3 bench/bench_profiler_example.py ;;
+    profiler_example) step profiler_example 90 python3 bench/bench_profiler_example.py --no-jax ;;
     # The suite with jax's default device on the GPU (gluonjax's default context stays cpu(0), as
     # MXNet's): each worker takes GPU memory as it needs it instead of jax's default 75% up front.
     suite) XLA_PYTHON_CLIENT_PREALLOCATE=false step suite "${SUITE_LIMIT:-240}" python3 -m pytest -v \

@@ -20,6 +20,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import _caches
+from ._transfer import put
 from ._x64 import x64
 from .base import MXNetError
 from .ops import _int_grads
@@ -196,7 +197,7 @@ def full(shape, dtype, value, sharding=None):
     for d in shape:
         size *= d
     if size <= _HOST_FILL:
-        return jax.device_put(np.full(shape, value, dtype), sharding)
+        return put(np.full(shape, value, dtype), sharding)
     return jax.device_put(jnp.full(shape, value, dtype), sharding)
 
 

@@ -16,6 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .. import autograd, initializer
+from .._transfer import put
 from .._x64 import x64
 from ..base import MXNetError, shape_str
 from ..context import Context, cpu, current_context
@@ -58,7 +59,7 @@ def _tracing():
 def _fresh_zeros(x):
     """Zeros like ``x`` on its device, made on the host: a net's first gradient buffers would
     otherwise compile one program per parameter shape (seconds for a model-zoo net)."""
-    return jax.device_put(np.zeros(x.shape, x.dtype), x.sharding)
+    return put(np.zeros(x.shape, x.dtype), x.sharding)
 
 
 def _as_ctx_list(ctx):

@@ -20,6 +20,7 @@ import jax
 import numpy as onp
 
 from .. import _caches
+from .._transfer import put
 from ..base import MXNetError
 from ..context import Context, current_context
 from ..ndarray.ndarray import NDArray, apply_fn, make_view, _inplace
@@ -332,7 +333,9 @@ def array(object, dtype=None, ctx=None, copy=True):  # noqa: A002 (NumPy's name)
         host = onp.asarray(object, dtype=dtype)
     except (TypeError, ValueError) as err:
         raise TypeError('array: cannot make an array from %s: %s' % (type(object).__name__, err)) from None
-    return ndarray._from_jax(jax.device_put(host, ctx.jax_device), ctx)
+    if host is object or host.base is not None:  # the caller's memory: the array owns a copy
+        host = host.copy()
+    return ndarray._from_jax(put(host, ctx.jax_device), ctx)
 
 
 def asarray(a, dtype=None, ctx=None):
