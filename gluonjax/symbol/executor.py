@@ -85,6 +85,26 @@ def _cotangent(out, head_grad):
     return head_grad.astype(out.dtype)
 
 
+def _cotangents(vjp, outs, head_grads):
+    """The cotangents of the outputs. A head gradient of another shape than its output is
+    accepted where the backward pass does not read it (MXNet's executor takes the array as given,
+    and an operator without a gradient, Proposal's, never looks at it); elsewhere it is an error."""
+    heads = [_cotangent(o, g) for o, g in zip(outs, head_grads)]
+    wrong = [i for i, (o, h) in enumerate(zip(outs, heads)) if h.shape != o.shape]
+    if not wrong:
+        return heads
+    for i in wrong:
+        heads[i] = jnp.zeros_like(outs[i])
+    closed = jax.make_jaxpr(vjp)(heads)
+    read = {id(v) for eqn in closed.jaxpr.eqns for v in eqn.invars}
+    read |= {id(v) for v in closed.jaxpr.outvars}
+    for i in wrong:
+        if id(closed.jaxpr.invars[i]) in read:
+            raise MXNetError('backward: the head gradient of output %d has shape %s, the output %s'
+                             % (i, shape_str(head_grads[i].shape), shape_str(outs[i].shape)))
+    return heads
+
+
 class Executor:
     """A Symbol bound to argument, gradient and auxiliary arrays."""
 
@@ -199,7 +219,7 @@ class Executor:
                     return outs, new_aux
                 diff = {n: args[n] for n in diff_names}
                 outs, vjp, _ = jax.vjp(f, diff, has_aux=True)
-                heads = [_cotangent(o, g) for o, g in zip(outs, head_grads)]
+                heads = _cotangents(vjp, outs, head_grads)
                 if devices is not None:
                     heads = [jax.device_put(h, next(iter(o.devices()))) for h, o in zip(heads, outs)]
                 return vjp(heads)[0]
