@@ -76,9 +76,11 @@ SHAPED = {
     '_np_max': ([(3, 4, 5)], {'axis': (0, 2), 'keepdims': True}), '_np_min': ([(3, 4, 5)], {'axis': -1}),
     'sort': ([(4, 9)], {'axis': 0}),
     '_np_any': ([(3, 4, 5)], {'axis': (0, 2), 'keepdims': True}), '_np_all': ([(3, 4, 5)], {'axis': 1}),
+    'take': ([(4, 5, 2), (3, 2)], {'axis': 1, 'mode': 'wrap'}),
 }
 REDUCTIONS = ('max', 'min', 'sum', '_np_max', '_np_min', 'sort')  # exact on some data only
 SUBNORMALS_DECLINED = REDUCTIONS + ('_np_any', '_np_all')  # XLA's CPU code reads them as zero
+FINITE_INDICES = ('take',)  # XLA converts non-finite float indices its own way: compiled (test below)
 
 
 def _served(name):
@@ -142,7 +144,7 @@ def test_moves_and_reductions_on_the_host_give_the_compiled_bits(name):
     for dtype in _served(name):
         if name == 'sum' and dtype.startswith('float'):
             continue  # float sums stay compiled (the next test)
-        special = name not in SUBNORMALS_DECLINED  # data computed exactly (see below for the rest)
+        special = name not in SUBNORMALS_DECLINED + FINITE_INDICES  # data computed exactly (see below for the rest)
         arrays = _device([_values(dtype, int(np.prod(s)), rng, special).reshape(s) for s in shapes])
         for h, c in zip(*_both_ways(kernel, arrays)):
             _same_bits(h, c)
@@ -321,3 +323,25 @@ def test_any_and_all_leave_subnormals_to_the_compiled_kernel():
         assert _host.run(kernel, tuple(_device([np.array([0.0, 1e-39], np.float32)]))) is None
     finally:
         restore(prev)
+
+
+def test_take_on_the_host_leaves_non_finite_indices_to_the_compiled_kernel_and_defers_raise():
+    """take's host form: NaN or huge float indices fall back to the compiled kernel; mode='raise'
+    reports an index out of range at the next wait on the output, as MXNet's engine does."""
+    kernel = kernel_for('take', {'mode': 'clip'})
+    data = np.arange(4, dtype=np.float32)
+    for bad in (np.nan, 3e9):
+        args = tuple(_device([data, np.array([1, bad], np.float32)]))
+        prev = on()
+        try:
+            _host._seen.clear()
+            assert _host.run(kernel, args) is None
+        finally:
+            restore(prev)
+    _host._seen.clear()
+    for _ in range(_host.HOST_CALLS + 1):  # on the host, then compiled (the check in a callback)
+        out = nd.take(nd.array(data), nd.array([0, 4]), mode='raise')
+        assert out.shape == (2,)
+        with pytest.raises(MXNetError, match='take: index 4 is out of bounds for an axis of size 4'):
+            out.asnumpy()
+    np.testing.assert_array_equal(nd.take(nd.array(data), nd.array([3, -1]), mode='wrap').asnumpy(), [3, 3])

@@ -155,3 +155,56 @@ def test_rroi_align_matches_a_per_sample_reference(ratio):
                                rtol=1e-5, atol=1e-5)
     with pytest.raises(MXNetError, match=r'RROIAlign: rois must be \(num_rois, 6\)'):
         mx.nd.contrib.RROIAlign(mx.nd.array(data), mx.nd.array(rois[:, :5]), pooled_size=(2, 3), spatial_scale=1.0)
+
+
+_PROPOSAL = np.load(os.path.join(os.path.dirname(__file__), 'data', 'mxnet_ref', 'proposal_ref.npz'))
+_PROPOSAL_CASES = json.loads(str(_PROPOSAL['cases']))
+
+
+@pytest.mark.parametrize('case', _PROPOSAL_CASES, ids=[c['name'] for c in _PROPOSAL_CASES])
+def test_proposal_matches_mxnet(case):
+    """Proposal / MultiProposal rois and scores equal MXNet's (recorded by make_proposal_data.py)."""
+    name = case['name']
+    inputs = [mx.nd.array(_PROPOSAL['%s/%s' % (name, k)]) for k in ('cls_prob', 'bbox_pred', 'im_info')]
+    rois, scores = getattr(mx.nd.contrib, case['op'])(*inputs, **_kwargs(case['kwargs']))
+    np.testing.assert_allclose(rois.asnumpy(), _PROPOSAL['%s/rois' % name], rtol=1e-5, atol=1e-3)
+    np.testing.assert_allclose(scores.asnumpy(), _PROPOSAL['%s/scores' % name], rtol=1e-6)
+
+
+def test_proposal_is_not_differentiable_and_checks_shapes():
+    """MXNet's gradient of the proposals is zero for every input; shapes that disagree name the operator."""
+    name = _PROPOSAL_CASES[0]['name']
+    inputs = [mx.nd.array(_PROPOSAL['%s/%s' % (name, k)]) for k in ('cls_prob', 'bbox_pred', 'im_info')]
+    for x in inputs:
+        x.attach_grad()
+    with mx.autograd.record():
+        rois = mx.nd.contrib.MultiProposal(*inputs, **_kwargs(dict(_PROPOSAL_CASES[0]['kwargs'], output_score=False)))
+    rois.backward(mx.nd.ones(rois.shape))
+    assert all(not x.grad.asnumpy().any() for x in inputs)
+    sym = mx.sym.contrib.Proposal(mx.sym.var('c'), mx.sym.var('b'), mx.sym.var('i'), output_score=True)
+    assert sym.list_outputs() == ['proposal0_output', 'proposal0_score']
+    with pytest.raises(MXNetError, match='Proposal: takes one image'):
+        mx.nd.contrib.Proposal(*inputs, **_kwargs(_PROPOSAL_CASES[0]['kwargs']))
+    with pytest.raises(MXNetError, match='MultiProposal: bbox_pred must be'):
+        mx.nd.contrib.MultiProposal(inputs[0], inputs[1][:, 1:], inputs[2])
+
+
+def test_executor_backward_takes_unread_head_gradients_of_any_shape():
+    """MXNet's executor takes head gradients as given: MXNet's test_multi_proposal_op passes one of
+    (post_nms, 5) for MultiProposal's (batch * post_nms, 5) output, which its backward never reads.
+    A head gradient that backward does read must have its output's shape."""
+    c, b, i = (mx.sym.var(n) for n in 'cbi')
+    sym = mx.sym.contrib.MultiProposal(c, b, i, rpn_pre_nms_top_n=20, rpn_post_nms_top_n=5, scales=(2,), ratios=(1,))
+    rng = np.random.RandomState(0)
+    args = {'c': mx.nd.array(rng.rand(2, 2, 3, 3)), 'b': mx.nd.array(rng.rand(2, 4, 3, 3)),
+            'i': mx.nd.array([[48, 48, 1], [40, 40, 1]])}
+    grads = {k: mx.nd.ones(v.shape) for k, v in args.items()}
+    ex = sym.bind(mx.cpu(), args, args_grad=grads)
+    ex.forward(is_train=True)
+    assert ex.outputs[0].shape == (10, 5)
+    ex.backward([mx.nd.ones((5, 5))])
+    assert all(not g.asnumpy().any() for g in grads.values())
+    ex = mx.sym.FullyConnected(mx.sym.var('x'), num_hidden=3).simple_bind(mx.cpu(), x=(2, 4))
+    ex.forward(is_train=True)
+    with pytest.raises(MXNetError, match='head gradient of output 0 has shape'):
+        ex.backward([mx.nd.ones((3, 3))])

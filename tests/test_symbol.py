@@ -540,6 +540,8 @@ SHAPE_CASES = {
     '_contrib_box_encode': ([(1, 3), (1, 3), (1, 3, 4), (1, 2, 4), (4,), (4,)], {}),
     '_contrib_box_decode': ([(1, 3, 4), (1, 3, 4)], {}),
     '_contrib_bipartite_matching': ([(2, 4, 3)], {'threshold': 0.1}),
+    '_contrib_Proposal': ([(1, 6, 3, 4), (1, 12, 3, 4), (1, 3)], {'scales': (8,), 'rpn_post_nms_top_n': 5}),
+    '_contrib_MultiProposal': ([(2, 6, 3, 4), (2, 12, 3, 4), (2, 3)], {'scales': (8,), 'rpn_post_nms_top_n': 5}),
     '_contrib_MultiBoxPrior': ([(1, 2, 3, 4)], {'sizes': (0.5, 0.2), 'ratios': (1, 2)}),
     '_contrib_MultiBoxTarget': ([(1, 4, 4), (2, 3, 5), (2, 3, 4)], {}),
     '_image_to_tensor': ([(4, 5, 3)], {}),

@@ -8,6 +8,7 @@ on the host, since jax would clamp silently.
 """
 import numbers
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
@@ -255,6 +256,12 @@ def _wrap_dyn(d, x):
     return d if isinstance(d, NDArray) else NDArray._from_jax(d, x._ctx)
 
 
+def _same_kind(x, v):
+    """Whether ``v`` is a dense array of x's shape and dtype."""
+    return (isinstance(v._data, jax.Array) and isinstance(x._data, jax.Array) and v._data.shape == x._data.shape
+            and v._data.dtype == x._data.dtype and v.stype == 'default' == x.stype)
+
+
 def setitem(x, key, value):
     if isinstance(value, NDArray):
         v = value
@@ -263,6 +270,12 @@ def setitem(x, key, value):
     else:
         v = array(np.asarray(value), ctx=x.context, dtype=x._data.dtype)
     if (key == slice(None) or key is Ellipsis) if not isinstance(key, (NDArray, list, np.ndarray, tuple)) else False:
+        if _same_kind(x, v) and not (_ag_state.recording and (x._ag is not None or v._ag is not None)):
+            # ``x[:] = v`` of an array like x: a copy of v's buffer (x's own: optimizer states are
+            # donated) with no program compiled for the shape (MXNet's tests fill every bound
+            # argument this way)
+            x._set_data(jax.device_put(v._data, x._data.sharding, may_alias=False))
+            return
         plan, dyn = tuple([('all',)] * x.ndim), []
     else:
         plan, dyn = _plan(x, key)

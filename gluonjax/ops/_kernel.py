@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import _caches
 from .._x64 import on as _x64_on, restore as _x64_restore
-from ..base import MXNetError, shape_str
+from ..base import DeferredError, MXNetError, shape_str
 from . import _host
 from ._registry import get_op
 
@@ -92,7 +92,11 @@ class Kernel:
 
     def error(self, arrays, err):
         """The MXNetError for ``err``, raised by this kernel on ``arrays``."""
-        return operator_error(self.op.name, self.op.input_names(self.attrs, len(arrays)), arrays, err)
+        error = operator_error(self.op.name, self.op.input_names(self.attrs, len(arrays)), arrays, err)
+        if _raised_in_callback(err, DeferredError):  # a check of the values as MXNet's kernel runs
+            outs = jax.eval_shape(self.fn, *arrays)
+            return DeferredError(str(error), [(o.shape, o.dtype) for o in outs])
+        return error
 
 
 def _as_tuple_fn(fn, static, dynamic, n_out, random):

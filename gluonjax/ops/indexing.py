@@ -9,9 +9,9 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from ..base import MXNetError, shape_str
+from ..base import DeferredError, MXNetError, shape_str
 from . import _onnx
-from ._host import Fallback, int_exact
+from ._host import Fallback, int_exact, moves
 from ._registry import Np, P, register
 from .shape import norm_axis
 
@@ -23,18 +23,23 @@ def _as_index(indices):
     return indices.astype(jnp.int64 if indices.dtype == jnp.float64 else jnp.int32)
 
 
-def _fix_indices(name, idx, size, mode):
-    """Indices brought into [0, size): clipped, wrapped, or checked when mode is 'raise'."""
+def _fix_indices(name, idx, size, mode, xp=jnp, out_avals=()):
+    """Indices brought into [0, size): clipped, wrapped, or checked when mode is 'raise'. With
+    NumPy (``xp``, a host form) the check runs at once, else in a callback of the compiled kernel."""
     if mode == 'wrap':
-        return jnp.mod(idx, size)
+        return xp.mod(idx, size)
     if mode == 'raise':
-        def check(values):
+        def check(values):  # MXNet checks as the operator runs: reported at the next wait on its output
             values = np.asarray(values)
             bad = values[(values < 0) | (values >= size)]
             if bad.size:
-                raise MXNetError('%s: index %d is out of bounds for an axis of size %d' % (name, bad[0], size))
-        jax.debug.callback(check, idx)
-    return jnp.clip(idx, 0, size - 1)
+                raise DeferredError('%s: index %d is out of bounds for an axis of size %d' % (name, bad[0], size),
+                                    list(out_avals))
+        if xp is np:
+            check(idx)
+        else:
+            jax.debug.callback(check, idx)
+    return xp.clip(idx, 0, size - 1)
 
 
 def _onnx_take(g, node):
@@ -61,9 +66,17 @@ def _onnx_one_hot(g, node):
     return g.add('OneHot', [idx, depth, values], axis=-1)
 
 
+def _host_take(a, indices, *, axis, mode):
+    """take on the host: float indices truncated as the compiled kernel converts them (those
+    that are not finite or do not fit in int32 stay compiled: XLA converts them its own way)."""
+    if indices.dtype.kind == 'f' and not (np.isfinite(indices).all() and (np.abs(indices) < 2 ** 31).all()):
+        raise Fallback
+    return take(a, indices, axis=axis, mode=mode, xp=np)
+
+
 @register('take', methods=('take',), inputs=('a', 'indices'), onnx=_onnx_take,
-          params=[P('axis', 'int', 0), P('mode', 'str', 'clip')])
-def take(a, indices, *, axis, mode):
+          params=[P('axis', 'int', 0), P('mode', 'str', 'clip')], host=moves(_host_take))
+def take(a, indices, *, axis, mode, xp=jnp):
     """Slices of ``a`` along ``axis`` at ``indices``: shape a.shape[:axis] + indices.shape + a.shape[axis+1:].
 
     mode 'clip' clamps out-of-range indices, 'wrap' wraps them around, 'raise' raises an error.
@@ -71,8 +84,11 @@ def take(a, indices, *, axis, mode):
     if mode not in ('clip', 'wrap', 'raise'):
         raise MXNetError("take: mode must be 'clip', 'wrap' or 'raise', got %r" % (mode,))
     ax = norm_axis('take', axis, a.ndim)
-    idx = _fix_indices('take', _as_index(indices), a.shape[ax], mode)
-    return jnp.take(a, idx, axis=ax)
+    out_shape = a.shape[:ax] + indices.shape + a.shape[ax + 1:]
+    if a.shape[ax] == 0 and xp is np:
+        raise Fallback  # nothing to take from: the compiled kernel's own result
+    idx = _fix_indices('take', _as_index(indices), a.shape[ax], mode, xp, [(out_shape, a.dtype)])
+    return xp.take(a, idx, axis=ax)
 
 
 def _selected_count(attrs, data, index):

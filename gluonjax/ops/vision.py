@@ -1,6 +1,7 @@
 """Vision operators of MXNet's contrib namespace (``mx.nd.contrib.X``, ``F.contrib.X``).
 
 - box_iou, box_nms: overlaps and non-maximum suppression of boxes (src/operator/contrib/bounding_box)
+- Proposal, MultiProposal: Faster R-CNN's region proposals (anchors, box deltas, greedy NMS)
 - BilinearResize2D, AdaptiveAvgPooling2D: resampling of NCHW maps, as GluonCV's heads use them
 
 Every kernel works on fixed shapes (XLA needs them): NMS keeps its survivors at the front of the
@@ -320,6 +321,149 @@ def multibox_prior(data, *, sizes, ratios, clip, steps, offsets):
     if clip:
         boxes = jnp.clip(boxes, 0, 1)
     return boxes.reshape(1, -1, 4).astype(data.dtype)
+
+
+# ---- region proposals (Faster R-CNN's RPN: src/operator/contrib/proposal, multi_proposal) -------------
+
+_PROPOSAL_PARAMS = [P('rpn_pre_nms_top_n', 'int', 6000), P('rpn_post_nms_top_n', 'int', 300),
+                    P('threshold', 'float', 0.7), P('rpn_min_size', 'int', 16),
+                    P('scales', 'floats', (4.0, 8.0, 16.0, 32.0)), P('ratios', 'floats', (0.5, 1.0, 2.0)),
+                    P('feature_stride', 'int', 16), P('output_score', 'bool', False), P('iou_loss', 'bool', False)]
+
+
+def _score_visible(attrs):
+    return 2 if attrs['output_score'] else 1
+
+
+def _rpn_anchors(stride, ratios, scales):
+    """The (A, 4) corner anchors of the cell at (0, 0), ratio-major: for each height/width ratio a
+    box of about the cell's area with its sides rounded to whole pixels, times each scale, centred
+    on the cell (sides counted as x2 - x1 + 1, as in the original Faster R-CNN code)."""
+    area = float(stride * stride)
+    centre = 0.5 * (stride - 1)
+    anchors = []
+    for ratio in ratios:
+        base_w = np.floor(np.sqrt(np.floor(area / ratio)) + 0.5)
+        base_h = np.floor(base_w * ratio + 0.5)
+        for scale in scales:
+            half_w, half_h = 0.5 * (base_w * scale - 1), 0.5 * (base_h * scale - 1)
+            anchors.append([centre - half_w, centre - half_h, centre + half_w, centre + half_h])
+    return np.asarray(anchors, np.float32)
+
+
+def _rpn_nms(boxes, threshold, limit):
+    """Greedy NMS over ``boxes`` (N, 4) sorted best first, sides counted x2 - x1 + 1: a box whose
+    IoU with a kept better box is above ``threshold`` is dropped; stops after ``limit`` kept.
+    Returns the kept indices (``limit``,; the first ``count`` are set) and ``count``.
+
+    Each step jumps to the next box still alive, so the loop runs once per kept box."""
+    n = boxes.shape[0]
+    x1, y1, x2, y2 = (boxes[:, k] for k in range(4))
+    area = (x2 - x1 + 1) * (y2 - y1 + 1)
+    position = jnp.arange(n)
+
+    def keep_one(state):
+        i, count, alive, keep = state
+        width = jnp.maximum(0.0, jnp.minimum(x2[i], x2) - jnp.maximum(x1[i], x1) + 1)
+        height = jnp.maximum(0.0, jnp.minimum(y2[i], y2) - jnp.maximum(y1[i], y1) + 1)
+        inter = width * height
+        overlap = inter / (area[i] + area - inter)
+        alive = alive & (position > i) & ~(overlap > threshold)
+        following = jnp.where(jnp.any(alive), jnp.argmax(alive), n).astype(jnp.int32)
+        return following, count + 1, alive, keep.at[count].set(i)
+
+    def more(state):
+        i, count = state[:2]
+        return (i < n) & (count < limit)
+
+    start = (jnp.int32(0), jnp.int32(0), jnp.ones(n, bool), jnp.zeros(limit, jnp.int32))
+    _, count, _, keep = lax.while_loop(more, keep_one, start)
+    return keep, count
+
+
+def _proposals_one(scores, deltas, im_info, *, anchors, stride, pre_n, nms_n, out_n, threshold, min_size,
+                   iou_loss):
+    """The RPN proposals of one image: foreground ``scores`` (A, H, W), box ``deltas`` (4A, H, W)
+    and ``im_info`` (height, width, scale) -> (out_n, 4) boxes and (out_n,) scores."""
+    num_anchors, height, width = scores.shape
+    shift_x = jnp.arange(width, dtype=jnp.float32)[None, :, None] * stride
+    shift_y = jnp.arange(height, dtype=jnp.float32)[:, None, None] * stride
+    boxes = anchors + jnp.stack(jnp.broadcast_arrays(shift_x, shift_y, shift_x, shift_y), axis=-1)  # (H, W, A, 4)
+    deltas = deltas.reshape(num_anchors, 4, height, width).transpose(2, 3, 0, 1)
+    score = scores.transpose(1, 2, 0)
+    if iou_loss:  # the deltas move the corners
+        boxes = boxes + deltas
+    else:  # the deltas move the centre (in sides) and scale the sides (in logs)
+        size = boxes[..., 2:] - boxes[..., :2] + 1
+        centre = boxes[..., :2] + 0.5 * (size - 1) + deltas[..., :2] * size
+        half = 0.5 * (jnp.exp(deltas[..., 2:]) * size - 1)
+        boxes = jnp.concatenate([centre - half, centre + half], axis=-1)
+    im_height, im_width, im_scale = im_info[0], im_info[1], im_info[2]
+    boxes = jnp.maximum(jnp.minimum(boxes, jnp.stack([im_width, im_height] * 2) - 1), 0)
+    # cells past the image (padding of a batch of different sizes) propose nothing
+    padded = ((jnp.arange(height)[:, None, None] >= jnp.trunc(im_height / stride))
+              | (jnp.arange(width)[None, :, None] >= jnp.trunc(im_width / stride)))
+    smallest = min_size * im_scale
+    small = jnp.any(boxes[..., 2:] - boxes[..., :2] + 1 < smallest, axis=-1)
+    boxes = jnp.where(small[..., None], boxes + jnp.stack([-smallest, -smallest, smallest, smallest]) / 2, boxes)
+    score = jnp.where(padded | small, -1.0, score).reshape(-1)
+    order = jnp.argsort(-score, stable=True)[:pre_n]
+    boxes, score = boxes.reshape(-1, 4)[order], score[order]
+    keep, count = _rpn_nms(boxes, threshold, nms_n)
+    picked = keep[jnp.arange(out_n) % count]  # fewer survivors than outputs: they repeat in turn
+    return boxes[picked], score[picked]
+
+
+def _proposals(op, cls_prob, bbox_pred, im_info, *, rpn_pre_nms_top_n, rpn_post_nms_top_n, threshold,
+               rpn_min_size, scales, ratios, feature_stride, iou_loss):
+    """(B * rpn_post_nms_top_n, 5) rows [image index, x1, y1, x2, y2] and their (.., 1) scores."""
+    if cls_prob.ndim != 4 or cls_prob.shape[1] % 2:
+        raise MXNetError('%s: cls_prob must be (N, 2 * num_anchors, H, W), got %s' % (op, shape_str(cls_prob.shape)))
+    batch, channels, height, width = cls_prob.shape
+    num_anchors = channels // 2
+    if num_anchors != len(scales) * len(ratios):
+        raise MXNetError('%s: cls_prob has %d anchors per cell (%s), but scales %s and ratios %s make %d'
+                         % (op, num_anchors, shape_str(cls_prob.shape), tuple(scales), tuple(ratios),
+                            len(scales) * len(ratios)))
+    for name, arr, shape in (('bbox_pred', bbox_pred, (batch, 4 * num_anchors, height, width)),
+                             ('im_info', im_info, (batch, 3))):
+        if arr.shape != shape:
+            raise MXNetError('%s: %s must be %s for cls_prob %s, got %s'
+                             % (op, name, shape_str(shape), shape_str(cls_prob.shape), shape_str(arr.shape)))
+    count = num_anchors * height * width
+    pre_n = min(rpn_pre_nms_top_n if rpn_pre_nms_top_n > 0 else count, count)
+    one = functools.partial(_proposals_one, anchors=jnp.asarray(_rpn_anchors(feature_stride, ratios, scales)),
+                            stride=feature_stride, pre_n=pre_n, nms_n=min(rpn_post_nms_top_n, pre_n),
+                            out_n=rpn_post_nms_top_n, threshold=threshold, min_size=rpn_min_size, iou_loss=iou_loss)
+    # the proposals are not differentiable: MXNet's gradient is zero for every input
+    inputs = [lax.stop_gradient(a.astype(jnp.float32)) for a in (cls_prob, bbox_pred, im_info)]
+    boxes, scores = jax.vmap(one)(inputs[0][:, num_anchors:], inputs[1], inputs[2])
+    image = jnp.broadcast_to(jnp.arange(batch, dtype=jnp.float32)[:, None, None], boxes.shape[:2] + (1,))
+    rois = jnp.concatenate([image, boxes], axis=-1).reshape(-1, 5)
+    return rois.astype(cls_prob.dtype), scores.reshape(-1, 1).astype(cls_prob.dtype)
+
+
+@register('_contrib_MultiProposal', inputs=('cls_prob', 'bbox_pred', 'im_info'), num_outputs=2,
+          num_visible_outputs=_score_visible, output_names=('output', 'score'), params=_PROPOSAL_PARAMS)
+def multi_proposal(cls_prob, bbox_pred, im_info, *, output_score, **params):
+    """Region proposals of a batch for Faster R-CNN: anchors of ``scales`` x ``ratios`` at every
+    cell of the (N, 2A, H, W) maps, moved by ``bbox_pred`` (N, 4A, H, W) and clipped to each image
+    (``im_info`` rows: height, width, scale); boxes smaller than ``rpn_min_size`` (scaled) or on
+    cells past the image score -1. Of the ``rpn_pre_nms_top_n`` best (by the foreground half of
+    ``cls_prob``), greedy NMS at ``threshold`` keeps up to ``rpn_post_nms_top_n`` per image
+    (repeated in turn when fewer survive). Outputs (N * rpn_post_nms_top_n, 5) rows
+    [image index, x1, y1, x2, y2] and their scores (N * rpn_post_nms_top_n, 1)."""
+    return _proposals('MultiProposal', cls_prob, bbox_pred, im_info, **params)
+
+
+@register('_contrib_Proposal', inputs=('cls_prob', 'bbox_pred', 'im_info'), num_outputs=2,
+          num_visible_outputs=_score_visible, output_names=('output', 'score'), params=_PROPOSAL_PARAMS)
+def proposal(cls_prob, bbox_pred, im_info, *, output_score, **params):
+    """MultiProposal of one image (``cls_prob`` (1, 2A, H, W)), as MXNet's Proposal."""
+    if cls_prob.ndim == 4 and cls_prob.shape[0] != 1:
+        raise MXNetError('Proposal: takes one image (cls_prob (1, 2A, H, W)), got %s; MultiProposal takes a batch'
+                         % shape_str(cls_prob.shape))
+    return _proposals('Proposal', cls_prob, bbox_pred, im_info, **params)
 
 
 # ---- resampling of NCHW maps ------------------------------------------------------------------

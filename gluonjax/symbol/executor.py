@@ -17,6 +17,7 @@ from .. import _caches
 from .._x64 import x64
 from ..base import MXNetError, shape_str
 from ..context import Context, context_of_device, current_context
+from ..ndarray import _pending
 from ..ops import get_op, sparse as _sparse
 from .graph import GraphFunction
 from .symbol import Symbol, _Node
@@ -85,6 +86,26 @@ def _cotangent(out, head_grad):
     return head_grad.astype(out.dtype)
 
 
+def _cotangents(vjp, outs, head_grads):
+    """The cotangents of the outputs. A head gradient of another shape than its output is
+    accepted where the backward pass does not read it (MXNet's executor takes the array as given,
+    and an operator without a gradient, Proposal's, never looks at it); elsewhere it is an error."""
+    heads = [_cotangent(o, g) for o, g in zip(outs, head_grads)]
+    wrong = [i for i, (o, h) in enumerate(zip(outs, heads)) if h.shape != o.shape]
+    if not wrong:
+        return heads
+    for i in wrong:
+        heads[i] = jnp.zeros_like(outs[i])
+    closed = jax.make_jaxpr(vjp)(heads)
+    read = {id(v) for eqn in closed.jaxpr.eqns for v in eqn.invars}
+    read |= {id(v) for v in closed.jaxpr.outvars}
+    for i in wrong:
+        if id(closed.jaxpr.invars[i]) in read:
+            raise MXNetError('backward: the head gradient of output %d has shape %s, the output %s'
+                             % (i, shape_str(head_grads[i].shape), shape_str(outs[i].shape)))
+    return heads
+
+
 class Executor:
     """A Symbol bound to argument, gradient and auxiliary arrays."""
 
@@ -113,6 +134,7 @@ class Executor:
         self.aux_dict = dict(zip(aux_names, self.aux_arrays))
         self._outputs = None
         self._last = None       # (args, aux, key, train) of the last forward
+        self._failure = None    # the pending error of an operator of the last forward (ndarray/_pending.py)
         self._jit = {}
         self._out_stypes = {}   # argument storage types -> output storage types (sparse arguments)
         self._monitor = None
@@ -199,7 +221,7 @@ class Executor:
                     return outs, new_aux
                 diff = {n: args[n] for n in diff_names}
                 outs, vjp, _ = jax.vjp(f, diff, has_aux=True)
-                heads = [_cotangent(o, g) for o, g in zip(outs, head_grads)]
+                heads = _cotangents(vjp, outs, head_grads)
                 if devices is not None:
                     heads = [jax.device_put(h, next(iter(o.devices()))) for h, o in zip(heads, outs)]
                 return vjp(heads)[0]
@@ -220,6 +242,7 @@ class Executor:
             target[:] = value
         from .. import random as _random
         key = _random.next_key(self._ctx) if self._fn.has_random else None
+        self._failure = None
         args, aux = self._jax_inputs()
         nd = _nd()
         arg_stypes = tuple(a.stype for a in self.arg_arrays)
@@ -233,8 +256,12 @@ class Executor:
             self._outputs = [nd.NDArray._from_jax(o, self._ctx) if _sparse.stype_of(o) == 'default'
                              else nd.sparse.BaseSparseNDArray._from_value(o, self._ctx) for o in outs]
         elif self._step_devices is None and self._first_forward_node_by_node(bool(is_train)):
-            outs, new_aux = self._fn.run_storage(dict(args, **aux), bool(is_train), key)
+            failures = []
+            outs, new_aux = self._fn.run_storage(dict(args, **aux), bool(is_train), key, failures)
             self._store_outputs(outs, ['default'] * len(outs))
+            if failures:  # MXNet's engine raises it at the next wait on an output
+                self._failure = _pending.Failure(failures[0])
+                _pending.mark(self._outputs, self._failure)
         else:
             outs, new_aux = self._compiled('forward', bool(is_train))(args, aux, key)
             self._store_outputs(outs, out_stypes or ['default'] * len(outs))
@@ -301,6 +328,9 @@ class Executor:
             return  # nothing to compute, as in MXNet
         if self._last is None:
             raise MXNetError('backward: call forward(is_train=True) first')
+        if self._failure is not None:  # the forward failed: the gradients carry its error
+            _pending.mark([g for g in self.grad_arrays if g is not None], self._failure)
+            return
         args, aux, key, train = self._last
         n_out = len(self._fn.output_names)
         from ..ndarray import NDArray

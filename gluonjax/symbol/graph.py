@@ -9,7 +9,7 @@ hybridized blocks compile.
 import jax
 import numpy as np
 
-from ..base import MXNetError
+from ..base import DeferredError, MXNetError
 from ..ops import sparse as _sparse
 from ..ops._kernel import kernel_for, operator_error
 from . import _node_kernel
@@ -154,11 +154,13 @@ class GraphFunction:
         aux = {name: new_aux.get(name, values[slot][0]) for name, slot in self._aux_slot.items()}
         return outputs, aux
 
-    def run_storage(self, inputs, train=False, key=None):
+    def run_storage(self, inputs, train=False, key=None, failures=None):
         """Run the graph node by node on storage values (jax arrays or ``ops.sparse``
         RowSparse/CSR), each operator's sparse form deciding its output storage where an input
         is sparse, as MXNet's executor dispatches sparse kernels; other nodes compute on dense
-        values. Returns (outputs, new_aux) like ``__call__``; eager, not traceable."""
+        values. Returns (outputs, new_aux) like ``__call__``; eager, not traceable. With a list
+        ``failures``, an operator's error that MXNet reports only at the next wait (a DeferredError)
+        is appended to it and the node's outputs are zeros."""
         values = [None] * self._n_slots
         for slot, name in self._variables:
             values[slot] = (inputs[name],)
@@ -181,6 +183,12 @@ class GraphFunction:
                     call_args.append(sub)
                 try:
                     outs = kernel(*call_args)
+                except DeferredError as err:
+                    if failures is None:
+                        raise MXNetError('Error in operator %s: %s' % (step.name, err)) from None
+                    # MXNet reports it at the next wait on the outputs: zeros go on meanwhile
+                    failures.append(MXNetError('Error in operator %s: %s' % (step.name, err)))
+                    outs = tuple(jax.numpy.zeros(shape, dtype) for shape, dtype in err.avals)
                 except MXNetError as err:
                     raise MXNetError('Error in operator %s: %s' % (step.name, err)) from None
                 if step.op.updates_aux and len(outs) > kernel.n_out:
