@@ -52,7 +52,9 @@ class Kernel:
         static = {k: v for k, v in attrs.items() if k not in self.dynamic}
         if op.mode_dependent:
             static['_train'] = train
-        self.key = (op.name, freeze(static), device)
+        # an optional dynamic parameter left out makes a function of another arity
+        arity = {} if self.dynamic == op.dynamic_params else {'_dynamic': self.dynamic}
+        self.key = (op.name, freeze(dict(static, **arity)), device)
         self.n_out = op.n_outputs(attrs)
         self.n_visible = op.n_visible_outputs(attrs)
         # Kernels differing only in dynamic parameters (a new scalar) share one compiled function.

@@ -507,38 +507,47 @@ def _delete_inputs(attrs):
     return ('arr',) if by_param else ('arr', 'obj')
 
 
-def _deleted_positions(attrs, arr, obj=None):
-    """The positions an index array ``obj`` deletes: its values in [0, n) (MXNet ignores the
-    others, negative ones included), read on the host as they decide the output's shape."""
-    if obj is None:
-        return {}
+def _kept_positions(attrs, arr, obj=None):
+    """The positions ``_npi_delete`` keeps, worked out on the host from the shape and ``obj`` (an
+    index array's values in [0, n) are deleted; MXNet ignores the others, negative ones
+    included). They are passed to the kernel as a value, not a compile-time constant: every
+    slice or index of one length shares one compiled program; the mode parameters are cleared
+    so that they do not tell the kernels apart either."""
     axis = attrs.get('axis')
-    n = arr.size if axis is None else arr.shape[axis % max(arr.ndim, 1)]
-    positions = np.asarray(obj).reshape(-1).astype(np.int64)
-    return {'_positions': tuple(sorted({int(p) for p in positions if 0 <= p < n}))}
+    n = arr.size if axis is None else arr.shape[axis % max(arr.ndim, 1)] if arr.ndim else 1
+    if obj is not None:
+        positions = np.asarray(obj).reshape(-1).astype(np.int64)
+        dropped = positions[(positions >= 0) & (positions < n)]
+    else:
+        dropped = _dropped(attrs['start'], attrs['stop'], attrs['step'], attrs['int_ind'], axis or 0, n)
+    kept = np.setdiff1d(np.arange(n, dtype=np.int64), dropped)
+    return {'_kept': kept, 'start': None, 'stop': None, 'step': None, 'int_ind': None}
 
 
-@register('_npi_delete', inputs=_delete_inputs, value_attrs=_deleted_positions,
-          params=[P('start', 'int', None, optional=True), P('stop', 'int', None, optional=True),
-                  P('step', 'int', None, optional=True), P('int_ind', 'int', None, optional=True),
-                  P('axis', 'int', None, optional=True)])
-def np_delete(arr, obj=None, *, start, stop, step, int_ind, axis, _positions=None):
-    """``arr`` without the entries along ``axis`` (of the flattened array when axis is None) at
-    one index ``int_ind``, a slice (start, stop, step), or the values of the index array ``obj``."""
-    if axis is None:
-        arr, axis = arr.reshape(-1), 0
-    _check_axes('_npi_delete', arr, axis)
-    n = arr.shape[axis]
+def _dropped(start, stop, step, int_ind, axis, n):
     if int_ind is not None:
         if not -n <= int_ind < n:
             raise MXNetError('_npi_delete: index %d is out of bounds for axis %d with size %d' % (int_ind, axis, n))
-        dropped = [int_ind % n]
-    elif step is not None:
-        dropped = list(range(n)[slice(start, stop, step)])
-    elif _positions is not None:
-        dropped = list(_positions)
-    else:
+        return np.asarray([int_ind % n], np.int64)
+    return np.arange(n, dtype=np.int64)[slice(start, stop, step)]
+
+
+@register('_npi_delete', inputs=_delete_inputs, value_attrs=_kept_positions, dynamic_params=('_kept',),
+          params=[P('start', 'int', None, optional=True), P('stop', 'int', None, optional=True),
+                  P('step', 'int', None, optional=True), P('int_ind', 'int', None, optional=True),
+                  P('axis', 'int', None, optional=True)])
+def np_delete(arr, obj=None, *, start, stop, step, int_ind, axis, _kept=None):
+    """``arr`` without the entries along ``axis`` (of the flattened array when axis is None) at
+    one index ``int_ind``, a slice (start, stop, step), or the values of the index array ``obj``;
+    eagerly, the positions kept come worked out as ``_kept``."""
+    if axis is None:
+        arr, axis = arr.reshape(-1), 0
+    _check_axes('_npi_delete', arr, axis)
+    if _kept is not None:
+        return jnp.take(arr, _kept, axis=axis)
+    if int_ind is None and step is None:
         raise MXNetError('_npi_delete: the output shape depends on the values of obj, which a symbol or a '
                          'hybridized block does not know; give obj as an int or a slice there')
-    kept = np.setdiff1d(np.arange(n), np.asarray(dropped, np.int64))
+    n = arr.shape[axis]
+    kept = np.setdiff1d(np.arange(n, dtype=np.int64), _dropped(start, stop, step, int_ind, axis, n))
     return jnp.take(arr, jnp.asarray(kept, jnp.int64), axis=axis)
