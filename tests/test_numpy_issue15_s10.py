@@ -101,3 +101,32 @@ def test_zero_d_boolean_mask_assignment(mask):
     b = np.array(3.0)
     b[np.array(mask, dtype='bool')] = np.array([42.0])
     assert float(b) == float(want)
+
+
+@pytest.mark.parametrize('shape, obj, vshape, axis', [
+    ((3, 2), -6, (2,), None), ((3, 2), 2, (2, 2), 0), ((3, 2), -3, (3, 1), 0), ((3, 2), 1, (2, 3), 1),
+    ((3, 2), [2], (3, 2), 1), ((3, 2), [1], (2,), None), ((3, 2), [0, -1, 2], (3, 1), 1),
+    ((3, 2), [2, 0, 2], (3, 1), 0), ((3, 2), slice(0, 3), (3, 1), 1), ((3, 2), slice(-5, None, -1), (3, 1), 1),
+    ((2, 2, 3, 8), [1, 5, 0, 8, -2], (1,), 3)])
+def test_insert_matches_numpy_with_gradients(shape, obj, vshape, axis):
+    a, b = RNG.uniform(size=shape).astype('float32'), RNG.uniform(size=vshape).astype('float32')
+    x, v = np.array(a), np.array(b)
+    x.attach_grad()
+    v.attach_grad()
+    with autograd.record():
+        out = np.insert(x, np.array(obj, dtype='int64') if isinstance(obj, list) else obj, v, axis=axis)
+    out.backward()
+    want = onp.insert(a, onp.array(obj) if isinstance(obj, list) else obj, b, axis=axis)
+    onp.testing.assert_array_equal(out.asnumpy(), want)
+    onp.testing.assert_array_equal(x.grad.asnumpy(), onp.ones(shape))  # every entry of arr appears once
+    # the values' gradients: one per output entry they were broadcast into
+    assert v.grad.asnumpy().sum() == want.size - a.size
+
+
+def test_insert_errors():
+    with pytest.raises(MXNetError, match='index 7 is out of bounds'):
+        np.insert(np.ones((2, 5)), 7, np.ones((1,)), axis=1)
+    s = mx.sym.var('a').as_np_ndarray()
+    with pytest.raises(MXNetError, match='depends on the values of obj'):
+        mx.sym.np.insert(s, mx.sym.var('o').as_np_ndarray(), mx.sym.var('v').as_np_ndarray()).infer_shape(
+            a=(2, 3), o=(2,), v=(1,))

@@ -582,6 +582,7 @@ SHAPE_CASES = {
     '_npi_percentile': ([(2, 3, 4), (3,)], {'axis': 1, 'interpolation': 'lower'}),
     '_npi_histogram': ([(2, 3), (4,)], {}),
     '_npi_delete': ([(2, 3)], {'int_ind': 1, 'axis': 1}),
+    '_npi_insert': ([(3, 2), (2,)], {'start': 0, 'stop': 2, 'step': 1, 'axis': 0}),
     '_npi_multivariate_normal': ([(3,), (3, 3)], {}),
     '_npi_choice': ([(6,), (6,)], {'size': (2, 3), 'weighted': True}),
     '_npi_solve': ([(3, 3), (3, 2)], {}),

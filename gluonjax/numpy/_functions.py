@@ -14,7 +14,7 @@ from .multiarray import (array, concatenate, flip, mean, ravel, reshape, split, 
 
 __all__ = ['flipud', 'fliplr', 'ediff1d', 'hsplit', 'vsplit', 'dsplit', 'array_split', 'append', 'nan_to_num',
            'polyval', 'broadcast_arrays', 'average', 'shares_memory', 'may_share_memory', 'diag_indices_from',
-           'percentile', 'quantile', 'histogram', 'delete']
+           'percentile', 'quantile', 'histogram', 'delete', 'insert']
 
 
 def flipud(m):
@@ -206,3 +206,23 @@ def delete(arr, obj, axis=None):
     else:
         raise TypeError("delete: 'obj' must be an int, a slice or an array, got %s" % type(obj).__name__)
     return apply_op('_npi_delete', inputs, params)
+
+
+def insert(arr, obj, values, axis=None):
+    """``arr`` with ``values`` inserted before ``obj`` (an int, a slice or an integer array) along
+    ``axis`` (of the flattened array when None), as NumPy's insert."""
+    params = {'axis': None if axis is None else int(axis)}
+    arr = to_array(arr, 'insert', 'arr')
+    on_arrays = isinstance(arr, NDArray)
+    if on_arrays and not isinstance(values, NDArray):  # numbers or lists, in arr's dtype
+        values = array(values, dtype=arr.dtype, ctx=arr.context)
+    inputs = [arr, to_array(values, 'insert', 'values')]
+    if isinstance(obj, slice):
+        params.update(start=obj.start, stop=obj.stop, step=1 if obj.step is None else obj.step)
+    elif isinstance(obj, (numbers.Integral, onp.integer)):
+        params['int_ind'] = int(obj)
+    else:
+        if on_arrays and not isinstance(obj, NDArray):
+            obj = array(onp.asarray(obj, dtype=onp.int64), ctx=arr.context)
+        inputs.append(to_array(obj, 'insert', 'obj'))
+    return apply_op('_npi_insert', inputs, params)

@@ -551,3 +551,81 @@ def np_delete(arr, obj=None, *, start, stop, step, int_ind, axis, _kept=None):
     n = arr.shape[axis]
     kept = np.setdiff1d(np.arange(n, dtype=np.int64), _dropped(start, stop, step, int_ind, axis, n))
     return jnp.take(arr, jnp.asarray(kept, jnp.int64), axis=axis)
+
+
+# ---- inserting -------------------------------------------------------------------------------
+
+def _insert_inputs(attrs):
+    by_param = attrs is not None and (attrs.get('int_ind') is not None or attrs.get('step') is not None)
+    return ('arr', 'values') if by_param else ('arr', 'values', 'obj')
+
+
+def _insert_indices(attrs, n, obj=None):
+    """NumPy's insertion indices (an array), and whether one index was given as a scalar."""
+    if attrs.get('int_ind') is not None:
+        return np.asarray(attrs['int_ind'], np.int64), True
+    if obj is None:
+        return np.arange(n, dtype=np.int64)[slice(attrs['start'], attrs['stop'], attrs['step'])], False
+    return np.asarray(obj).astype(np.int64).reshape(-1), False
+
+
+def _insert_plan(attrs, arr, values, obj=None):
+    """How ``_npi_insert`` builds its output, worked out on the host: the inserted values' count
+    along the axis, whether NumPy's single-index rules apply, and ``_order``, the position in
+    [arr, values] (concatenated along the axis) of each output entry, passed as a value so that
+    insertions of one size share one compiled program."""
+    axis = attrs.get('axis')
+    n = arr.size if axis is None else arr.shape[axis % max(arr.ndim, 1)]
+    indices, scalar = _insert_indices(attrs, n, obj)
+    single = indices.size == 1
+    if single:
+        index = int(indices.reshape(-1)[0])
+        if not -n <= index <= n:
+            raise MXNetError('_npi_insert: index %d is out of bounds for axis %d with size %d' % (index, axis or 0, n))
+        index += n if index < 0 else 0
+        nd = 1 if axis is None else arr.ndim
+        vshape = (1,) * (nd - values.ndim) + tuple(values.shape)
+        count = vshape[0] if scalar else vshape[axis % nd if axis is not None else 0]
+        order = np.concatenate([np.arange(index), n + np.arange(count), np.arange(index, n)])
+    else:
+        indices = np.where(indices < 0, indices + n, indices)
+        count = indices.size
+        places = indices.copy()
+        places[np.argsort(indices, kind='stable')] += np.arange(count)
+        order = np.empty(n + count, np.int64)
+        taken = np.zeros(n + count, bool)
+        taken[places] = True
+        order[places] = n + np.arange(count)
+        order[~taken] = np.arange(n)
+    return {'_count': int(count), '_single': bool(single), '_scalar': bool(scalar), '_order': order,
+            'start': None, 'stop': None, 'step': None, 'int_ind': None}
+
+
+@register('_npi_insert', inputs=_insert_inputs, value_attrs=_insert_plan, dynamic_params=('_order',),
+          params=[P('start', 'int', None, optional=True), P('stop', 'int', None, optional=True),
+                  P('step', 'int', None, optional=True), P('int_ind', 'int', None, optional=True),
+                  P('axis', 'int', None, optional=True)])
+def np_insert(arr, values, obj=None, *, start, stop, step, int_ind, axis, _count=None, _single=None,
+              _scalar=None, _order=None):
+    """``arr`` with ``values`` (cast to its dtype) inserted before the index ``int_ind``, the
+    indices of a slice (start, stop, step) or of the index array ``obj`` along ``axis`` (of the
+    flattened array when axis is None), with NumPy's broadcasting of ``values``. Its output shape
+    depends on the indices: with an index array it runs on NDArrays only."""
+    if _order is None:  # a symbol: the plan from the shapes and the index or slice parameters
+        if int_ind is None and step is None:
+            raise MXNetError('_npi_insert: its output shape depends on the values of obj, which a symbol or a '
+                             'hybridized block does not know; give obj as an int or a slice there')
+        plan = _insert_plan(dict(start=start, stop=stop, step=step, int_ind=int_ind, axis=axis), arr, values)
+        _count, _single, _scalar, _order = plan['_count'], plan['_single'], plan['_scalar'], plan['_order']
+    if axis is None:
+        arr, axis = arr.reshape(-1), 0
+    _check_axes('_npi_insert', arr, axis)
+    axis %= arr.ndim
+    values = values.astype(arr.dtype)
+    values = values.reshape((1,) * (arr.ndim - values.ndim) + values.shape)
+    if _single and _scalar:  # a scalar index: the values' first axis is the inserted one
+        values = jnp.moveaxis(values, 0, axis)
+    shape = list(arr.shape)
+    shape[axis] = _count
+    joined = jnp.concatenate([arr, jnp.broadcast_to(values, tuple(shape))], axis=axis)
+    return jnp.take(joined, _order, axis=axis)
