@@ -130,3 +130,29 @@ def test_insert_errors():
     with pytest.raises(MXNetError, match='depends on the values of obj'):
         mx.sym.np.insert(s, mx.sym.var('o').as_np_ndarray(), mx.sym.var('v').as_np_ndarray()).infer_shape(
             a=(2, 3), o=(2,), v=(1,))
+
+
+class _PlusSample(gluon.HybridBlock):
+    def __init__(self, sampler, size):
+        super().__init__()
+        self.sampler, self.size = sampler, size
+
+    def hybrid_forward(self, F, x):
+        return x + getattr(F.np.random, self.sampler)(size=self.size)
+
+
+@pytest.mark.parametrize('sampler', ['uniform', 'normal'])
+@pytest.mark.parametrize('size, shape', [(None, ()), ((2, 3), (2, 3)), (4, (4,))])
+def test_samplers_without_array_parameters_build_nodes_in_hybridized_blocks(sampler, size, shape):
+    block = _PlusSample(sampler, size)
+    block.hybridize()
+    out = block(np.ones(()))
+    assert out.shape == shape and onp.isfinite(out.asnumpy()).all()
+    assert isinstance(mx.sym.np.random.uniform(size=(2,)), mx.sym.Symbol)
+
+
+@pytest.mark.parametrize('sampler', ['weibull', 'pareto', 'power'])
+@pytest.mark.parametrize('a', [-1, 0])
+def test_one_parameter_samplers_need_a_positive(sampler, a):
+    with pytest.raises(ValueError, match='a must be > 0'):  # MXNet 1.9.1: 'expect a > 0' for all three
+        getattr(np.random, sampler)(a=a)
