@@ -156,3 +156,17 @@ def test_samplers_without_array_parameters_build_nodes_in_hybridized_blocks(samp
 def test_one_parameter_samplers_need_a_positive(sampler, a):
     with pytest.raises(ValueError, match='a must be > 0'):  # MXNet 1.9.1: 'expect a > 0' for all three
         getattr(np.random, sampler)(a=a)
+
+
+@pytest.mark.parametrize('axis', [None, 0, 2])
+def test_float16_cumsum_rounds_each_partial_sum_as_numpy(axis):
+    x = RNG.uniform(-1, 1, (2, 3, 24)).astype('float16')
+    a = np.array(x, dtype='float16')
+    a.attach_grad()
+    with autograd.record():
+        out = np.cumsum(a, axis=axis)
+    out.backward()
+    onp.testing.assert_array_equal(out.asnumpy(), onp.cumsum(x, axis=axis))  # bit for bit
+    want = onp.flip(onp.cumsum(onp.flip(onp.ones(out.shape), 0), 0), 0) if axis is None else \
+        onp.flip(onp.cumsum(onp.flip(onp.ones(out.shape), axis), axis), axis)
+    onp.testing.assert_array_equal(a.grad.asnumpy(), want.reshape(x.shape))
