@@ -216,6 +216,8 @@ def insert(arr, obj, values, axis=None):
     on_arrays = isinstance(arr, NDArray)
     if on_arrays and not isinstance(values, NDArray):  # numbers or lists, in arr's dtype
         values = array(values, dtype=arr.dtype, ctx=arr.context)
+    elif on_arrays and values.dtype != arr.dtype:  # cast first: one insertion program per dtype
+        values = values.astype(arr.dtype)
     inputs = [arr, to_array(values, 'insert', 'values')]
     if isinstance(obj, slice):
         params.update(start=obj.start, stop=obj.stop, step=1 if obj.step is None else obj.step)
