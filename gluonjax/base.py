@@ -4,7 +4,7 @@ import platform
 
 import numpy as np
 
-__all__ = ['MXNetError', 'NotSupportedError', 'NotImplementedForSymbol', 'string_types', 'numeric_types',
+__all__ = ['MXNetError', 'MXNetValueError', 'NotSupportedError', 'NotImplementedForSymbol', 'string_types', 'numeric_types',
            'integer_types', 'py_str', 'data_dir_default', 'data_dir', 'mx_real_t']
 
 string_types = (str,)
@@ -54,6 +54,11 @@ class DeferredError(MXNetError):
     def __init__(self, message, avals):
         super().__init__(message)
         self.avals = avals
+
+
+class MXNetValueError(MXNetError, ValueError):
+    """An operator check that MXNet 1.9.1 raises as Python's ValueError (its numpy operators'
+    ``CHECK``s on values: a repeated transpose axis, a violated ``npx.constraint_check``)."""
 
 
 class NotSupportedError(MXNetError, NotImplementedError):

@@ -583,6 +583,8 @@ SHAPE_CASES = {
     '_npi_diag_indices_from': ([(3, 3)], {}),
     '_npi_percentile': ([(2, 3, 4), (3,)], {'axis': 1, 'interpolation': 'lower'}),
     '_npi_histogram': ([(2, 3), (4,)], {}),
+    '_npi_delete': ([(2, 3)], {'int_ind': 1, 'axis': 1}),
+    '_npi_insert': ([(3, 2), (2,)], {'start': 0, 'stop': 2, 'step': 1, 'axis': 0}),
     '_npi_multivariate_normal': ([(3,), (3, 3)], {}),
     '_npi_choice': ([(6,), (6,)], {'size': (2, 3), 'weighted': True}),
     '_npi_solve': ([(3, 3), (3, 2)], {}),
@@ -628,7 +630,8 @@ SHAPE_CASES = {
 }
 # infer_shape traces a graph's kernels with float32 variables; these kernels refuse float32 data
 WITHOUT_SHAPE_CASE = {'_contrib_dequantize': 'takes uint8/int8 data only',
-                      '_contrib_boolean_mask': 'its output shape depends on the index values: eager only'}
+                      '_contrib_boolean_mask': 'its output shape depends on the index values: eager only',
+                      '_npx_constraint_check': 'takes bool data only'}
 INT_INPUTS = {'Embedding': (0,), 'take': (1,), 'batch_take': (1,), 'CTCLoss': (1,), 'pick': (1,),
               'one_hot': (0,), 'gather_nd': (1,), 'scatter_nd': (1,), 'SoftmaxOutput': (1,),
               'softmax_cross_entropy': (1,), 'SVMOutput': (1,), '_backward_gather_nd': (1,),

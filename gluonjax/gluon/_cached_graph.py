@@ -23,6 +23,7 @@ from .._tape import state as _ag_state
 from .._x64 import x64
 from ..base import MXNetError
 from ..ndarray import ndarray as _ndarray
+from ..ops._kernel import error_cause, same_kind
 from ..ndarray.ndarray import NDArray
 from .parameter import _generation
 
@@ -235,5 +236,5 @@ class GraphRunner:
 
     def _error(self, err):
         """An MXNetError naming the Block, keeping the operator's own message."""
-        msg = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        return MXNetError('hybridized %s failed: %s' % (self.block._describe(), msg))
+        msg = error_cause(err) if str(err).strip() else type(err).__name__
+        return same_kind(err, 'hybridized %s failed: %s' % (self.block._describe(), msg))

@@ -14,7 +14,7 @@ from .multiarray import (array, concatenate, flip, mean, ravel, reshape, split, 
 
 __all__ = ['flipud', 'fliplr', 'ediff1d', 'hsplit', 'vsplit', 'dsplit', 'array_split', 'append', 'nan_to_num',
            'polyval', 'broadcast_arrays', 'average', 'shares_memory', 'may_share_memory', 'diag_indices_from',
-           'percentile', 'quantile', 'histogram']
+           'percentile', 'quantile', 'histogram', 'delete', 'insert']
 
 
 def flipud(m):
@@ -189,3 +189,42 @@ def histogram(a, bins=10, range=None, normed=None, weights=None, density=None): 
     if isinstance(bins, (numbers.Integral, onp.integer)):
         return tuple(apply_op('_npi_histogram', [a], {'bin_cnt': int(bins), 'range': range}))
     return tuple(apply_op('_npi_histogram', [a, to_array(bins, 'histogram', 'bins')], {'bin_cnt': None, 'range': range}))
+
+
+def delete(arr, obj, axis=None):
+    """``arr`` without the entries at ``obj`` (an int, a slice or an integer array; an array's
+    out-of-range values are ignored, as in MXNet) along ``axis`` (of the flattened array when
+    None)."""
+    params = {'axis': None if axis is None else int(axis)}
+    inputs = [to_array(arr, 'delete', 'arr')]
+    if isinstance(obj, slice):
+        params.update(start=obj.start, stop=obj.stop, step=1 if obj.step is None else obj.step)
+    elif isinstance(obj, (numbers.Integral, onp.integer)):
+        params['int_ind'] = int(obj)
+    elif isinstance(obj, NDArray) or getattr(obj, 'shape', None) is not None:
+        inputs.append(to_array(obj, 'delete', 'obj'))
+    else:
+        raise TypeError("delete: 'obj' must be an int, a slice or an array, got %s" % type(obj).__name__)
+    return apply_op('_npi_delete', inputs, params)
+
+
+def insert(arr, obj, values, axis=None):
+    """``arr`` with ``values`` inserted before ``obj`` (an int, a slice or an integer array) along
+    ``axis`` (of the flattened array when None), as NumPy's insert."""
+    params = {'axis': None if axis is None else int(axis)}
+    arr = to_array(arr, 'insert', 'arr')
+    on_arrays = isinstance(arr, NDArray)
+    if on_arrays and not isinstance(values, NDArray):  # numbers or lists, in arr's dtype
+        values = array(values, dtype=arr.dtype, ctx=arr.context)
+    elif on_arrays and values.dtype != arr.dtype:  # cast first: one insertion program per dtype
+        values = values.astype(arr.dtype)
+    inputs = [arr, to_array(values, 'insert', 'values')]
+    if isinstance(obj, slice):
+        params.update(start=obj.start, stop=obj.stop, step=1 if obj.step is None else obj.step)
+    elif isinstance(obj, (numbers.Integral, onp.integer)):
+        params['int_ind'] = int(obj)
+    else:
+        if on_arrays and not isinstance(obj, NDArray):
+            obj = array(onp.asarray(obj, dtype=onp.int64), ctx=arr.context)
+        inputs.append(to_array(obj, 'insert', 'obj'))
+    return apply_op('_npi_insert', inputs, params)

@@ -56,6 +56,8 @@ class _SymbolNumpy(types.ModuleType):
     nodes from Symbol inputs, with the creation functions building nodes too."""
 
     def __getattr__(self, name):
+        if name == 'random':
+            return symbol_np_random
         value = getattr(sys.modules['gluonjax.numpy'], name)
         if name in _CREATION:
             value = _building_symbols(value)
@@ -63,6 +65,20 @@ class _SymbolNumpy(types.ModuleType):
         return value
 
 
+class _SymbolNumpyRandom(types.ModuleType):
+    """``mx.sym.np.random`` (``F.np.random`` while a block is traced): ``mx.np.random``'s samplers,
+    building graph nodes also when no parameter is an array (``F.np.random.uniform(size=3)``)."""
+
+    def __getattr__(self, name):
+        from . import random
+        value = getattr(random, name)
+        if callable(value) and name != 'seed':
+            value = _building_symbols(value)
+        setattr(self, name, value)
+        return value
+
+
+symbol_np_random = _SymbolNumpyRandom('mxnet.symbol.numpy.random', _SymbolNumpyRandom.__doc__)
 symbol_np = _SymbolNumpy('mxnet.symbol.numpy', __doc__)
 symbol_np._Symbol = NumpySymbol  # MXNet's name of the class (mx.sym.np._Symbol)
 

@@ -186,7 +186,7 @@ class ndarray(_NumpyMethods, NDArray):
             # NumPy: a 0-d boolean index adds an axis of length 1 (True) or 0 (False)
             expanded = self[None]
             return expanded if key.item() else expanded[0:0]
-        expanded = _expand_scalar_bools(self, key)
+        expanded = _expand_scalar_bools(self, _zero_d_masks_as_bools(key))
         if expanded is not None:
             shape, key = expanded
             return self.reshape(shape)[key]
@@ -207,7 +207,7 @@ class ndarray(_NumpyMethods, NDArray):
             pass
         else:
             value = onp.asarray(value)
-        expanded = _expand_scalar_bools(self, key)
+        expanded = _expand_scalar_bools(self, _zero_d_masks_as_bools(key))
         if expanded is not None:
             shape, key = expanded
             target = self.reshape(shape)
@@ -224,6 +224,17 @@ class ndarray(_NumpyMethods, NDArray):
 
 
 _NP_CLASS.append(ndarray)
+
+
+def _zero_d_masks_as_bools(key):
+    """``key`` with its 0-d boolean arrays as the scalar booleans they stand for in NumPy (a
+    bare one as a one-entry tuple, the form :func:`_expand_scalar_bools` reads)."""
+    entries = key if isinstance(key, tuple) else (key,)
+    if not _builtins.any(isinstance(k, (NDArray, onp.ndarray)) and k.ndim == 0 and k.dtype == onp.bool_
+                         for k in entries):
+        return key
+    return tuple(bool(k) if isinstance(k, (NDArray, onp.ndarray)) and k.ndim == 0 and k.dtype == onp.bool_ else k
+                 for k in entries)
 
 
 def _expand_scalar_bools(x, key):

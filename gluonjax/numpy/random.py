@@ -104,7 +104,7 @@ def rayleigh(scale=1.0, size=None, ctx=None, out=None):
 
 
 def weibull(a, size=None, ctx=None, out=None):
-    return _np_sample('weibull', {'a': a}, size, None, ctx, out, nonnegative=('a',))
+    return _np_sample('weibull', {'a': a}, size, None, ctx, out, positive=('a',))  # MXNet's: a > 0
 
 
 def pareto(a, size=None, ctx=None, out=None):

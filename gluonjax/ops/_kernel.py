@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import _caches
 from .._x64 import on as _x64_on, restore as _x64_restore
-from ..base import DeferredError, MXNetError, shape_str
+from ..base import DeferredError, MXNetError, MXNetValueError, shape_str
 from . import _host
 from ._registry import get_op
 
@@ -52,7 +52,9 @@ class Kernel:
         static = {k: v for k, v in attrs.items() if k not in self.dynamic}
         if op.mode_dependent:
             static['_train'] = train
-        self.key = (op.name, freeze(static), device)
+        # an optional dynamic parameter left out makes a function of another arity
+        arity = {} if self.dynamic == op.dynamic_params else {'_dynamic': self.dynamic}
+        self.key = (op.name, freeze(dict(static, **arity)), device)
         self.n_out = op.n_outputs(attrs)
         self.n_visible = op.n_visible_outputs(attrs)
         # Kernels differing only in dynamic parameters (a new scalar) share one compiled function.
@@ -138,7 +140,16 @@ def operator_error(op_name, input_names, arrays, err):
         msg = msg[len(op_name) + 2:]
     text = '%s: %s (inputs: %s)' % (op_name, msg, ', '.join(parts))
     # an index check in a host callback raises IndexError, which MXNet raises as itself
-    return IndexError(text) if _raised_in_callback(err, IndexError) else MXNetError(text)
+    return IndexError(text) if _raised_in_callback(err, IndexError) else same_kind(err, text)
+
+
+def same_kind(err, text):
+    """An MXNetError saying ``text`` about ``err``, a ValueError too where ``err`` is one (raised
+    by an operator, or by a check in a host callback inside a compiled program), as MXNet raises
+    some of its operators' checks as ValueError (``npx.constraint_check``)."""
+    if isinstance(err, ValueError) and isinstance(err, MXNetError) or _raised_in_callback(err, ValueError):
+        return MXNetValueError(text)
+    return MXNetError(text)
 
 
 def _raised_in_callback(err, kind):

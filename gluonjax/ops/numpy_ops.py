@@ -19,7 +19,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from ..base import MXNetError, shape_str
+from ..base import MXNetError, MXNetValueError, shape_str
 from . import _input_shapes, _onnx
 from ._host import Fallback, int_exact, moves
 from ._registry import Np, P, arith, register
@@ -155,10 +155,15 @@ def _variance(x, axes, ddof, keepdims):
 
 def _np_mean(x, axes, keepdims, out_dtype):
     """A float mean runs in the wider of the input's float type (float32 for integers) and the
-    output's; an integer one (``dtype='int8'``) as MXNet's: the sum cast to that type (wrapping),
-    then divided with truncation towards zero."""
+    output's; an integer one (``dtype='int8'``) as MXNet's: of integers, the sum cast to that type
+    (wrapping), then divided with truncation towards zero; of floats, the float mean truncated."""
     if jnp.issubdtype(out_dtype, jnp.floating):
         return _mean(x.astype(jnp.promote_types(_float_result(x.dtype), out_dtype)), axes, keepdims)
+    if jnp.issubdtype(x.dtype, jnp.floating):
+        # MXNet's: the mean in the input's accumulation type (float32 for float16, else float64),
+        # truncated; its backward passes the gradient over the count (the cast passes it on)
+        acc = jnp.float32 if x.dtype == jnp.float16 else jnp.float64
+        return _mean(x.astype(acc), axes, keepdims).astype(out_dtype)
     total = _np_sum(x, axes, keepdims, out_dtype)
     return lax.div(total, jnp.asarray(max(_count(x.shape, axes), 1), out_dtype))
 
@@ -227,7 +232,23 @@ def np_cumsum(a, *, axis, dtype):
     """Cumulative sum along an axis (of the flattened array when axis is None)."""
     if axis is None:
         a, axis = a.reshape(-1), 0
-    return jnp.cumsum(a, axis=axis, dtype=dtype or _sum_dtype(a.dtype))
+    dtype = dtype or _sum_dtype(a.dtype)
+    if dtype == jnp.float16:
+        return _running_sum(a.astype(dtype), axis)
+    return jnp.cumsum(a, axis=axis, dtype=dtype)
+
+
+def _running_sum(a, axis):
+    """The cumulative sum added up element after element, each partial sum rounded to ``a``'s
+    dtype, as MXNet's (and NumPy's) loop: in float16 a tree-ordered scan (jnp.cumsum) rounds
+    differently, by several units in the last place after 20 elements."""
+    moved = jnp.moveaxis(a, axis, 0)
+
+    def step(total, x):
+        total = total + x
+        return total, total
+    _, sums = lax.scan(step, jnp.zeros(moved.shape[1:], a.dtype), moved)
+    return jnp.moveaxis(sums, 0, axis)
 
 
 # ---- arithmetic, comparisons, logic --------------------------------------------------------
@@ -484,9 +505,11 @@ def np_transpose(a, *, axes, xp=jnp):
     """Permute the axes (reverse them when axes is None)."""
     if axes is not None:
         axes = (axes,) if isinstance(axes, int) else axes
-        if sorted(x % max(a.ndim, 1) for x in axes) != list(range(a.ndim)):
+        if len(axes) != a.ndim or not all(-a.ndim <= x < max(a.ndim, 1) for x in axes):
             raise MXNetError('_np_transpose: axes %s do not match an array of shape %s'
                              % (axes, shape_str(a.shape)))
+        if len({x % max(a.ndim, 1) for x in axes}) != len(axes):
+            raise MXNetValueError('_np_transpose: repeated axis in axes %s' % (axes,))
     return xp.transpose(a, axes)
 
 

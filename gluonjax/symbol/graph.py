@@ -11,7 +11,7 @@ import numpy as np
 
 from ..base import DeferredError, MXNetError
 from ..ops import sparse as _sparse
-from ..ops._kernel import kernel_for, operator_error
+from ..ops._kernel import kernel_for, operator_error, same_kind
 from . import _node_kernel
 from ._infer import entry_shapes, pending_shape
 from ._node_kernel import node_kernel
@@ -138,10 +138,10 @@ class GraphFunction:
                 try:
                     outs = kernel.fn(*call_args)
                 except MXNetError as err:
-                    raise MXNetError('Error in operator %s: %s' % (step.name, err)) from None
+                    raise same_kind(err, 'Error in operator %s: %s' % (step.name, err)) from None
                 except Exception as err:  # jax's own errors: name the node, operator and shapes
                     err = operator_error(step.op.name, step.node.input_names(), call_args, err)
-                    raise MXNetError('Error in operator %s: %s' % (step.name, err)) from None
+                    raise same_kind(err, 'Error in operator %s: %s' % (step.name, err)) from None
             if step.op.updates_aux and len(outs) > kernel.n_out:
                 for pos, value in zip(step.aux, outs[kernel.n_out:]):
                     src_slot = step.slots[pos][0]
