@@ -68,11 +68,27 @@ def _reducer(name, fn, aliases=(), int_result=False, onnx=None, host=None):
              host=host)(_reduction(name, fn, int_result))
 
 
+def nan_propagating(extreme):
+    """``extreme`` (jnp.max or jnp.min) returning NaN where a reduced slice holds one, as MXNet and
+    NumPy do: XLA's CPU reduction drops NaNs in larger arrays (jax 0.10: jnp.max of a (6, 3, 6, 8, 8)
+    array with one NaN gives the largest number)."""
+    def reduce(x, axis=None, keepdims=False):
+        out = extreme(x, axis=axis, keepdims=keepdims)
+        if not jnp.issubdtype(x.dtype, jnp.inexact):
+            return out
+        return jnp.where(jnp.isnan(x).any(axis=axis, keepdims=keepdims), jnp.asarray(jnp.nan, out.dtype), out)
+    reduce.__name__ = extreme.__name__
+    return reduce
+
+
+amax, amin = nan_propagating(jnp.max), nan_propagating(jnp.min)
+
+
 def _host_extreme(np_fn):
-    """max or min on the host, where its answer is XLA's: not for floats with NaN, zeros (which
-    sign XLA keeps) or subnormals (which XLA's CPU code reads as zero)."""
+    """max or min on the host, where its answer is the compiled one's (NaN where a slice has one):
+    not for floats with zeros (which sign XLA keeps) or subnormals (which XLA's CPU code reads as zero)."""
     def host(x, axis, keepdims):
-        if x.dtype.kind == 'f' and (np.isnan(x).any() or (np.abs(x) < np.finfo(x.dtype).tiny).any()):
+        if x.dtype.kind == 'f' and (np.abs(x) < np.finfo(x.dtype).tiny).any():
             raise Fallback
         return np_fn(x, axis=axis, keepdims=keepdims)
     return host
@@ -107,8 +123,8 @@ _reducer('mean', _mean, onnx='ReduceMean')
 _reducer('prod', _prod, onnx='ReduceProd')
 _reducer('nansum', lambda x, axis, keepdims: jnp.nansum(x, axis=axis, keepdims=keepdims, dtype=x.dtype))
 _reducer('nanprod', lambda x, axis, keepdims: jnp.nanprod(x, axis=axis, keepdims=keepdims, dtype=x.dtype))
-_reducer('max', jnp.max, aliases=('max_axis',), onnx='ReduceMax', host=_host_extreme(np.max))
-_reducer('min', jnp.min, aliases=('min_axis',), onnx='ReduceMin', host=_host_extreme(np.min))
+_reducer('max', amax, aliases=('max_axis',), onnx='ReduceMax', host=_host_extreme(np.max))
+_reducer('min', amin, aliases=('min_axis',), onnx='ReduceMin', host=_host_extreme(np.min))
 
 
 @register('norm', methods=('norm',), params=[P('ord', 'int', 2), P('axis', 'axis', None, optional=True),
@@ -151,19 +167,33 @@ def _onnx_arg(op_type):
     return convert
 
 
-def _arg(name, fn, onnx):
+def _arg_op(name, fn):
     def op(data, *, axis, keepdims):
         out = arg_indices(name, fn, data, axis, keepdims)
         # MXNet returns the indices in the input's dtype (float32 for float32 data, int32 for int32).
         return _finish(out.astype(data.dtype), keepdims)
     op.__name__ = name
     op.__doc__ = 'Indices of the %s values along an axis (in the input dtype, as in MXNet).' % name[3:]
+    return op
+
+
+def _host_arg(np_fn):
+    """argmax or argmin on the host: NumPy's picks the same index as jnp's (the first extreme, the
+    first NaN), except among subnormals, which XLA's CPU code compares as zeros."""
+    def host(x, axis, keepdims=False):
+        if x.dtype.kind == 'f' and ((x != 0) & (np.abs(x) < np.finfo(x.dtype).tiny)).any():
+            raise Fallback
+        return np_fn(x, axis=axis, keepdims=keepdims)
+    return host
+
+
+def _arg(name, fn, np_fn, onnx):
     register(name, params=[P('axis', 'int', None, optional=True), P('keepdims', 'bool', False)], methods=(name,),
-             onnx=_onnx_arg(onnx))(op)
+             onnx=_onnx_arg(onnx), host=int_exact(_arg_op(name, _host_arg(np_fn))))(_arg_op(name, fn))
 
 
-_arg('argmax', jnp.argmax, 'ArgMax')
-_arg('argmin', jnp.argmin, 'ArgMin')
+_arg('argmax', jnp.argmax, np.argmax, 'ArgMax')
+_arg('argmin', jnp.argmin, np.argmin, 'ArgMin')
 
 
 @register('argmax_channel', methods=('argmax_channel',), gradient=False)
