@@ -39,6 +39,14 @@ def test_unlisted_functions_run_numpy_on_a_host_copy_outside_autograd():
         onp.cumprod(_x())
 
 
+def test_numpy_scalars_on_the_left_stay_scalars():
+    x = np.array([1., 2.])
+    for out, expect in ((onp.float64(1) == x, [True, False]), (onp.float64(1) < x, [False, True]),
+                        (onp.float32(2.5) * x, [2.5, 5.]), (onp.int64(3) + x, [4., 5.])):
+        assert isinstance(out, np.ndarray)
+        onp.testing.assert_array_equal(out.asnumpy(), expect)
+
+
 def test_ufunc_methods_other_than_call_are_refused():
     with pytest.raises(TypeError):
         onp.add.reduce(_x())

@@ -116,6 +116,8 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
         if len(out) != 1:
             raise ValueError('%s: out= must be one ndarray, got %d' % (ufunc.__name__, len(out)))
         kwargs['out'] = out[0]
+    # NumPy hands a scalar operand (``onp.float64(1) == x``) over as a 0-d array: a scalar again
+    inputs = tuple(v[()] if isinstance(v, onp.ndarray) and v.ndim == 0 else v for v in inputs)
     mx_fn = _UFUNCS.get(ufunc.__name__)
     if mx_fn is None:
         return _numpy_fallback(ufunc, ufunc.__name__, inputs, kwargs)
