@@ -74,12 +74,12 @@ SHAPED = {
     '_npi_vstack': ([(4,), (2, 4)], {'num_args': 2}), '_npi_hstack': ([(2, 3), (2, 1)], {'num_args': 2}),
     '_npi_broadcast_to': ([(3, 1)], {'shape': (2, 3, 4)}),
     '_np_max': ([(3, 4, 5)], {'axis': (0, 2), 'keepdims': True}), '_np_min': ([(3, 4, 5)], {'axis': -1}),
-    'sort': ([(4, 9)], {'axis': 0}),
+    'sort': ([(4, 9)], {'axis': 0}), 'argmax': ([(3, 4, 5)], {'axis': 1}), 'argmin': ([(3, 4, 5)], {}),
     '_np_any': ([(3, 4, 5)], {'axis': (0, 2), 'keepdims': True}), '_np_all': ([(3, 4, 5)], {'axis': 1}),
     'take': ([(4, 5, 2), (3, 2)], {'axis': 1, 'mode': 'wrap'}),
 }
 REDUCTIONS = ('max', 'min', 'sum', '_np_max', '_np_min', 'sort')  # exact on some data only
-SUBNORMALS_DECLINED = REDUCTIONS + ('_np_any', '_np_all')  # XLA's CPU code reads them as zero
+SUBNORMALS_DECLINED = REDUCTIONS + ('_np_any', '_np_all', 'argmax', 'argmin')  # XLA's CPU code reads them as zero
 FINITE_INDICES = ('take',)  # XLA converts non-finite float indices its own way: compiled (test below)
 
 
@@ -152,7 +152,7 @@ def test_moves_and_reductions_on_the_host_give_the_compiled_bits(name):
 
 @pytest.mark.parametrize('name', REDUCTIONS)
 def test_reductions_leave_inexact_data_to_the_compiled_kernel(name):
-    # float sums round in XLA's order; max/min of zeros of both signs, NaN or subnormals: XLA's
+    # float sums round in XLA's order; max/min of zeros of both signs or subnormals: XLA's
     # choices. The host form declines; a reduction with padded rows (tests/test_ops_buckets.py)
     # serves the call by them, any other compiles.
     values = np.array([0.0, -0.0, 1.0, 2.0], np.float32) if name != 'sum' else np.array([0.5, 0.25], np.float32)
@@ -170,6 +170,21 @@ def test_reductions_leave_inexact_data_to_the_compiled_kernel(name):
             np.testing.assert_array_equal(np.asarray(out[0]), np.asarray(kernel.jitted(*arrays)[0]))
     finally:
         restore(prev)
+
+
+@pytest.mark.parametrize('name', ['max', 'min', '_np_max', '_np_min', 'argmax', 'argmin'])
+def test_extremes_of_data_with_nan_and_ties_on_the_host_give_the_compiled_bits(name):
+    # NaN wins wherever a slice holds one (the compiled max propagates it, as MXNet's and NumPy's);
+    # ties and NaNs give the first index; an (8, 8, 8, 8) array is where XLA's own max drops NaNs.
+    rng = np.random.RandomState(2)
+    data = rng.randint(1, 4, (8, 8, 8, 8)).astype(np.float32)  # no zeros: their sign is XLA's choice
+    data[rng.rand(*data.shape) < 0.01] = np.nan
+    attrs = {'axis': 1} if name.startswith('arg') else {'axis': (0, 3)}
+    kernel = kernel_for(name, attrs)
+    host, compiled = _both_ways(kernel, _device([data]))
+    expect = getattr(np, name.replace('_np_', ''))(data, **attrs)
+    np.testing.assert_array_equal(np.asarray(compiled[0]), expect)
+    _same_bits(host[0], compiled[0])
 
 
 def test_integer_division_where_c_leaves_it_undefined_gives_the_compiled_bits():

@@ -384,3 +384,16 @@ def test_multinomial_refuses_more_categories_than_its_dtype_writes_exactly():
     assert nd.random.multinomial(many, dtype='float32').dtype == np.float32
     with pytest.raises(MXNetError, match='uint8'):
         nd.random.multinomial(nd.zeros(257), dtype='uint8')
+
+
+def test_np_uniform_is_nd_uniforms_bucketed_draw():
+    # mx.np.random.uniform with number bounds cuts its samples from a length-bucket draw, as
+    # mx.nd.random's (one sampler compile per bucket, not per shape): the same numbers for a seed
+    import gluonjax as mx
+    mx.random.seed(3)
+    a = mx.np.random.uniform(-1, 2, size=(3, 5))
+    mx.random.seed(3)
+    b = mx.nd.random.uniform(-1, 2, shape=(3, 5))
+    assert isinstance(a, mx.np.ndarray) and a.shape == (3, 5)
+    np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
+    assert ((a.asnumpy() >= -1) & (a.asnumpy() < 2)).all()

@@ -32,11 +32,18 @@ def _sample(scalar_op, array_op, params, shape, dtype, ctx, out, **extra):
         return invoke(array_op, arrays, dict(kw, **extra), out=out)
     kw = {k: float(v) for k, v in params.items()}
     kw.update(shape=_shape(shape), dtype=np.dtype(dtype or 'float32').name, **extra)
-    size = int(math.prod(kw['shape']))  # shapes may hold NumPy integers
-    if out is None and scalar_op in _ELEMENTWISE and 0 < size <= _MAX_BUCKETED \
-            and jax.config.jax_threefry_partitionable:
-        return _bucketed(scalar_op, kw, size, ctx)
+    if out is None:
+        return draw(scalar_op, kw, ctx)
     return invoke(scalar_op, [], kw, out=out, ctx=ctx)
+
+
+def draw(scalar_op, kw, ctx):
+    """The samples of ``scalar_op`` (a sampler with number parameters) in ``kw['shape']``,
+    cut from a draw of the shape's length bucket where the sampler allows (see _bucketed)."""
+    size = int(math.prod(kw['shape']))  # shapes may hold NumPy integers
+    if scalar_op in _ELEMENTWISE and 0 < size <= _MAX_BUCKETED and jax.config.jax_threefry_partitionable:
+        return _bucketed(scalar_op, kw, size, ctx)
+    return invoke(scalar_op, [], kw, ctx=ctx)
 
 
 # Samplers whose element i is a function of the key's bits i alone (the rejection samplers: of

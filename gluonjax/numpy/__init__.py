@@ -68,3 +68,6 @@ _wire_core()
 from ._functions import *  # noqa: F401,F403,E402
 from . import _internal  # noqa: F401,E402 (mx.np._internal: the _npi_ operators by name)
 globals().update(_multiarray._BINARY)  # every binary function of the table's 'np' arith entries (lcm, ldexp, ...)
+import sys as _sys  # noqa: E402
+from . import _dispatch  # noqa: E402 (official NumPy functions on mx.np arrays run mx.np's: NEP 13/18)
+_dispatch.register(_sys.modules[__name__])

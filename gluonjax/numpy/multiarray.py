@@ -341,12 +341,23 @@ def array(object, dtype=None, ctx=None, copy=True):  # noqa: A002 (NumPy's name)
     if dtype is None:
         dtype = object.dtype if isinstance(object, (onp.ndarray, onp.generic)) else _DEFAULT_DTYPE
     try:
-        host = onp.asarray(object, dtype=dtype)
+        host = _host_array(object, dtype)
     except (TypeError, ValueError) as err:
         raise TypeError('array: cannot make an array from %s: %s' % (type(object).__name__, err)) from None
     if host is object or host.base is not None:  # the caller's memory: the array owns a copy
         host = host.copy()
     return ndarray._from_jax(put(host, ctx.jax_device), ctx)
+
+
+def _host_array(object, dtype):  # noqa: A002
+    try:
+        return onp.asarray(object, dtype=dtype)
+    except OverflowError:
+        # Python ints out of an integer dtype's range wrap, as in MXNet 1.9.1 (NumPy 1.x's cast;
+        # NumPy 2 refuses them): array([1621], dtype=uint8) is [85].
+        if onp.dtype(dtype).kind not in 'iu':
+            raise
+        return onp.asarray(object, dtype=onp.int64).astype(dtype)
 
 
 def asarray(a, dtype=None, ctx=None):

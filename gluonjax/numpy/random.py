@@ -8,6 +8,7 @@ import numbers
 import numpy as onp
 
 from ..base import MXNetError
+from ..ndarray import random as _nd_random
 from ..ndarray.ndarray import NDArray
 from ._core import apply_op, is_scalar, is_symbol, to_array
 from .multiarray import _ctx, _shape, array, exp, reshape, take
@@ -40,7 +41,8 @@ def _scalar_sample(scalar_op, array_op, params, size, dtype, ctx, out):
         shape, scalar = _size(size)
         kw = {k: float(v) for k, v in params.items()}
         kw.update(shape=shape, dtype=dtype)
-        res = apply_op(scalar_op, [], kw, ctx=_ctx(ctx))
+        # as mx.nd.random's: a sampler compiled per length bucket, not per shape
+        res = _nd_random.draw(scalar_op, kw, _ctx(ctx)).as_np_ndarray()
         if scalar:
             res = reshape(res, ())
     if out is not None:

@@ -234,10 +234,8 @@ def _in_bucket(kernel, arrays, dynamic):
 # How a reduction runs as rows (``OpDef.rows`` gives it for the call's attributes and shape):
 # ``axes`` reduced (moved last), ``out_shape`` the call's result shape, ``neutral`` the padding
 # that leaves a row's result unchanged, ``op``/``attrs`` the operator and attributes reducing
-# axis 1 of the padded (M, K) array, ``per_count``: divide each row's result by K (a mean),
-# ``drops_nan``: the row program may lose a NaN (XLA's vectorised max and min on the CPU turned
-# [nan, inf, ...] padded to 8 into inf), so data with NaN compiles its own program.
-Rows = collections.namedtuple('Rows', 'axes out_shape neutral op attrs per_count drops_nan')
+# axis 1 of the padded (M, K) array, ``per_count``: divide each row's result by K (a mean).
+Rows = collections.namedtuple('Rows', 'axes out_shape neutral op attrs per_count')
 # Small arrays are padded with rows up to this many elements, so that one program per row length
 # serves them all (100 sums of random small shapes compiled 47 programs, and 17 with this).
 MIN_ROWS_SIZE = 4096
@@ -255,8 +253,6 @@ def _in_rows(kernel, array):
     if rows is None:
         return None
     data = np.asarray(array)
-    if rows.drops_nan and np.isnan(data).any():
-        return None
     kept = [i for i in range(array.ndim) if i not in rows.axes]
     m = int(np.prod([array.shape[i] for i in kept], dtype=np.int64))
     k = array.size // m

@@ -23,7 +23,7 @@ from ..base import MXNetError, MXNetValueError, shape_str
 from . import _input_shapes, _onnx
 from ._host import Fallback, int_exact, moves
 from ._registry import Np, P, arith, register
-from .reduce import _host_extreme, arg_indices, reduce_axes
+from .reduce import _host_extreme, amax, amin, arg_indices, reduce_axes
 from .elemwise import _check_broadcast, exact_divide
 
 _DEFAULT_FLOAT = jnp.float32
@@ -120,11 +120,11 @@ _np_reducer('_np_prod', _np_prod, _sum_dtype,
             (Np('prod(a, axis=None, dtype=None, out=None, keepdims=False)', aliases=('product',)),  # MXNet's: no initial
              Np('prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None)', method=True, function=False)),
             onnx='ReduceProd')
-_np_reducer('_np_max', lambda x, ax, kd, _: jnp.max(x, axis=ax, keepdims=kd), lambda d: d,
+_np_reducer('_np_max', lambda x, ax, kd, _: amax(x, axis=ax, keepdims=kd), lambda d: d,
             (Np('amax(a, axis=None, keepdims=False, out=None)', aliases=('max',)),  # MXNet's order
              Np('amax(a, axis=None, out=None, keepdims=False)', method='max', function=False)), onnx='ReduceMax',
             host=_ignore_dtype(_host_extreme(np.max)))
-_np_reducer('_np_min', lambda x, ax, kd, _: jnp.min(x, axis=ax, keepdims=kd), lambda d: d,
+_np_reducer('_np_min', lambda x, ax, kd, _: amin(x, axis=ax, keepdims=kd), lambda d: d,
             (Np('amin(a, axis=None, keepdims=False, out=None)', aliases=('min',)),
              Np('amin(a, axis=None, out=None, keepdims=False)', method='min', function=False)), onnx='ReduceMin',
             host=_ignore_dtype(_host_extreme(np.min)))

@@ -68,7 +68,7 @@ def _out_shape(shape, axes, keepdims):
     return tuple(s for i, s in enumerate(shape) if i not in axes) or (1,)
 
 
-def _as_rows(name, neutral, row_op=None, per_count=False, row_attrs=(), drops_nan=False):
+def _as_rows(name, neutral, row_op=None, per_count=False, row_attrs=()):
     """``OpDef.rows`` of a reduction (see ops/_host.py: ``Rows``): padding with ``neutral`` leaves
     each row's result unchanged; ``row_op`` (default: the operator itself) reduces the padded
     rows; ``row_attrs``: the call's attributes it keeps."""
@@ -76,7 +76,7 @@ def _as_rows(name, neutral, row_op=None, per_count=False, row_attrs=(), drops_na
         axes = reduce_axes(name, shape, attrs['axis'], attrs.get('exclude', False))
         kept = {a: attrs[a] for a in row_attrs}
         return Rows(axes, _out_shape(shape, axes, attrs['keepdims']), neutral, row_op or name,
-                    dict(kept, keepdims=False), per_count, drops_nan)
+                    dict(kept, keepdims=False), per_count)
     return rows
 
 
@@ -88,11 +88,27 @@ def _reducer(name, fn, aliases=(), int_result=False, onnx=None, host=None, rows=
              host=host, rows=rows)(_reduction(name, fn, int_result))
 
 
+def nan_propagating(extreme):
+    """``extreme`` (jnp.max or jnp.min) returning NaN where a reduced slice holds one, as MXNet and
+    NumPy do: XLA's CPU reduction drops NaNs in larger arrays (jax 0.10: jnp.max of a (6, 3, 6, 8, 8)
+    array with one NaN gives the largest number)."""
+    def reduce(x, axis=None, keepdims=False):
+        out = extreme(x, axis=axis, keepdims=keepdims)
+        if not jnp.issubdtype(x.dtype, jnp.inexact):
+            return out
+        return jnp.where(jnp.isnan(x).any(axis=axis, keepdims=keepdims), jnp.asarray(jnp.nan, out.dtype), out)
+    reduce.__name__ = extreme.__name__
+    return reduce
+
+
+amax, amin = nan_propagating(jnp.max), nan_propagating(jnp.min)
+
+
 def _host_extreme(np_fn):
-    """max or min on the host, where its answer is XLA's: not for floats with NaN, zeros (which
-    sign XLA keeps) or subnormals (which XLA's CPU code reads as zero)."""
+    """max or min on the host, where its answer is the compiled one's (NaN where a slice has one):
+    not for floats with zeros (which sign XLA keeps) or subnormals (which XLA's CPU code reads as zero)."""
     def host(x, axis, keepdims):
-        if x.dtype.kind == 'f' and (np.isnan(x).any() or (np.abs(x) < np.finfo(x.dtype).tiny).any()):
+        if x.dtype.kind == 'f' and (np.abs(x) < np.finfo(x.dtype).tiny).any():
             raise Fallback
         return np_fn(x, axis=axis, keepdims=keepdims)
     return host
@@ -129,10 +145,10 @@ _reducer('nansum', lambda x, axis, keepdims: jnp.nansum(x, axis=axis, keepdims=k
          rows=_as_rows('nansum', 0))
 _reducer('nanprod', lambda x, axis, keepdims: jnp.nanprod(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
          rows=_as_rows('nanprod', 1))
-_reducer('max', jnp.max, aliases=('max_axis',), onnx='ReduceMax', host=_host_extreme(np.max),
-         rows=_as_rows('max', -np.inf, drops_nan=True))
-_reducer('min', jnp.min, aliases=('min_axis',), onnx='ReduceMin', host=_host_extreme(np.min),
-         rows=_as_rows('min', np.inf, drops_nan=True))
+_reducer('max', amax, aliases=('max_axis',), onnx='ReduceMax', host=_host_extreme(np.max),
+         rows=_as_rows('max', -np.inf))
+_reducer('min', amin, aliases=('min_axis',), onnx='ReduceMin', host=_host_extreme(np.min),
+         rows=_as_rows('min', np.inf))
 
 
 @register('norm', methods=('norm',), params=[P('ord', 'int', 2), P('axis', 'axis', None, optional=True),
@@ -176,19 +192,33 @@ def _onnx_arg(op_type):
     return convert
 
 
-def _arg(name, fn, onnx):
+def _arg_op(name, fn):
     def op(data, *, axis, keepdims):
         out = arg_indices(name, fn, data, axis, keepdims)
         # MXNet returns the indices in the input's dtype (float32 for float32 data, int32 for int32).
         return _finish(out.astype(data.dtype), keepdims)
     op.__name__ = name
     op.__doc__ = 'Indices of the %s values along an axis (in the input dtype, as in MXNet).' % name[3:]
+    return op
+
+
+def _host_arg(np_fn):
+    """argmax or argmin on the host: NumPy's picks the same index as jnp's (the first extreme, the
+    first NaN), except among subnormals, which XLA's CPU code compares as zeros."""
+    def host(x, axis, keepdims=False):
+        if x.dtype.kind == 'f' and ((x != 0) & (np.abs(x) < np.finfo(x.dtype).tiny)).any():
+            raise Fallback
+        return np_fn(x, axis=axis, keepdims=keepdims)
+    return host
+
+
+def _arg(name, fn, np_fn, onnx):
     register(name, params=[P('axis', 'int', None, optional=True), P('keepdims', 'bool', False)], methods=(name,),
-             onnx=_onnx_arg(onnx))(op)
+             onnx=_onnx_arg(onnx), host=int_exact(_arg_op(name, _host_arg(np_fn))))(_arg_op(name, fn))
 
 
-_arg('argmax', jnp.argmax, 'ArgMax')
-_arg('argmin', jnp.argmin, 'ArgMin')
+_arg('argmax', jnp.argmax, np.argmax, 'ArgMax')
+_arg('argmin', jnp.argmin, np.argmin, 'ArgMin')
 
 
 @register('argmax_channel', methods=('argmax_channel',), gradient=False)
