@@ -442,3 +442,14 @@ def test_an_array_whose_graph_was_freed_is_a_constant_in_a_new_recording():
     np.testing.assert_array_equal(x.grad.asnumpy(), [1, 1])
     with pytest.raises(MXNetError, match='already freed'):
         z.backward()
+
+
+def test_backward_without_forward_runs_the_forward_first():
+    # MXNet's own tests of linear operators call backward alone (test_repeat, test_tile)
+    data = mx.sym.Variable('data')
+    arr, grad = mx.nd.array(np.arange(12).reshape(3, 4)), mx.nd.empty((3, 4))
+    exe = mx.sym.repeat(data, repeats=2, axis=0).bind(ctx=mx.cpu(), args=[arr], args_grad=[grad])
+    head = np.arange(24, dtype=np.float32).reshape(6, 4)
+    exe.backward(mx.nd.array(head))
+    np.testing.assert_array_equal(grad.asnumpy(), head.reshape(3, 2, 4).sum(1))
+    np.testing.assert_array_equal(exe.outputs[0].asnumpy(), np.repeat(np.arange(12).reshape(3, 4), 2, axis=0))

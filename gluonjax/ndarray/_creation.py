@@ -1,7 +1,7 @@
 """Array creation functions of ``mx.nd`` (zeros, ones, full, arange, ...)."""
 import numpy as np
 
-from ..base import MXNetError
+from ..base import MXNetError, shape_str, upper_layer
 from .ndarray import NDArray, invoke
 
 
@@ -9,6 +9,17 @@ def _shape(shape):
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
     return tuple(int(s) for s in shape)
+
+
+def _known_shape(op_name, shape):
+    """``shape``, refused as MXNet refuses it outside ``mx.np_shape()``: its legacy shapes read a 0
+    dimension and the empty shape as unknown, so ``zeros((2, 0))`` or ``ones(())`` cannot be made."""
+    shape = _shape(shape)
+    if (not shape or 0 in shape) and not upper_layer('np_shape')():
+        raise MXNetError('Operator %s inferring shapes failed: shape %s has an unknown dimension (outside '
+                         'mx.np_shape(), 0 and () mean unknown; use mx.np_shape() or mx.np for zero-size '
+                         'and 0-d arrays)' % (op_name, shape_str(shape)))
+    return shape
 
 
 def _dtype(dtype):
@@ -21,11 +32,11 @@ def zeros(shape, ctx=None, dtype=None, out=None, **kwargs):
     if kwargs.get('stype', 'default') != 'default':
         from . import sparse
         return sparse.zeros(kwargs['stype'], shape, ctx=ctx, dtype=dtype)
-    return invoke('_zeros', [], {'shape': _shape(shape), 'dtype': _dtype(dtype)}, ctx=ctx, out=out)
+    return invoke('_zeros', [], {'shape': _known_shape('_zeros', shape), 'dtype': _dtype(dtype)}, ctx=ctx, out=out)
 
 
 def ones(shape, ctx=None, dtype=None, out=None, **kwargs):
-    return invoke('_ones', [], {'shape': _shape(shape), 'dtype': _dtype(dtype)}, ctx=ctx, out=out)
+    return invoke('_ones', [], {'shape': _known_shape('_ones', shape), 'dtype': _dtype(dtype)}, ctx=ctx, out=out)
 
 
 def empty(shape, ctx=None, dtype=None, stype=None):
@@ -37,7 +48,10 @@ def empty(shape, ctx=None, dtype=None, stype=None):
 
 
 def full(shape, val, ctx=None, dtype=np.float32, out=None):
-    return invoke('_full', [], {'shape': _shape(shape), 'dtype': _dtype(dtype), 'value': float(val)},
+    shape = _shape(shape)
+    if not shape:  # MXNet makes full((2, 0), v) but refuses full((), v)
+        _known_shape('_full', shape)
+    return invoke('_full', [], {'shape': shape, 'dtype': _dtype(dtype), 'value': float(val)},
                   ctx=ctx, out=out)
 
 

@@ -326,8 +326,8 @@ class Executor:
         """Gradients of the outputs (head gradients ``out_grads``, default ones) into grad_arrays."""
         if all(req == 'null' for req in self._grad_req.values()):
             return  # nothing to compute, as in MXNet
-        if self._last is None:
-            raise MXNetError('backward: call forward(is_train=True) first')
+        if self._last is None:  # MXNet's backward runs on what the bound arrays hold (tests of
+            self.forward(is_train=is_train)  # linear operators call it alone): their forward first
         if self._failure is not None:  # the forward failed: the gradients carry its error
             _pending.mark([g for g in self.grad_arrays if g is not None], self._failure)
             return
