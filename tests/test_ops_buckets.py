@@ -53,8 +53,8 @@ def test_bucket_program_gives_the_exact_shape_programs_bits(name):
     rng = np.random.RandomState(0)
     kernel = kernel_for(name, {'scalar': 2.5} if 'scalar' in op._param_map else {})
     dynamic = [kernel.attrs[d] for d in kernel.dynamic]
-    if kernel.host is None and jax.devices()[0].platform != 'cpu':
-        pytest.skip('on an accelerator only exactly rounded operators use size buckets (ops/_host.py)')
+    # on a GPU, transcendental functions may give another last bit in a bucket (ops/_host.py)
+    last_bit_only = kernel.host is None and jax.devices()[0].platform != 'cpu'
     prev = on()
     try:
         for dtype, shape in CASES:
@@ -65,7 +65,14 @@ def test_bucket_program_gives_the_exact_shape_programs_bits(name):
                 continue
             got = _host._in_bucket(kernel, arrays, dynamic)
             for g, w in zip(got, want):
-                _same_bits(g, w, '%s %s %s' % (name, dtype, shape))
+                what = '%s %s %s' % (name, dtype, shape)
+                g, w = np.asarray(g), np.asarray(w)
+                if last_bit_only and g.dtype.kind == 'f':
+                    finite = np.isfinite(w)
+                    np.testing.assert_array_equal(g[~finite], w[~finite], err_msg=what)
+                    np.testing.assert_array_max_ulp(g[finite], w[finite], maxulp=2)
+                else:
+                    _same_bits(g, w, what)
     finally:
         restore(prev)
 

@@ -562,9 +562,9 @@ def test_take_matches_mxnet_and_errors():
     check(nd.take(y, idx, axis=1), np.array([[0, 1, 1, 0, 0, 2], [3, 4, 4, 3, 3, 5]], 'float32'))
     check(nd.take(y, idx, axis=1, mode='wrap'), np.array([[0, 1, 1, 0, 2, 2], [3, 4, 4, 3, 5, 5]], 'float32'))
     check(nd.take(y, nd.array([0, 2]), axis=1, mode='raise'), np.array([[0, 2], [3, 5]], 'float32'))
-    with pytest.raises(MXNetError, match=r'^take: index 7 is out of bounds for an axis of size 3 '
-                                         r'\(inputs: a\[2,3\], indices\[2\]\)$'):
-        nd.take(y, nd.array([0, 7]), axis=1, mode='raise').asnumpy()
+    for _ in range(10):  # the first calls (on the host) and the compiled program say the same
+        with pytest.raises(MXNetError, match=r'^take: index 7 is out of bounds for an axis of size 3$'):
+            nd.take(y, nd.array([0, 7]), axis=1, mode='raise').asnumpy()
     with pytest.raises(MXNetError, match='take: axis 2 is out of range'):
         nd.take(y, nd.array([0, 1]), axis=2)
     with pytest.raises(MXNetError, match="take: mode must be"):

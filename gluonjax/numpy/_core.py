@@ -81,6 +81,11 @@ def to_array(x, name, what='x'):
 _creation_front = threading.local()
 
 
+def building_symbols():
+    """Whether operators without array inputs build graph nodes now (see ``creating_symbols``)."""
+    return getattr(_creation_front, 'symbols', False)
+
+
 @contextlib.contextmanager
 def creating_symbols():
     """Meanwhile operators without array inputs (zeros, arange, ...) build graph nodes instead of
@@ -97,7 +102,7 @@ def apply_op(op_name, inputs, params=None, out=None, ctx=None, hint=None):
     """Run table operator ``op_name`` on ``inputs`` (np/nd arrays, or Symbols while tracing)."""
     params = params or {}
     owner = owner_of(inputs)
-    if owner is None and getattr(_creation_front, 'symbols', False):
+    if owner is None and building_symbols():
         owner = sys.modules['gluonjax.symbol.symbol'].Symbol
     if owner is not None and not issubclass(owner, NDArray):  # a Symbol: a graph node
         if out is not None:

@@ -10,7 +10,7 @@ import numpy as onp
 from ..base import MXNetError
 from ..ndarray import random as _nd_random
 from ..ndarray.ndarray import NDArray
-from ._core import apply_op, is_scalar, is_symbol, to_array
+from ._core import apply_op, building_symbols, is_scalar, is_symbol, to_array
 from .multiarray import _ctx, _shape, array, exp, reshape, take
 
 __all__ = ['uniform', 'normal', 'randn', 'rand', 'randint', 'exponential', 'gamma', 'poisson',
@@ -41,8 +41,10 @@ def _scalar_sample(scalar_op, array_op, params, size, dtype, ctx, out):
         shape, scalar = _size(size)
         kw = {k: float(v) for k, v in params.items()}
         kw.update(shape=shape, dtype=dtype)
-        # as mx.nd.random's: a sampler compiled per length bucket, not per shape
-        res = _nd_random.draw(scalar_op, kw, _ctx(ctx)).as_np_ndarray()
+        if building_symbols():  # F.np.random in a traced block: a graph node
+            res = apply_op(scalar_op, [], kw)
+        else:  # as mx.nd.random's: a sampler compiled per length bucket, not per shape
+            res = _nd_random.draw(scalar_op, kw, _ctx(ctx)).as_np_ndarray()
         if scalar:
             res = reshape(res, ())
     if out is not None:

@@ -14,9 +14,12 @@ compiled, as before. Two ways serve them, both giving the compiled program's exa
   one shape run the program compiled for a padded 1-D array of the next power-of-two size
   (:func:`bucket_size`): 11 programs per operator and dtype serve every size up to ``MAX_SIZE``.
   Each element is computed by the same code wherever it sits, so the bits are the exact-shape
-  program's (tests/test_ops_buckets.py checks every pointwise operator). On a GPU this way
-  serves the exactly rounded operators (arithmetic, comparisons), at the cost of a round trip
-  through the host; its transcendental functions are not position-independent to the bit.
+  program's on the CPU (tests/test_ops_buckets.py checks every pointwise operator). On a GPU
+  the inputs and outputs make a round trip through the host, and the transcendental functions
+  are not position-independent to the bit there (XLA's GPU exp gave one element in 65 another
+  last bit in a 64-element bucket than in the exact shape): a first call's result may differ in
+  its last bit from a later compiled call's, as for reductions below; compiling each new shape
+  cost 90-180 ms on an H100.
 
 Reductions (sum, mean, prod, norm, and max/min where their host form declines: ``OpDef.rows``)
 run as rows: the reduced axes moved last, the array seen as (M, K) and padded with the
@@ -31,8 +34,9 @@ Equal bits need care: XLA's CPU code reads and writes subnormal floats as zero i
 :func:`cpu_arithmetic`; maximum and minimum are left out (XLA's choice between 0.0 and -0.0).
 
 Only where it is exact and cheap: concrete arrays, at most ``MAX_SIZE`` elements, not while
-autograd records (the tape keeps the compiled operator's pullback); host forms only with jax on
-the CPU alone (on an accelerator the data is not on the host) and inputs of one dtype. Which
+autograd records (the tape keeps the compiled operator's pullback); host forms with jax on the
+CPU alone (on an accelerator the data is not on the host: there only data movement, whose bits
+are the data's, makes the round trip) and inputs of one dtype. Which
 dtypes a host form serves is
 its own declaration: float16/32/64 by default (XLA computes float16 in float32, as NumPy
 does), every integer dtype too for :func:`int_exact` forms (wrapping integer arithmetic),
@@ -142,8 +146,10 @@ def run(kernel, args):
     for a in arrays:
         if type(a) is not concrete or a.size > MAX_SIZE:
             return None
-    on_host = _state['cpu'] and kernel.host is not None and _host_serves(kernel.op.host, arrays)
-    in_bucket = kernel.op.pointwise and _bucketable(arrays) and (kernel.host is not None or _on_cpu(arrays[0]))
+    # off the CPU only data movement runs on the host (a round trip; its bits are the data's)
+    on_host = kernel.host is not None and (_state['cpu'] or _moves(kernel.op.host)) \
+        and _host_serves(kernel.op.host, arrays)
+    in_bucket = kernel.op.pointwise and _bucketable(arrays)
     rows = kernel.op.rows is not None and _row_reducible(arrays, dynamic)
     if not (on_host or in_bucket or rows):
         return None
@@ -208,11 +214,8 @@ def _bucketable(arrays):
     return all(a.shape == shape and a.sharding == sharding and not a.weak_type for a in arrays)
 
 
-def _on_cpu(array):
-    """Whether ``array`` lives on the CPU. On a GPU only exactly rounded operators (those with a
-    host form: arithmetic, comparisons) use size buckets: XLA's GPU exp gave one element in 65
-    another last bit in a 64-element-bucket program than in the exact-shape one."""
-    return next(iter(array.devices())).platform == 'cpu'
+def _moves(host_form):
+    return getattr(host_form, 'host_dtypes', None) == 'all'
 
 
 def _in_bucket(kernel, arrays, dynamic):

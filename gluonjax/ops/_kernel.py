@@ -94,11 +94,10 @@ class Kernel:
 
     def error(self, arrays, err):
         """The MXNetError for ``err``, raised by this kernel on ``arrays``."""
-        error = operator_error(self.op.name, self.op.input_names(self.attrs, len(arrays)), arrays, err)
-        if _raised_in_callback(err, DeferredError):  # a check of the values as MXNet's kernel runs
-            outs = jax.eval_shape(self.fn, *arrays)
-            return DeferredError(str(error), [(o.shape, o.dtype) for o in outs])
-        return error
+        if _raised_in_callback(err, DeferredError):  # a check of the values as MXNet's kernel runs:
+            outs = jax.eval_shape(self.fn, *arrays)  # its own words, as the host form raises them
+            return DeferredError(error_cause(err), [(o.shape, o.dtype) for o in outs])
+        return operator_error(self.op.name, self.op.input_names(self.attrs, len(arrays)), arrays, err)
 
 
 def _as_tuple_fn(fn, static, dynamic, n_out, random):
