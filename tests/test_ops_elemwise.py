@@ -295,6 +295,7 @@ def test_contrib_formulas_match_numpy():
                                [[4.25, 2, 12.24], [18, 3.21, 4.56]], rtol=1e-6)
     np.testing.assert_allclose(nd.smooth_l1(nd.array(x), scalar=1.5).asnumpy(),
                                [[0.2777778, 0.7777778, 1.9777778], [2.7777777, 0.01125, 2.3777776]], rtol=1e-6)
+    np.testing.assert_allclose(nd.smooth_l1(nd.array([0.3, 2.0])).asnumpy(), [0.045, 1.5], rtol=1e-6)  # sigma 1
     g = nd.array(x)
     g.attach_grad()
     with autograd.record():

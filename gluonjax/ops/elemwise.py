@@ -528,7 +528,7 @@ def gradientmultiplier(data, *, scalar):
     return _with_scaled_gradient(lambda x: x, scalar)(data)
 
 
-@register('smooth_l1', params=[P('scalar', 'float')])
+@register('smooth_l1', params=[P('scalar', 'float', 1.0)])  # MXNet's default sigma: 1
 def smooth_l1(data, *, scalar):
     """Smooth L1 (Huber-like) loss of Fast R-CNN with sigma = ``scalar``:
     0.5 * (sigma * x)**2 where |x| < 1 / sigma**2, else |x| - 0.5 / sigma**2."""
