@@ -6,7 +6,8 @@ machine's CPU (90-130 ms for three on a GPU), where MXNet runs a precompiled ker
 microseconds. Code that meets many shapes (data-dependent sizes, notebooks, shape-changing
 preprocessing) paid a compile per operator per shape. The first ``HOST_CALLS`` calls of a
 signature are served without compiling it, and only a signature that keeps coming back is
-compiled, as before. Two ways serve them, both giving the compiled program's exact bits:
+compiled, as before. Three ways serve them, the first two with the compiled program's exact bits
+on the CPU:
 
 - Operators whose table entry has a ``host`` form (NumPy code giving the same bits as the
   compiled one: exactly rounded arithmetic and data movement) run it on the host.
@@ -203,7 +204,7 @@ MIN_BUCKET = 1024
 def bucket_size(n):
     """The size of the program that serves ``n`` elements: the next power of two, at least
     MIN_BUCKET, so that 11 programs serve every size up to MAX_SIZE."""
-    return max(MIN_BUCKET, 1 << (n - 1).bit_length())
+    return max(MIN_BUCKET, _pow2(n))
 
 
 def _bucketable(arrays):
@@ -251,10 +252,8 @@ def _row_reducible(arrays, dynamic):
 
 def _in_rows(kernel, array):
     """The reduction ``kernel`` of ``array`` by the program reducing the rows of its (M, K)
-    bucket, or None where the operator declines (see ``Rows``)."""
+    bucket (see ``Rows``)."""
     rows = kernel.op.rows(kernel.attrs, array.shape)
-    if rows is None:
-        return None
     data = np.asarray(array)
     kept = [i for i in range(array.ndim) if i not in rows.axes]
     m = int(np.prod([array.shape[i] for i in kept], dtype=np.int64))

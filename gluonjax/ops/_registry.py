@@ -459,7 +459,7 @@ class OpDef:
     # runs the program compiled for that shape's size bucket instead (see ops/_host.py).
     pointwise: bool = False
     # A reduction an eager call on a new shape may compute as rows padded to a bucket size:
-    # fn(attrs, input shape) -> ops._host.Rows, or None where it cannot (see ops/_host.py).
+    # fn(attrs, input shape) -> ops._host.Rows (see ops/_host.py).
     rows: Optional[Callable] = None
     # How mx.onnx.export_model writes a node of the operator: fn(g, node) -> ONNX output names
     # (see ops/_onnx.py); None where there is no ONNX form (the export names the op and node).
