@@ -5,6 +5,12 @@ import statistics
 import time
 
 
+# gluonjax runs a signature's first 8 calls by cheaper means (the host, size buckets, a program
+# compiled at XLA's optimisation level 0) and compiles the optimised program at the 9th: steady
+# speed needs at least this many warm-up calls.
+WARMUP_CALLS = 10
+
+
 def runs_us(fn, number=2000, repeat=7, warmup=200):
     """The mean time of one call in each of ``repeat`` runs of ``number`` calls, in microseconds."""
     for _ in range(warmup):

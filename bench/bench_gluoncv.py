@@ -17,7 +17,7 @@ import time
 DEFAULT_MXNET_PYTHON = '/tmp/mxref-gluoncv/bin/python'
 
 
-def forward_ms(runs=5, number=10, warmup=5):
+def forward_ms(runs=5, number=10, warmup=10):
     """Median per-call milliseconds of a hybridized ResNet-50 v1 forward on the mxnet in use."""
     import mxnet as mx
     import numpy as np

@@ -21,7 +21,7 @@ import numpy as np  # noqa: E402
 import gluonjax as mx  # noqa: E402
 from gluonjax import autograd, gluon  # noqa: E402
 from gluonjax.gluon import nn  # noqa: E402
-from _timing import runs_us, machine  # noqa: E402
+from _timing import WARMUP_CALLS, runs_us, machine  # noqa: E402
 
 BATCH = 64
 
@@ -87,8 +87,8 @@ def bench(name, make, contexts, number):
     # interleaved repeats, best of each: the machine is shared, so load hits both alike
     t_mod, t_gluon = float('inf'), float('inf')
     for _ in range(7):
-        t_mod = min(t_mod, runs_us(mod_step, number=number, repeat=1, warmup=2)[0] / 1e3)
-        t_gluon = min(t_gluon, runs_us(gluon_step, number=number, repeat=1, warmup=2)[0] / 1e3)
+        t_mod = min(t_mod, runs_us(mod_step, number=number, repeat=1, warmup=WARMUP_CALLS)[0] / 1e3)
+        t_gluon = min(t_gluon, runs_us(gluon_step, number=number, repeat=1, warmup=WARMUP_CALLS)[0] / 1e3)
     print('%-6s %d device(s): Module step %7.3f ms   Gluon (hybridized) step %7.3f ms   '
           'Module/Gluon %.2fx' % (name, len(contexts), t_mod, t_gluon, t_mod / t_gluon))
 

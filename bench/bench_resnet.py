@@ -93,7 +93,7 @@ def main():
     sys.path.insert(0, HERE)
     import jax
     import numpy as np
-    from _timing import MXNetWorker, machine
+    from _timing import WARMUP_CALLS, MXNetWorker, machine
     from gluonjax import nd
     from gluonjax.gluon.model_zoo import vision
     print('machine: %s; load average %s' % (machine(), ' '.join('%.1f' % v for v in os.getloadavg())))
@@ -121,8 +121,9 @@ def main():
         runs['MXNet %s imperative' % worker.version] = lambda: worker.time_ms('imperative', args.number)
         runs['MXNet %s hybridized' % worker.version] = lambda: worker.time_ms('hybridized', args.number)
     times = {name: [] for name in runs}
-    for fn in runs.values():  # warm-up
-        fn()
+    for name, fn in runs.items():  # warm-up
+        for _ in range(1 if name.startswith('MXNet') else WARMUP_CALLS):
+            fn()
     for _ in range(args.rounds):
         for name, fn in runs.items():
             if name.startswith('MXNet'):

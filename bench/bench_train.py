@@ -29,7 +29,7 @@ import numpy as np  # noqa: E402
 import optax  # noqa: E402
 
 from gluonjax import autograd, gluon, nd  # noqa: E402
-from _timing import bench_device, MXNetWorker, per_call_us, machine  # noqa: E402
+from _timing import WARMUP_CALLS, bench_device, MXNetWorker, per_call_us, machine  # noqa: E402
 from bench_gluon import lenet as seed_lenet, plain_lenet  # noqa: E402
 
 BATCH = 64
@@ -75,11 +75,11 @@ def phase_times(net, data, label, number=50):
             p.data().wait_to_read()
     phases = {'forward + loss (recorded)': forward, 'backward': backward, 'trainer.step': update}
     totals = dict.fromkeys(phases, 0.0)
-    for i in range(number + 5):
+    for i in range(number + WARMUP_CALLS):
         for name, fn in phases.items():
             t = time.perf_counter()
             fn()
-            if i >= 5:
+            if i >= WARMUP_CALLS:
                 totals[name] += time.perf_counter() - t
     return {name: total / number * 1e6 for name, total in totals.items()}
 
@@ -135,9 +135,9 @@ def main():
     worker = MXNetWorker(python, 'train_step.py', '--serve') if python else None
     rows, mx_rows = [], []
     for _ in range(3):
-        t_jax = per_call_us(run_jax, number=30, repeat=5, warmup=5)
-        t_hyb = per_call_us(run_hybrid, number=30, repeat=5, warmup=5)
-        t_imp = per_call_us(run_imperative, number=30, repeat=5, warmup=5)
+        t_jax = per_call_us(run_jax, number=30, repeat=5, warmup=WARMUP_CALLS)
+        t_hyb = per_call_us(run_hybrid, number=30, repeat=5, warmup=WARMUP_CALLS)
+        t_imp = per_call_us(run_imperative, number=30, repeat=5, warmup=WARMUP_CALLS)
         rows.append((t_jax, t_hyb, t_imp))
         if worker:
             mx_rows.append(tuple(statistics.median(worker.time_ms(mode, 30) for _ in range(5)) * 1e3

@@ -24,7 +24,8 @@ from ._transfer import put
 from ._x64 import x64
 from .base import MXNetError
 from .ops import _int_grads
-from .ops._kernel import error_cause
+from .ops._kernel import error_cause, kernel_for
+from .ops._tiers import Tiered, signature_of
 
 __all__ = ['state', 'Leaf', 'Node', 'tracked', 'record_call', 'custom_node', 'backward',
            'walk', 'graph_nodes', 'node_grads', 'vjp_at_inputs', 'add', 'ones_like', 'zeros_like', 'full']
@@ -126,7 +127,7 @@ def _vjp_form(fn, key, need, device):
                 return fn(*full)
             return jax.vjp(part, *[args[i] for i in need])
         kw = {} if device is None else {'out_shardings': jax.sharding.SingleDeviceSharding(device)}
-        f = _fwd_cache[ck] = jax.jit(forward, **kw)
+        f = _fwd_cache[ck] = Tiered(forward, **kw)
     return f
 
 
@@ -143,7 +144,7 @@ def record_call(fn, key, parents, values, jitted, name='', device=None):
     pullback = None
     if f is not _NO_VJP:
         try:
-            outs, pullback = f(*values)
+            outs, pullback = f.pick((id(f), signature_of(values)))(*values)
         except Exception:
             outs = jitted(*values)  # a genuine operator error raises here with its own message
             _fwd_cache[(key, need, device)] = _NO_VJP
@@ -168,9 +169,10 @@ def custom_node(key, parents, values, n_out, backward_fn, name=''):
 # Small compiled helpers
 # ---------------------------------------------------------------------------------------
 
-@jax.jit
 def add(a, b):
-    return a + b
+    """``a + b`` for two arrays of one shape and dtype (two gradients of one array) by the eager
+    operator's kernel: a shape met for the first times runs in a size bucket, not a compile."""
+    return kernel_for('elemwise_add', {})(a, b)[0]
 
 
 def _add_any(a, b):
@@ -237,7 +239,7 @@ def _pull_impl(pullback, cts, avals):
     return pullback(_full_cts(cts, avals))
 
 
-_pull = jax.jit(_pull_impl, static_argnums=2)  # compiled once per operator and shapes
+_pull = Tiered(_pull_impl, static_argnums=2)  # compiled once per operator and shapes
 
 
 _replay_cache = _caches.lru_cache('tape.input_vjps', 1024)
@@ -274,7 +276,8 @@ def node_grads(node, need, out_cts):
     if node.backward_fn is not None:
         return node.backward_fn(out_cts, need, False)
     if node.pullback is not None:
-        grads = _pull(node.pullback, tuple(out_cts), node.out_avals)
+        pull = _pull.pick(('pull', _piece(node), tuple([c is None for c in out_cts])))
+        grads = pull(node.pullback, tuple(out_cts), node.out_avals)
     else:
         mask = tuple(c is not None for c in out_cts)
         try:
@@ -368,7 +371,7 @@ def _make_fused(structure):
                     continue
                 put(leaf_g if src < 0 else cts[src], i, g)
         return leaf_g
-    return jax.jit(run)
+    return Tiered(run)
 
 
 _FUSED_CACHE_SIZE = 64
@@ -418,6 +421,7 @@ def _fused_backward(nodes, node_heads, structure, leaves):
             _fused_cache.popitem(last=False)
     else:
         _fused_cache.move_to_end(structure)
+    fused = fused.pick((id(fused), tuple([_piece(n) for n in nodes])))
     grads = fused([n.pullback for n in nodes], [c for _, c in node_heads])
     return {id(leaf): (leaf, v, g) for (leaf, v), g in zip(leaves, grads) if g is not None}
 

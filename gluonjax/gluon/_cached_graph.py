@@ -16,7 +16,6 @@ import itertools
 import operator
 import warnings
 
-import jax
 
 from .. import _caches, _tape
 from .._tape import state as _ag_state
@@ -24,6 +23,7 @@ from .._x64 import x64
 from ..base import MXNetError
 from ..ndarray import ndarray as _ndarray
 from ..ops._kernel import error_cause, same_kind
+from ..ops._tiers import Tiered
 from ..ndarray.ndarray import NDArray
 from .parameter import _generation
 
@@ -108,7 +108,7 @@ class GraphRunner:
                 outs += tuple(new_aux.get(k, inputs[k]) for k in aux_keys)
             return outs
         hybrid_block.__name__ = (self.block.name or 'hybrid_block').replace('-', '_')
-        return _Compiled(jax.jit(hybrid_block), ('hybrid', next(_tokens)))
+        return _Compiled(Tiered(hybrid_block), ('hybrid', next(_tokens)), hybrid_block)
 
     def _single_kernel(self, train):
         """The Kernel of a graph that is one operator applied to the data inputs in order (a
@@ -186,7 +186,10 @@ class GraphRunner:
                 outs, node = _tape.record_call(entry.fn, entry.token, parents, vals, entry.run,
                                                self.block.name)
             else:
-                outs = entry.run(*vals)
+                run = entry.run
+                if run.__class__ is Tiered:  # the Parameters' shapes are fixed: the data's decide
+                    run = run.pick((id(run), tuple([(a.shape, a.dtype) for a in vals[:len(self.data_index)]])))
+                outs = run(*vals)
         except Exception as err:
             raise self._error(err) from None
         if hook is not None:  # the compiled graph is one event, named as MXNet names a hybridized call

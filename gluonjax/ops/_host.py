@@ -59,7 +59,7 @@ from .. import _caches
 from .._transfer import put
 from ..base import MXNetError
 
-__all__ = ['run', 'first_call', 'cpu_arithmetic', 'flush_subnormals', 'moves', 'int_exact', 'keep_dtypes', 'Fallback',
+__all__ = ['run', 'COLD', 'first_call', 'cpu_arithmetic', 'flush_subnormals', 'moves', 'int_exact', 'keep_dtypes', 'Fallback',
            'Rows']
 
 # A compile costs 30-100 ms and saves about 10 us per later call against the host form, so a
@@ -72,6 +72,8 @@ _DTYPES = _FLUSHED + (np.dtype(np.float16),)
 _INTS = tuple(np.dtype(t) for t in (np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
                                     np.uint64))
 _seen = _caches.lru_cache('ops.host_signatures', 8192)  # signature -> calls run on the host
+_hot = _caches.register('ops.hot_signatures', set(), 8192)  # signatures past their first calls
+_HOT_MAX = 8192
 _state = {}  # 'concrete': the type of a concrete jax array; 'cpu': jax runs on the CPU alone
 
 
@@ -136,42 +138,61 @@ def cpu_arithmetic(fn):
 
 
 def run(kernel, args):
-    """``kernel``'s outputs computed without compiling a program for these shapes, or None where
-    the compiled kernel must run: on the host (the table's NumPy form), else, for a pointwise
-    operator, by the program compiled for the shapes' size bucket."""
+    """``kernel``'s outputs for one of the first ``HOST_CALLS`` calls of its signature, computed
+    without compiling the program for these shapes where a form serves them: on the host (the
+    table's NumPy form), for a pointwise operator by the program compiled for the shapes' size
+    bucket, for a reduction as padded rows. None where the compiled kernel must run: a signature
+    met more often (or arrays being traced), or one no form serves (the kernel's cheaply compiled
+    tier runs it then: ``_tiers``)."""
     if not _state:
         _setup()
     n_arrays = len(args) - len(kernel.dynamic)
     arrays, dynamic = args[:n_arrays], args[n_arrays:]
     concrete = _state['concrete']
     for a in arrays:
-        if type(a) is not concrete or a.size > MAX_SIZE:
+        if type(a) is not concrete:
             return None
+    if not first_call((kernel.key, tuple([(a.shape, a.dtype) for a in arrays]))):
+        return None
+    if not kernel.first_calls:
+        return COLD
+    for a in arrays:
+        if a.size > MAX_SIZE:
+            return COLD
     # off the CPU only data movement runs on the host (a round trip; its bits are the data's)
     on_host = kernel.host is not None and (_state['cpu'] or _moves(kernel.op.host)) \
         and _host_serves(kernel.op.host, arrays)
-    in_bucket = kernel.op.pointwise and _bucketable(arrays)
-    rows = kernel.op.rows is not None and _row_reducible(arrays, dynamic)
-    if not (on_host or in_bucket or rows):
-        return None
-    if not first_call((kernel.key, tuple([(a.shape, a.dtype) for a in arrays]))):
-        return None
     outs = _on_host(kernel, arrays, dynamic) if on_host else None
-    if outs is None and in_bucket:  # (also where the host form fell back: an integer division by 0)
-        outs = _in_bucket(kernel, arrays, dynamic)
-    if outs is None and rows:  # (also where it fell back: a float sum, a max over zeros)
-        outs = _in_rows(kernel, arrays[0])
-    return outs
+    if outs is None and kernel.op.pointwise and _bucketable(arrays):
+        outs = _in_bucket(kernel, arrays, dynamic)  # (also where the host form fell back: an integer division by 0)
+    if outs is None and kernel.op.rows is not None and _row_reducible(arrays, dynamic):
+        outs = _in_rows(kernel, arrays[0])  # (also where it fell back: a float sum, a max over zeros)
+    return COLD if outs is None else outs
+
+
+# what run returns for a first call that no form serves: the cheaply compiled program runs it
+COLD = 'cold'
 
 
 def first_call(signature):
     """Whether ``signature`` (a hashable description of a call) is met for one of its first
     ``HOST_CALLS`` times, counting this one: such calls are served without compiling it."""
+    if signature in _hot:  # the common case, a signature met many times: one set lookup
+        return False
     calls = _seen.get(signature, 0)
     if calls >= HOST_CALLS:
+        if len(_hot) >= _HOT_MAX:  # a process meeting ever new shapes: forget, count again
+            _hot.clear()
+        _hot.add(signature)
         return False
     _seen[signature] = calls + 1
     return True
+
+
+def forget():
+    """Forget every signature's count: each is met for the first time again."""
+    _seen.clear()
+    _hot.clear()
 
 
 def _host_serves(host_form, arrays):

@@ -15,6 +15,7 @@ from .. import _caches
 from .._x64 import on as _x64_on, restore as _x64_restore
 from ..base import DeferredError, MXNetError, MXNetValueError, shape_str
 from . import _host
+from ._tiers import Tiered
 from ._registry import get_op
 
 __all__ = ['Kernel', 'kernel_for', 'freeze', 'with_values']
@@ -43,8 +44,8 @@ class Kernel:
     scalar of ``_mul_scalar``) their values come after the arrays, so that a
     new scalar does not compile a new kernel.
     """
-    __slots__ = ('op', 'attrs', 'key', 'fn', 'jitted', 'n_out', 'n_visible', 'dynamic', 'train', 'host',
-                 'first_calls')
+    __slots__ = ('op', 'attrs', 'key', 'fn', 'tiered', 'jitted', 'n_out', 'n_visible', 'dynamic', 'train',
+                 'host', 'first_calls')
 
     def __init__(self, op, attrs, train, device=None):
         self.op, self.attrs, self.train = op, attrs, train
@@ -62,11 +63,12 @@ class Kernel:
         if shared is None:
             fn = _as_tuple_fn(op.fn, static, self.dynamic, self.n_out, op.random)
             if device is None:
-                jitted = jax.jit(fn)
+                tiered = Tiered(fn)
             else:
-                jitted = jax.jit(fn, out_shardings=jax.sharding.SingleDeviceSharding(device))
-            shared = _compiled[self.key] = (fn, jitted)
-        self.fn, self.jitted = shared
+                tiered = Tiered(fn, out_shardings=jax.sharding.SingleDeviceSharding(device))
+            shared = _compiled[self.key] = (fn, tiered)
+        self.fn, self.tiered = shared
+        self.jitted = self.tiered.hot
         self.host = None if op.host is None else _as_tuple_fn(op.host, static, self.dynamic, self.n_out, False)
         # a signature's first calls may run without compiling it (ops/_host.py)
         self.first_calls = self.host is not None or op.pointwise or op.rows is not None
@@ -76,11 +78,13 @@ class Kernel:
         # user's jax setting: the eager path's share of gluonjax's x64 boundary (see _x64.py).
         prev = _x64_on()
         try:
-            if self.first_calls:  # a signature not compiled yet: on the host or in a size bucket
-                outs = _host.run(self, arrays)
-                if outs is not None:
-                    return outs
-            return self.jitted(*arrays)
+            # a signature's first calls: on the host, in a size bucket, or by a cheaply compiled program
+            outs = _host.run(self, arrays)
+            if outs is None:
+                return self.jitted(*arrays)
+            if outs is _host.COLD:
+                return self.tiered.cold(*arrays)
+            return outs
         except MXNetError:
             raise
         except Exception as err:  # a jax or XLA failure: name the operator and the shapes

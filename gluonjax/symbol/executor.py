@@ -13,12 +13,13 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .. import _caches
+from .. import _caches, _tape
 from .._x64 import x64
 from ..base import MXNetError, shape_str
 from ..context import Context, context_of_device, current_context
 from ..ndarray import _pending
 from ..ops import get_op, sparse as _sparse
+from ..ops._tiers import Tiered
 from .graph import GraphFunction
 from .symbol import Symbol, _Node
 
@@ -136,6 +137,7 @@ class Executor:
         self._last = None       # (args, aux, key, train) of the last forward
         self._failure = None    # the pending error of an operator of the last forward (ndarray/_pending.py)
         self._jit = {}
+        self._signature = None  # the bound arrays' shapes and dtypes, once a compiled graph runs
         self._out_stypes = {}   # argument storage types -> output storage types (sparse arguments)
         self._monitor = None
         self._ran_by_node = set()  # forward modes run node by node (see _first_forward_node_by_node)
@@ -207,6 +209,16 @@ class Executor:
         self._jit[(kind, train)] = fn
         return fn
 
+    def _run(self, kind, train, *args):
+        """The compiled graph of ``kind`` on ``args``: for the first calls of the bound shapes, its
+        cheaply compiled tier (an executor bound for one check runs a few times: ops/_tiers.py)."""
+        fn = self._compiled(kind, train)
+        if isinstance(fn, Tiered):
+            if self._signature is None:
+                self._signature = tuple([(a.shape, a.dtype) for a in self.arg_arrays + self.aux_arrays])
+            fn = fn.pick((id(fn), self._signature, args[3] if kind == 'backward' else ()))
+        return fn(*args)
+
     def _make_compiled(self, kind, train, devices=None):
         graph = self._fn
         if kind == 'forward':
@@ -227,8 +239,8 @@ class Executor:
                 return vjp(heads)[0]
             if devices is not None:
                 return run
-            return jax.jit(run, static_argnums=(3,))
-        return run if devices is not None else jax.jit(run)
+            return Tiered(run, static_argnums=(3,))
+        return run if devices is not None else Tiered(run)
 
     # ---- running ---------------------------------------------------------------------------
     @x64  # the graph runs with 64-bit dtypes on (see gluonjax/_x64.py)
@@ -263,7 +275,7 @@ class Executor:
                 self._failure = _pending.Failure(failures[0])
                 _pending.mark(self._outputs, self._failure)
         else:
-            outs, new_aux = self._compiled('forward', bool(is_train))(args, aux, key)
+            outs, new_aux = self._run('forward', bool(is_train), args, aux, key)
             self._store_outputs(outs, out_stypes or ['default'] * len(outs))
         self._last = (args, aux, key, bool(is_train))
         if is_train:
@@ -349,13 +361,13 @@ class Executor:
                            if self._grad_req[n] != 'null' and jnp.issubdtype(args[n].dtype, jnp.inexact))
         if not diff_names:
             return
-        grads = self._compiled('backward', train)(args, aux, key, diff_names, heads)
+        grads = self._run('backward', train, args, aux, key, diff_names, heads)
         for name in diff_names:
             target = self.grad_dict[name]
             g = grads[name].astype(target._data.dtype)
             if self._step_devices is not None:
                 g = jax.device_put(g, target.context.jax_device)
-            target._set_data(target._data + g if self._grad_req[name] == 'add' else g)
+            target._set_data(_tape.add(target._data, g) if self._grad_req[name] == 'add' else g)
 
     def copy_params_from(self, arg_params, aux_params=None, allow_extra_params=False):
         """Copy parameter values into the bound arrays (names must be arguments unless allowed)."""
@@ -482,7 +494,8 @@ def _batched_sums(graph, name, train):
         def one(value, args, aux):
             outs, _ = graph(dict(args, **{name: value}, **aux), train, None)
             return jnp.sum(outs[0].astype(jnp.float64))
-        fn = _batched_sum_functions[key] = jax.jit(jax.vmap(one, in_axes=(0, None, None)))
+        # run once per check of an argument: the cheaply compiled tier (ops/_tiers.py)
+        fn = _batched_sum_functions[key] = Tiered(jax.vmap(one, in_axes=(0, None, None))).cold
     return fn
 
 

@@ -1,0 +1,89 @@
+"""Two compile tiers (gluonjax/ops/_tiers.py): a signature's first calls run a program compiled
+at XLA's optimisation level 0, a signature that keeps coming back the optimised one."""
+import jax
+import numpy as np
+import pytest
+
+import gluonjax as mx
+from gluonjax import autograd, nd
+from gluonjax.ops import _host, _tiers
+from gluonjax.ops._kernel import kernel_for
+
+pytestmark = pytest.mark.skipif(jax.devices()[0].platform != 'cpu' or _host.HOST_CALLS == 0
+                                or not _tiers._ENABLED, reason='two tiers on the CPU only')
+
+
+def _sizes(tiered):
+    """How many signatures each tier has compiled."""
+    return tiered.cold._cache_size(), tiered.hot._cache_size()
+
+
+def test_an_operator_runs_the_cheap_tier_first_then_the_optimised_one():
+    rng = np.random.RandomState(0)
+    a, b = rng.randn(7, 13).astype(np.float32), rng.randn(13, 5).astype(np.float32)
+    kernel = kernel_for('dot', {})
+    _host.forget()
+    before = _sizes(kernel.tiered)
+    x, y = nd.array(a), nd.array(b)
+    outs = [nd.dot(x, y).asnumpy() for _ in range(_host.HOST_CALLS)]
+    assert _sizes(kernel.tiered) == (before[0] + 1, before[1])  # one cheap compile, no optimised one
+    outs.append(nd.dot(x, y).asnumpy())
+    assert _sizes(kernel.tiered) == (before[0] + 1, before[1] + 1)
+    for out in outs:
+        np.testing.assert_allclose(out, a @ b, rtol=1e-5, atol=1e-5)
+
+
+def test_gradients_through_both_tiers_match():
+    rng = np.random.RandomState(1)
+    a = rng.randn(6, 11).astype(np.float32)
+    w = rng.randn(11, 3).astype(np.float32)
+    x, weight = nd.array(a), nd.array(w)
+    weight.attach_grad()
+    _host.forget()
+    grads = []
+    for _ in range(_host.HOST_CALLS + 2):
+        with autograd.record():
+            y = nd.tanh(nd.dot(x, weight)).sum()
+        y.backward()
+        grads.append(weight.grad.asnumpy().copy())
+    t = np.tanh(a @ w)
+    want = a.T @ (1 - t ** 2)
+    for g in grads:
+        np.testing.assert_allclose(g, want, rtol=1e-4, atol=1e-5)
+
+
+def test_an_executor_runs_the_cheap_tier_for_its_first_calls():
+    data = mx.sym.Variable('data')
+    net = mx.sym.FullyConnected(mx.sym.Activation(data, act_type='tanh'), num_hidden=4, name='fc')
+    rng = np.random.RandomState(2)
+    shapes = {'data': (3, 5), 'fc_weight': (4, 5), 'fc_bias': (4,)}
+    values = {k: rng.randn(*s).astype(np.float32) for k, s in shapes.items()}
+    exe = net.simple_bind(mx.cpu(), **{k: v for k, v in shapes.items()})
+    for k, v in values.items():
+        exe.arg_dict[k][:] = v
+    _host.forget()
+    want = np.tanh(values['data']) @ values['fc_weight'].T + values['fc_bias']
+    for _ in range(_host.HOST_CALLS + 2):
+        out = exe.forward(is_train=True)[0].asnumpy()
+        exe.backward(nd.ones((3, 4)))
+        np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(exe.grad_dict['fc_bias'].asnumpy(), np.full(4, 3.0), rtol=1e-6)
+        np.testing.assert_allclose(exe.grad_dict['fc_weight'].asnumpy(), np.ones((4, 3)) @ np.tanh(values['data']),
+                                   rtol=1e-5, atol=1e-5)
+    backward = exe._compiled('backward', True)
+    assert isinstance(backward, _tiers.Tiered)
+    assert backward.cold._cache_size() >= 1 and backward.hot._cache_size() >= 1
+
+
+def test_the_tiers_differ_at_most_in_the_last_bit():
+    # a*b + c: LLVM contracts it to one FMA when it optimises, not at level 0
+    rng = np.random.RandomState(3)
+    a, b, c = (rng.randn(4097).astype(np.float32) for _ in range(3))
+    tiered = _tiers.Tiered(lambda a, b, c: a * b + c)
+    cold, hot = np.asarray(tiered.cold(a, b, c)), np.asarray(tiered.hot(a, b, c))
+    exact = a.astype(np.float64) * b + c
+    # one rounding of the product apart: FMA skips it
+    bound = np.spacing(np.abs(a * b)) + np.spacing(np.abs(exact).astype(np.float32))
+    for got in (cold, hot):
+        assert (np.abs(got - exact) <= bound).all()
+    assert (np.abs(cold.astype(np.float64) - hot) <= bound).all()
