@@ -34,9 +34,11 @@ _INDEX_INPUTS = ('indices', 'index', 'length')
 _eval_cache = lru_cache('symbol.eval_shapes', 8192)  # (kernel, input shapes) -> output avals
 
 
-def _eval_dtype(input_name, dtype):
-    """The dtype an input is evaluated with: its own, else int32 for indices, else float32."""
-    return dtype or ('int32' if input_name in _INDEX_INPUTS else 'float32')
+def _eval_dtypes(node, dtypes):
+    """The dtypes a node's inputs are evaluated with: their own, else int32 for indices, else float32."""
+    names = node.input_names()
+    return [d or ('int32' if i < len(names) and names[i] in _INDEX_INPUTS else 'float32')
+            for i, d in enumerate(dtypes)]
 
 
 def node_error(node, err):
@@ -182,7 +184,7 @@ def node_avals(node):
     if any(s is None for s, _ in ins):
         ins = _resolve_pending_inputs(node, ins)
     if all(s is not None for s, _ in ins):
-        return eval_node(node, tuple((s, _eval_dtype(n, d)) for (s, d), n in zip(ins, node.input_names())))
+        return eval_node(node, tuple(zip([s for s, _ in ins], _eval_dtypes(node, [d for _, d in ins]))))
     dtype = _fallback_dtype(node, [d for _, d in ins])
     if dtype is None:
         return None
@@ -287,8 +289,8 @@ def _run(symbol, shapes, dtypes, seed_pending=True):
             progress |= _fill_dtypes(node, keys, ent_dtype)
             n_out = node.num_outputs()
             if all(is_known(ent_shape.get(k)) for k in keys):
-                outs = eval_node(node, tuple((ent_shape[k], _eval_dtype(n, ent_dtype.get(k)))
-                                             for k, n in zip(keys, node.input_names())))
+                outs = eval_node(node, tuple(zip([ent_shape[k] for k in keys],
+                                                 _eval_dtypes(node, [ent_dtype.get(k) for k in keys]))))
                 for i, (s, d) in enumerate(outs):
                     _set_output(node, i, ent_shape, s)
                     if (id(node), i) not in ent_dtype or all(k in ent_dtype for k in keys):
@@ -393,7 +395,7 @@ def _partial_node(node, keys, ent_shape, ent_dtype):
         return new
     if node.op.keeps_size and _solve_by_size(node, keys[0], ins[0], ent_shape.get((id(node), 0)), ent_shape):
         return True
-    dtypes = [_eval_dtype(n, ent_dtype.get(k)) for k, n in zip(keys, node.input_names())]
+    dtypes = _eval_dtypes(node, [ent_dtype.get(k) for k in keys])
     lo, hi = _STAND_INS
     out_lo = _try_eval(node, _substitute(ins, lo), dtypes)
     out_hi = _try_eval(node, _substitute(ins, hi), dtypes)
