@@ -20,6 +20,8 @@ as in MXNet, one CustomOp instance serves a forward and the backward that follow
 input shapes and dtypes), so state kept on ``self`` in forward is there in backward. The
 keyword arguments of the call reach the prop's constructor as strings, as in MXNet.
 """
+import collections
+import ctypes
 import functools
 
 import numpy as np
@@ -30,7 +32,14 @@ from .context import cpu
 from .ndarray.ndarray import NDArray, array
 from .ops import _registry, custom as _custom
 
-__all__ = ['CustomOp', 'CustomOpProp', 'register', 'get_all_registered_operators', 'PythonOp', 'NumpyOp']
+__all__ = ['CustomOp', 'CustomOpProp', 'register', 'get_all_registered_operators', 'PythonOp', 'NumpyOp',
+           'OperatorArguments', 'get_operator_arguments',
+           # MXNet's module exports everything it imports; monitor callbacks written for MXNet
+           # (``NDArray(ctypes.cast(arr, NDArrayHandle))``) take these from ``mxnet.operator import *``.
+           'ctypes', 'NDArray', 'NDArrayHandle']
+
+# MXNet's C handle type; a gluonjax NDArray passes for one (NDArray._as_parameter_).
+NDArrayHandle = ctypes.c_void_p
 
 
 class CustomOp:
@@ -106,6 +115,24 @@ def get_all_registered_operators():
     """Every operator name, as MXNet lists them: the operator table's names and aliases, and the
     Python operators registered with ``mx.operator.register``."""
     return sorted(set(_registry.all_ops()) | set(_custom.PROPS))
+
+
+OperatorArguments = collections.namedtuple('OperatorArguments', ['narg', 'names', 'types'])
+
+
+def get_operator_arguments(op_name):
+    """The array inputs and parameters of an operator with MXNet's type descriptions:
+    ``get_operator_arguments('Activation').types`` is
+    ``['NDArray-or-Symbol', "{'relu', 'sigmoid', 'softrelu', 'softsign', 'tanh'}, required"]``."""
+    op = _registry.get_op(op_name)
+    if op.variadic:
+        names, types = ['data'], ['NDArray-or-Symbol[]']
+    else:
+        names = list(op.inputs(None) if callable(op.inputs) else op.inputs)
+        types = ['NDArray-or-Symbol'] * len(names)
+    names += [p.name for p in op.params]
+    types += [p.type_str() for p in op.params]
+    return OperatorArguments(len(names), names, types)
 
 
 @functools.lru_cache(maxsize=256)

@@ -163,3 +163,17 @@ def test_numpy_op_runs_its_numpy_forward_and_backward_in_a_symbol():
         ex.backward(mx.nd.ones(3))
         np.testing.assert_array_equal(ex.outputs[0].asnumpy(), value)
         np.testing.assert_array_equal(dx.asnumpy(), grad)
+
+
+def test_get_operator_arguments_describes_inputs_and_parameters_as_mxnet():
+    """MXNet 1.9.1's descriptions (recorded from mx.operator.get_operator_arguments)."""
+    args = mx.operator.get_operator_arguments('Activation')
+    assert isinstance(args, mx.operator.OperatorArguments) and args.narg == 2
+    assert args.names == ['data', 'act_type']
+    assert args.types == ['NDArray-or-Symbol', "{'relu', 'sigmoid', 'softrelu', 'softsign', 'tanh'}, required"]
+    conv = dict(zip(*mx.operator.get_operator_arguments('Convolution')[1:]))
+    assert conv['weight'] == 'NDArray-or-Symbol' and conv['kernel'] == 'Shape(tuple), required'
+    assert conv['stride'] == 'Shape(tuple), optional, default=[]'
+    assert conv['no_bias'] == 'boolean, optional, default=0'
+    with pytest.raises(mx.base.MXNetError, match="valid values are: {'relu', 'sigmoid'"):
+        mx.nd.Activation(mx.nd.ones(2), act_type='mish')

@@ -396,6 +396,16 @@ def test_arange_computes_in_output_dtype():
             nd.arange(*args)
 
 
+def test_arange_casts_start_and_step_as_c_does():
+    """MXNet 1.9.1's outputs: negative values wrap around in uint8, floats truncate."""
+    out = nd.arange(50, -50, -2, dtype='uint8').asnumpy()
+    np.testing.assert_array_equal(out[23:27], [4, 2, 0, 254])
+    assert out.dtype == np.uint8 and out.shape == (50,)
+    np.testing.assert_array_equal(nd.arange(-100, 100, dtype='uint8').asnumpy()[:3], [156, 157, 158])
+    out = nd.arange(1.3, 456.6, 1.3, dtype='uint8').asnumpy()
+    assert out.shape == (351,) and out[:3].tolist() == [1, 2, 3]
+
+
 def test_copy_and_deepcopy_are_independent():
     import copy
     a = nd.ones((2,))

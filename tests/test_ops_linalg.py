@@ -322,3 +322,17 @@ def test_potrf_and_potri_take_the_upper_factor_with_lower_false():
     check(upper, [[2, 1], [0, 1.4142135]])
     check(nd.linalg.potri(upper, lower=False), [[0.375, -0.25], [-0.25, 0.5]])
     check(nd.linalg.potri(nd.linalg.potrf(a)), [[0.375, -0.25], [-0.25, 0.5]])
+
+
+def test_potrf_of_a_matrix_not_positive_definite_fails_as_it_runs():
+    """MXNet's CPU potrf reports LAPACK's failure at the next wait on the output; a write of the
+    failed value into another array carries the error along, as MXNet's engine does."""
+    out = mx.nd.linalg.potrf(mx.nd.zeros((2, 2)))
+    with pytest.raises(MXNetError, match='not symmetric or not positive definite'):
+        out.wait_to_read()
+    dst = mx.nd.ones((2, 2))
+    dst[:] = mx.nd.linalg.potrf(mx.nd.array([[1., 2.], [2., 1.]]))
+    with pytest.raises(MXNetError, match='potrf'):
+        dst.asnumpy()
+    np.testing.assert_allclose(mx.nd.linalg.potrf(mx.nd.array([[4., 2.], [2., 3.]])).asnumpy(),
+                               [[2, 0], [1, np.sqrt(2)]], rtol=1e-6)

@@ -277,7 +277,26 @@ def test_set_monitor_callback_reports_operator_outputs():
     seen.clear()
     exe.set_monitor_callback(lambda name, arr: seen.__setitem__(name, arr), monitor_all=True)
     exe.forward()
-    assert set(seen) == {'data', 'fc_weight', 'fc_bias', 'fc_output', 'act_output'}
+    assert list(seen) == ['data', 'fc_data', 'fc_weight', 'fc_bias', 'fc_output', 'act_input0', 'act_output']
+
+
+def test_monitor_all_names_inputs_as_mxnet_and_passes_arrays_as_handles():
+    """MXNet 1.9.1's names: variadic inputs arg<i>, named inputs (softmax's data), input<i> for
+    operators that name none (Activation); the array converts to an NDArrayHandle and back."""
+    import ctypes
+    from gluonjax.operator import NDArray, NDArrayHandle
+    data = mx.sym.Variable('data')
+    net = mx.sym.softmax(mx.sym.Activation(mx.sym.concat(data, data, dim=0, name='cc'), act_type='relu',
+                                           name='act'), name='sm')
+    exe = net.simple_bind(mx.cpu(), data=(1, 2), grad_req='null')
+    exe.arg_dict['data'][:] = np.array([[1., -1.]])
+    seen = []
+    exe.set_monitor_callback(lambda name, arr: seen.append(
+        (name, NDArray(ctypes.cast(arr, NDArrayHandle), writable=False).asnumpy())), monitor_all=True)
+    exe.forward()
+    assert [n for n, _ in seen] == ['data', 'cc_arg0', 'data', 'cc_arg1', 'cc_output', 'act_input0',
+                                    'act_output', 'sm_data', 'sm_output']
+    np.testing.assert_allclose(seen[6][1], [[1, 0], [1, 0]])
 
 
 def test_simple_bind_ignores_keywords_that_are_not_shapes():

@@ -15,7 +15,8 @@ from jax import lax
 
 from .._caches import lru_cache
 from ..base import MXNetError, shape_str
-from .ndarray import NDArray, PassThrough, apply_fn, array, make_view
+from . import _pending
+from .ndarray import NDArray, PassThrough, _carry_failure, apply_fn, array, make_view
 from .._tape import state as _ag_state
 
 
@@ -275,6 +276,8 @@ def setitem(x, key, value):
             # donated) with no program compiled for the shape (MXNet's tests fill every bound
             # argument this way)
             x._set_data(jax.device_put(v._data, x._data.sharding, may_alias=False))
+            if _pending.entries:  # a value whose operator failed: so does the write (MXNet's engine)
+                _carry_failure([v], x)
             return
         plan, dyn = tuple([('all',)] * x.ndim), []
     else:
@@ -286,6 +289,8 @@ def setitem(x, key, value):
     except _AssignError as err:
         raise ValueError(str(err)) from None
     x._set_data(out._data)
+    if _pending.entries:
+        _carry_failure([out], x)
     if _ag_state.recording and out._ag is not None:
         x._ag = out._ag
 

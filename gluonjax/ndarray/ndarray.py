@@ -5,6 +5,7 @@ and rebind the handle, so every other reference to the same NDArray sees the
 change, as in MXNet. Operators run through compiled kernels of the operator
 table (``gluonjax.ops``) and are recorded on the autograd tape when needed.
 """
+import ctypes
 import numbers
 import operator
 import weakref
@@ -50,11 +51,28 @@ class NDArray(ArrayType):
     __array_priority__ = 1000.0
     _sparse = False  # row_sparse/csr arrays (ndarray/sparse.py) say True
 
-    def __init__(self, data, ctx=None):
+    def __init__(self, data, ctx=None, writable=True):
+        # ``writable`` is MXNet's flag for arrays made from a C handle; gluonjax arrays are
+        # always writable.
+        base = None
+        if isinstance(data, ctypes.c_void_p):  # MXNet's NDArray(handle): the array it stands for
+            base = _by_handle.get(data.value)
+            if base is None:
+                raise MXNetError('NDArray: %r is not the handle of a live NDArray' % (data,))
+            data, ctx = base._data, base._ctx
         self._data = data
         self._ctx = ctx
         self._ag = None
         self._view = self._views = None
+        if base is not None:  # the same memory, as in MXNet
+            make_view(base, self, 0, base.size)
+
+    @property
+    def _as_parameter_(self):
+        """The array as a ctypes handle (``ctypes.cast(arr, NDArrayHandle)``, MXNet monitor
+        callbacks): ``NDArray(handle)`` gives it back while it lives."""
+        _by_handle[id(self)] = self
+        return ctypes.c_void_p(id(self))
 
     @classmethod
     def _apply_op(cls, op, hint, inputs, params, extras):
@@ -398,6 +416,9 @@ class NDArray(ArrayType):
 # ---------------------------------------------------------------------------------------
 # Views: arrays sharing memory, as MXNet's basic slices (x[1], x[2:4]) and reshapes do
 # ---------------------------------------------------------------------------------------
+
+_by_handle = weakref.WeakValueDictionary()  # id -> NDArray, for the handles of _as_parameter_
+
 
 def make_view(base, out, begin, end):
     """Make ``out`` (just computed from ``base``) a view of base's flat elements [begin, end):

@@ -160,6 +160,23 @@ KINDS = {
 }
 
 
+# MXNet's names of the parameter kinds in operator descriptions.
+_KIND_NAMES = {'int': 'int', 'float': 'float', 'bool': 'boolean', 'str': 'string', 'shape': 'Shape(tuple)',
+               'shapes': 'tuple of <Shape(tuple)>', 'optints': 'Shape(tuple)', 'axis': 'Shape(tuple)',
+               'dtype': 'dtype', 'floats': 'tuple of <float>', 'any': 'any'}
+
+
+def _default_str(value):
+    """A default value as MXNet's descriptions write it: strings and None quoted, booleans 0/1."""
+    if value is None or isinstance(value, str):
+        return "'%s'" % value
+    if isinstance(value, bool):
+        return str(int(value))
+    if isinstance(value, (tuple, list)):
+        return '[%s]' % ','.join(str(v) for v in value)
+    return str(value)
+
+
 def _format(value):
     """MXNet's string form of a parameter value, as it appears in symbol JSON."""
     if isinstance(value, (list, tuple)):
@@ -178,6 +195,8 @@ class P:
     kind: str = 'any'
     default: Any = REQUIRED
     optional: bool = False  # None is also accepted
+    # The values an enumeration parameter takes (MXNet's enum fields: Activation's act_type).
+    choices: Tuple[Any, ...] = ()
 
     @property
     def required(self):
@@ -188,10 +207,30 @@ class P:
         if self.optional:
             parser = _parse_optional(parser)
         try:
-            return parser(value)
+            parsed = parser(value)
         except (TypeError, ValueError) as err:
             raise MXNetError('%s: invalid value %r for parameter %r (%s): %s'
                              % (op_name, value, self.name, self.kind, err)) from None
+        if self.choices and parsed not in self.choices:
+            raise MXNetError('%s: invalid value %r for parameter %r, valid values are: %s'
+                             % (op_name, value, self.name, self.choices_str())) from None
+        return parsed
+
+    def choices_str(self):
+        """The choices as MXNet writes an enumeration: None first, then sorted, in braces."""
+        names = sorted(repr(c) for c in self.choices if c is not None)
+        return '{%s}' % ', '.join((['None'] if None in self.choices else []) + names)
+
+    def type_str(self):
+        """MXNet's description of the parameter's type (``mx.operator.get_operator_arguments``):
+        "int, required", "boolean, optional, default=0", "{'relu', 'tanh'}, required"."""
+        if self.choices:
+            kind, sep = self.choices_str(), ','   # MXNet writes no space after an enum's braces
+        else:
+            kind, sep = _KIND_NAMES[self.kind] + (' or None' if self.optional else ''), ', '
+        if self.required:
+            return kind + ', required'
+        return '%s%soptional, default=%s' % (kind, sep, _default_str(self.default))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -71,8 +71,17 @@ def _arange(*, start, stop, step, repeat, infer_range, ctx, dtype):
     # start + i * step computed in the output dtype, as MXNet's kernel does (0.1 * 9 is 0.90000004
     # in float32), on the host while tracing.
     dt = np.dtype(dtype)
-    values = dt.type(start) + np.arange(n // max(repeat, 1)).astype(dt) * dt.type(step)
+    with np.errstate(over='ignore'):  # unsigned dtypes wrap around, as MXNet's kernel does
+        values = _c_cast(start, dt) + np.arange(n // max(repeat, 1)).astype(dt) * _c_cast(step, dt)
     return jnp.asarray(np.repeat(values.astype(dt), repeat))
+
+
+def _c_cast(value, dt):
+    """A Python number as C casts it to ``dt``: integers truncated, then wrapped into the dtype's
+    range (arange(50, -50, -2, dtype='uint8') steps by 254, counting down modulo 256)."""
+    if dt.kind in 'iub':
+        return np.array(int(value), dtype=np.int64).astype(dt)
+    return dt.type(value)
 
 
 @register('_eye', inputs=(), aliases=('eye',), creation=True,

@@ -6,12 +6,13 @@ lhs (the first with ``transpose_a``) with the first axis of rhs (the last with
 """
 import math
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
 from jax.scipy.linalg import solve_triangular
 
-from ..base import MXNetError, shape_str
+from ..base import DeferredError, MXNetError, shape_str
 from . import _onnx
 from ._registry import P, register
 from .shape import norm_axis
@@ -165,12 +166,21 @@ def linalg_gemm(A, B, C, *, transpose_a, transpose_b, alpha, beta, axis):
     return out + jnp.asarray(beta, A.dtype) * C
 
 
+def _check_factorized(failed):
+    if failed:
+        raise DeferredError('linalg_potrf: the Cholesky factorization failed: the input matrix is either '
+                            'not symmetric or not positive definite', [])
+
+
 @register('_linalg_potrf', inputs=('A',), aliases=('linalg_potrf',), params=[P('lower', 'bool', True)])
 def linalg_potrf(A, *, lower):
-    """The Cholesky factor of symmetric positive definite A (NaN where A is not): lower L with
-    A = L L^T, or with ``lower=False`` upper U = L^T (A = U^T U)."""
+    """The Cholesky factor of symmetric positive definite A: lower L with A = L L^T, or with
+    ``lower=False`` upper U = L^T (A = U^T U). A matrix that is not positive definite is an
+    error as the operator runs, as MXNet's LAPACK call on the CPU reports it."""
     _float_matrices('linalg_potrf', A, square=True)
     factor = jnp.linalg.cholesky(A)
+    # The factorization fails into NaNs; a NaN of A itself is passed through, not reported.
+    jax.debug.callback(_check_factorized, jnp.any(jnp.isnan(factor)) & ~jnp.any(jnp.isnan(A)))
     return factor if lower else jnp.swapaxes(factor, -1, -2)
 
 

@@ -28,9 +28,17 @@ _KEY_AVAL = jax.ShapeDtypeStruct((2,), jnp.uint32)
 DTYPE_TO_FLAG = {'float32': 0, 'float64': 1, 'float16': 2, 'uint8': 3, 'int32': 4, 'int8': 5, 'int64': 6,
                  'bool': 7, 'int16': 8, 'uint16': 9, 'uint32': 10, 'uint64': 11, 'bfloat16': 12}
 FLAG_TO_DTYPE = {v: k for k, v in DTYPE_TO_FLAG.items()}
-# Inputs whose dtype is their own (integer indices), neither following nor setting the others'.
-_INDEX_INPUTS = ('indices', 'index')
+# Inputs whose dtype is their own (integer indices, softmax's lengths), neither following nor
+# setting the others'; while unknown they are evaluated as int32.
+_INDEX_INPUTS = ('indices', 'index', 'length')
 _eval_cache = lru_cache('symbol.eval_shapes', 8192)  # (kernel, input shapes) -> output avals
+
+
+def _eval_dtypes(node, dtypes):
+    """The dtypes a node's inputs are evaluated with: their own, else int32 for indices, else float32."""
+    names = node.input_names()
+    return [d or ('int32' if i < len(names) and names[i] in _INDEX_INPUTS else 'float32')
+            for i, d in enumerate(dtypes)]
 
 
 def node_error(node, err):
@@ -176,7 +184,7 @@ def node_avals(node):
     if any(s is None for s, _ in ins):
         ins = _resolve_pending_inputs(node, ins)
     if all(s is not None for s, _ in ins):
-        return eval_node(node, tuple((s, d or 'float32') for s, d in ins))
+        return eval_node(node, tuple(zip([s for s, _ in ins], _eval_dtypes(node, [d for _, d in ins]))))
     dtype = _fallback_dtype(node, [d for _, d in ins])
     if dtype is None:
         return None
@@ -281,7 +289,8 @@ def _run(symbol, shapes, dtypes, seed_pending=True):
             progress |= _fill_dtypes(node, keys, ent_dtype)
             n_out = node.num_outputs()
             if all(is_known(ent_shape.get(k)) for k in keys):
-                outs = eval_node(node, tuple((ent_shape[k], ent_dtype.get(k, 'float32')) for k in keys))
+                outs = eval_node(node, tuple(zip([ent_shape[k] for k in keys],
+                                                 _eval_dtypes(node, [ent_dtype.get(k) for k in keys]))))
                 for i, (s, d) in enumerate(outs):
                     _set_output(node, i, ent_shape, s)
                     if (id(node), i) not in ent_dtype or all(k in ent_dtype for k in keys):
@@ -386,7 +395,7 @@ def _partial_node(node, keys, ent_shape, ent_dtype):
         return new
     if node.op.keeps_size and _solve_by_size(node, keys[0], ins[0], ent_shape.get((id(node), 0)), ent_shape):
         return True
-    dtypes = [ent_dtype.get(k, 'float32') for k in keys]
+    dtypes = _eval_dtypes(node, [ent_dtype.get(k) for k in keys])
     lo, hi = _STAND_INS
     out_lo = _try_eval(node, _substitute(ins, lo), dtypes)
     out_hi = _try_eval(node, _substitute(ins, hi), dtypes)

@@ -20,6 +20,7 @@ from ..context import Context, context_of_device, current_context
 from ..ndarray import _pending
 from ..ops import get_op, sparse as _sparse
 from ..ops._tiers import Tiered
+from ._monitor import MonitorCallback as _MonitorCallback
 from .graph import GraphFunction
 from .symbol import Symbol, _Node
 
@@ -420,7 +421,8 @@ class Executor:
 
     def set_monitor_callback(self, callback, monitor_all=False):
         """After each forward, call ``callback(name, NDArray)`` for every operator output (named
-        as ``get_internals().list_outputs()``); with ``monitor_all`` the variables too."""
+        as ``get_internals().list_outputs()``); with ``monitor_all`` each node's inputs too
+        (see _monitor.py)."""
         self._monitor = None if callback is None else _MonitorCallback(callback, monitor_all)
 
     def _set_monitor_hook(self, hook):
@@ -429,32 +431,6 @@ class Executor:
 
     def debug_str(self):
         return self._symbol.debug_str()
-
-
-class _MonitorCallback:
-    """``set_monitor_callback``'s callback, called with the executor after each forward: runs the
-    graph's internal outputs (one compiled function, made on first use) and reports each one."""
-
-    def __init__(self, callback, monitor_all):
-        self.callback, self.monitor_all = callback, bool(monitor_all)
-        self._fn = None
-
-    def __call__(self, exe):
-        if self._fn is None:
-            internals = exe._symbol.get_internals()
-            variables = set(internals.list_inputs())
-            names = internals.list_outputs()
-            self._names = [n for n in names if self.monitor_all or n not in variables]
-            keep = [i for i, n in enumerate(names) if self.monitor_all or n not in variables]
-            graph = GraphFunction(internals)
-            self._fn = jax.jit(lambda inputs, train, key: [graph(inputs, train, key)[0][i] for i in keep],
-                               static_argnums=(1,))
-        args, aux, key, train = exe._last
-        if key is None and exe._fn.has_random:
-            key = jax.random.PRNGKey(0)
-        nd = _nd()
-        for name, value in zip(self._names, self._fn(dict(args, **aux), train, key)):
-            self.callback(name, nd.NDArray._from_jax(value, exe._ctx))
 
 
 def _check_differentiable(symbol, wanted):
