@@ -360,6 +360,10 @@ class Executor:
                      for g in out_grads]
         diff_names = tuple(n for n in self._fn.arg_names
                            if self._grad_req[n] != 'null' and jnp.issubdtype(args[n].dtype, jnp.inexact))
+        for name in self._fn.arg_names:  # an integer argument (softmax's lengths) has no gradient:
+            if self._grad_req[name] == 'write' and name not in diff_names:  # MXNet writes zeros
+                target = self.grad_dict[name]
+                target._set_data(_tape.zeros_like(target._data))
         if not diff_names:
             return
         grads = self._run('backward', train, args, aux, key, diff_names, heads)
