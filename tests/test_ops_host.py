@@ -77,10 +77,15 @@ SHAPED = {
     'sort': ([(4, 9)], {'axis': 0}), 'argmax': ([(3, 4, 5)], {'axis': 1}), 'argmin': ([(3, 4, 5)], {}),
     '_np_any': ([(3, 4, 5)], {'axis': (0, 2), 'keepdims': True}), '_np_all': ([(3, 4, 5)], {'axis': 1}),
     'take': ([(4, 5, 2), (3, 2)], {'axis': 1, 'mode': 'wrap'}),
+    '_np_sum': ([(3, 4, 5)], {'axis': (0, 2), 'dtype': 'int64'}), '_np_prod': ([(3, 4)], {'axis': 1, 'keepdims': True}),
+    '_np_diag': ([(4, 5)], {'k': -1}), '_np_diagflat': ([(2, 3)], {'k': 2}),
+    '_np_diagonal': ([(3, 4, 5)], {'offset': 1, 'axis1': 2, 'axis2': 0}), '_npi_diag_indices_from': ([(3, 3, 3)], {}),
+    '_npi_full_like': ([(2, 3)], {'fill_value': -2.0, 'dtype': 'float16'}), '_npi_unravel_index': ([(7,)], {'shape': (3, 5, 4)}),
 }
+INTEGER_SUMS = ('sum', '_np_sum', '_np_prod')  # float data stays compiled or runs as padded rows
 REDUCTIONS = ('max', 'min', 'sum', '_np_max', '_np_min', 'sort')  # exact on some data only
 SUBNORMALS_DECLINED = REDUCTIONS + ('_np_any', '_np_all', 'argmax', 'argmin')  # XLA's CPU code reads them as zero
-FINITE_INDICES = ('take',)  # XLA converts non-finite float indices its own way: compiled (test below)
+FINITE_INDICES = ('take', '_npi_unravel_index')  # XLA converts non-finite float indices its own way: compiled (test below)
 
 
 def _served(name):
@@ -142,7 +147,7 @@ def test_moves_and_reductions_on_the_host_give_the_compiled_bits(name):
     rng = np.random.RandomState(1)
     kernel = kernel_for(name, attrs)
     for dtype in _served(name):
-        if name == 'sum' and dtype.startswith('float'):
+        if name in INTEGER_SUMS and dtype.startswith('float'):
             continue  # float sums stay compiled (the next test)
         special = name not in SUBNORMALS_DECLINED + FINITE_INDICES  # data computed exactly (see below for the rest)
         arrays = _device([_values(dtype, int(np.prod(s)), rng, special).reshape(s) for s in shapes])
@@ -360,3 +365,17 @@ def test_take_on_the_host_leaves_non_finite_indices_to_the_compiled_kernel_and_d
         with pytest.raises(MXNetError, match='take: index 4 is out of bounds for an axis of size 4'):
             out.asnumpy()
     np.testing.assert_array_equal(nd.take(nd.array(data), nd.array([3, -1]), mode='wrap').asnumpy(), [3, 3])
+
+
+def test_take_of_data_at_integer_indices_of_another_dtype_runs_on_the_host():
+    """take's data and indices each keep their dtype (``moves(..., indexed=True)``): float16/32,
+    int8 and bool data at int32/int64/uint8 indices, every mode, give the compiled bits."""
+    rng = np.random.RandomState(4)
+    for dtype, index_dtype in (('float32', 'int32'), ('float16', 'int64'), ('int8', 'int32'), ('bool', 'uint8'),
+                               ('float64', 'int32')):
+        data = _values(dtype, 24, rng).reshape(4, 6)
+        indices = rng.randint(-8, 9, (2, 3)) if index_dtype != 'uint8' else rng.randint(0, 9, (2, 3))
+        for mode in ('clip', 'wrap'):
+            kernel = kernel_for('take', {'axis': 1, 'mode': mode})
+            host, compiled = _both_ways(kernel, _device([data, indices.astype(index_dtype)]))
+            _same_bits(host[0], compiled[0])

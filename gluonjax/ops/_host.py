@@ -59,7 +59,7 @@ from .. import _caches
 from .._transfer import put
 from ..base import MXNetError
 
-__all__ = ['run', 'first_call', 'cpu_arithmetic', 'flush_subnormals', 'moves', 'int_exact', 'keep_dtypes', 'Fallback',
+__all__ = ['run', 'first_call', 'hostable', 'cpu_arithmetic', 'flush_subnormals', 'moves', 'int_exact', 'keep_dtypes', 'Fallback',
            'Rows']
 
 # A compile costs 30-100 ms and saves about 10 us per later call against the host form, so a
@@ -94,9 +94,13 @@ def _declared(fn, dtypes):
     return form
 
 
-def moves(fn):
-    """``fn`` declared as data movement (reshape, transpose, slices): exact for every dtype."""
-    return _declared(fn, 'all')
+def moves(fn, indexed=False):
+    """``fn`` declared as data movement (reshape, transpose, slices): exact for every dtype.
+    ``indexed``: its inputs after the first are indices, whose dtype may differ from the data's
+    (take's float data at int32 indices)."""
+    form = _declared(fn, 'all')
+    form.indexed = indexed
+    return form
 
 
 def int_exact(fn):
@@ -164,6 +168,13 @@ def run(kernel, args):
     return outs
 
 
+def hostable(array):
+    """Whether ``array`` is a concrete jax array small enough to be served on the host."""
+    if not _state:
+        _setup()
+    return type(array) is _state['concrete'] and array.size <= MAX_SIZE
+
+
 def first_call(signature):
     """Whether ``signature`` (a hashable description of a call) is met for one of its first
     ``HOST_CALLS`` times, counting this one: such calls are served without compiling it."""
@@ -175,6 +186,8 @@ def first_call(signature):
 
 
 def _host_serves(host_form, arrays):
+    if getattr(host_form, 'indexed', False):  # data and indices, each of its own dtype
+        return True
     dtype = arrays[0].dtype if arrays else None
     return all(a.dtype == dtype for a in arrays) and (not arrays or _serves(host_form, dtype))
 
