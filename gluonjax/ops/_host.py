@@ -94,12 +94,12 @@ def _declared(fn, dtypes):
     return form
 
 
-def moves(fn, indexed=False):
+def moves(fn, mixed_dtypes=False):
     """``fn`` declared as data movement (reshape, transpose, slices): exact for every dtype.
-    ``indexed``: its inputs after the first are indices, whose dtype may differ from the data's
-    (take's float data at int32 indices)."""
+    ``mixed_dtypes``: its inputs may each have a dtype of their own (take's float data at int32
+    indices, where's condition), the form declining the mixes it cannot serve exactly."""
     form = _declared(fn, 'all')
-    form.indexed = indexed
+    form.mixed_dtypes = mixed_dtypes
     return form
 
 
@@ -186,7 +186,7 @@ def first_call(signature):
 
 
 def _host_serves(host_form, arrays):
-    if getattr(host_form, 'indexed', False):  # data and indices, each of its own dtype
+    if getattr(host_form, 'mixed_dtypes', False):  # each input of its own dtype
         return True
     dtype = arrays[0].dtype if arrays else None
     return all(a.dtype == dtype for a in arrays) and (not arrays or _serves(host_form, dtype))

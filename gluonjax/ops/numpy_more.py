@@ -653,3 +653,40 @@ def np_insert(arr, values, obj=None, *, start, stop, step, int_ind, axis, _count
     shape[axis] = _count
     joined = jnp.concatenate([arr, jnp.broadcast_to(values, tuple(shape))], axis=axis)
     return jnp.take(joined, _order, axis=axis)
+
+
+# ---- counting ----------------------------------------------------------------------------------
+
+def _bincount_inputs(attrs):
+    return ('data', 'weights') if attrs is None or attrs.get('has_weights') else ('data',)
+
+
+def _bincount_length(attrs, data, weights=None):
+    """bincount's output length, max(data) + 1 or ``minlength``, read off the data (checked as
+    MXNet checks it: integers, none negative)."""
+    if data.dtype.kind not in 'iu':
+        raise MXNetError('_npi_bincount: the data must be of an integer type, got %s' % data.dtype)
+    if data.size and data.min() < 0:
+        raise MXNetError('_npi_bincount: the data must be nonnegative, got %d' % data.min())
+    return {'_length': max(int(data.max()) + 1 if data.size else 0, attrs['minlength'])}
+
+
+@register('_npi_bincount', inputs=_bincount_inputs, value_attrs=_bincount_length, gradient=False,
+          params=[P('minlength', 'int', 0), P('has_weights', 'bool', False)],
+          host=int_exact(lambda *a, **kw: np_bincount(*a, xp=np, **kw)))
+def np_bincount(data, weights=None, *, minlength, has_weights, _length=None, xp=jnp):
+    """The count of each value of the nonnegative integer ``data`` (the sum of its ``weights``):
+    a 1-D array of max(data) + 1 or ``minlength`` entries, in the weights' dtype (the data's
+    without weights, as MXNet's)."""
+    if _length is None:
+        raise MXNetError('_npi_bincount: the output length depends on the values of data, which a symbol or '
+                         'a hybridized block does not know; call mx.np.bincount on arrays')
+    if weights is not None and weights.shape != data.shape:
+        raise MXNetError('_npi_bincount: weights %s must have the shape of data %s'
+                         % (shape_str(weights.shape), shape_str(data.shape)))
+    values = xp.ones(data.shape, data.dtype) if weights is None else weights
+    if xp is np:
+        out = np.zeros(_length, values.dtype)
+        np.add.at(out, data.astype(np.int64), values)
+        return out
+    return jnp.zeros(_length, values.dtype).at[data.reshape(-1)].add(values.reshape(-1))

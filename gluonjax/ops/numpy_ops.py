@@ -640,15 +640,24 @@ def np_clip(a, *, a_min, a_max):
     return jnp.clip(a, a_min, a_max).astype(a.dtype)
 
 
-@register('_npi_where', inputs=('condition', 'x', 'y'))
-def np_where(condition, x, y):
+def _host_where(condition, x, y):
+    """where on the host: x and y of one dtype (jax and NumPy promote mixes differently) and a
+    condition without subnormals (which XLA's CPU code compares as zero)."""
+    if x.dtype != y.dtype or (condition.dtype.kind == 'f' and (
+            (condition != 0) & (np.abs(condition) < np.finfo(condition.dtype).tiny)).any()):
+        raise Fallback('mixed dtypes or a subnormal condition')
+    return np_where(condition, x, y, xp=np)
+
+
+@register('_npi_where', inputs=('condition', 'x', 'y'), host=moves(_host_where, mixed_dtypes=True))
+def np_where(condition, x, y, xp=jnp):
     """Elements of x where condition is true, else of y, all three broadcast together."""
     try:
-        jnp.broadcast_shapes(condition.shape, x.shape, y.shape)
+        np.broadcast_shapes(condition.shape, x.shape, y.shape)
     except ValueError:
         raise MXNetError('_npi_where: operands could not be broadcast together with shapes %s %s %s'
                          % (shape_str(condition.shape), shape_str(x.shape), shape_str(y.shape))) from None
-    return jnp.where(condition != 0, x, y)
+    return xp.where(condition != 0, x, y)
 
 
 # ---- linear algebra ----------------------------------------------------------------------
