@@ -436,19 +436,20 @@ def np_logical_not(x):
     return x == 0
 
 
-def _float_test(name, fn):
+def _float_test(name, fn, of_integers=False):
+    """A NumPy float test; ``of_integers``: its answer for every integer (or bool) element."""
     def op(x):
-        return fn(x) if jnp.issubdtype(x.dtype, jnp.inexact) else jnp.zeros(x.shape, jnp.bool_)
+        return fn(x) if jnp.issubdtype(x.dtype, jnp.inexact) else jnp.full(x.shape, of_integers, jnp.bool_)
     op.__name__ = name
-    op.__doc__ = 'Elementwise NumPy %s, as bool (false everywhere for integers).' % name[5:]
-    register(name, inputs=('x',), np=(name[5:],))(op)
+    op.__doc__ = 'Elementwise NumPy %s, as bool (%s everywhere for integers).' % (name[5:], str(of_integers).lower())
+    register(name, inputs=('x',), np=(name[5:],), pointwise=True)(op)
 
 
 _float_test('_npi_isnan', jnp.isnan)
 _float_test('_npi_isinf', jnp.isinf)
 _float_test('_npi_isposinf', jnp.isposinf)
 _float_test('_npi_isneginf', jnp.isneginf)
-_float_test('_npi_isfinite', jnp.isfinite)
+_float_test('_npi_isfinite', jnp.isfinite, of_integers=True)  # NumPy's and MXNet's: integers are finite
 
 
 @register('_npi_around', inputs=('x',), params=[P('decimals', 'int', 0)],
