@@ -105,12 +105,13 @@ def _sum_dtype(dtype):
 def _accumulator(in_dtype, out_dtype):
     """The type MXNet sums in before casting to the output's: int64 for integers and bools (an
     int8 array summed with dtype=int32 does not wrap at 127; a sum kept in int8 wraps as the cast
-    does), the wider float for floats (float32 data summed to int8 is 1.5 + 1.5 - 1.7 = 1, not
-    1 + 1 - 1)."""
+    does), the wider float for floats, at least float32 (MXNet sums float16 in float32; a float16
+    running sum drifts by its last bits with the order of the additions), the input's float for
+    an integer result (float32 data summed to int8 is 1.5 + 1.5 - 1.7 = 1, not 1 + 1 - 1)."""
     if not jnp.issubdtype(in_dtype, jnp.floating):
         return jnp.int64
     if jnp.issubdtype(out_dtype, jnp.floating):
-        return jnp.promote_types(in_dtype, out_dtype)
+        return jnp.promote_types(jnp.promote_types(in_dtype, out_dtype), jnp.float32)
     return in_dtype
 
 
