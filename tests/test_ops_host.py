@@ -17,7 +17,9 @@ SPECIAL = [0.0, -0.0, 1e-39, -1e-39, 1e-45, 1.0, -2.5, 3.3e38, -3.3e38, np.inf, 
            1e-4, 3e-6, -4e-7, 6e-8, 65504.0]  # float16: small normal, subnormals, the largest
 # The host path serves processes where jax runs on the CPU alone (see _host._setup).
 pytestmark = pytest.mark.skipif(mx.context.num_gpus() > 0, reason='a GPU is present: no host path')
-HOSTED = sorted(name for name, op in canonical_ops().items() if op.host is not None and not op.creation)
+# (operators whose output shape depends on input values have tests of their own: bincount's below)
+HOSTED = sorted(name for name, op in canonical_ops().items()
+                if op.host is not None and not op.creation and op.value_attrs is None)
 
 
 def _same_bits(a, b):
@@ -77,10 +79,16 @@ SHAPED = {
     'sort': ([(4, 9)], {'axis': 0}), 'argmax': ([(3, 4, 5)], {'axis': 1}), 'argmin': ([(3, 4, 5)], {}),
     '_np_any': ([(3, 4, 5)], {'axis': (0, 2), 'keepdims': True}), '_np_all': ([(3, 4, 5)], {'axis': 1}),
     'take': ([(4, 5, 2), (3, 2)], {'axis': 1, 'mode': 'wrap'}),
+    '_np_sum': ([(3, 4, 5)], {'axis': (0, 2), 'dtype': 'int64'}), '_np_prod': ([(3, 4)], {'axis': 1, 'keepdims': True}),
+    '_np_diag': ([(4, 5)], {'k': -1}), '_np_diagflat': ([(2, 3)], {'k': 2}),
+    '_np_diagonal': ([(3, 4, 5)], {'offset': 1, 'axis1': 2, 'axis2': 0}), '_npi_diag_indices_from': ([(3, 3, 3)], {}),
+    '_npi_full_like': ([(2, 3)], {'fill_value': -2.0, 'dtype': 'float16'}), '_npi_unravel_index': ([(7,)], {'shape': (3, 5, 4)}),
+    '_npi_where': ([(2, 1), (2, 3), (3,)], {}),
 }
+INTEGER_SUMS = ('sum', '_np_sum', '_np_prod')  # float data stays compiled or runs as padded rows
 REDUCTIONS = ('max', 'min', 'sum', '_np_max', '_np_min', 'sort')  # exact on some data only
-SUBNORMALS_DECLINED = REDUCTIONS + ('_np_any', '_np_all', 'argmax', 'argmin')  # XLA's CPU code reads them as zero
-FINITE_INDICES = ('take',)  # XLA converts non-finite float indices its own way: compiled (test below)
+SUBNORMALS_DECLINED = REDUCTIONS + ('_np_any', '_np_all', 'argmax', 'argmin', '_npi_where')  # XLA's CPU code reads them as zero
+FINITE_INDICES = ('take', '_npi_unravel_index')  # XLA converts non-finite float indices its own way: compiled (test below)
 
 
 def _served(name):
@@ -142,7 +150,7 @@ def test_moves_and_reductions_on_the_host_give_the_compiled_bits(name):
     rng = np.random.RandomState(1)
     kernel = kernel_for(name, attrs)
     for dtype in _served(name):
-        if name == 'sum' and dtype.startswith('float'):
+        if name in INTEGER_SUMS and dtype.startswith('float'):
             continue  # float sums stay compiled (the next test)
         special = name not in SUBNORMALS_DECLINED + FINITE_INDICES  # data computed exactly (see below for the rest)
         arrays = _device([_values(dtype, int(np.prod(s)), rng, special).reshape(s) for s in shapes])
@@ -360,3 +368,56 @@ def test_take_on_the_host_leaves_non_finite_indices_to_the_compiled_kernel_and_d
         with pytest.raises(MXNetError, match='take: index 4 is out of bounds for an axis of size 4'):
             out.asnumpy()
     np.testing.assert_array_equal(nd.take(nd.array(data), nd.array([3, -1]), mode='wrap').asnumpy(), [3, 3])
+
+
+def test_take_of_data_at_integer_indices_of_another_dtype_runs_on_the_host():
+    """take's data and indices each keep their dtype (``moves(..., mixed_dtypes=True)``): float16/32,
+    int8 and bool data at int32/int64/uint8 indices, every mode, give the compiled bits."""
+    rng = np.random.RandomState(4)
+    for dtype, index_dtype in (('float32', 'int32'), ('float16', 'int64'), ('int8', 'int32'), ('bool', 'uint8'),
+                               ('float64', 'int32')):
+        data = _values(dtype, 24, rng).reshape(4, 6)
+        indices = rng.randint(-8, 9, (2, 3)) if index_dtype != 'uint8' else rng.randint(0, 9, (2, 3))
+        for mode in ('clip', 'wrap'):
+            kernel = kernel_for('take', {'axis': 1, 'mode': mode})
+            host, compiled = _both_ways(kernel, _device([data, indices.astype(index_dtype)]))
+            _same_bits(host[0], compiled[0])
+
+
+def test_where_with_a_condition_of_another_dtype_runs_on_the_host():
+    """np.where's condition keeps its dtype; x and y of one dtype, broadcast together, give the
+    compiled bits; a subnormal condition (zero to XLA's CPU code) and mixed x/y stay compiled."""
+    rng = np.random.RandomState(5)
+    kernel = kernel_for('_npi_where', {})
+    for cond_dtype, dtype in (('bool', 'float32'), ('float32', 'float16'), ('int8', 'int64'), ('float64', 'bool'),
+                              ('uint8', 'float64')):
+        cond = _values(cond_dtype, 6, rng, special=False).reshape(2, 3)
+        x, y = _values(dtype, 3, rng).reshape(1, 3), _values(dtype, 8, rng).reshape(4, 1, 2)[:, :, :1]
+        host, compiled = _both_ways(kernel, _device([cond, x, y]))
+        _same_bits(host[0], compiled[0])
+    prev = on()
+    try:
+        for cond, x, y in ((np.float32([1e-39, 1]), np.float32([1, 2]), np.float32([3, 4])),
+                           (np.float32([0, 1]), np.float32([1, 2]), np.float16([3, 4]))):
+            _host._seen.clear()
+            assert _host.run(kernel, tuple(_device([cond, x, y]))) is None
+    finally:
+        restore(prev)
+
+
+def test_bincount_counts_as_mxnet():
+    """np.bincount (MXNet's values: counts in the data's dtype, sums in the weights'), on the host
+    for its first calls, then compiled: the same results; a hybridized block says it cannot."""
+    from gluonjax import np as mnp
+    data = mnp.array([1, 3, 3, 0], dtype='int8')
+    _host._seen.clear()
+    for _ in range(_host.HOST_CALLS + 2):
+        counts = mnp.bincount(data, minlength=6)
+        assert counts.dtype == np.int8 and counts.asnumpy().tolist() == [1, 1, 0, 2, 0, 0]
+        sums = mnp.bincount(data, mnp.array([1, 2, 3, 4], dtype='float16'))
+        assert sums.dtype == np.float16 and sums.asnumpy().tolist() == [4, 1, 0, 5]
+    assert mnp.bincount(mnp.array([], dtype='int32'), minlength=3).asnumpy().tolist() == [0, 0, 0]
+    with pytest.raises(MXNetError, match='nonnegative'):
+        mnp.bincount(mnp.array([-1, 2], dtype='int32'))
+    with pytest.raises(MXNetError, match='integer type'):
+        mnp.bincount(mnp.array([1.0, 2.0]))

@@ -631,6 +631,7 @@ SHAPE_CASES = {
 # infer_shape traces a graph's kernels with float32 variables; these kernels refuse float32 data
 WITHOUT_SHAPE_CASE = {'_contrib_dequantize': 'takes uint8/int8 data only',
                       '_contrib_boolean_mask': 'its output shape depends on the index values: eager only',
+                      '_npi_bincount': 'its output length depends on the data values: eager only',
                       '_npx_constraint_check': 'takes bool data only'}
 INT_INPUTS = {'Embedding': (0,), 'take': (1,), 'batch_take': (1,), 'CTCLoss': (1,), 'pick': (1,),
               'one_hot': (0,), 'gather_nd': (1,), 'scatter_nd': (1,), 'SoftmaxOutput': (1,),

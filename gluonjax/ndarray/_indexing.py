@@ -14,6 +14,9 @@ import numpy as np
 from jax import lax
 
 from .._caches import lru_cache
+from .._transfer import put
+from .._x64 import x64
+from ..ops import _host
 from ..base import MXNetError, shape_str
 from . import _pending
 from .ndarray import NDArray, PassThrough, _carry_failure, apply_fn, array, make_view
@@ -218,6 +221,31 @@ def getitem(x, key):
     return out
 
 
+def host_basic_index(x, key, plan):
+    """``x[key]`` for a basic index (ints, slices, None, ``...``) copied on the host, as a host
+    form serves an operator's first calls on a shape (ops/_host.py), or None where the compiled
+    program must run: a recorded array, a traced one, or a shape met often. (Iterating over
+    arrays of many shapes compiled an indexing program per shape.)"""
+    parts = key if isinstance(key, tuple) else (key,)
+    for k in parts:
+        basic = k is None or k is Ellipsis or isinstance(k, (numbers.Integral, np.integer)) or (
+            isinstance(k, slice) and all(v is None or isinstance(v, (numbers.Integral, np.integer))
+                                         for v in (k.start, k.stop, k.step)))
+        if not basic or isinstance(k, bool):
+            return None
+    data = x._data
+    if (_ag_state.recording and x._ag is not None) or not _host.hostable(data):
+        return None
+    if not _host.first_call(('getitem', plan, data.shape, data.dtype)):
+        return None
+    return _put(np.array(np.asarray(data)[key]), data.sharding)
+
+
+@x64  # an int64 array stays int64
+def _put(values, sharding):
+    return put(values, sharding)
+
+
 def _flat_region(shape, plan, dyn):
     """(begin, end) in the flattened array when a basic index selects one contiguous block
     (MXNet then returns a view sharing memory), else None."""
@@ -263,6 +291,13 @@ def _same_kind(x, v):
             and v._data.dtype == x._data.dtype and v.stype == 'default' == x.stype)
 
 
+def _whole(key):
+    """Whether ``key`` selects the whole array: ``:``, ``...`` or the empty tuple."""
+    if isinstance(key, tuple):
+        return key == ()
+    return False if isinstance(key, (NDArray, list, np.ndarray)) else key == slice(None) or key is Ellipsis
+
+
 def setitem(x, key, value):
     if isinstance(value, NDArray):
         v = value
@@ -270,11 +305,11 @@ def setitem(x, key, value):
         v = NDArray._from_jax(np.asarray(value, dtype=x._data.dtype), x._ctx)
     else:
         v = array(np.asarray(value), ctx=x.context, dtype=x._data.dtype)
-    if (key == slice(None) or key is Ellipsis) if not isinstance(key, (NDArray, list, np.ndarray, tuple)) else False:
+    if _whole(key):
         if _same_kind(x, v) and not (_ag_state.recording and (x._ag is not None or v._ag is not None)):
-            # ``x[:] = v`` of an array like x: a copy of v's buffer (x's own: optimizer states are
-            # donated) with no program compiled for the shape (MXNet's tests fill every bound
-            # argument this way)
+            # ``x[:] = v`` (or ``x[()] = v``) of an array like x: a copy of v's buffer (x's own:
+            # optimizer states are donated) with no program compiled for the shape (MXNet's tests
+            # fill every bound argument and gradient buffer this way)
             x._set_data(jax.device_put(v._data, x._data.sharding, may_alias=False))
             if _pending.entries:  # a value whose operator failed: so does the write (MXNet's engine)
                 _carry_failure([v], x)

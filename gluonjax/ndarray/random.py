@@ -37,12 +37,15 @@ def _sample(scalar_op, array_op, params, shape, dtype, ctx, out, **extra):
     return invoke(scalar_op, [], kw, out=out, ctx=ctx)
 
 
-def draw(scalar_op, kw, ctx):
-    """The samples of ``scalar_op`` (a sampler with number parameters) in ``kw['shape']``,
-    cut from a draw of the shape's length bucket where the sampler allows (see _bucketed)."""
-    size = int(math.prod(kw['shape']))  # shapes may hold NumPy integers
+def draw(scalar_op, kw, ctx, shape_param='shape'):
+    """The samples of ``scalar_op`` (a sampler with number parameters) in ``kw[shape_param]``
+    (``size`` for NumPy's samplers, whose None is one sample as a 0-d array), cut from a draw of
+    the shape's length bucket where the sampler allows (see _bucketed)."""
+    shape = kw[shape_param]
+    shape = () if shape is None else shape
+    size = int(math.prod(shape))  # shapes may hold NumPy integers
     if scalar_op in _ELEMENTWISE and 0 < size <= _MAX_BUCKETED and jax.config.jax_threefry_partitionable:
-        return _bucketed(scalar_op, kw, size, ctx)
+        return _bucketed(scalar_op, kw, size, ctx, shape_param, shape)
     return invoke(scalar_op, [], kw, ctx=ctx)
 
 
@@ -50,20 +53,23 @@ def draw(scalar_op, kw, ctx):
 # the seed of element i's stream): with jax's partitionable threefry, the first n values of a
 # longer draw are exactly the draw of n values.
 _ELEMENTWISE = frozenset(('_random_uniform', '_random_normal', '_random_exponential', '_random_gamma',
-                          '_random_poisson', '_random_negative_binomial', '_random_generalized_negative_binomial'))
+                          '_random_poisson', '_random_negative_binomial', '_random_generalized_negative_binomial',
+                          # mx.np.random's, with number parameters (a function of uniform bits i, or gamma's)
+                          '_npi_uniform', '_npi_normal', '_npi_exponential', '_npi_rayleigh', '_npi_weibull',
+                          '_npi_pareto', '_npi_logistic', '_npi_gumbel', '_npi_power', '_npi_gamma'))
 _MAX_BUCKETED = 1 << 20
 
 
-def _bucketed(scalar_op, kw, size, ctx):
+def _bucketed(scalar_op, kw, size, ctx, shape_param, shape):
     """The draw of ``kw['shape']`` (the same numbers) cut from a flat draw whose length is the
     next power of two: the sampler, whose threefry is slow to compile (seconds on a loaded
     CPU), compiles once per length bucket instead of once per shape; the cut compiles per
     shape but is a small program (code drawing many small random shapes, MXNet's tests,
     compiled a sampler per shape)."""
     bucket = _host.bucket_size(size)
-    flat = invoke(scalar_op, [], dict(kw, shape=(bucket,)), ctx=ctx)
+    flat = invoke(scalar_op, [], dict(kw, **{shape_param: (bucket,)}), ctx=ctx)
     # an invalid parameter's error (raised at the next wait, as MXNet's) stays with the cut draw
-    return _carry_failure([flat], NDArray._from_jax(_cut(flat._data, kw['shape']), flat._ctx))
+    return _carry_failure([flat], NDArray._from_jax(_cut(flat._data, tuple(shape)), flat._ctx))
 
 
 def _cut(flat, shape):

@@ -14,7 +14,7 @@ from .multiarray import (array, concatenate, flip, mean, ravel, reshape, split, 
 
 __all__ = ['flipud', 'fliplr', 'ediff1d', 'hsplit', 'vsplit', 'dsplit', 'array_split', 'append', 'nan_to_num',
            'polyval', 'broadcast_arrays', 'average', 'shares_memory', 'may_share_memory', 'diag_indices_from',
-           'percentile', 'quantile', 'histogram', 'delete', 'insert']
+           'percentile', 'quantile', 'histogram', 'delete', 'insert', 'bincount']
 
 
 def flipud(m):
@@ -228,3 +228,15 @@ def insert(arr, obj, values, axis=None):
             obj = array(onp.asarray(obj, dtype=onp.int64), ctx=arr.context)
         inputs.append(to_array(obj, 'insert', 'obj'))
     return apply_op('_npi_insert', inputs, params)
+
+
+def bincount(x, weights=None, minlength=0):
+    """The count of each value of the nonnegative integer array ``x`` (the sum of its
+    ``weights``): max(x) + 1 or ``minlength`` entries, in the weights' dtype (x's without
+    weights, as MXNet's)."""
+    if minlength < 0:
+        raise ValueError('bincount: minlength must be non-negative, got %d' % minlength)
+    inputs = [to_array(x, 'bincount', 'x')]
+    if weights is not None:
+        inputs.append(to_array(weights, 'bincount', 'weights'))
+    return apply_op('_npi_bincount', inputs, {'minlength': int(minlength), 'has_weights': weights is not None})

@@ -23,7 +23,7 @@ from .. import _caches
 from .._transfer import put
 from ..base import MXNetError
 from ..context import Context, current_context
-from ..ndarray.ndarray import NDArray, apply_fn, make_view, _inplace
+from ..ndarray.ndarray import NDArray, apply_fn, make_view, _carry_failure, _inplace
 from ..ndarray import _indexing
 from ..ops._frontend import COMPARISONS, python_operators
 from ..ops._registry import arith_table
@@ -194,10 +194,14 @@ class ndarray(_NumpyMethods, NDArray):
         if key is Ellipsis or (isinstance(key, tuple) and not key):
             return self
         plan, dyn = _indexing._plan(self, key)
-        fn = _getitem_fn(plan)
-        inputs = [self] + [d if isinstance(d, NDArray) else NDArray._from_jax(d, self._ctx) for d in dyn]
-        out = as_np(apply_fn(fn, ('np_getitem', plan), inputs, name='__getitem__')[0])
         region = _indexing._flat_region(self.shape, plan, dyn)
+        on_host = _indexing.host_basic_index(self, key, plan) if region is not None else None
+        if on_host is not None:
+            out = _carry_failure([self], ndarray._from_jax(on_host, self._ctx))
+        else:
+            fn = _getitem_fn(plan)
+            inputs = [self] + [d if isinstance(d, NDArray) else NDArray._from_jax(d, self._ctx) for d in dyn]
+            out = as_np(apply_fn(fn, ('np_getitem', plan), inputs, name='__getitem__')[0])
         if region is not None:  # a contiguous basic index is a view sharing memory, as in MXNet
             make_view(self, out, *region)
         return out

@@ -76,7 +76,14 @@ def _np_sample(dist, params, size, dtype, ctx, out, positive=(), nonnegative=(),
             arrays.append(to_array(value, dist, name))
             attrs[name] = None
     attrs.update(size=None if size is None else _shape(size), dtype=None if dtype is None else onp.dtype(dtype).name)
-    return apply_op(op or '_npi_' + dist, arrays, attrs, out=out, ctx=None if arrays else _ctx(ctx))
+    if arrays or building_symbols():
+        return apply_op(op or '_npi_' + dist, arrays, attrs, out=out, ctx=None if arrays else _ctx(ctx))
+    # number parameters: as mx.nd.random's, a sampler compiled per length bucket, not per shape
+    res = _nd_random.draw(op or '_npi_' + dist, attrs, _ctx(ctx), 'size').as_np_ndarray()
+    if out is not None:
+        out[...] = res
+        return out
+    return res
 
 
 def normal(loc=0.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):

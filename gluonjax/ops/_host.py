@@ -59,8 +59,8 @@ from .. import _caches
 from .._transfer import put
 from ..base import MXNetError
 
-__all__ = ['run', 'COLD', 'first_call', 'cpu_arithmetic', 'flush_subnormals', 'moves', 'int_exact', 'keep_dtypes', 'Fallback',
-           'Rows']
+__all__ = ['run', 'COLD', 'first_call', 'hostable', 'cpu_arithmetic', 'flush_subnormals', 'moves', 'int_exact',
+           'keep_dtypes', 'Fallback', 'Rows']
 
 # A compile costs 30-100 ms and saves about 10 us per later call against the host form, so a
 # signature met a few times is cheaper on the host; only one that keeps coming back compiles.
@@ -96,9 +96,13 @@ def _declared(fn, dtypes):
     return form
 
 
-def moves(fn):
-    """``fn`` declared as data movement (reshape, transpose, slices): exact for every dtype."""
-    return _declared(fn, 'all')
+def moves(fn, mixed_dtypes=False):
+    """``fn`` declared as data movement (reshape, transpose, slices): exact for every dtype.
+    ``mixed_dtypes``: its inputs may each have a dtype of their own (take's float data at int32
+    indices, where's condition), the form declining the mixes it cannot serve exactly."""
+    form = _declared(fn, 'all')
+    form.mixed_dtypes = mixed_dtypes
+    return form
 
 
 def int_exact(fn):
@@ -174,6 +178,13 @@ def run(kernel, args):
 COLD = 'cold'
 
 
+def hostable(array):
+    """Whether ``array`` is a concrete jax array small enough to be served on the host."""
+    if not _state:
+        _setup()
+    return type(array) is _state['concrete'] and array.size <= MAX_SIZE
+
+
 def first_call(signature):
     """Whether ``signature`` (a hashable description of a call) is met for one of its first
     ``HOST_CALLS`` times, counting this one: such calls are served without compiling it."""
@@ -196,6 +207,8 @@ def forget():
 
 
 def _host_serves(host_form, arrays):
+    if getattr(host_form, 'mixed_dtypes', False):  # each input of its own dtype
+        return True
     dtype = arrays[0].dtype if arrays else None
     return all(a.dtype == dtype for a in arrays) and (not arrays or _serves(host_form, dtype))
 

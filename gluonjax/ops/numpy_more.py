@@ -14,7 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..base import MXNetError, shape_str
-from ._host import moves
+from ._host import Fallback, int_exact, moves
 from ._registry import Np, P, register
 from .numpy_ops import split_at
 
@@ -49,11 +49,12 @@ def _check_axes(name, a, *axes):
 
 
 @register('_np_diagonal', inputs=('data',), np=(Np('diagonal(a, offset=0, axis1=0, axis2=1)'),),
-          params=[P('offset', 'int', 0), P('axis1', 'int', 0), P('axis2', 'int', 1)])
-def np_diagonal(data, *, offset, axis1, axis2):
+          params=[P('offset', 'int', 0), P('axis1', 'int', 0), P('axis2', 'int', 1)],
+          host=moves(lambda *a, **kw: np_diagonal(*a, xp=np, **kw)))
+def np_diagonal(data, *, offset, axis1, axis2, xp=jnp):
     """The ``offset`` diagonal of the (axis1, axis2) planes, as a new last axis."""
     _check_axes('_np_diagonal', data, axis1, axis2)
-    return jnp.diagonal(data, offset, axis1, axis2)
+    return xp.diagonal(data, offset, axis1, axis2)
 
 
 @register('_np_trace', inputs=('data',), np=(Np('trace(a, offset=0, axis1=0, axis2=1, out=None)'),),
@@ -64,25 +65,39 @@ def np_trace(data, *, offset, axis1, axis2):
     return jnp.trace(data, offset, axis1, axis2).astype(data.dtype)
 
 
-@register('_np_diag', inputs=('data',), params=[P('k', 'int', 0)], np=(Np('diag(array, k=0)'),))
-def np_diag(data, *, k):
+@register('_np_diag', inputs=('data',), params=[P('k', 'int', 0)], np=(Np('diag(array, k=0)'),),
+          host=moves(lambda *a, **kw: np_diag(*a, xp=np, **kw)))
+def np_diag(data, *, k, xp=jnp):
     """A vector's k-th diagonal matrix, or a matrix's k-th diagonal."""
     if data.ndim not in (1, 2):
         raise MXNetError('_np_diag: the input must be 1-d or 2-d, got shape %s' % shape_str(data.shape))
-    return jnp.diag(data, k)
+    return xp.diag(data, k)
 
 
 @register('_npi_full_like', inputs=('a',), params=[P('fill_value', 'float', 0.0), P('dtype', 'dtype', None, optional=True)],
-          np=(Np("full_like(a, fill_value, dtype=None, order='C', ctx=None, out=None)", ignored=('order',)),))
-def np_full_like(a, *, fill_value, dtype):
+          np=(Np("full_like(a, fill_value, dtype=None, order='C', ctx=None, out=None)", ignored=('order',)),),
+          host=moves(lambda a, **kw: _host_full_like(a, **kw)))
+def np_full_like(a, *, fill_value, dtype, xp=jnp):
     """An array shaped like ``a`` filled with ``fill_value``, in ``dtype`` (``a``'s by default)."""
-    return jnp.full(a.shape, fill_value, dtype or a.dtype)
+    return xp.full(a.shape, fill_value, dtype or a.dtype)
 
 
-@register('_np_diagflat', inputs=('data',), params=[P('k', 'int', 0)], np=(Np('diagflat(array, k=0)'),))
-def np_diagflat(data, *, k):
+def _host_full_like(a, *, fill_value, dtype):
+    """full_like on the host: the value converted by NumPy, as jax converts the constant; a float
+    that no integer (or bool) holds exactly is left to the compiled kernel."""
+    target = np.dtype(dtype or a.dtype)
+    if target.kind in 'iub' and not float(fill_value).is_integer():
+        raise Fallback('a fraction or non-finite value into %s' % target)
+    if target.kind in 'iu' and not np.iinfo(target).min <= fill_value <= np.iinfo(target).max:
+        raise Fallback('out of range for %s' % target)
+    return np_full_like(a, fill_value=fill_value, dtype=target, xp=np)
+
+
+@register('_np_diagflat', inputs=('data',), params=[P('k', 'int', 0)], np=(Np('diagflat(array, k=0)'),),
+          host=moves(lambda *a, **kw: np_diagflat(*a, xp=np, **kw)))
+def np_diagflat(data, *, k, xp=jnp):
     """The flattened input on the k-th diagonal of a square matrix."""
-    return jnp.diagflat(data, k)
+    return xp.diagflat(data, k)
 
 
 # ---- moving elements ----------------------------------------------------------------------
@@ -226,7 +241,7 @@ for _n in (1, 2, 3):
 
 # ---- values -------------------------------------------------------------------------------
 
-@register('_npi_nan_to_num', inputs=('data',),
+@register('_npi_nan_to_num', inputs=('data',), pointwise=True,
           params=[P('copy', 'bool', True), P('nan', 'float', 0.0), P('posinf', 'float', None, optional=True),
                   P('neginf', 'float', None, optional=True)])
 def np_nan_to_num(data, *, copy, nan, posinf, neginf):
@@ -292,16 +307,25 @@ def np_blackman(*, M, ctx, dtype):
 
 
 @register('_npi_unravel_index', inputs=('data',), params=[P('shape', 'shape')],
-          np=(Np("unravel_index(indices, shape, order='C')", unsupported=('order',)),))
-def np_unravel_index(data, *, shape):
+          np=(Np("unravel_index(indices, shape, order='C')", unsupported=('order',)),),
+          host=int_exact(lambda data, **kw: _host_unravel_index(data, **kw)))
+def np_unravel_index(data, *, shape, xp=jnp):
     """Flat indices as coordinates in ``shape``: one row per axis, in the input's dtype."""
-    flat = data.astype(jnp.int64)
+    flat = data.astype(xp.int64)
     rows = []
     for dim in reversed(shape):
         rows.append(flat % dim)
         flat = flat // dim
-    out = jnp.stack(rows[::-1]) if rows else jnp.zeros((0,) + data.shape, jnp.int64)
+    out = xp.stack(rows[::-1]) if rows else xp.zeros((0,) + data.shape, xp.int64)
     return out.astype(data.dtype)
+
+
+def _host_unravel_index(data, *, shape):
+    """Integer arithmetic on the host; floats that are not whole int64 values (converted by XLA
+    its own way) and a zero-length axis (a division by zero) are left to the compiled kernel."""
+    if 0 in shape or (data.dtype.kind == 'f' and not (np.abs(data) < 2 ** 53).all()):
+        raise Fallback('a zero-length axis or a float outside int64')
+    return np_unravel_index(data, shape=shape, xp=np)
 
 
 # ---- npx.reshape --------------------------------------------------------------------------
@@ -417,14 +441,14 @@ def np_resize(a, *, new_shape):
     return jnp.tile(flat, repeats)[:size].reshape(new_shape)
 
 
-@register('_npi_diag_indices_from', inputs=('data',))
-def np_diag_indices_from(data):
+@register('_npi_diag_indices_from', inputs=('data',), host=moves(lambda *a: np_diag_indices_from(*a, xp=np)))
+def np_diag_indices_from(data, xp=jnp):
     """The indices of the main diagonal of an array whose axes are all of one length, as an
     (ndim, n) int64 array (``mx.np.diag_indices_from`` gives its rows)."""
     if data.ndim < 2 or len(set(data.shape)) != 1:
         raise MXNetError('_npi_diag_indices_from: the input must have at least 2 axes, all of the same length; '
                          'got shape %s' % shape_str(data.shape))
-    return jnp.broadcast_to(jnp.arange(data.shape[0], dtype=jnp.int64), (data.ndim, data.shape[0]))
+    return xp.broadcast_to(xp.arange(data.shape[0], dtype=xp.int64), (data.ndim, data.shape[0]))
 
 
 _INTERPOLATIONS = ('linear', 'lower', 'higher', 'midpoint', 'nearest')
@@ -629,3 +653,40 @@ def np_insert(arr, values, obj=None, *, start, stop, step, int_ind, axis, _count
     shape[axis] = _count
     joined = jnp.concatenate([arr, jnp.broadcast_to(values, tuple(shape))], axis=axis)
     return jnp.take(joined, _order, axis=axis)
+
+
+# ---- counting ----------------------------------------------------------------------------------
+
+def _bincount_inputs(attrs):
+    return ('data', 'weights') if attrs is None or attrs.get('has_weights') else ('data',)
+
+
+def _bincount_length(attrs, data, weights=None):
+    """bincount's output length, max(data) + 1 or ``minlength``, read off the data (checked as
+    MXNet checks it: integers, none negative)."""
+    if data.dtype.kind not in 'iu':
+        raise MXNetError('_npi_bincount: the data must be of an integer type, got %s' % data.dtype)
+    if data.size and data.min() < 0:
+        raise MXNetError('_npi_bincount: the data must be nonnegative, got %d' % data.min())
+    return {'_length': max(int(data.max()) + 1 if data.size else 0, attrs['minlength'])}
+
+
+@register('_npi_bincount', inputs=_bincount_inputs, value_attrs=_bincount_length, gradient=False,
+          params=[P('minlength', 'int', 0), P('has_weights', 'bool', False)],
+          host=int_exact(lambda *a, **kw: np_bincount(*a, xp=np, **kw)))
+def np_bincount(data, weights=None, *, minlength, has_weights, _length=None, xp=jnp):
+    """The count of each value of the nonnegative integer ``data`` (the sum of its ``weights``):
+    a 1-D array of max(data) + 1 or ``minlength`` entries, in the weights' dtype (the data's
+    without weights, as MXNet's)."""
+    if _length is None:
+        raise MXNetError('_npi_bincount: the output length depends on the values of data, which a symbol or '
+                         'a hybridized block does not know; call mx.np.bincount on arrays')
+    if weights is not None and weights.shape != data.shape:
+        raise MXNetError('_npi_bincount: weights %s must have the shape of data %s'
+                         % (shape_str(weights.shape), shape_str(data.shape)))
+    values = xp.ones(data.shape, data.dtype) if weights is None else weights
+    if xp is np:
+        out = np.zeros(_length, values.dtype)
+        np.add.at(out, data.astype(np.int64), values)
+        return out
+    return jnp.zeros(_length, values.dtype).at[data.reshape(-1)].add(values.reshape(-1))

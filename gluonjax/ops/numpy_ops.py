@@ -21,7 +21,7 @@ from jax import lax
 
 from ..base import MXNetError, MXNetValueError, shape_str
 from . import _input_shapes, _onnx
-from ._host import Fallback, int_exact, moves
+from ._host import Fallback, Rows, int_exact, moves
 from ._registry import Np, P, arith, register
 from .reduce import _host_extreme, amax, amin, arg_indices, reduce_axes
 from .elemwise import _check_broadcast, exact_divide
@@ -60,10 +60,11 @@ def np_reduce_axes(name, shape, axis):
     return () if axis == () else reduce_axes(name, shape, axis, False)
 
 
-def _np_reducer(name, fn, result_dtype, np, onnx=None, host=None):
+def _np_reducer(name, fn, result_dtype, np, onnx=None, host=None, neutral=None):
     """``fn(a, axes, keepdims, out_dtype)`` reduces in the output dtype (``dtype``, else
     ``result_dtype`` of the input's); ``np``: the entry's Np signatures; ``host``: ``fn``'s exact
-    NumPy form, same arguments (see ops/_host.py)."""
+    NumPy form, same arguments; ``neutral``: the padding that leaves a reduction unchanged, for
+    first calls on float data as padded rows (see ops/_host.py)."""
     def reduction(fn, on_host=False):
         def op(a, *, axis, dtype, keepdims, initial):
             axes = np_reduce_axes(name, a.shape, axis)
@@ -78,7 +79,22 @@ def _np_reducer(name, fn, result_dtype, np, onnx=None, host=None):
         op.__doc__ = 'NumPy-style %s over the given axes (a 0-d array when every axis is reduced).' % name[4:]
         return op
     register(name, inputs=('a',), params=_RED, np=np, onnx=onnx and _onnx_np_reduce(onnx),
-             host=host and int_exact(reduction(host, on_host=True)))(reduction(fn))
+             host=host and int_exact(reduction(host, on_host=True)),
+             rows=neutral is not None and _np_rows(name, neutral) or None)(reduction(fn))
+
+
+def _np_rows(name, neutral):
+    """``OpDef.rows`` of a NumPy reduction: the operator itself, with the call's dtype and initial
+    (applied once per row, as once per result), reduces axis 1 of the padded rows."""
+    def rows(attrs, shape):
+        axes = np_reduce_axes(name, shape, attrs['axis'])
+        if attrs['keepdims']:
+            out_shape = tuple(1 if i in axes else s for i, s in enumerate(shape))
+        else:
+            out_shape = tuple(s for i, s in enumerate(shape) if i not in axes)
+        kept = dict(dtype=attrs['dtype'], initial=attrs['initial'], keepdims=False)
+        return Rows(axes, out_shape, neutral, name, kept, False)
+    return rows
 
 
 def _sum_dtype(dtype):
@@ -89,12 +105,13 @@ def _sum_dtype(dtype):
 def _accumulator(in_dtype, out_dtype):
     """The type MXNet sums in before casting to the output's: int64 for integers and bools (an
     int8 array summed with dtype=int32 does not wrap at 127; a sum kept in int8 wraps as the cast
-    does), the wider float for floats (float32 data summed to int8 is 1.5 + 1.5 - 1.7 = 1, not
-    1 + 1 - 1)."""
+    does), the wider float for floats, at least float32 (MXNet sums float16 in float32; a float16
+    running sum drifts by its last bits with the order of the additions), the input's float for
+    an integer result (float32 data summed to int8 is 1.5 + 1.5 - 1.7 = 1, not 1 + 1 - 1)."""
     if not jnp.issubdtype(in_dtype, jnp.floating):
         return jnp.int64
     if jnp.issubdtype(out_dtype, jnp.floating):
-        return jnp.promote_types(in_dtype, out_dtype)
+        return jnp.promote_types(jnp.promote_types(in_dtype, out_dtype), jnp.float32)
     return in_dtype
 
 
@@ -108,6 +125,21 @@ def _np_sum(x, axes, keepdims, out_dtype):
     return jnp.sum(x, axis=axes, keepdims=keepdims, dtype=_accumulator(x.dtype, out_dtype)).astype(out_dtype)
 
 
+def _host_np_integer(np_fn):
+    """``np_fn`` (np.sum or np.prod) of integers and bools in int64, as the compiled reduction
+    (integer arithmetic wraps the same in any order), cast to the output dtype where the cast is
+    exact; float data is summed in XLA's order (padded rows serve it)."""
+    def host(x, axes, keepdims, out_dtype):
+        out_dtype = np.dtype(out_dtype)
+        if x.dtype.kind not in 'iub':
+            raise Fallback('float data')
+        out = np_fn(x, axis=axes, keepdims=keepdims, dtype=np.int64)
+        if out_dtype.kind == 'f' and np.any(np.abs(out) > 2 ** np.finfo(out_dtype).nmant):
+            raise Fallback('inexact cast')  # int64 -> float16: NumPy and XLA may round differently
+        return out.astype(out_dtype)
+    return host
+
+
 def _np_prod(x, axes, keepdims, out_dtype):
     return jnp.prod(x, axis=axes, keepdims=keepdims, dtype=_accumulator(x.dtype, out_dtype)).astype(out_dtype)
 
@@ -115,11 +147,11 @@ def _np_prod(x, axes, keepdims, out_dtype):
 _np_reducer('_np_sum', _np_sum, _sum_dtype,
             (Np('sum(a, axis=None, dtype=None, keepdims=False, initial=None, out=None)'),  # MXNet's order
              Np('sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None)', method=True, function=False)),
-            onnx='ReduceSum')
+            onnx='ReduceSum', host=_host_np_integer(np.sum), neutral=0)
 _np_reducer('_np_prod', _np_prod, _sum_dtype,
             (Np('prod(a, axis=None, dtype=None, out=None, keepdims=False)', aliases=('product',)),  # MXNet's: no initial
              Np('prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None)', method=True, function=False)),
-            onnx='ReduceProd')
+            onnx='ReduceProd', host=_host_np_integer(np.prod), neutral=1)
 _np_reducer('_np_max', lambda x, ax, kd, _: amax(x, axis=ax, keepdims=kd), lambda d: d,
             (Np('amax(a, axis=None, keepdims=False, out=None)', aliases=('max',)),  # MXNet's order
              Np('amax(a, axis=None, out=None, keepdims=False)', method='max', function=False)), onnx='ReduceMax',
@@ -258,24 +290,25 @@ def _true_divide(a, b):
     return exact_divide(a.astype(dtype), b.astype(dtype))
 
 
-def _register_binary(name, fn, function=None, onnx=None):
+def _register_binary(name, fn, function=None, onnx=None, pointwise=False):
     """An ``mx.np`` binary operator; ``function`` names the mx.np function it implements; ``onnx``
-    its OpDef.onnx."""
+    its OpDef.onnx; ``pointwise``: its OpDef.pointwise (ops/_host.py's size buckets)."""
     def op(lhs, rhs):
         _check_broadcast(name, lhs, rhs)
         return fn(lhs, rhs)
     op.__name__ = name
-    register(name, inputs=('lhs', 'rhs'), arith=arith('np', function) if function else (), onnx=onnx)(op)
+    register(name, inputs=('lhs', 'rhs'), arith=arith('np', function) if function else (), onnx=onnx,
+             pointwise=pointwise)(op)
 
 
-def _register_scalar(name, fn, backs=(), onnx=None):
+def _register_scalar(name, fn, backs=(), onnx=None, pointwise=False):
     def op(data, *, scalar, is_int=True):
         # MXNet casts the scalar to the array's type (so int_array + 1.5 adds 1), except
         # for true division, whose result is float anyway.
         return fn(data, scalar)
     op.__name__ = name
     register(name, params=[P('scalar', 'float', 1.0), P('is_int', 'bool', True)], dynamic_params=('scalar',),
-             arith=backs, onnx=onnx)(op)
+             arith=backs, onnx=onnx, pointwise=pointwise)(op)
 
 
 def _cast_scalar(fn):
@@ -304,12 +337,12 @@ def _onnx_true_divide_scalar(reverse):
     return convert
 
 
-_register_binary('_npi_true_divide', _true_divide, 'true_divide', onnx=_onnx_true_divide)
+_register_binary('_npi_true_divide', _true_divide, 'true_divide', onnx=_onnx_true_divide, pointwise=True)
 _register_scalar('_npi_true_divide_scalar',
                  lambda x, s: exact_divide(x.astype(_float_result(x.dtype)), jnp.asarray(s, _float_result(x.dtype))),
-                 arith('np', 'true_divide', 'scalar'), onnx=_onnx_true_divide_scalar(False))
+                 arith('np', 'true_divide', 'scalar'), onnx=_onnx_true_divide_scalar(False), pointwise=True)
 _register_scalar('_npi_rtrue_divide_scalar', lambda x, s: s / x.astype(_float_result(x.dtype)),
-                 arith('np', 'true_divide', 'rscalar'), onnx=_onnx_true_divide_scalar(True))
+                 arith('np', 'true_divide', 'rscalar'), onnx=_onnx_true_divide_scalar(True), pointwise=True)
 _register_binary('_npi_floor_divide', jnp.floor_divide, 'floor_divide')
 _register_scalar('_npi_floor_divide_scalar', _cast_scalar(jnp.floor_divide), arith('np', 'floor_divide', 'scalar'))
 _register_scalar('_npi_rfloor_divide_scalar', _cast_scalar(lambda x, s: jnp.floor_divide(s, x)),
@@ -404,19 +437,20 @@ def np_logical_not(x):
     return x == 0
 
 
-def _float_test(name, fn):
+def _float_test(name, fn, of_integers=False):
+    """A NumPy float test; ``of_integers``: its answer for every integer (or bool) element."""
     def op(x):
-        return fn(x) if jnp.issubdtype(x.dtype, jnp.inexact) else jnp.zeros(x.shape, jnp.bool_)
+        return fn(x) if jnp.issubdtype(x.dtype, jnp.inexact) else jnp.full(x.shape, of_integers, jnp.bool_)
     op.__name__ = name
-    op.__doc__ = 'Elementwise NumPy %s, as bool (false everywhere for integers).' % name[5:]
-    register(name, inputs=('x',), np=(name[5:],))(op)
+    op.__doc__ = 'Elementwise NumPy %s, as bool (%s everywhere for integers).' % (name[5:], str(of_integers).lower())
+    register(name, inputs=('x',), np=(name[5:],), pointwise=True)(op)
 
 
 _float_test('_npi_isnan', jnp.isnan)
 _float_test('_npi_isinf', jnp.isinf)
 _float_test('_npi_isposinf', jnp.isposinf)
 _float_test('_npi_isneginf', jnp.isneginf)
-_float_test('_npi_isfinite', jnp.isfinite)
+_float_test('_npi_isfinite', jnp.isfinite, of_integers=True)  # NumPy's and MXNet's: integers are finite
 
 
 @register('_npi_around', inputs=('x',), params=[P('decimals', 'int', 0)],
@@ -608,15 +642,24 @@ def np_clip(a, *, a_min, a_max):
     return jnp.clip(a, a_min, a_max).astype(a.dtype)
 
 
-@register('_npi_where', inputs=('condition', 'x', 'y'))
-def np_where(condition, x, y):
+def _host_where(condition, x, y):
+    """where on the host: x and y of one dtype (jax and NumPy promote mixes differently) and a
+    condition without subnormals (which XLA's CPU code compares as zero)."""
+    if x.dtype != y.dtype or (condition.dtype.kind == 'f' and (
+            (condition != 0) & (np.abs(condition) < np.finfo(condition.dtype).tiny)).any()):
+        raise Fallback('mixed dtypes or a subnormal condition')
+    return np_where(condition, x, y, xp=np)
+
+
+@register('_npi_where', inputs=('condition', 'x', 'y'), host=moves(_host_where, mixed_dtypes=True))
+def np_where(condition, x, y, xp=jnp):
     """Elements of x where condition is true, else of y, all three broadcast together."""
     try:
-        jnp.broadcast_shapes(condition.shape, x.shape, y.shape)
+        np.broadcast_shapes(condition.shape, x.shape, y.shape)
     except ValueError:
         raise MXNetError('_npi_where: operands could not be broadcast together with shapes %s %s %s'
                          % (shape_str(condition.shape), shape_str(x.shape), shape_str(y.shape))) from None
-    return jnp.where(condition != 0, x, y)
+    return xp.where(condition != 0, x, y)
 
 
 # ---- linear algebra ----------------------------------------------------------------------
