@@ -64,8 +64,8 @@ class Leaf:
         if buf is None:
             return
         self.fresh = True
-        if g.dtype != buf._data.dtype:
-            g = g.astype(buf._data.dtype)
+        if g.dtype != buf._data.dtype:  # the Cast kernel: a new shape runs on the host, not a compile
+            g = kernel_for('Cast', {'dtype': buf._data.dtype.name})(g)[0]
         buf._set_data(add(buf._data, g) if self.req == 'add' else g)
 
 

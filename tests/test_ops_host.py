@@ -399,8 +399,8 @@ def test_where_with_a_condition_of_another_dtype_runs_on_the_host():
     try:
         for cond, x, y in ((np.float32([1e-39, 1]), np.float32([1, 2]), np.float32([3, 4])),
                            (np.float32([0, 1]), np.float32([1, 2]), np.float16([3, 4]))):
-            _host._seen.clear()
-            assert _host.run(kernel, tuple(_device([cond, x, y]))) is None
+            _host.forget()
+            assert _host.run(kernel, tuple(_device([cond, x, y]))) is _host.COLD
     finally:
         restore(prev)
 
@@ -410,7 +410,7 @@ def test_bincount_counts_as_mxnet():
     for its first calls, then compiled: the same results; a hybridized block says it cannot."""
     from gluonjax import np as mnp
     data = mnp.array([1, 3, 3, 0], dtype='int8')
-    _host._seen.clear()
+    _host.forget()
     for _ in range(_host.HOST_CALLS + 2):
         counts = mnp.bincount(data, minlength=6)
         assert counts.dtype == np.int8 and counts.asnumpy().tolist() == [1, 1, 0, 2, 0, 0]
