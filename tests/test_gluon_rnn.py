@@ -219,3 +219,24 @@ def test_fused_rnn_program_does_not_grow_with_layers_or_directions():
     # and direction, 3.5 s against 1.2 s for one layer under load, and its backward as much again)
     assert _while_loops(1, False) == _while_loops(1, True) == 1
     assert _while_loops(2, False) == _while_loops(4, True) == 3
+
+
+def test_legacy_fused_cell_unpack_and_pack_weights_round_trip():
+    """mx.rnn.FusedRNNCell cuts the flat vector into MXNet's per-gate pieces (layer, direction,
+    i2h/h2h, gate order i, f, c, o) and packs them back unchanged; LSTMCell stacks its gates."""
+    from gluonjax.ops.nn_rnn import rnn_param_size
+    n = rnn_param_size('lstm', 3, 4, 2, True)
+    flat = np.arange(n, dtype=np.float32)
+    cell = mx.rnn.FusedRNNCell(4, num_layers=2, mode='lstm', bidirectional=True, prefix='')
+    pieces = cell.unpack_weights({'parameters': mx.nd.array(flat)})
+    assert len(pieces) == 64
+    # the first weight block: layer 0, left to right, i2h, its 4 gates of (4, 3) in order i, f, c, o
+    np.testing.assert_array_equal(pieces['l0_i2h_f_weight'].asnumpy(), flat[12:24].reshape(4, 3))
+    assert pieces['l0_i2h_f_weight'].dtype == np.float32
+    np.testing.assert_array_equal(cell.pack_weights(pieces)['parameters'].asnumpy(), flat)
+    lstm = mx.rnn.LSTMCell(4, prefix='l0_')
+    stacked = np.arange(48, dtype=np.float32).reshape(16, 3)
+    gates = lstm.unpack_weights({'l0_i2h_weight': mx.nd.array(stacked), 'l0_h2h_weight': mx.nd.ones((16, 4)),
+                                 'l0_i2h_bias': mx.nd.zeros(16), 'l0_h2h_bias': mx.nd.zeros(16)})
+    np.testing.assert_array_equal(gates['l0_i2h_c_weight'].asnumpy(), stacked[8:12])
+    np.testing.assert_array_equal(lstm.pack_weights(gates)['l0_i2h_weight'].asnumpy(), stacked)

@@ -13,6 +13,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .. import _caches
 from ..base import MXNetError, shape_str
 from ..io import DataDesc
 from ..symbol.executor import Executor, _variable_contexts
@@ -41,18 +42,28 @@ def _split_input_slice(batch_size, work_load_list):
     return slices
 
 
+# (graph structure, differentiated arguments) -> the jitted forward-and-gradients program, shared by
+# the executors of one graph: a Module bound anew (another grad_req, a rebind) compiles nothing new.
+_fused_functions = _caches.lru_cache('module.fused_train_functions', 256)
+# Graph structures whose training forward was followed by a backward with head gradients (a loss
+# computed outside the graph): their gradients of ones would be thrown away, so such a forward
+# runs alone and the backward compiles the graph's vjp, one program instead of two.
+_given_heads = _caches.lru_cache('module.explicit_head_structures', 1024)
+
+
 class _TrainExecutor(Executor):
     """An Executor whose training forward also computes the gradients in the same program.
 
     ``forward(is_train=True)`` runs ``outputs, new_aux, grads = f(args, aux, key)`` (head
     gradients ones, which loss operators ignore), keeps the gradients, and
     ``backward()`` without head gradients writes them; with head gradients it runs the
-    executor's own backward program.
+    executor's own backward program (and later training forwards of the graph run alone).
     """
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._pending = None
+        self._alone = None
         names = self._fn.arg_names
         self._diff_names = tuple(n for n in names if self._grad_req[n] != 'null'
                                  and jnp.issubdtype(self.arg_dict[n].dtype, jnp.inexact))
@@ -60,21 +71,37 @@ class _TrainExecutor(Executor):
     def _fused(self):
         fn = self._jit.get('fused')
         if fn is None:
-            graph, diff_names = self._fn, self._diff_names
-
-            def run(args, aux, key):
-                fixed = {n: v for n, v in args.items() if n not in diff_names}
-
-                def f(diff):
-                    return graph(dict(fixed, **diff, **aux), True, key)
-                outs, vjp, new_aux = jax.vjp(f, {n: args[n] for n in diff_names}, has_aux=True)
-                grads = vjp([jnp.ones_like(o) for o in outs])[0]
-                return outs, new_aux, grads
-            fn = self._jit['fused'] = jax.jit(run)
+            shared_key = (self._fn.structure_key, self._diff_names)
+            fn = _fused_functions.get(shared_key)
+            if fn is None:
+                fn = _fused_functions[shared_key] = self._make_fused()
+            self._jit['fused'] = fn
         return fn
 
+    def _make_fused(self):
+        graph, diff_names = self._fn, self._diff_names
+
+        def run(args, aux, key):
+            fixed = {n: v for n, v in args.items() if n not in diff_names}
+
+            def f(diff):
+                return graph(dict(fixed, **diff, **aux), True, key)
+            outs, vjp, new_aux = jax.vjp(f, {n: args[n] for n in diff_names}, has_aux=True)
+            grads = vjp([jnp.ones_like(o) for o in outs])[0]
+            return outs, new_aux, grads
+        return jax.jit(run)
+
+    def _forward_alone(self):
+        """Whether a training forward runs without the gradients: the graph's backward is given
+        head gradients (decided once per executor from what earlier executors of it saw)."""
+        alone = self._alone
+        if alone is None:
+            alone = self._alone = self._fn.structure_key in _given_heads
+        return alone
+
     def forward(self, is_train=False, **kwargs):
-        if not (is_train and self._diff_names) or kwargs or self._step_devices is not None:
+        if (not (is_train and self._diff_names) or kwargs or self._step_devices is not None
+                or self._forward_alone()):
             self._pending = None
             return super().forward(is_train, **kwargs)
         from .. import random as _random
@@ -99,14 +126,20 @@ class _TrainExecutor(Executor):
 
     def _backward(self, out_grads, is_train):
         pending, self._pending = self._pending, None
+        if out_grads is not None and pending is not None:
+            _given_heads[self._fn.structure_key] = True
+            self._alone = True
         if out_grads is not None or pending is None:
             return super().backward(out_grads, is_train)
+        nd = _nd()
         for name in self._diff_names:
             target = self.grad_dict[name]
             g = pending[name]
             if g.dtype != target._data.dtype:
                 g = g.astype(target._data.dtype)
-            target._set_data(target._data + g if self._grad_req[name] == 'add' else g)
+            if self._grad_req[name] == 'add':  # the operator's kernel: no program per new shape
+                g = nd.elemwise_add(target, nd.NDArray._from_jax(g, target.context))._data
+            target._set_data(g)
 
 
 def _first(a, b):

@@ -9,6 +9,8 @@ vector; ``unpack_weights``/``pack_weights`` convert between that vector and per-
 import functools
 import warnings
 
+import numpy as np
+
 from .. import initializer as init
 from .. import ndarray
 from .. import symbol
@@ -18,6 +20,13 @@ from ..symbol import Symbol
 __all__ = ['RNNParams', 'BaseRNNCell', 'RNNCell', 'LSTMCell', 'GRUCell', 'FusedRNNCell',
            'SequentialRNNCell', 'DropoutCell', 'ModifierCell', 'ZoneoutCell', 'ResidualCell',
            'BidirectionalCell', 'BaseConvRNNCell', 'ConvRNNCell', 'ConvLSTMCell', 'ConvGRUCell']
+
+
+def _like(values, array):
+    """NumPy ``values`` as an NDArray on ``array``'s device and dtype. Packing and unpacking
+    weights moves them on the host: slicing and concatenating on the device would compile a
+    program for every piece's shape."""
+    return ndarray.array(values, ctx=array.context, dtype=array.dtype)
 
 
 def _normalize_sequence(length, inputs, layout, merge, in_layout=None):
@@ -130,8 +139,9 @@ class BaseRNNCell:
         for group in ('i2h', 'h2h'):
             for kind in ('weight', 'bias'):
                 stacked = args.pop('%s%s_%s' % (self._prefix, group, kind))
+                values = stacked.asnumpy()
                 for j, gate in enumerate(self._gate_names):
-                    args['%s%s%s_%s' % (self._prefix, group, gate, kind)] = stacked[j * h:(j + 1) * h].copy()
+                    args['%s%s%s_%s' % (self._prefix, group, gate, kind)] = _like(values[j * h:(j + 1) * h], stacked)
         return args
 
     def pack_weights(self, args):
@@ -142,7 +152,8 @@ class BaseRNNCell:
         for group in ('i2h', 'h2h'):
             for kind in ('weight', 'bias'):
                 gates = [args.pop('%s%s%s_%s' % (self._prefix, group, gate, kind)) for gate in self._gate_names]
-                args['%s%s_%s' % (self._prefix, group, kind)] = ndarray.concatenate(gates)
+                args['%s%s_%s' % (self._prefix, group, kind)] = _like(np.concatenate([g.asnumpy() for g in gates]),
+                                                                      gates[0])
         return args
 
     def unroll(self, length, inputs, begin_state=None, layout='NTC', merge_outputs=None):
@@ -322,19 +333,20 @@ class FusedRNNCell(BaseRNNCell):
         (``<prefix>l0_i2h_f_weight``, ...)."""
         args = args.copy()
         flat = args.pop(self._parameter.name)
+        values = flat.asnumpy()
         for name, start, shape in self._pieces(self._input_size(flat.size)):
             size = 1
             for d in shape:
                 size *= d
-            args[name] = flat[start:start + size].reshape(shape).copy()
+            args[name] = _like(values[start:start + size].reshape(shape), flat)
         return args
 
     def pack_weights(self, args):
         """The inverse of :meth:`unpack_weights`: the per-gate arrays as one flat vector."""
         args = args.copy()
         first = args['%sl0_i2h%s_weight' % (self._prefix, self._gate_names[0])]
-        pieces = [args.pop(name).reshape((-1,)) for name, _, _ in self._pieces(first.shape[1])]
-        args[self._parameter.name] = ndarray.concatenate(pieces)
+        pieces = [args.pop(name).asnumpy().reshape(-1) for name, _, _ in self._pieces(first.shape[1])]
+        args[self._parameter.name] = _like(np.concatenate(pieces), first)
         return args
 
     def __call__(self, inputs, states):
