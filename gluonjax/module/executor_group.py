@@ -51,6 +51,20 @@ _fused_functions = _caches.lru_cache('module.fused_train_functions', 256)
 _given_heads = _caches.lru_cache('module.explicit_head_structures', 1024)
 
 
+def _train_step(graph, diff_names):
+    """The training forward of ``graph`` with the gradients of ``diff_names`` for head gradients
+    of ones: ``(args, aux, key) -> (outputs, new auxiliary states, gradients)``."""
+    def run(args, aux, key):
+        fixed = {n: v for n, v in args.items() if n not in diff_names}
+
+        def f(diff):
+            return graph(dict(fixed, **diff, **aux), True, key)
+        outs, vjp, new_aux = jax.vjp(f, {n: args[n] for n in diff_names}, has_aux=True)
+        grads = vjp([jnp.ones_like(o) for o in outs])[0]
+        return outs, new_aux, grads
+    return run
+
+
 class _TrainExecutor(Executor):
     """An Executor whose training forward also computes the gradients in the same program.
 
@@ -79,17 +93,7 @@ class _TrainExecutor(Executor):
         return fn
 
     def _make_fused(self):
-        graph, diff_names = self._fn, self._diff_names
-
-        def run(args, aux, key):
-            fixed = {n: v for n, v in args.items() if n not in diff_names}
-
-            def f(diff):
-                return graph(dict(fixed, **diff, **aux), True, key)
-            outs, vjp, new_aux = jax.vjp(f, {n: args[n] for n in diff_names}, has_aux=True)
-            grads = vjp([jnp.ones_like(o) for o in outs])[0]
-            return outs, new_aux, grads
-        return jax.jit(run)
+        return jax.jit(_train_step(self._fn, self._diff_names))
 
     def _forward_alone(self):
         """Whether a training forward runs without the gradients: the graph's backward is given
@@ -520,16 +524,7 @@ class DataParallelExecutorGroup:
                 return False
         from jax.sharding import Mesh, NamedSharding, PartitionSpec
         mesh = Mesh(np.array(devices), ('dev',))
-        graph, diff_names = e0._fn, e0._diff_names
-
-        def local(args, aux, key):
-            fixed = {n: v for n, v in args.items() if n not in diff_names}
-
-            def f(diff):
-                return graph(dict(fixed, **diff, **aux), True, key)
-            outs, vjp, new_aux = jax.vjp(f, {n: args[n] for n in diff_names}, has_aux=True)
-            grads = vjp([jnp.ones_like(o) for o in outs])[0]
-            return outs, new_aux, grads
+        local = _train_step(e0._fn, e0._diff_names)
         spec = PartitionSpec('dev')
         fn = jax.jit(jax.shard_map(local, mesh=mesh, in_specs=spec, out_specs=spec, check_vma=False))
         return fn, NamedSharding(mesh, spec), devices
