@@ -16,7 +16,6 @@ import itertools
 import operator
 import warnings
 
-
 from .. import _caches, _tape
 from .._tape import state as _ag_state
 from .._x64 import x64

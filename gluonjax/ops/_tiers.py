@@ -12,8 +12,8 @@ that keeps coming back is compiled with XLA's full optimisation, as before.
 
 The two programs compute the same operations, but LLVM fuses a multiply and an add into one
 rounding (FMA) only when it optimises: a first call's result may differ in its last bit from a
-later call's (docs/MIGRATING.md), as the padded first calls of ``_host`` may. On accelerators
-the options mean something else, so only the CPU has two tiers. ``GLUONJAX_COLD_COMPILE=0``
+later call's (docs/MIGRATING.md), as the padded first calls of ``_host`` may. Only the CPU has
+two tiers: on a GPU the option's costs and gains were not measured. ``GLUONJAX_COLD_COMPILE=0``
 compiles every signature fully at once.
 """
 import os
@@ -22,7 +22,7 @@ import jax
 
 from . import _host
 
-__all__ = ['Tiered', 'COLD_OPTIONS']
+__all__ = ['Tiered', 'COLD_OPTIONS', 'signature_of']
 
 COLD_OPTIONS = {'xla_backend_optimization_level': 0}
 _ENABLED = os.environ.get('GLUONJAX_COLD_COMPILE', '1').strip().lower() not in ('0', 'false', 'off', 'no')
@@ -40,7 +40,9 @@ def _two_tiers():
 class Tiered:
     """``fn`` compiled by ``jax.jit(fn, **jit_kwargs)`` in two tiers; :meth:`pick` chooses the one
     for a call's signature (a hashable description of its arguments' shapes and dtypes, and of
-    everything else the compiled program depends on)."""
+    everything else the compiled program depends on; callers put the Tiered's ``id()`` in it,
+    which a later Tiered may reuse once this one is evicted from its cache: that only starts the
+    newcomer's count where this one's ended)."""
     __slots__ = ('hot', '_cold', '_fn', '_jit_kwargs', '__weakref__')
 
     def __init__(self, fn, **jit_kwargs):
