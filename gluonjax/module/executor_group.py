@@ -13,7 +13,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .. import _caches
+from .. import _caches, _tape
 from ..base import MXNetError, shape_str
 from ..io import DataDesc
 from ..symbol.executor import Executor, _variable_contexts
@@ -135,15 +135,12 @@ class _TrainExecutor(Executor):
             self._alone = True
         if out_grads is not None or pending is None:
             return super().backward(out_grads, is_train)
-        nd = _nd()
         for name in self._diff_names:
             target = self.grad_dict[name]
             g = pending[name]
             if g.dtype != target._data.dtype:
                 g = g.astype(target._data.dtype)
-            if self._grad_req[name] == 'add':  # the operator's kernel: no program per new shape
-                g = nd.elemwise_add(target, nd.NDArray._from_jax(g, target.context))._data
-            target._set_data(g)
+            target._set_data(_tape.add(target._data, g) if self._grad_req[name] == 'add' else g)
 
 
 def _first(a, b):

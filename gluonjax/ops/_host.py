@@ -72,8 +72,8 @@ _DTYPES = _FLUSHED + (np.dtype(np.float16),)
 _INTS = tuple(np.dtype(t) for t in (np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
                                     np.uint64))
 _seen = _caches.lru_cache('ops.host_signatures', 8192)  # signature -> calls run on the host
-_hot = _caches.register('ops.hot_signatures', set(), 8192)  # signatures past their first calls
 _HOT_MAX = 8192
+_hot = _caches.register('ops.hot_signatures', set(), _HOT_MAX)  # signatures past their first calls
 _state = {}  # 'concrete': the type of a concrete jax array; 'cpu': jax runs on the CPU alone
 
 
