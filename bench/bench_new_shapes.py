@@ -182,10 +182,10 @@ def main():
         print(line)
     passes, counts = lstm(gluonjax, rng, compiles)
     for i, (times, n) in enumerate(zip(passes, counts)):
-        line = ('LSTM train step, %d new lengths, pass %d: gluonjax median %.1f ms (%d compiles)'
-                % (len(LSTM_LENGTHS), i + 1, _ms(times), n))
+        line = ('LSTM train step, %d new lengths, pass %d: gluonjax median %.1f ms, mean %.1f ms (%d compiles)'
+                % (len(LSTM_LENGTHS), i + 1, _ms(times), 1e3 * sum(times) / len(times), n))
         if mx_fig:
-            line += '   MXNet %.1f ms' % _ms(mx_fig['lstm'][i])
+            line += '   MXNet median %.1f ms, mean %.1f ms' % (_ms(mx_fig['lstm'][i]), 1e3 * sum(mx_fig['lstm'][i]) / len(mx_fig['lstm'][i]))
         print(line)
     block, args, const = hybrid_call_overhead()
     print('hybridized MLP forward call: gluonjax %.1f us   jax.jit(x, *weights) %.1f us   overhead %.1f us '

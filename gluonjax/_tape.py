@@ -131,20 +131,33 @@ def _vjp_form(fn, key, need, device):
     return f
 
 
-def record_call(fn, key, parents, values, jitted, name='', device=None):
+def vjp_signature(fn, key, parents, values, device=None):
+    """The signature ``record_call`` counts for this call's compile tier (``Tiered.pick``), or
+    None where the operator is recorded without residuals."""
+    f = _vjp_form(fn, key, _needed(parents), device)
+    return None if f is _NO_VJP else (id(f), signature_of(values))
+
+
+def _needed(parents):
+    return tuple([i for i, p in enumerate(parents) if p is not None])
+
+
+def record_call(fn, key, parents, values, jitted, name='', device=None, cold=None):
     """Run ``fn(*values)`` and record it as a node; returns ``(outputs, node)``.
 
     ``parents`` are the entries of ``values`` (the caller has checked that one is tracked);
     ``jitted`` is ``fn``'s plain compiled form. Exceptions of the operator propagate
     unchanged for the caller to name. An operator jax cannot differentiate (a host callback)
     still runs: it is recorded without residuals and fails only if a backward reaches it.
+    ``cold``: the compile tier, where the caller has counted the call (``vjp_signature``).
     """
-    need = tuple([i for i, p in enumerate(parents) if p is not None])
+    need = _needed(parents)
     f = _vjp_form(fn, key, need, device)
     pullback = None
     if f is not _NO_VJP:
         try:
-            outs, pullback = f.pick((id(f), signature_of(values)))(*values)
+            tier = f.pick((id(f), signature_of(values))) if cold is None else f.cold if cold else f.hot
+            outs, pullback = tier(*values)
         except Exception:
             outs = jitted(*values)  # a genuine operator error raises here with its own message
             _fwd_cache[(key, need, device)] = _NO_VJP

@@ -21,9 +21,11 @@ from .._tape import state as _ag_state
 from .._x64 import x64
 from ..base import MXNetError
 from ..ndarray import ndarray as _ndarray
+from ..ops import _host
 from ..ops._kernel import error_cause, same_kind
 from ..ops._tiers import Tiered
 from ..ndarray.ndarray import NDArray
+from . import _bucketed_call
 from .parameter import _generation
 
 _tokens = itertools.count()
@@ -87,8 +89,8 @@ class GraphRunner:
                 p._finish_deferred_init()
 
     # ---- the pure function ---------------------------------------------------------------
-    def _compile(self, train):
-        kernel = self._single_kernel(train)
+    def _compile(self, train, masks=()):
+        kernel = None if masks else self._single_kernel(train)
         if kernel is not None:
             # called as the eager operator is: a new shape may run on the host (ops/_host.py)
             return _Compiled(kernel, kernel.key, kernel.fn)
@@ -97,11 +99,12 @@ class GraphRunner:
         n_in = len(names)
         aux_keys = tuple(self.aux_keys) if train else ()
         needs_key = self.needs_key
+        masked = dict(masks) or None  # reductions over padded axes: the real lengths come last
 
         def hybrid_block(*arrays):
             inputs = dict(zip(names, arrays[:n_in]))
             key = arrays[n_in] if needs_key else None
-            outs, new_aux = graph(inputs, train, key)
+            outs, new_aux = graph(inputs, train, key, masks=masked, lengths=arrays[-1] if masked else None)
             outs = tuple(outs)
             if aux_keys:
                 outs += tuple(new_aux.get(k, inputs[k]) for k in aux_keys)
@@ -128,15 +131,17 @@ class GraphRunner:
             return None
         return kernel
 
-    def _entry(self, train):
+    def _entry(self, train, masks=()):
         """The compiled function for ``train``, shared with every Block whose graph has the same
         structure (a test or a script building a new Block per call compiles it once, and its
-        vjp form and fused backward, keyed by the token, are shared too)."""
-        signature = self._signature(train)
+        vjp form and fused backward, keyed by the token, are shared too). ``masks``: its form
+        for a padded call reducing over padded axes (gluon/_bucketed_call.py)."""
+        signature = (self._signature(train), masks)
         entry = _shared.get(signature)
         if entry is None:
-            entry = _shared[signature] = self._compile(train)
-        self._compiled[train] = entry
+            entry = _shared[signature] = self._compile(train, masks)
+        if not masks:
+            self._compiled[train] = entry
         return entry
 
     def _signature(self, train):
@@ -176,19 +181,17 @@ class GraphRunner:
             from .. import random as _random
             vals.append(_random.next_key(ctx))
         parents = self._parents(args, arrays) if _ag_state.recording else ()
-        node = None
         hook = _ndarray.profiler_hook
         if hook is not None:
             started = hook.start()
         try:
-            if parents and _tape.tracked(parents):  # one tape node, its pullback kept for backward
-                outs, node = _tape.record_call(entry.fn, entry.token, parents, vals, entry.run,
-                                               self.block.name)
+            recorded = parents and _tape.tracked(parents)
+            run = entry.run
+            if run.__class__ is not Tiered:  # one operator's Kernel: first calls as the eager call's
+                outs, node = _tape.record_call(entry.fn, entry.token, parents, vals, run, self.block.name) \
+                    if recorded else (run(*vals), None)
             else:
-                run = entry.run
-                if run.__class__ is Tiered:  # the Parameters' shapes are fixed: the data's decide
-                    run = run.pick((id(run), tuple([(a.shape, a.dtype) for a in vals[:len(self.data_index)]])))
-                outs = run(*vals)
+                outs, node = self._run(entry, train, vals, parents if recorded else None)
         except Exception as err:
             raise self._error(err) from None
         if hook is not None:  # the compiled graph is one event, named as MXNet names a hybridized call
@@ -202,6 +205,29 @@ class GraphRunner:
                 # as MXNet: running statistics are written when backward passes the graph
                 node.on_backward = self._aux_writer([arrays[pos] for pos in self.aux_pos], outs[n:])
         return results
+
+    def _run(self, entry, train, vals, parents):
+        """``(outputs, tape node or None)`` of the compiled graph on ``vals``: a signature's first
+        calls run on a padded size bucket where the graph allows (gluon/_bucketed_call.py), or
+        else in the cheaply compiled tier (ops/_tiers.py)."""
+        run = entry.run
+        if parents is None:  # the Parameters' shapes are fixed: the data's decide
+            signature = (id(run), tuple([(a.shape, a.dtype) for a in vals[:len(self.data_index)]]))
+        else:
+            signature = _tape.vjp_signature(entry.fn, entry.token, parents, vals)
+        first = signature is not None and _host.first_call(signature)
+        padding = _bucketed_call.plan(self, train, vals) if first else None
+        if padding is not None:
+            try:
+                masks = padding[2]
+                return _bucketed_call.run(self._entry(train, masks) if masks else entry, padding, vals,
+                                          parents, self.block.name)
+            except Exception:  # the padded shapes fail where the real ones may not: run those
+                pass
+        if parents is not None:
+            return _tape.record_call(entry.fn, entry.token, parents, vals, run, self.block.name,
+                                     cold=None if signature is None else first)
+        return (run.cold if first else run.hot)(*vals), None
 
     def _aux_writer(self, aux_arrays, after):
         """A function storing the new auxiliary states into their arrays (see ndarray._aux_writer)."""

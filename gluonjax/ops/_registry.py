@@ -28,7 +28,26 @@ import numpy as np
 from ..base import MXNetError
 
 __all__ = ['P', 'OpDef', 'Arith', 'Np', 'Plot', 'plot_dims', 'arith', 'register', 'set_sparse_form', 'add_sparse_alias', 'get_op', 'find_op', 'all_ops', 'canonical_ops',
-           'REQUIRED']
+           'REQUIRED', 'ELEMENTWISE', 'MOVES', 'ORDER', 'along_axes']
+
+
+# How an operator treats an axis of its inputs that is padded at its end (``OpDef.along``):
+ELEMENTWISE = 'elementwise'  # each output element from the inputs' elements at its index (broadcasting)
+MOVES = 'moves'  # permutes axes (transpose): a position along any axis stays one position
+ORDER = 'order'  # keeps the elements' row-major order (Reshape): see symbol/_buckets.py
+
+
+def along_axes(*per_input):
+    """An ``OpDef.along`` rule from one rule per input: a function ``(attrs, ndim) -> axes``,
+    ``'all'``, or None (the input may not be padded)."""
+    def rule(attrs, ndims):
+        out = []
+        for i, ndim in enumerate(ndims):
+            r = per_input[i] if i < len(per_input) else None
+            out.append(frozenset(range(ndim)) if r == 'all' else frozenset() if r is None
+                       else frozenset(a % ndim for a in r(attrs, ndim) if -ndim <= a < ndim))
+        return out
+    return rule
 
 
 class _Required:
@@ -500,6 +519,14 @@ class OpDef:
     # A reduction an eager call on a new shape may compute as rows padded to a bucket size:
     # fn(attrs, input shape) -> ops._host.Rows (see ops/_host.py).
     rows: Optional[Callable] = None
+    # The input axes along which an output element at some position depends only on the inputs
+    # at that position or before it (elementwise maths, rows of a matrix product, a forward RNN
+    # along time): padding such an axis at its end leaves the outputs at the real positions
+    # exact, so a hybridized graph meeting a new length runs on its padded size bucket
+    # (symbol/_buckets.py). ELEMENTWISE, MOVES, ORDER, or fn(attrs, input ndims) -> a frozenset of
+    # allowed axes per input (``along_axes``); None: no axis. Creation operators with any rule
+    # fill every position alike, so their shape may follow the padded size.
+    along: Any = None
     # How mx.onnx.export_model writes a node of the operator: fn(g, node) -> ONNX output names
     # (see ops/_onnx.py); None where there is no ONNX form (the export names the op and node).
     onnx: Optional[Callable] = None

@@ -7,7 +7,7 @@ import numpy as np
 from ..base import MXNetError
 from . import _onnx
 from ._host import Fallback, moves
-from ._registry import Np, P, register
+from ._registry import ELEMENTWISE, Np, P, register
 
 _DT = [P('ctx', 'str', ''), P('dtype', 'dtype', 'float32')]
 
@@ -16,14 +16,14 @@ def _shape_params():
     return [P('shape', 'shape', ())] + _DT
 
 
-@register('_zeros', inputs=(), params=_shape_params(), aliases=('zeros',), creation=True,
+@register('_zeros', inputs=(), along=ELEMENTWISE, params=_shape_params(), aliases=('zeros',), creation=True,
           np=(Np("zeros(shape, dtype=None, order='C', ctx=None)", aliases=('empty',), unsupported=('order',)),),
           host=lambda *, shape, ctx, dtype: np.zeros(shape, dtype))
 def _zeros(*, shape, ctx, dtype):
     return jnp.zeros(shape, dtype)
 
 
-@register('_ones', inputs=(), params=_shape_params(), aliases=('ones',), creation=True,
+@register('_ones', inputs=(), along=ELEMENTWISE, params=_shape_params(), aliases=('ones',), creation=True,
           np=(Np("ones(shape, dtype=None, order='C', ctx=None)", unsupported=('order',)),),
           host=lambda *, shape, ctx, dtype: np.ones(shape, dtype))
 def _ones(*, shape, ctx, dtype):
@@ -38,7 +38,7 @@ def _host_full(*, shape, ctx, dtype, value):
     return np.full(shape, value, dtype)
 
 
-@register('_full', inputs=(), params=_shape_params() + [P('value', 'float')], aliases=('full',),
+@register('_full', inputs=(), along=ELEMENTWISE, params=_shape_params() + [P('value', 'float')], aliases=('full',),
           creation=True, dynamic_params=('value',), host=_host_full)
 def _full(*, shape, ctx, dtype, value):
     return jnp.full(shape, value, dtype)
@@ -117,12 +117,12 @@ def _onnx_filled_like(value):
     return convert
 
 
-@register('zeros_like', methods=('zeros_like',), onnx=_onnx_filled_like(0), host=moves(np.zeros_like))
+@register('zeros_like', methods=('zeros_like',), along=ELEMENTWISE, onnx=_onnx_filled_like(0), host=moves(np.zeros_like))
 def zeros_like(data):
     return jnp.zeros_like(data)
 
 
-@register('ones_like', methods=('ones_like',), onnx=_onnx_filled_like(1), host=moves(np.ones_like))
+@register('ones_like', methods=('ones_like',), along=ELEMENTWISE, onnx=_onnx_filled_like(1), host=moves(np.ones_like))
 def ones_like(data):
     return jnp.ones_like(data)
 

@@ -8,7 +8,7 @@ from ..base import MXNetError, shape_str
 from . import _input_shapes
 from ._host import Fallback, cpu_arithmetic, flush_subnormals, int_exact, keep_dtypes, moves
 from . import _onnx
-from ._registry import Np, P, arith, register
+from ._registry import ELEMENTWISE, Np, P, arith, register
 
 
 # Operators whose XLA CPU code gives an element other bits depending on where it falls (the
@@ -29,7 +29,7 @@ def _unary(name, fn, aliases=(), method=False, np=(), npx=(), host=None):
     op.__name__ = name
     op.__doc__ = 'Elementwise %s.' % name
     register(name, aliases=aliases, methods=(name,) if method else (), np=tuple(np), npx=tuple(npx),
-             host=host, onnx=_ONNX_UNARY.get(name), same_shape_inputs=True,
+             host=host, onnx=_ONNX_UNARY.get(name), same_shape_inputs=True, along=ELEMENTWISE,
              pointwise=name not in _SIZE_DEPENDENT)(op)
 
 
@@ -181,7 +181,7 @@ def _onnx_clip(g, node):
     return g.add('Clip', [node.inputs[0]] + bounds)
 
 
-@register('clip', methods=('clip',), onnx=_onnx_clip, params=[P('a_min', 'float'), P('a_max', 'float')])
+@register('clip', methods=('clip',), onnx=_onnx_clip, params=[P('a_min', 'float'), P('a_max', 'float')], along=ELEMENTWISE)
 def clip(data, *, a_min, a_max):
     """Clip values into [a_min, a_max]."""
     return jnp.clip(data, a_min, a_max).astype(data.dtype)
@@ -210,7 +210,7 @@ def _binary(name, fn, aliases=(), elemwise=None, logical=False, backs=(), host=N
             return out.astype(lhs.dtype) if logical else out
         op.__name__ = name
         return keep_dtypes(op, fn)
-    register(name, inputs=('lhs', 'rhs'), aliases=aliases, arith=backs, onnx=onnx, np=np,
+    register(name, inputs=('lhs', 'rhs'), aliases=aliases, arith=backs, onnx=onnx, np=np, along=ELEMENTWISE,
              pointwise=name not in _SIZE_DEPENDENT,
              host=host and broadcasting(host))(broadcasting(fn))
     if elemwise is not None:
@@ -225,7 +225,7 @@ def _binary(name, fn, aliases=(), elemwise=None, logical=False, backs=(), host=N
                 return out.astype(lhs.dtype) if logical else out
             eop.__name__ = ename
             return keep_dtypes(eop, fn)
-        register(ename, inputs=('lhs', 'rhs'), aliases=ealiases, arith=ebacks, same_shape_inputs=True, onnx=onnx,
+        register(ename, inputs=('lhs', 'rhs'), aliases=ealiases, arith=ebacks, same_shape_inputs=True, onnx=onnx, along=ELEMENTWISE,
                  pointwise=ename not in _SIZE_DEPENDENT, host=host and equal_shapes(host))(equal_shapes(fn))
 
 
@@ -394,7 +394,7 @@ def _scalar(name, fn, aliases=(), logical=False, backs=(), host=None, onnx=None)
         op.__name__ = name
         return keep_dtypes(op, fn)
     register(name, params=[P('scalar', 'float', 1.0), P('is_int', 'bool', True)], aliases=aliases,
-             dynamic_params=('scalar',), arith=backs, onnx=onnx, pointwise=name not in _SIZE_DEPENDENT,
+             dynamic_params=('scalar',), arith=backs, onnx=onnx, pointwise=name not in _SIZE_DEPENDENT, along=ELEMENTWISE,
              host=host and with_scalar(host, _host_scalar))(
         with_scalar(fn, lax.convert_element_type))
 
@@ -440,7 +440,7 @@ for _cmp, (_fn, _host_fn) in _COMPARISONS.items():
             backs=arith('nd sym', _cmp, 'scalar') + arith('nd', _MIRROR.get(_cmp, _cmp), 'rscalar'))
 
 
-@register('add_n', variadic=True, onnx=_onnx.same('Sum'), same_shape_inputs=True, params=[P('num_args', 'int', 1)], aliases=('ElementWiseSum', '_sum'))
+@register('add_n', variadic=True, along=ELEMENTWISE, onnx=_onnx.same('Sum'), same_shape_inputs=True, params=[P('num_args', 'int', 1)], aliases=('ElementWiseSum', '_sum'))
 def add_n(*args, num_args):
     """The sum of all inputs, which must have equal shapes."""
     out = args[0]
@@ -462,7 +462,7 @@ def _onnx_where(g, node):
     return g.add('Where', [picked, x, y])
 
 
-@register('where', inputs=('condition', 'x', 'y'), onnx=_onnx_where, input_shapes=_input_shapes.where, partial_shapes=False)
+@register('where', inputs=('condition', 'x', 'y'), along=ELEMENTWISE, onnx=_onnx_where, input_shapes=_input_shapes.where, partial_shapes=False)
 def where(condition, x, y):
     """Elements of x where condition is non-zero, else of y (condition may be 1-D over the first axis)."""
     if condition.shape != x.shape:

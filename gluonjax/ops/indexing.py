@@ -12,7 +12,7 @@ from jax import lax
 from ..base import DeferredError, MXNetError, shape_str
 from . import _onnx
 from ._host import Fallback, int_exact, moves
-from ._registry import Np, P, register
+from ._registry import Np, P, along_axes, register
 from .shape import norm_axis
 
 
@@ -123,7 +123,17 @@ def batch_take(a, indices):
     return jnp.take_along_axis(a, idx[:, None], axis=1)[:, 0]
 
 
+def _pick_along(attrs, ndims):
+    """``OpDef.along`` of pick: every axis but the picked one; the index's own axes all."""
+    if attrs['axis'] is None:  # the flattened data: no axis keeps its positions
+        return [frozenset(), frozenset()]
+    data_ndim, index_ndim = ndims
+    other = frozenset(x for x in range(data_ndim) if x != attrs['axis'] % data_ndim)
+    return [other, other if attrs['keepdims'] else frozenset(range(index_ndim))]
+
+
 @register('pick', npx=('pick',), methods=('pick',), inputs=('data', 'index'), aliases=('choose_element_0index',),
+          along=lambda a, ndims: _pick_along(a, ndims),
           params=[P('axis', 'int', -1, optional=True), P('keepdims', 'bool', False), P('mode', 'str', 'clip')])
 def pick(data, index, *, axis, keepdims, mode):
     """One element per position along ``axis``: out[i, j] = data[i, index[i, j], j] for axis=1."""

@@ -7,7 +7,7 @@ from ..base import MXNetError, shape_str
 import numpy as np
 
 from . import _input_shapes, _onnx
-from ._registry import P, Plot, register
+from ._registry import ELEMENTWISE, P, Plot, along_axes, register
 from .nn_util import compute_dtype
 
 __all__ = []
@@ -47,7 +47,7 @@ def _onnx_activation(g, node):
     return _ONNX_ACTIVATIONS[node.attrs['act_type']](g, node.inputs[0])
 
 
-@register('Activation', plot=Plot('activation', lambda a: 'Activation\n%s' % a['act_type']), npx=('activation',),
+@register('Activation', plot=Plot('activation', lambda a: 'Activation\n%s' % a['act_type']), npx=('activation',), along=ELEMENTWISE,
           onnx=_onnx_activation,
           params=[P('act_type', 'str', choices=('relu', 'sigmoid', 'softrelu', 'softsign', 'tanh'))])
 def activation(data, *, act_type):
@@ -56,13 +56,13 @@ def activation(data, *, act_type):
     return _ACTIVATIONS[act_type](data).astype(data.dtype)
 
 
-@register('log_sigmoid', methods=('log_sigmoid',))
+@register('log_sigmoid', methods=('log_sigmoid',), along=ELEMENTWISE)
 def log_sigmoid(data):
     """Elementwise log(sigmoid(x)), computed without overflow as -softrelu(-x)."""
     return _ACTIVATIONS['log_sigmoid'](data).astype(data.dtype)
 
 
-@register('mish', methods=('mish',), onnx=lambda g, node: _onnx_mish(g, node.inputs[0]))
+@register('mish', methods=('mish',), along=ELEMENTWISE, onnx=lambda g, node: _onnx_mish(g, node.inputs[0]))
 def mish(data):
     """Elementwise Mish activation (Misra, 2019): x * tanh(log(1 + exp(x)))."""
     return _ACTIVATIONS['mish'](data).astype(data.dtype)
@@ -159,7 +159,7 @@ def _prelu_gamma_shape(gamma_shape, data_shape):
 @register('LeakyReLU', onnx=_onnx_leaky_relu, input_inits={'gamma': '["Constant", {"value": 0.25}]'}, plot=Plot('activation', lambda a: 'LeakyReLU\n%s' % a.get('act_type', 'Leaky')),
           input_shapes=_input_shapes.leaky_relu, npx=('leaky_relu',), inputs=_leaky_inputs, num_outputs=_leaky_outputs,
           output_names=lambda a: ('output', 'mask') if a['act_type'] == 'rrelu' else ('output',),
-          mode_dependent=True, random=True,
+          mode_dependent=True, random=True, along=along_axes('all'),
           params=[P('act_type', 'str', 'leaky'), P('slope', 'float', 0.25), P('lower_bound', 'float', 0.125),
                   P('upper_bound', 'float', 0.334)])
 def leaky_relu(data, gamma=None, *, act_type, slope, lower_bound, upper_bound, _train=False, _key=None):
@@ -254,7 +254,12 @@ def _onnx_softmax_of(op_type, negate=False):
     return convert
 
 
+# every position but along the normalised axis (with ``length``, none: its values pick the positions)
+_ALONG_SOFTMAX = along_axes(lambda a, ndim: () if a['use_length'] else [x for x in range(ndim) if x != a['axis'] % ndim])
+
+
 @register('softmax', npx=('softmax', 'masked_softmax'), methods=('softmax',), inputs=_softmax_inputs, params=_SOFTMAX_PARAMS,
+          along=_ALONG_SOFTMAX,
           onnx=_onnx_softmax_of('Softmax'))
 def softmax(data, length=None, *, axis, temperature, dtype, use_length):
     """exp(x / temperature) normalised along ``axis``; with ``use_length`` only the first
@@ -268,7 +273,7 @@ def softmax(data, length=None, *, axis, temperature, dtype, use_length):
     return jax.nn.softmax(x, axis=ax).astype(out_dtype)
 
 
-@register('log_softmax', npx=('log_softmax',), methods=('log_softmax',), params=_SOFTMAX_PARAMS,
+@register('log_softmax', npx=('log_softmax',), methods=('log_softmax',), params=_SOFTMAX_PARAMS, along=_ALONG_SOFTMAX,
           onnx=_onnx_softmax_of('LogSoftmax'))
 def log_softmax(data, *, axis, temperature, dtype, use_length):
     """log(softmax(x / temperature)) along ``axis``, computed stably."""
@@ -276,7 +281,7 @@ def log_softmax(data, *, axis, temperature, dtype, use_length):
     return jax.nn.log_softmax(x, axis=ax).astype(out_dtype)
 
 
-@register('softmin', npx=('softmin',), methods=('softmin',), params=_SOFTMAX_PARAMS,
+@register('softmin', npx=('softmin',), methods=('softmin',), params=_SOFTMAX_PARAMS, along=_ALONG_SOFTMAX,
           onnx=_onnx_softmax_of('Softmax', negate=True))
 def softmin(data, *, axis, temperature, dtype, use_length):
     """softmax of -x / temperature along ``axis``."""
@@ -330,7 +335,7 @@ _softmax_instance.defvjp(_softmax_instance_fwd, _softmax_instance_bwd)
 
 # In inference Dropout is the identity: its ONNX value is its input.
 @register('Dropout', npx=('dropout',), onnx=lambda g, node: node.inputs[0], num_outputs=2, num_visible_outputs=1, output_names=('output', 'mask'),
-          mode_dependent=True, random=True,
+          mode_dependent=True, random=True, along=ELEMENTWISE,
           params=[P('p', 'float', 0.5), P('mode', 'str', 'training'), P('axes', 'shape', ()),
                   P('cudnn_off', 'bool', False, optional=True)])
 def dropout(data, *, p, mode, axes, cudnn_off, _train=False, _key=None):
@@ -371,6 +376,7 @@ def _onnx_embedding(g, node):
 
 
 @register('Embedding', onnx=_onnx_embedding, input_shapes=_input_shapes.embedding, npx=('embedding',), inputs=('data', 'weight'),
+          along=along_axes('all'),
           params=[P('input_dim', 'int'), P('output_dim', 'int'), P('dtype', 'dtype', 'float32'),
                   P('sparse_grad', 'bool', False)])
 def embedding(data, weight, *, input_dim, output_dim, dtype, sparse_grad):

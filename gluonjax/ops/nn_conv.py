@@ -20,7 +20,7 @@ from jax import lax
 
 from ..base import MXNetError, shape_str
 from . import _input_shapes, _onnx
-from ._registry import P, Plot, plot_dims, register
+from ._registry import P, Plot, along_axes, plot_dims, register
 from .nn_util import Layout, layout_of, spatial
 
 __all__ = ['CONV_IMPL', 'conv_lax', 'conv_im2col', 'conv_out_size', 'deconv_pads']
@@ -74,6 +74,7 @@ def _onnx_fully_connected(g, node):
 
 @register('FullyConnected', plot=Plot('weighted', lambda a: 'FullyConnected\n%s' % a['num_hidden']),
           input_shapes=_input_shapes.fully_connected, npx=('fully_connected',), inputs=_bias_inputs,
+          along=along_axes(lambda a, ndim: range(ndim - 1) if not a['flatten'] else (0,)),
           onnx=_onnx_fully_connected,
           params=[P('num_hidden', 'int'), P('no_bias', 'bool', False), P('flatten', 'bool', True)])
 def fully_connected(data, weight, bias=None, *, num_hidden, no_bias, flatten):
@@ -293,7 +294,7 @@ def _onnx_window(g, node, op_type, pads=None, **extra):
                  pads=list(pad) * 2, group=a['num_group'], **extra)
 
 
-@register('Convolution', plot=Plot('weighted', _conv_label), input_shapes=_input_shapes.convolution, npx=('convolution',), inputs=_bias_inputs, params=_CONV_PARAMS,
+@register('Convolution', plot=Plot('weighted', _conv_label), along=along_axes(lambda a, ndim: (0,)), input_shapes=_input_shapes.convolution, npx=('convolution',), inputs=_bias_inputs, params=_CONV_PARAMS,
           onnx=lambda g, node: _onnx_window(g, node, 'Conv'))
 def convolution(data, weight, bias=None, *, kernel, stride, dilate, pad, num_filter, num_group, workspace,
                 no_bias, cudnn_tune, cudnn_off, layout):

@@ -12,7 +12,7 @@ from jax import lax
 
 from ..base import MXNetError, shape_str
 from . import _input_shapes, _onnx
-from ._registry import P, Plot, register
+from ._registry import P, Plot, along_axes, register
 from .nn_util import compute_dtype
 
 __all__ = []
@@ -202,6 +202,7 @@ def _onnx_layer_norm(g, node):
 
 @register('LayerNorm', onnx=_onnx_layer_norm, mxnet_outputs=3, input_shapes=_input_shapes.per_channel(('gamma', 'beta'), 'axis', -1),
           npx=('layer_norm',), inputs=('data', 'gamma', 'beta'), num_outputs=3, num_visible_outputs=_mean_var_visible,
+          along=along_axes(lambda a, ndim: [x for x in range(ndim) if x != a['axis'] % ndim]),
           output_names=('output', 'mean', 'std'),
           params=[P('axis', 'int', -1), P('eps', 'float', 1e-5), P('output_mean_var', 'bool', False)])
 def layer_norm(data, gamma, beta, *, axis, eps, output_mean_var):

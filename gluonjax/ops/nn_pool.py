@@ -6,7 +6,7 @@ import numpy as np
 from jax import lax
 
 from ..base import MXNetError, shape_str
-from ._registry import P, Plot, plot_dims, register
+from ._registry import P, Plot, along_axes, plot_dims, register
 from .nn_util import layout_of, spatial
 
 __all__ = ['pool_out_size']
@@ -115,7 +115,7 @@ def _onnx_pooling(g, node):
     return out
 
 
-@register('Pooling', onnx=_onnx_pooling, mxnet_outputs=_mxnet_pooling_outputs, plot=Plot('pool', _pool_label), npx=('pooling',),
+@register('Pooling', onnx=_onnx_pooling, along=along_axes(lambda a, ndim: (0,)), mxnet_outputs=_mxnet_pooling_outputs, plot=Plot('pool', _pool_label), npx=('pooling',),
           params=[P('kernel', 'shape', ()), P('pool_type', 'str', 'max'), P('global_pool', 'bool', False),
                   P('cudnn_off', 'bool', False), P('pooling_convention', 'str', 'valid'),
                   P('stride', 'shape', ()), P('pad', 'shape', ()), P('p_value', 'int', None, optional=True),

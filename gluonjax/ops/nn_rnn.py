@@ -290,8 +290,16 @@ def _onnx_rnn(g, node):
     return [x] + [g.add('Concat', f, axis=0) if len(f) > 1 else f[0] for f in finals]
 
 
+def _rnn_along(attrs, ndims):
+    """``OpDef.along`` of RNN: the batch axis of data, states and lengths; the time axis of the data
+    too when the network runs forward only over all of it (each step depends on the steps before)."""
+    data = {1} if attrs['bidirectional'] or attrs['use_sequence_length'] else {0, 1}
+    axes = {'data': data, 'state': {1}, 'state_cell': {1}, 'sequence_length': {0}}
+    return [frozenset(axes.get(name, ())) for name in _rnn_inputs(attrs)]
+
+
 @register('RNN', onnx=_onnx_rnn, input_shapes=_input_shapes_rule, npx=('rnn',), inputs=_rnn_inputs, num_outputs=_rnn_outputs,
-          output_names=('output', 'state_output', 'statecell_output'), mode_dependent=True, random=True,
+          output_names=('output', 'state_output', 'statecell_output'), mode_dependent=True, random=True, along=_rnn_along,
           params=[P('state_size', 'int'), P('num_layers', 'int'), P('bidirectional', 'bool', False),
                   P('mode', 'str'), P('p', 'float', 0.0), P('state_outputs', 'bool', False),
                   P('projection_size', 'int', None, optional=True),

@@ -5,7 +5,7 @@ import numpy as np
 from ..base import MXNetError, shape_str
 from . import _onnx
 from ._host import Fallback, Rows, int_exact
-from ._registry import P, register
+from ._registry import P, along_axes, register
 from .elemwise import exact_divide
 
 
@@ -80,12 +80,20 @@ def _as_rows(name, neutral, row_op=None, per_count=False, row_attrs=()):
     return rows
 
 
+def _kept_axes(name):
+    """The axes a reduction keeps (``OpDef.along``: each result depends on its own position there)."""
+    def kept(attrs, ndim):
+        reduced = reduce_axes(name, (2,) * ndim, attrs['axis'], attrs.get('exclude', False))
+        return [a for a in range(ndim) if a not in reduced]
+    return kept
+
+
 def _reducer(name, fn, aliases=(), int_result=False, onnx=None, host=None, rows=None):
     """A reduction with MXNet's parameters; ``host``: ``fn``'s exact NumPy form, ``rows`` its
     padded-rows form (see ops/_host.py)."""
     host = host and int_exact(_reduction(name, host, int_result))
     register(name, params=_REDUCE_PARAMS, aliases=aliases, methods=(name,), onnx=onnx and _onnx_reduce(onnx),
-             host=host, rows=rows)(_reduction(name, fn, int_result))
+             host=host, rows=rows, along=along_axes(_kept_axes(name)))(_reduction(name, fn, int_result))
 
 
 def nan_propagating(extreme):

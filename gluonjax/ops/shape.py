@@ -18,7 +18,7 @@ from jax import lax
 from ..base import MXNetError, shape_str
 from . import _onnx
 from ._host import Fallback, flush_subnormals, moves
-from ._registry import Np, P, Plot, register
+from ._registry import ELEMENTWISE, MOVES, ORDER, Np, P, Plot, along_axes, register
 
 
 def norm_axis(name, axis, ndim, what='axis'):
@@ -130,7 +130,7 @@ def _onnx_reshape(g, node):
     return _onnx.reshape_to(g, node.inputs[0], a['shape'] if written else node.out_shapes[0])
 
 
-@register('Reshape', plot=Plot('shape'), methods=('reshape',), aliases=('reshape',), onnx=_onnx_reshape, keeps_size=True,
+@register('Reshape', plot=Plot('shape'), along=ORDER, methods=('reshape',), aliases=('reshape',), onnx=_onnx_reshape, keeps_size=True,
           host=moves(lambda data, **attrs: reshape(data, **attrs)),  # pure shape arithmetic: NumPy runs it as is
           params=[P('shape', 'shape', ()), P('reverse', 'bool', False), P('target_shape', 'shape', ()),
                   P('keep_highest', 'bool', False)])
@@ -141,7 +141,7 @@ def reshape(data, *, shape, reverse, target_shape, keep_highest):
     return data.reshape(reshape_shape(data.shape, shape, reverse))
 
 
-@register('Flatten', onnx=_onnx.same('Flatten', axis=1), plot=Plot('shape'), npx=('batch_flatten',), methods=('flatten',), aliases=('flatten',),
+@register('Flatten', along=ORDER, onnx=_onnx.same('Flatten', axis=1), plot=Plot('shape'), npx=('batch_flatten',), methods=('flatten',), aliases=('flatten',),
           host=moves(lambda data: flatten(data)))
 def flatten(data):
     """Collapse all axes but the first: (d1, d2, ..., dk) -> (d1, d2*...*dk)."""
@@ -200,7 +200,7 @@ def _cast_on_host(data, *, dtype):
     return flush_subnormals(cast(data, dtype=target))
 
 
-@register('Cast', methods=('astype',), aliases=('cast',), same_shape_inputs=True,
+@register('Cast', methods=('astype',), along=ELEMENTWISE, aliases=('cast',), same_shape_inputs=True,
           onnx=lambda g, node: g.add('Cast', node.inputs, to=_onnx.tensor_type(node.attrs['dtype'])), params=[P('dtype', 'dtype')],
           host=moves(_cast_on_host))  # moves: every dtype; the form declines what it cannot match
 def cast(data, *, dtype):
@@ -232,7 +232,7 @@ def _onnx_swap_axis(g, node):
     return g.add('Transpose', node.inputs, perm=perm)
 
 
-@register('transpose', methods=('transpose',), onnx=_onnx_transpose, params=[P('axes', 'shape', ())],
+@register('transpose', methods=('transpose',), along=MOVES, onnx=_onnx_transpose, params=[P('axes', 'shape', ())],
           host=moves(lambda data, *, axes: transpose(data, axes=axes, xp=np)))
 def transpose(data, *, axes, xp=jnp):
     """Permute the axes; with no ``axes``, reverse them."""
@@ -248,7 +248,7 @@ def transpose(data, *, axes, xp=jnp):
     return xp.transpose(data, perm)
 
 
-@register('SwapAxis', methods=('swapaxes',), aliases=('swapaxes',), onnx=_onnx_swap_axis, params=[P('dim1', 'int', 0), P('dim2', 'int', 0)],
+@register('SwapAxis', methods=('swapaxes',), along=MOVES, aliases=('swapaxes',), onnx=_onnx_swap_axis, params=[P('dim1', 'int', 0), P('dim2', 'int', 0)],
           host=moves(lambda data, *, dim1, dim2: swap_axis(data, dim1=dim1, dim2=dim2, xp=np)),
           np=(Np('swapaxes(a, axis1, axis2)', params={'axis1': 'dim1', 'axis2': 'dim2'}, method=True),))
 def swap_axis(data, *, dim1, dim2, xp=jnp):
@@ -275,7 +275,7 @@ def _onnx_squeeze(g, node):
     return g.add('Squeeze', [node.inputs[0], _onnx.axes_const(g, axes)])
 
 
-@register('expand_dims', methods=('expand_dims',), onnx=_onnx_expand_dims, params=[P('axis', 'int')], np=(Np('expand_dims(a, axis)'),),
+@register('expand_dims', methods=('expand_dims',), along=ORDER, onnx=_onnx_expand_dims, params=[P('axis', 'int')], np=(Np('expand_dims(a, axis)'),),
           host=moves(lambda data, *, axis: expand_dims(data, axis=axis, xp=np)))
 def expand_dims(data, *, axis, xp=jnp):
     """Insert an axis of size 1 at ``axis`` (in [-ndim-1, ndim])."""
@@ -286,7 +286,7 @@ def expand_dims(data, *, axis, xp=jnp):
     return xp.expand_dims(data, axis % (n + 1))
 
 
-@register('squeeze', methods=('squeeze',), onnx=_onnx_squeeze, params=[P('axis', 'axis', None, optional=True)],
+@register('squeeze', methods=('squeeze',), along=ORDER, onnx=_onnx_squeeze, params=[P('axis', 'axis', None, optional=True)],
           host=moves(lambda data, *, axis: squeeze(data, axis=axis, xp=np)))
 def squeeze(data, *, axis, xp=jnp):
     """Remove axes of size 1 (all of them, or those in ``axis``); never returns a 0-d array."""
@@ -313,6 +313,7 @@ def _same_dtype(name, arrays):
 
 
 @register('Concat', plot=Plot('shape'), aliases=('concat',), variadic=True,
+          along=lambda a, ndims: [frozenset(x for x in range(n) if x != a['dim'] % n) for n in ndims],
           onnx=lambda g, node: g.add('Concat', node.inputs, axis=node.attrs['dim']),
           host=moves(lambda *data, num_args, dim: concat(*data, num_args=num_args, dim=dim, xp=np)),
           params=[P('num_args', 'int'), P('dim', 'int', 1)])
@@ -456,7 +457,7 @@ def slice_assign_scalar(data, *, scalar, begin, end, step):
     return data.at[_slice_index('_slice_assign_scalar', data, begin, end, step)].set(scalar)
 
 
-@register('slice_axis', partial_shapes='by_axis', methods=('slice_axis',), onnx=_onnx_slice_axis,
+@register('slice_axis', partial_shapes='by_axis', along=along_axes(lambda a, ndim: [x for x in range(ndim) if x != a['axis'] % ndim]), methods=('slice_axis',), onnx=_onnx_slice_axis,
           host=moves(lambda data, **attrs: slice_axis(data, **attrs, xp=np)),
           params=[P('axis', 'int'), P('begin', 'int'), P('end', 'int', None, optional=True)])
 def slice_axis(data, *, axis, begin, end, xp=jnp):

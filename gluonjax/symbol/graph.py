@@ -7,6 +7,7 @@ programs and profiles carry the layer names. It is what executors and
 hybridized blocks compile.
 """
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 from ..base import DeferredError, MXNetError
@@ -108,10 +109,26 @@ class GraphFunction:
                                          tuple(self.aux_names))
         return key
 
-    def __call__(self, inputs, train=False, key=None, devices=None):
+    def __call__(self, inputs, train=False, key=None, devices=None, masks=None, lengths=None):
         """``devices`` (a jax device per operator node, in ``_steps`` order) runs each node on its
         device, its inputs copied there (model parallelism, ``group2ctx``): eager only, as one
-        compiled program runs on one device."""
+        compiled program runs on one device. ``masks`` and ``lengths``: see ``_evaluate``."""
+        values, new_aux = self._evaluate(inputs, train, key, devices, masks, lengths)
+        outputs = [values[s][i] for s, i in self._heads]
+        aux = {name: new_aux.get(name, values[slot][0]) for name, slot in self._aux_slot.items()}
+        return outputs, aux
+
+    def slot_shapes(self, specs, train, key=None):
+        """The shapes of every node's outputs for inputs ``specs`` ({name: jax.ShapeDtypeStruct}),
+        traced without computing: a list by slot (``_variables``, ``_steps``' ``out_slot``) of
+        tuples of shapes. ``key``: the PRNG key (or its ShapeDtypeStruct) of a random graph."""
+        values = jax.eval_shape(lambda ins, k: self._evaluate(ins, train, k, None)[0], specs, key)
+        return [tuple(tuple(v.shape) for v in slot) for slot in values]
+
+    def _evaluate(self, inputs, train, key, devices, masks=None, lengths=None):
+        """Every slot's values (a tuple per slot, in ``_steps`` order) and the written aux states.
+        ``masks`` ({step index: [(input, axis, unit, k)]}, symbol/_buckets.py) runs those
+        reductions over only the first ``unit * lengths[k]`` positions of a padded axis."""
         values = [None] * self._n_slots
         for slot, name in self._variables:
             try:
@@ -136,7 +153,10 @@ class GraphFunction:
                 call_args.append(sub)
             with jax.named_scope(step.name):
                 try:
-                    outs = kernel.fn(*call_args)
+                    if masks and n in masks:
+                        outs = _masked_reduction(kernel, call_args[0], masks[n], lengths)
+                    else:
+                        outs = kernel.fn(*call_args)
                 except MXNetError as err:
                     raise same_kind(err, 'Error in operator %s: %s' % (step.name, err)) from None
                 except Exception as err:  # jax's own errors: name the node, operator and shapes
@@ -150,9 +170,7 @@ class GraphFunction:
                     new_aux[name] = value
                 outs = outs[:kernel.n_out]
             values[step.out_slot] = outs
-        outputs = [values[s][i] for s, i in self._heads]
-        aux = {name: new_aux.get(name, values[slot][0]) for name, slot in self._aux_slot.items()}
-        return outputs, aux
+        return values, new_aux
 
     def run_storage(self, inputs, train=False, key=None, failures=None):
         """Run the graph node by node on storage values (jax arrays or ``ops.sparse``
@@ -206,6 +224,23 @@ class GraphFunction:
         shapes = {n: tuple(int(d) for d in inputs[n].shape) for n in self.input_names}
         dtypes = {n: np.dtype(inputs[n].dtype).name for n in self.input_names}
         return entry_shapes(self.symbol, shapes, dtypes, self._pending)
+
+
+def _masked_reduction(kernel, x, masks, lengths):
+    """The reduction ``kernel`` of ``x`` over its real positions along padded axes: the padded
+    ones set to the reduction's neutral element, a mean divided by the real count."""
+    rows = kernel.op.rows(kernel.attrs, x.shape)
+    padded = int(np.prod([x.shape[a] for a in rows.axes], dtype=np.int64))
+    real = padded
+    for _input, axis, unit, k in masks:
+        n = unit * lengths[k]
+        keep = jax.lax.broadcasted_iota(jnp.int32, x.shape, axis) < n
+        x = jnp.where(keep, x, jnp.asarray(rows.neutral, x.dtype))
+        real = real // x.shape[axis] * n
+    if not rows.per_count:
+        return kernel.fn(x)
+    totals = kernel.sibling(rows.op, kernel.attrs).fn(x)
+    return tuple([(t / real.astype(t.dtype)).astype(t.dtype) for t in totals])
 
 
 class SubgraphFunction:

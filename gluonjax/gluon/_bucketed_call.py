@@ -1,0 +1,168 @@
+"""A hybridized graph's first calls on a new length, run by the program of a padded size bucket.
+
+A sequence model trained on sentences of ever new lengths compiled its forward and backward
+for each length: 1-3 s per new length on a CPU, where MXNet starts at once. Where the graph
+keeps positions along a data axis (``symbol/_buckets.py``: a forward RNN along time, most
+layers along the batch), a call whose shape is met for one of its first times
+(``ops/_host.first_call``, the count the two compile tiers share) runs instead on its inputs
+padded along those axes to the next power of two: one program serves every length up to it.
+The padding repeats the last real position (``edge``), so the padded positions hold values the
+graph already computes with (no log(0) from zeros); the outputs are cut back to the real
+positions. Under ``autograd.record()`` the cut is a tape node whose backward pads the
+cotangents with zeros: the padded positions feed no real output, so every gradient is the
+exact-shape program's (up to the order of a sum's terms, as in any bucket).
+A signature that keeps coming back compiles its exact program, as before.
+"""
+import jax
+import numpy as np
+
+from .. import _tape
+from .._transfer import put
+from ..ops._tiers import signature_of
+from ..symbol._buckets import axis_tags
+
+__all__ = ['plan', 'run']
+
+
+def _bucket(n):
+    return 1 << (n - 1).bit_length()
+
+
+def plan(runner, train, vals):
+    """``(pads, cuts, masks)`` for padding this call, or None: ``pads`` lists (data position,
+    axis, padded size, k) with ``k`` the index of its real length among the call's lengths (axes
+    of several inputs that must grow together share one), ``cuts`` per output the (axis, real
+    length) pairs to cut it back to, ``masks`` the reductions over padded axes (hashable: see
+    ``GraphFunction``'s ``masks``)."""
+    n_data = len(runner.data_index)
+    shapes = [vals[pos].shape for pos in range(n_data)]
+    pads, cuts, masks, used, lengths = [], [[] for _ in runner.graph._heads], {}, set(), []
+    for pos in range(n_data):
+        for axis, size in enumerate(shapes[pos]):
+            if size == 0 or _bucket(size) == size or any(p[:2] == (pos, axis) for p in pads):
+                continue
+            # alone, or with the other inputs' axes of its size (a label beside its prediction)
+            group = [(pos, axis)]
+            found = _tags(runner, train, vals, group)
+            if found is None:
+                group = [(j, b) for j in range(n_data) for b, d in enumerate(shapes[j]) if d == size
+                         and not any(p[:2] == (j, b) for p in pads)]
+                found = _tags(runner, train, vals, group) if len(group) > 1 else None
+            if found is None:
+                continue
+            heads, group_masks = found
+            if any(t is not None and (i, t[0]) in used for i, t in enumerate(heads)):
+                continue  # (two axes showing in one output axis: only the first is padded)
+            k = len(lengths)
+            lengths.append(size)
+            pads.extend((j, b, _bucket(size), k) for j, b in group)
+            for i, t in enumerate(heads):
+                if t is not None:
+                    used.add((i, t[0]))
+                    cuts[i].append((t[0], t[1] * size))
+            for step, entries in group_masks.items():
+                masks.setdefault(step, []).extend((i, a, unit, k) for i, a, unit in entries)
+    if not pads:
+        return None
+    return pads, cuts, tuple(sorted((step, tuple(e)) for step, e in masks.items())), lengths
+
+
+def _tags(runner, train, vals, group):
+    """``symbol._buckets.axis_tags`` for this call, kept per the shapes it does not depend on."""
+    cache = runner.__dict__.setdefault('_axis_tags', {})
+    data = vals[:len(runner.data_index)]
+    shapes = tuple(tuple(-1 if (i, k) in group else d for k, d in enumerate(v.shape)) for i, v in enumerate(data))
+    key = (train, tuple(group), shapes, tuple(v.dtype for v in data))
+    found = cache.get(key, False)
+    if found is False:
+        names = runner.data_keys + runner.param_keys
+        specs = {n: jax.ShapeDtypeStruct(v.shape, v.dtype) for n, v in zip(names, vals)}
+        rng = jax.ShapeDtypeStruct(vals[-1].shape, vals[-1].dtype) if runner.needs_key else None
+        found = cache[key] = axis_tags(runner.graph, runner.data_keys, specs, train, group, rng)
+    return found
+
+
+def run(entry, plan_, vals, parents, name):
+    """The compiled graph ``entry`` (its form for the plan's masks, which takes the real lengths
+    as a last argument) on ``vals`` padded by ``plan_``; returns ``(outs, node)`` as the exact
+    call would (``node``: the tape node of the cut outputs, None when not recording)."""
+    pads, cuts, masks, lengths = plan_
+    padded = list(vals)
+    for pos, axis, size, _ in pads:
+        padded[pos] = _pad(padded[pos], axis, size)
+    if masks:
+        padded.append(put(np.asarray(lengths, np.int32), vals[0].sharding))
+    if parents:
+        parents = list(parents) + [None] * (len(padded) - len(parents))
+        for pos, axis, _, _ in pads:
+            if parents[pos] is not None:
+                parents[pos] = _pad_node(parents[pos], vals[pos], axis)
+        outs, node = _tape.record_call(entry.fn, entry.token, parents, padded, entry.run, name)
+    else:
+        run_ = entry.run
+        outs, node = run_.pick((id(run_), signature_of(padded)))(*padded), None
+    cut = [_cut(o, c) for o, c in zip(outs, cuts)] + list(outs[len(cuts):])
+    if node is None:
+        return cut, None
+    return cut, _cut_node(node, outs, cuts, name)
+
+
+def _pad(x, axis, size):
+    host = np.asarray(x)
+    widths = [(0, 0)] * host.ndim
+    widths[axis] = (0, size - host.shape[axis])
+    return put(np.pad(host, widths, mode='edge'), x.sharding)
+
+
+def _cut(x, cuts):
+    if not cuts:
+        return x
+    index = [slice(None)] * x.ndim
+    for axis, length in cuts:
+        index[axis] = slice(0, length)
+    return put(np.ascontiguousarray(np.asarray(x)[tuple(index)]), x.sharding)
+
+
+def _pad_with_zeros(ct, shape, cuts, create_graph):
+    """A cotangent of a cut output, padded with zeros to the padded output's ``shape``."""
+    if not cuts:
+        return ct
+    if create_graph:  # recorded: the padding is an operator of the recorded backward
+        from ..ndarray import ndarray as _nd
+        for axis, _ in cuts:
+            rest = list(ct.shape)
+            rest[axis] = shape[axis] - ct.shape[axis]
+            ct = _nd.concat(ct, _nd.zeros(tuple(rest), ctx=ct.context, dtype=ct.dtype), dim=axis)
+        return ct
+    host = np.zeros(shape, ct.dtype)
+    host[tuple(slice(0, n) for n in ct.shape)] = np.asarray(ct)
+    return put(host, ct.sharding)
+
+
+def _cut_node(node, padded_outs, cuts, name):
+    """The tape node from the padded call's outputs to the cut ones."""
+    shapes = [o.shape for o in padded_outs]
+
+    def backward_fn(out_cts, need, create_graph):
+        return [None if out_cts[i] is None else _pad_with_zeros(out_cts[i], shapes[i], cuts[i], create_graph)
+                for i in need]
+    n = len(cuts)
+    return _tape.custom_node(('bucket_cut', id(node)), [(node, i) for i in range(n)],
+                             tuple(padded_outs[:n]), n, backward_fn, name=name)
+
+
+def _pad_node(parent, value, axis):
+    """The tape node from a tracked data input to its padded copy: the padded positions' gradient
+    is zero (they feed no real output), so the input's gradient is the padded one cut back."""
+    length = value.shape[axis]
+
+    def backward_fn(out_cts, need, create_graph):
+        ct = out_cts[0]
+        if ct is None:
+            return [None]
+        if create_graph:
+            from ..ndarray import ndarray as _nd
+            return [_nd.slice_axis(ct, axis=axis, begin=0, end=length)]
+        return [_cut(ct, [(axis, length)])]
+    return (_tape.custom_node(('bucket_pad', id(value)), (parent,), (value,), 1, backward_fn, name='pad'), 0)
+

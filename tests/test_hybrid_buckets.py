@@ -1,0 +1,171 @@
+"""Hybridized graphs on new lengths run on a padded size bucket (gluon/_bucketed_call.py,
+symbol/_buckets.py): the same outputs and gradients as the exact-shape program, and padding
+only along the axes the graph keeps positions along."""
+import numpy as np
+import pytest
+
+import gluonjax as mx
+from gluonjax import autograd, gluon, nd
+from gluonjax.gluon import _bucketed_call
+from gluonjax.ops import _host
+
+pytestmark = pytest.mark.skipif(_host.HOST_CALLS == 0, reason='first calls compile at once')
+
+
+class Tagger(gluon.HybridBlock):
+    def __init__(self, bidirectional=False, **kw):
+        super().__init__(**kw)
+        with self.name_scope():
+            self.emb = gluon.nn.Embedding(30, 8)
+            self.lstm = gluon.rnn.LSTM(12, num_layers=2, layout='NTC', bidirectional=bidirectional)
+            self.out = gluon.nn.Dense(5, flatten=False)
+
+    def hybrid_forward(self, F, x):
+        return F.log_softmax(self.out(self.lstm(self.emb(x))))
+
+
+class Pooled(gluon.HybridBlock):
+    """A classifier of an RNN's outputs summed over time: the sum runs over the real steps."""
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        with self.name_scope():
+            self.rnn = gluon.rnn.GRU(6, layout='NTC')
+            self.out = gluon.nn.Dense(3)
+
+    def hybrid_forward(self, F, x):
+        return self.out(F.sum(self.rnn(x), axis=1))
+
+
+class Reversed(gluon.HybridBlock):
+    """Time reversed: the padded steps would come first."""
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        with self.name_scope():
+            self.out = gluon.nn.Dense(3, flatten=False)
+
+    def hybrid_forward(self, F, x):
+        return self.out(F.reverse(x, axis=1))
+
+
+class Merged(gluon.HybridBlock):
+    """(N, T, C) -> (N * T, C) -> Dense: the time positions interleave with the batch's."""
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        with self.name_scope():
+            self.out = gluon.nn.Dense(4)
+
+    def hybrid_forward(self, F, x):
+        return self.out(F.reshape(x, (-3, 0)))
+
+
+@pytest.fixture
+def spy(monkeypatch):
+    """The (data position, axis, padded size) lists of the padded calls made."""
+    pads = []
+    real = _bucketed_call.run
+
+    def run(entry, plan, *args):
+        pads.append(plan[0])
+        return real(entry, plan, *args)
+    monkeypatch.setattr(_bucketed_call, 'run', run)
+    _host.forget()
+    yield pads
+    _host.forget()
+
+
+def _train_step(net, x, y):
+    loss = gluon.loss.SoftmaxCrossEntropyLoss(from_logits=True)
+    with autograd.record():
+        out = net(x)
+        value = loss(out, y)
+    value.backward()
+    grads = {k: p.grad().asnumpy().copy() for k, p in net.collect_params().items()}
+    return out.asnumpy(), value.asnumpy(), grads
+
+
+def _exact(monkeypatch, fn):
+    """``fn()`` with every signature compiled for its own shape at once."""
+    with monkeypatch.context() as m:
+        m.setattr(_host, 'HOST_CALLS', 0)
+        return fn()
+
+
+def test_tagger_pads_time_and_matches_exact_gradients(spy, monkeypatch):
+    mx.random.seed(3)
+    net = Tagger(prefix='tagger_')
+    net.initialize(mx.init.Xavier())
+    net.hybridize()
+    rng = np.random.RandomState(0)
+    for length in (11, 13):  # one program (length 16) serves both
+        x = nd.array(rng.randint(0, 30, (4, length)))
+        y = nd.array(rng.randint(0, 5, (4, length)))
+        got = _train_step(net, x, y)
+        want = _exact(monkeypatch, lambda: _train_step(net, x, y))
+        assert got[0].shape == (4, length, 5)
+        np.testing.assert_allclose(got[0], want[0], rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(got[1], want[1], rtol=1e-5, atol=1e-6)
+        for k in want[2]:
+            np.testing.assert_allclose(got[2][k], want[2][k], rtol=1e-4, atol=1e-7, err_msg=k)
+    # the net pads time; the loss pads its prediction and labels together and masks its mean
+    assert spy == [[(0, 1, 16, 0)], [(0, 1, 16, 0), (1, 1, 16, 0)]] * 2
+
+
+def test_bidirectional_rnn_is_not_padded_along_time(spy, monkeypatch):
+    net = Tagger(bidirectional=True, prefix='bi_')
+    net.initialize(mx.init.Xavier())
+    net.hybridize()
+    x = nd.array(np.random.RandomState(1).randint(0, 30, (4, 11)))
+    got = net(x).asnumpy()
+    want = _exact(monkeypatch, lambda: net(x).asnumpy())
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    assert spy == []  # its backward direction reads the padded steps first
+
+
+def test_a_sum_over_the_padded_axis_runs_over_the_real_positions(spy, monkeypatch):
+    net = Pooled(prefix='pooled_')
+    net.initialize()
+    net.hybridize()
+    x = nd.array(np.random.RandomState(2).rand(4, 7, 5))
+    got = net(x).asnumpy()
+    np.testing.assert_allclose(got, _exact(monkeypatch, lambda: net(x).asnumpy()), rtol=1e-5, atol=1e-6)
+    assert spy == [[(0, 1, 8, 0)]]
+
+
+def test_operators_moving_positions_along_the_axis_are_not_padded(spy, monkeypatch):
+    net = Reversed(prefix='reversed_')
+    net.initialize()
+    net.hybridize()
+    x = nd.array(np.random.RandomState(2).rand(4, 7, 5))
+    got = net(x).asnumpy()
+    np.testing.assert_allclose(got, _exact(monkeypatch, lambda: net(x).asnumpy()), rtol=1e-5, atol=1e-6)
+    assert spy == []  # batch 4 is a bucket size; reverse keeps no position along time
+
+
+def test_reshape_merging_time_into_rows_pads_the_batch_only(spy, monkeypatch):
+    net = Merged(prefix='merged_')
+    net.initialize()
+    net.hybridize()
+    x = nd.array(np.random.RandomState(3).rand(3, 5, 2))
+    got = net(x).asnumpy()
+    np.testing.assert_allclose(got, _exact(monkeypatch, lambda: net(x).asnumpy()), rtol=1e-5, atol=1e-6)
+    assert got.shape == (15, 4)
+    assert spy == [[(0, 0, 4, 0)]]  # (N, T) rows: padding N adds whole rows at the end, padding T would not
+
+
+def test_gradient_of_a_tracked_input_is_cut_back(spy, monkeypatch):
+    net = gluon.nn.Dense(3, flatten=False, prefix='dense_')
+    net.initialize()
+    net.hybridize()
+    data = np.random.RandomState(4).rand(3, 5, 2).astype(np.float32)
+
+    def input_grad():
+        x = nd.array(data)
+        x.attach_grad()
+        with autograd.record():
+            y = (net(x) * net(x)).sum()
+        y.backward()
+        return x.grad.asnumpy()
+    got = input_grad()
+    np.testing.assert_allclose(got, _exact(monkeypatch, input_grad), rtol=1e-5, atol=1e-6)
+    assert got.shape == (3, 5, 2)
+    assert spy and all(p == [(0, 0, 4, 0), (0, 1, 8, 1)] for p in spy)
