@@ -64,8 +64,7 @@ class Leaf:
         if buf is None:
             return
         self.fresh = True
-        if g.dtype != buf._data.dtype:  # the Cast kernel: a new shape runs on the host, not a compile
-            g = kernel_for('Cast', {'dtype': buf._data.dtype.name})(g)[0]
+        g = cast(g, buf._data.dtype)
         buf._set_data(add(buf._data, g) if self.req == 'add' else g)
 
 
@@ -181,6 +180,13 @@ def custom_node(key, parents, values, n_out, backward_fn, name=''):
 # ---------------------------------------------------------------------------------------
 # Small compiled helpers
 # ---------------------------------------------------------------------------------------
+
+def cast(x, dtype):
+    """``x`` as ``dtype`` by the Cast kernel (a new shape runs on the host, not a compile)."""
+    if x.dtype == dtype:
+        return x
+    return kernel_for('Cast', {'dtype': np.dtype(dtype).name})(x)[0]
+
 
 def add(a, b):
     """``a + b`` for two arrays of one shape and dtype (two gradients of one array) by the eager

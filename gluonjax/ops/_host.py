@@ -141,6 +141,10 @@ def cpu_arithmetic(fn):
     return keep_dtypes(exact, fn)
 
 
+# what run returns for a first call that no form serves: the cheaply compiled program runs it
+COLD = 'cold'
+
+
 def run(kernel, args):
     """``kernel``'s outputs for one of the first ``HOST_CALLS`` calls of its signature, computed
     without compiling the program for these shapes where a form serves them: on the host (the
@@ -173,9 +177,6 @@ def run(kernel, args):
         outs = _in_rows(kernel, arrays[0])  # (also where it fell back: a float sum, a max over zeros)
     return COLD if outs is None else outs
 
-
-# what run returns for a first call that no form serves: the cheaply compiled program runs it
-COLD = 'cold'
 
 
 def hostable(array):

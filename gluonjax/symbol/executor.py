@@ -85,7 +85,7 @@ def _cotangent(out, head_grad):
         return jnp.ones_like(out)
     if head_grad.shape != out.shape and head_grad.size == out.size == 0:  # any empty array will do
         return jnp.zeros_like(out)
-    return head_grad.astype(out.dtype)
+    return _tape.cast(head_grad, out.dtype)
 
 
 def _cotangents(vjp, outs, head_grads):
@@ -369,7 +369,7 @@ class Executor:
         grads = self._run('backward', train, args, aux, key, diff_names, heads)
         for name in diff_names:
             target = self.grad_dict[name]
-            g = grads[name].astype(target._data.dtype)
+            g = _tape.cast(grads[name], target._data.dtype)
             if self._step_devices is not None:
                 g = jax.device_put(g, target.context.jax_device)
             target._set_data(_tape.add(target._data, g) if self._grad_req[name] == 'add' else g)
