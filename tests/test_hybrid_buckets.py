@@ -169,3 +169,37 @@ def test_gradient_of_a_tracked_input_is_cut_back(spy, monkeypatch):
     np.testing.assert_allclose(got, _exact(monkeypatch, input_grad), rtol=1e-5, atol=1e-6)
     assert got.shape == (3, 5, 2)
     assert spy and all(p == [(0, 0, 4, 0), (0, 1, 8, 1)] for p in spy)
+
+
+def _count_traces(monkeypatch, net):
+    traces = []
+    real = net._get_graph
+
+    def get_graph(*args):
+        traces.append(args[0].shape)
+        return real(*args)
+    monkeypatch.setattr(net, '_get_graph', get_graph)
+    return traces
+
+
+def test_a_graph_seen_equal_at_two_sizes_is_not_traced_again(monkeypatch):
+    net = Tagger(prefix='retrace_')
+    net.initialize()
+    net.hybridize()
+    traces = _count_traces(monkeypatch, net)
+    rng = np.random.RandomState(5)
+    outs = [net(nd.array(rng.randint(0, 30, (4, n)))) for n in (5, 6, 7, 9)]
+    assert [o.shape for o in outs] == [(4, 5, 5), (4, 6, 5), (4, 7, 5), (4, 9, 5)]
+    assert traces == [(4, 5), (4, 6)]  # lengths 7 and 9 reuse the graph of 5 and 6
+
+
+def test_a_graph_depending_on_a_size_is_traced_for_each(monkeypatch):
+    net = Tagger(bidirectional=True, prefix='sized_')  # its begin state holds the batch size
+    net.initialize()
+    net.hybridize()
+    traces = _count_traces(monkeypatch, net)
+    rng = np.random.RandomState(6)
+    for n in (3, 5, 6):
+        x = nd.array(rng.randint(0, 30, (n, 4)))
+        assert net(x).shape == (n, 4, 5)
+    assert traces == [(3, 4), (5, 4), (6, 4)]

@@ -194,7 +194,8 @@ def test_simple_bind_forward_kwargs_and_compile_once(rng):
     np.testing.assert_allclose(out[1].asnumpy(), a.sum(1), rtol=1e-6)
     np.testing.assert_allclose(exe.arg_dict['a'].asnumpy(), a)
     forward = exe._jit[('forward', False)]
-    assert forward.cold._cache_size() + forward.hot._cache_size() == 1  # compiled once for this signature
+    programs = {id(f): f._cache_size() for f in (forward.cold, forward.hot)}  # one tier on a GPU
+    assert sum(programs.values()) == 1  # compiled once for this signature
     bigger = exe.reshape(allow_up_sizing=True, a=(4, 3), b=(4, 3))
     assert bigger.arg_dict['a'].shape == (4, 3)
     nulls = sym.simple_bind(mx.cpu(), grad_req='null', a=(2, 3), b=(2, 3))

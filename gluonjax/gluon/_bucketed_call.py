@@ -28,7 +28,7 @@ def _bucket(n):
     return 1 << (n - 1).bit_length()
 
 
-def plan(runner, train, vals):
+def plan(runner, entry, train, vals):
     """``(pads, cuts, masks)`` for padding this call, or None: ``pads`` lists (data position,
     axis, padded size, k) with ``k`` the index of its real length among the call's lengths (axes
     of several inputs that must grow together share one), ``cuts`` per output the (axis, real
@@ -41,13 +41,12 @@ def plan(runner, train, vals):
         for axis, size in enumerate(shapes[pos]):
             if size == 0 or _bucket(size) == size or any(p[:2] == (pos, axis) for p in pads):
                 continue
-            # alone, or with the other inputs' axes of its size (a label beside its prediction)
-            group = [(pos, axis)]
-            found = _tags(runner, train, vals, group)
-            if found is None:
-                group = [(j, b) for j in range(n_data) for b, d in enumerate(shapes[j]) if d == size
-                         and not any(p[:2] == (j, b) for p in pads)]
-                found = _tags(runner, train, vals, group) if len(group) > 1 else None
+            # with the other inputs' axes of its size (a label beside its prediction), or alone
+            found = None
+            for group in _groups(pos, axis, shapes, pads):
+                found = _tags(runner, entry, train, vals, group)
+                if found is not None:
+                    break
             if found is None:
                 continue
             heads, group_masks = found
@@ -67,12 +66,20 @@ def plan(runner, train, vals):
     return pads, cuts, tuple(sorted((step, tuple(e)) for step, e in masks.items())), lengths
 
 
-def _tags(runner, train, vals, group):
-    """``symbol._buckets.axis_tags`` for this call, kept per the shapes it does not depend on."""
-    cache = runner.__dict__.setdefault('_axis_tags', {})
-    data = vals[:len(runner.data_index)]
-    shapes = tuple(tuple(-1 if (i, k) in group else d for k, d in enumerate(v.shape)) for i, v in enumerate(data))
-    key = (train, tuple(group), shapes, tuple(v.dtype for v in data))
+def _groups(pos, axis, shapes, pads):
+    together = [(j, b) for j, shape in enumerate(shapes) for b, d in enumerate(shape)
+                if d == shapes[pos][axis] and not any(p[:2] == (j, b) for p in pads)]
+    return [together, [(pos, axis)]] if len(together) > 1 else [[(pos, axis)]]
+
+
+def _tags(runner, entry, train, vals, group):
+    """``symbol._buckets.axis_tags`` for this call, kept on the compiled graph ``entry`` (shared by
+    graphs of one structure) per the shapes it does not depend on."""
+    cache = entry.axis_tags
+    n_data = len(runner.data_index)
+    shapes = tuple(tuple(-1 if (i, k) in group else d for k, d in enumerate(v.shape)) if i < n_data else v.shape
+                   for i, v in enumerate(vals))
+    key = (train, tuple(group), shapes, tuple(v.dtype for v in vals))
     found = cache.get(key, False)
     if found is False:
         names = runner.data_keys + runner.param_keys

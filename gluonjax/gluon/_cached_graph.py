@@ -37,11 +37,12 @@ _array_of = operator.attrgetter('_data')  # an NDArray's jax array, without a Py
 class _Compiled:
     """The function for one training mode: ``run`` called on arrays, ``fn`` its pure form
     (what the tape differentiates) and ``token`` the key naming it on the tape."""
-    __slots__ = ('run', 'fn', 'token')
+    __slots__ = ('run', 'fn', 'token', 'axis_tags')
 
     def __init__(self, run, token, fn=None):
         self.run, self.token = run, token
         self.fn = run if fn is None else fn
+        self.axis_tags = {}  # which axes a call may pad (gluon/_bucketed_call.py), by shapes
 
 
 class GraphRunner:
@@ -216,7 +217,7 @@ class GraphRunner:
         else:
             signature = _tape.vjp_signature(entry.fn, entry.token, parents, vals)
         first = signature is not None and _host.first_call(signature)
-        padding = _bucketed_call.plan(self, train, vals) if first else None
+        padding = _bucketed_call.plan(self, entry, train, vals) if first else None
         if padding is not None:
             try:
                 masks = padding[2]

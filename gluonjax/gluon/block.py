@@ -137,6 +137,39 @@ def _regroup(args, fmt):
     return merge(args, fmt)[0]
 
 
+def _size_family(sig, other):
+    """``sig`` (``_runner_for``'s signature) with the sizes that differ from ``other``'s as -1, or
+    None where the two differ in more than sizes (formats, ranks, dtypes) or in nothing."""
+    if len(sig) != len(other) or sig[0] != other[0]:
+        return None
+    family = [sig[0]]
+    for a, b in zip(sig[1:], other[1:]):
+        if a is None or b is None:
+            if a is not b:
+                return None
+            family.append(None)
+            continue
+        (shape_a, dtype_a), (shape_b, dtype_b) = a, b
+        if dtype_a != dtype_b or len(shape_a) != len(shape_b):
+            return None
+        family.append((tuple(x if x == y else -1 for x, y in zip(shape_a, shape_b)), dtype_a))
+    family = tuple(family)
+    return None if family == sig else family
+
+
+def _in_family(sig, family):
+    if len(sig) != len(family) or sig[0] != family[0]:
+        return False
+    for a, f in zip(sig[1:], family[1:]):
+        if a is None or f is None:
+            if a is not f:
+                return False
+            continue
+        if a[1] != f[1] or len(a[0]) != len(f[0]) or any(y != -1 and x != y for x, y in zip(a[0], f[0])):
+            return False
+    return True
+
+
 def _freeze_fmt(fmt):
     return tuple(_freeze_fmt(f) for f in fmt) if isinstance(fmt, list) else fmt
 
@@ -594,6 +627,7 @@ class HybridBlock(Block):
         self._cached_graph = ()
         if getattr(self, '_cached', None):
             self._cached = collections.OrderedDict()
+        self.__dict__.pop('_size_families', None)
 
     def hybridize(self, active=True, backend=None, clear=True, static_alloc=False, static_shape=False,
                   inline_limit=2, forward_bulk_size=None, backward_bulk_size=None, **kwargs):
@@ -841,17 +875,43 @@ class HybridBlock(Block):
             return runner, flat
         if self._cached and not getattr(self, '_implicitly_hybridized', False):  # losses: MXNet's are eager
             _check_same_structure(next(iter(self._cached.values())).in_format, fmt)
-        params = self.collect_params()
-        shapes_before = [(p, p.shape) for p in params.values()]
-        sym_inputs, out = self._get_graph(*args)
-        runner = GraphRunner(out, [s.name for s in sym_inputs], params, self)
-        _check_unused_with_deferred(runner, shapes_before)
-        runner.finish_deferred_init()
-        runner.in_format, runner.out_format = self._in_format, self._out_format
+        runner = self._size_independent_runner(sig)
+        if runner is None:
+            params = self.collect_params()
+            shapes_before = [(p, p.shape) for p in params.values()]
+            sym_inputs, out = self._get_graph(*args)
+            runner = GraphRunner(out, [s.name for s in sym_inputs], params, self)
+            _check_unused_with_deferred(runner, shapes_before)
+            runner.finish_deferred_init()
+            runner.in_format, runner.out_format = self._in_format, self._out_format
+            self._note_size_independence(sig, runner)
         self._cached[sig] = runner
         if len(self._cached) > self._MAX_CACHED_SIGNATURES:
             self._cached.popitem(last=False)
         return runner, flat
+
+    # A graph traced for two sizes of some input axes and found the same (equal structure keys:
+    # operators, parameters, wiring) does not depend on those sizes: a third size reuses it
+    # without tracing again (a tagger meeting a new sentence length traced its LSTM anew, 0.1 s).
+    # {signature with those sizes as -1: runner}.
+    def _size_independent_runner(self, sig):
+        for family, runner in getattr(self, '_size_families', {}).items():
+            if _in_family(sig, family):
+                return runner
+        return None
+
+    def _note_size_independence(self, sig, runner):
+        families = self.__dict__.setdefault('_size_families', {})
+        key = runner.graph.structure_key
+        for other_sig, other in self._cached.items():
+            if other is runner or other.graph.structure_key != key or other.param_keys != runner.param_keys \
+                    or (other.in_format, other.out_format) != (runner.in_format, runner.out_format):
+                continue
+            family = _size_family(sig, other_sig)
+            if family is not None:
+                families[family] = runner
+                if len(families) > self._MAX_CACHED_SIGNATURES:
+                    families.pop(next(iter(families)))
 
     def _call_one(self, x):
         """Run the compiled graph on one NDArray (the common call, kept short)."""
