@@ -17,7 +17,7 @@ import types
 
 from ._lazy import LAZY
 
-__all__ = ['alias_as_mxnet', 'remove_mxnet_alias']
+__all__ = ['alias_as_mxnet', 'remove_mxnet_alias', 'remove_numpy_aliases']
 
 _ALIAS = 'mxnet'
 # The MXNet release whose behaviour gluonjax follows: what ``mxnet.__version__`` reads.
@@ -98,12 +98,28 @@ def _installed():
     return next((f for f in sys.meta_path if isinstance(f, MXNetAliasFinder)), None)
 
 
-def alias_as_mxnet():
+# NumPy 1.24 removed these aliases of Python's types; MXNet-era code still spells them
+# (GluonCV's Faster R-CNN anchors: ``np.array(sizes, dtype=np.float)``).
+_NUMPY_ALIASES = {'float': float, 'int': int, 'bool': bool, 'object': object, 'complex': complex, 'str': str}
+_added_numpy_aliases = []
+
+
+def alias_as_mxnet(numpy_aliases=False):
     """Make ``import mxnet`` (and ``from mxnet import np, npx, gluon, autograd, init, nd``,
     ``from mxnet.gluon import nn``...) import gluonjax, in this process.
 
     Call it before the first ``import mxnet``. Returns the ``mxnet`` module.
+    ``numpy_aliases=True`` also gives NumPy back the aliases NumPy 1.24 removed (``np.float``,
+    ``np.int``, ``np.bool``, ``np.object``, ``np.complex``, ``np.str``: Python's types), which
+    libraries frozen with MXNet still use. That changes NumPy for the whole process, so it is
+    asked for, never done by importing gluonjax; :func:`remove_mxnet_alias` takes them away.
     """
+    if numpy_aliases:
+        import numpy
+        for name, value in _NUMPY_ALIASES.items():
+            if name not in numpy.__dict__:
+                setattr(numpy, name, value)
+                _added_numpy_aliases.append(name)
     existing = sys.modules.get(_ALIAS)
     if existing is not None and not isinstance(existing, _MXNetModule):
         raise ImportError('alias_as_mxnet: a real mxnet (%s) is already imported in this process; call '
@@ -122,3 +138,12 @@ def remove_mxnet_alias():
         sys.meta_path.remove(finder)
     for name in [n for n in sys.modules if n == _ALIAS or n.startswith(_ALIAS + '.')]:
         del sys.modules[name]
+    remove_numpy_aliases()
+
+
+def remove_numpy_aliases():
+    """Take away the NumPy aliases ``alias_as_mxnet(numpy_aliases=True)`` added."""
+    if _added_numpy_aliases:
+        import numpy
+        while _added_numpy_aliases:
+            delattr(numpy, _added_numpy_aliases.pop())

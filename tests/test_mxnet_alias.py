@@ -140,3 +140,17 @@ def test_d2l_lenet_layer_shapes(d2l):
     assert d2l['lenet_shapes'] == [[1, 6, 28, 28], [1, 6, 14, 14], [1, 16, 10, 10], [1, 16, 5, 5],
                                    [1, 120], [1, 84], [1, 10]]
     assert d2l['lenet_out_type'] == 'ndarray'
+
+
+def test_numpy_aliases_only_when_asked_and_taken_away():
+    import numpy
+    assert 'float' not in numpy.__dict__  # importing gluonjax and aliasing mxnet leave NumPy alone
+    gluonjax.alias_as_mxnet(numpy_aliases=True)
+    try:
+        assert numpy.float is float and numpy.int is int and numpy.object is object
+        assert numpy.array([1, 2], dtype=numpy.float).dtype == numpy.float64
+    finally:
+        gluonjax._alias.remove_mxnet_alias()
+    assert 'float' not in numpy.__dict__ and 'int' not in numpy.__dict__
+    with pytest.raises(AttributeError):
+        numpy.float

@@ -82,6 +82,28 @@ def test_detector_decodes_boxes(name, side):
     assert (boxes[kept][:, 2:] >= boxes[kept][:, :2]).all()
 
 
+def test_faster_rcnn_decodes_boxes_with_numpy_aliases_restored():
+    """GluonCV's RPN anchors are made with ``np.float`` (gone since NumPy 1.24): the opt-in
+    ``alias_as_mxnet(numpy_aliases=True)`` gives it back."""
+    import gluonjax
+    gluonjax.alias_as_mxnet(numpy_aliases=True)
+    try:
+        net = model_zoo.get_model('faster_rcnn_resnet50_v1b_voc', pretrained=False, pretrained_base=False)
+        ids, scores, boxes = [o.asnumpy() for o in _run(net, (1, 3, 128, 128))]
+    finally:
+        gluonjax._alias.remove_numpy_aliases()
+    per_class = 300  # rcnn_test_post_nms boxes for each of the 20 classes
+    assert ids.shape == scores.shape == (1, 20 * per_class, 1) and boxes.shape == (1, 20 * per_class, 4)
+    kept = ids[0, :, 0] >= 0
+    assert kept.any() and (ids[0][~kept] == -1).all()
+    assert np.isin(ids[0][kept], np.arange(20)).all()
+    assert ((scores[0][kept] >= 0) & (scores[0][kept] <= 1)).all()
+    blocks = zip(ids[0, :, 0].reshape(20, per_class), scores[0, :, 0].reshape(20, per_class), kept.reshape(20, per_class))
+    for c, (block_ids, block_scores, block_kept) in enumerate(blocks):  # NMS ran per class, in class order
+        assert (block_ids[block_kept] == c).all() and (np.diff(block_scores[block_kept]) <= 0).all()
+    assert (boxes[0][kept][:, 2:] >= boxes[0][kept][:, :2]).all()
+
+
 @pytest.mark.parametrize('name', ['fcn_resnet50_voc', 'deeplab_resnet50_ade'])
 def test_segmentation_keeps_the_input_size(name):
     net = model_zoo.get_model(name, pretrained=False, pretrained_base=False, crop_size=64)

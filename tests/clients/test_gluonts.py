@@ -80,3 +80,17 @@ def test_predictor_serializes_and_forecasts_the_same(name, tmp_path):
     loaded = Predictor.deserialize(tmp_path)
     assert type(loaded) is type(predictor)
     np.testing.assert_allclose(_forecast_means(loaded), _forecast_means(predictor), rtol=1e-5, atol=1e-5)
+
+
+def test_binned_distribution_quantiles_run_its_foreach():
+    """BinnedOutput's quantile walks the bins with F.contrib.foreach."""
+    import mxnet as mx
+    from gluonts.mx.distribution import Binned
+    probs = np.array([[0.1, 0.2, 0.3, 0.4], [0.25, 0.25, 0.25, 0.25]])
+    centers = np.array([[-1., 0., 1., 2.]] * 2)
+    binned = Binned(mx.nd.array(np.log(probs)), mx.nd.array(centers))
+    levels = np.array([0.05, 0.5, 0.95])
+    want = [[centers[b][np.argmax(np.cumsum(probs[b]) > q)] for b in range(2)] for q in levels]
+    np.testing.assert_allclose(binned.quantile(mx.nd.array(levels)).asnumpy(), want)
+    np.testing.assert_allclose(binned.mean.asnumpy(), (probs * centers).sum(1), rtol=1e-6)
+    np.testing.assert_allclose(binned.log_prob(mx.nd.array([0.1, 1.9])).asnumpy(), np.log([0.2, 0.25]), rtol=1e-6)
