@@ -197,30 +197,42 @@ def _unwrap(x):
 def get_symbol(x):
     """The recorded computation of ``x`` as a Symbol, named as MXNet names it: a variable
     ``var<k>`` per marked variable and ``null<k>`` per other array input, a node ``node_<k>`` per
-    recorded operator with the parameters it was called with."""
+    recorded operator with the parameters it was called with. A hybridized Block's call shows as
+    its graph's operators or as one ``_CachedOp`` node, as its ``inline_limit`` decides."""
     if not isinstance(x._ag, tuple):
         raise MXNetError('autograd.get_symbol: the array was not computed under autograd.record() '
                          'from an array with attach_grad()')
     sym = upper_layer('symbol')
-    built, n_vars = {}, 0
-    for k, node in enumerate(_tape.graph_nodes([x._ag])):  # producers first
-        op = find_op(node.key[0]) if node.fn is not None and isinstance(node.key[0], str) else None
-        if op is None:
-            raise NotImplementedError('autograd.get_symbol: the recorded %r is not an operator of the table '
-                                      '(autograd.Function, a hybridized block or a device copy)'
-                                      % (node.name or node.key[0],))
-        params, n_arrays = _recorded_params(op, node)
+    built, n_vars = {}, [0]
+
+    def input_symbols(parents, values):
         inputs = []
-        for parent, value in zip(node.parents[:n_arrays], node.values[:n_arrays]):
+        for parent, value in zip(parents, values):
             if parent.__class__ is tuple:
                 out = built[id(parent[0])]
                 inputs.append(out[parent[1]] if len(out.list_outputs()) > 1 else out)
                 continue
             source = value if parent is None else parent
             if id(source) not in built:
-                built[id(source)] = sym.var('%s%d' % ('null' if parent is None else 'var', n_vars))
-                n_vars += 1
+                built[id(source)] = sym.var('%s%d' % ('null' if parent is None else 'var', n_vars[0]))
+                n_vars[0] += 1
             inputs.append(built[id(source)])
+        return inputs
+
+    for k, node in enumerate(_tape.graph_nodes([x._ag])):  # producers first
+        if node.graph is not None:
+            graph, names, inline = node.graph
+            by_name = dict(zip(names, input_symbols(node.parents[:len(names)], node.values[:len(names)])))
+            built[id(node)] = graph(**by_name) if inline else sym.create(
+                find_op('_CachedOp'), [by_name[n] for n in graph.list_inputs()],
+                {'num_outputs': len(graph.list_outputs())}, name='node_%d' % k, subgraphs=(graph,))
+            continue
+        op = find_op(node.key[0]) if node.fn is not None and isinstance(node.key[0], str) else None
+        if op is None:
+            raise NotImplementedError('autograd.get_symbol: the recorded %r is not an operator of the table '
+                                      '(autograd.Function or a device copy)' % (node.name or node.key[0],))
+        params, n_arrays = _recorded_params(op, node)
+        inputs = input_symbols(node.parents[:n_arrays], node.values[:n_arrays])
         built[id(node)] = sym.create(op, inputs, params, name='node_%d' % k)
     head, index = built[id(x._ag[0])], x._ag[1]
     return head[index] if len(head.list_outputs()) > 1 else head

@@ -508,6 +508,29 @@ def test_get_symbol_writes_the_tape_as_mxnet_names_it():
     np.testing.assert_allclose(value.asnumpy(), out.asnumpy())
 
 
+def test_get_symbol_shows_a_hybridized_call_inline_or_as_one_cached_op():
+    """MXNet's CachedOp inlines a graph of at most inline_limit operators into the recorded
+    graph; a larger one is one _CachedOp node (whose graph still computes the output)."""
+    net = mx.gluon.nn.HybridSequential()
+    for _ in range(3):
+        net.add(mx.gluon.nn.Dense(4))
+    net.initialize()
+    x = mx.nd.array(np.arange(6.0).reshape(2, 3))
+    ops = {}
+    for limit in (3, 2):
+        net.hybridize(inline_limit=limit)
+        with autograd.record():
+            y = net(x)
+        sym = autograd.get_symbol(y)
+        ops[limit] = [n['op'] for n in json.loads(sym.tojson())['nodes'] if n['op'] != 'null']
+        assert sym.list_arguments() == ['null0'] + ['var%d' % i for i in range(1, 7)]
+        params = [p.data() for p in net.collect_params().values()]
+        value = sym.eval(**dict(zip(sym.list_arguments(), [x] + params)))[0]
+        np.testing.assert_allclose(value.asnumpy(), y.asnumpy(), rtol=1e-6)
+        y.backward()
+    assert ops == {3: ['FullyConnected'] * 3, 2: ['_CachedOp']}
+
+
 def test_an_operator_on_a_new_shape_compiles_its_forward_and_backward_only(compiles):
     """attach_grad's buffer and the head gradient of ones are made on the host: a recorded
     operator on a new shape compiles its vjp form and its backward, no fill programs (they

@@ -79,6 +79,7 @@ class GraphRunner:
         self._compiled = {}
         self._arrays = {}
         self._last_arrays = (None, None, None)  # (ctx, generation, arrays) of the last call
+        self._recorded_form = None
 
     def finish_deferred_init(self):
         """Initialise Parameters whose shapes the trace has just completed."""
@@ -184,6 +185,7 @@ class GraphRunner:
             if parents and _tape.tracked(parents):  # one tape node, its pullback kept for backward
                 outs, node = _tape.record_call(entry.fn, entry.token, parents, vals, entry.run,
                                                self.block.name)
+                node.graph = self._recorded_form or self._make_recorded_form()
             else:
                 run = entry.run
                 if run.__class__ is Tiered:  # the Parameters' shapes are fixed: the data's decide
@@ -202,6 +204,17 @@ class GraphRunner:
                 # as MXNet: running statistics are written when backward passes the graph
                 node.on_backward = self._aux_writer([arrays[pos] for pos in self.aux_pos], outs[n:])
         return results
+
+    def _make_recorded_form(self):
+        """(symbol, its variables in the order of the call's values, inline): what
+        ``autograd.get_symbol`` shows of a recorded call. As MXNet's CachedOp, a graph of at most
+        ``inline_limit`` operators (and not ``static_alloc``) shows as its operators, a larger one
+        as one ``_CachedOp`` node."""
+        flags = dict(getattr(self.block, '_flags', ()))
+        n_ops = sum(1 for node in self.symbol._topo() if not node.is_variable)
+        inline = not flags.get('static_alloc', False) and n_ops <= flags.get('inline_limit', 2)
+        self._recorded_form = (self.symbol, self.data_keys + self.param_keys, inline)
+        return self._recorded_form
 
     def _aux_writer(self, aux_arrays, after):
         """A function storing the new auxiliary states into their arrays (see ndarray._aux_writer)."""
