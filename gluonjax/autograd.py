@@ -223,9 +223,10 @@ def get_symbol(x):
         if node.graph is not None:
             graph, names, inline = node.graph
             by_name = dict(zip(names, input_symbols(node.parents[:len(names)], node.values[:len(names)])))
+            inputs = [by_name[n] for n in graph.list_inputs()]
             built[id(node)] = graph(**by_name) if inline else sym.create(
-                find_op('_CachedOp'), [by_name[n] for n in graph.list_inputs()],
-                {'num_outputs': len(graph.list_outputs())}, name='node_%d' % k, subgraphs=(graph,))
+                find_op('_CachedOp'), inputs, {'num_args': len(inputs), 'num_outputs': len(graph.list_outputs())},
+                name='node_%d' % k, subgraphs=(graph,))
             continue
         op = find_op(node.key[0]) if node.fn is not None and isinstance(node.key[0], str) else None
         if op is None:

@@ -529,6 +529,11 @@ def test_get_symbol_shows_a_hybridized_call_inline_or_as_one_cached_op():
         np.testing.assert_allclose(value.asnumpy(), y.asnumpy(), rtol=1e-6)
         y.backward()
     assert ops == {3: ['FullyConnected'] * 3, 2: ['_CachedOp']}
+    loaded = mx.sym.load_json(sym.tojson())  # the node keeps its graph through JSON
+    value = loaded.eval(**dict(zip(loaded.list_arguments(), [x] + params)))[0]
+    np.testing.assert_allclose(value.asnumpy(), y.asnumpy(), rtol=1e-6)
+    with pytest.raises(MXNetError, match="_CachedOp: runs only as a node"):
+        mx.nd._CachedOp(x, num_args=1, num_outputs=1)
 
 
 def test_an_operator_on_a_new_shape_compiles_its_forward_and_backward_only(compiles):
