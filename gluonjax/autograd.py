@@ -219,12 +219,21 @@ def get_symbol(x):
             inputs.append(built[id(source)])
         return inputs
 
+    def new_null():
+        n_vars[0] += 1
+        return sym.var('null%d' % (n_vars[0] - 1))
+
     for k, node in enumerate(_tape.graph_nodes([x._ag])):  # producers first
         if node.graph is not None:
             graph, names, inline = node.graph
-            by_name = dict(zip(names, input_symbols(node.parents[:len(names)], node.values[:len(names)])))
+            parents = node.parents[:len(names)]
+            by_name = dict(zip(names, input_symbols(parents, node.values[:len(names)])))
+            if inline:
+                tracked = [by_name[n] for n, p in zip(names, parents) if p is not None]
+                built[id(node)] = _recorded_part(graph(**by_name), tracked, new_null, sym.topo_order)
+                continue
             inputs = [by_name[n] for n in graph.list_inputs()]
-            built[id(node)] = graph(**by_name) if inline else sym.create(
+            built[id(node)] = sym.create(
                 find_op('_CachedOp'), inputs, {'num_args': len(inputs), 'num_outputs': len(graph.list_outputs())},
                 name='node_%d' % k, subgraphs=(graph,))
             continue
@@ -237,6 +246,32 @@ def get_symbol(x):
         built[id(node)] = sym.create(op, inputs, params, name='node_%d' % k)
     head, index = built[id(x._ag[0])], x._ag[1]
     return head[index] if len(head.list_outputs()) > 1 else head
+
+
+def _recorded_part(composed, tracked, new_null, topo_order):
+    """An inlined graph as MXNet records it: operators computed from untracked inputs only are
+    not recorded, so each of their outputs that a recorded operator reads becomes a ``null``
+    input (the nodes of ``composed`` past the substituted inputs are fresh copies, changed here)."""
+    seeds = {id(t._outputs[0][0]) for t in tracked}
+    live = set(seeds)
+    # the graph's own nodes, inputs first: the tracked inputs (earlier records) bound it
+    order = topo_order([node for node, _ in composed._outputs], descend=lambda n: id(n) not in seeds)
+    for n in order:
+        if not n.is_variable and id(n) not in live and any(id(i[0]) in live for i in n.inputs):
+            live.add(id(n))
+    cut = {}
+
+    def entry(node, index, version):
+        if node.is_variable or id(node) in live:
+            return (node, index, version)
+        if (id(node), index) not in cut:
+            cut[(id(node), index)] = new_null()._outputs[0][0]
+        return (cut[(id(node), index)], 0, 0)
+    for n in order:
+        if id(n) in live and id(n) not in seeds:
+            n.inputs = [entry(*i) for i in n.inputs]
+    composed._outputs = [entry(node, index, 0)[:2] for node, index in composed._outputs]
+    return composed
 
 
 def _recorded_params(op, node):
