@@ -78,17 +78,18 @@ class Node:
     function (equal keys, equal functions): ``create_graph`` differentiates it again.
     ``backward_fn`` replaces the pullback for hand-written backwards (``autograd.Function``,
     copies between devices). ``on_backward``, when set, is called each time a backward pass
-    goes through the node: MXNet updates BatchNorm's running statistics there.
+    goes through the node: MXNet updates BatchNorm's running statistics there. ``graph``, for
+    a hybridized Block's call, is what ``autograd.get_symbol`` shows of it (see gluon/_cached_graph.py).
     """
     __slots__ = ('fn', 'key', 'parents', 'values', 'n_out', 'pullback', 'out_avals',
-                 'backward_fn', 'name', 'on_backward')
+                 'backward_fn', 'name', 'on_backward', 'graph')
 
     def __init__(self, fn, key, parents, values, n_out, pullback=None, out_avals=None,
                  backward_fn=None, name=''):
         self.fn, self.key, self.parents, self.values = fn, key, parents, values
         self.n_out, self.pullback, self.out_avals = n_out, pullback, out_avals
         self.backward_fn, self.name = backward_fn, name
-        self.on_backward = None
+        self.on_backward = self.graph = None
 
     def free(self):
         self.values = self.pullback = None
@@ -166,6 +167,11 @@ def record_call(fn, key, parents, values, jitted, name='', device=None, cold=Non
     # Zeros stand in for unused outputs' cotangents: a one-output node always gets one.
     avals = tuple([(o.shape, o.dtype) for o in outs]) if n > 1 else None
     return outs, Node(fn, key, parents, tuple(values), n, pullback, avals, name=name)
+
+
+# The key of nodes that change no value, only its shape (a padded call's pad and cut,
+# gluon/_bucketed_call.py): autograd.get_symbol shows their input in their place.
+PASS_THROUGH = 'pass_through'
 
 
 def custom_node(key, parents, values, n_out, backward_fn, name=''):

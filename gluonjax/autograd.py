@@ -197,33 +197,85 @@ def _unwrap(x):
 def get_symbol(x):
     """The recorded computation of ``x`` as a Symbol, named as MXNet names it: a variable
     ``var<k>`` per marked variable and ``null<k>`` per other array input, a node ``node_<k>`` per
-    recorded operator with the parameters it was called with."""
+    recorded operator with the parameters it was called with. A hybridized Block's call shows as
+    its graph's operators or as one ``_CachedOp`` node, as its ``inline_limit`` decides."""
     if not isinstance(x._ag, tuple):
         raise MXNetError('autograd.get_symbol: the array was not computed under autograd.record() '
                          'from an array with attach_grad()')
     sym = upper_layer('symbol')
-    built, n_vars = {}, 0
-    for k, node in enumerate(_tape.graph_nodes([x._ag])):  # producers first
-        op = find_op(node.key[0]) if node.fn is not None and isinstance(node.key[0], str) else None
-        if op is None:
-            raise NotImplementedError('autograd.get_symbol: the recorded %r is not an operator of the table '
-                                      '(autograd.Function, a hybridized block or a device copy)'
-                                      % (node.name or node.key[0],))
-        params, n_arrays = _recorded_params(op, node)
+    built, n_vars = {}, [0]
+
+    def input_symbols(parents, values):
         inputs = []
-        for parent, value in zip(node.parents[:n_arrays], node.values[:n_arrays]):
+        for parent, value in zip(parents, values):
             if parent.__class__ is tuple:
                 out = built[id(parent[0])]
                 inputs.append(out[parent[1]] if len(out.list_outputs()) > 1 else out)
                 continue
             source = value if parent is None else parent
             if id(source) not in built:
-                built[id(source)] = sym.var('%s%d' % ('null' if parent is None else 'var', n_vars))
-                n_vars += 1
+                built[id(source)] = sym.var('%s%d' % ('null' if parent is None else 'var', n_vars[0]))
+                n_vars[0] += 1
             inputs.append(built[id(source)])
+        return inputs
+
+    def new_null():
+        n_vars[0] += 1
+        return sym.var('null%d' % (n_vars[0] - 1))
+
+    for k, node in enumerate(_tape.graph_nodes([x._ag])):  # producers first
+        if node.key[0] == _tape.PASS_THROUGH:  # a padded call's pad or cut: its input in its place
+            inputs = input_symbols(node.parents, node.values)
+            built[id(node)] = inputs[0] if len(inputs) == 1 else built[id(node.parents[0][0])]
+            continue
+        if node.graph is not None:
+            graph, names, inline = node.graph
+            parents = node.parents[:len(names)]
+            by_name = dict(zip(names, input_symbols(parents, node.values[:len(names)])))
+            if inline:
+                tracked = [by_name[n] for n, p in zip(names, parents) if p is not None]
+                built[id(node)] = _recorded_part(graph(**by_name), tracked, new_null, sym.topo_order)
+                continue
+            inputs = [by_name[n] for n in graph.list_inputs()]
+            built[id(node)] = sym.create(
+                find_op('_CachedOp'), inputs, {'num_args': len(inputs), 'num_outputs': len(graph.list_outputs())},
+                name='node_%d' % k, subgraphs=(graph,))
+            continue
+        op = find_op(node.key[0]) if node.fn is not None and isinstance(node.key[0], str) else None
+        if op is None:
+            raise NotImplementedError('autograd.get_symbol: the recorded %r is not an operator of the table '
+                                      '(autograd.Function or a device copy)' % (node.name or node.key[0],))
+        params, n_arrays = _recorded_params(op, node)
+        inputs = input_symbols(node.parents[:n_arrays], node.values[:n_arrays])
         built[id(node)] = sym.create(op, inputs, params, name='node_%d' % k)
     head, index = built[id(x._ag[0])], x._ag[1]
     return head[index] if len(head.list_outputs()) > 1 else head
+
+
+def _recorded_part(composed, tracked, new_null, topo_order):
+    """An inlined graph as MXNet records it: operators computed from untracked inputs only are
+    not recorded, so each of their outputs that a recorded operator reads becomes a ``null``
+    input (the nodes of ``composed`` past the substituted inputs are fresh copies, changed here)."""
+    seeds = {id(t._outputs[0][0]) for t in tracked}
+    live = set(seeds)
+    # the graph's own nodes, inputs first: the tracked inputs (earlier records) bound it
+    order = topo_order([node for node, _ in composed._outputs], descend=lambda n: id(n) not in seeds)
+    for n in order:
+        if not n.is_variable and id(n) not in live and any(id(i[0]) in live for i in n.inputs):
+            live.add(id(n))
+    cut = {}
+
+    def entry(node, index, version):
+        if node.is_variable or id(node) in live:
+            return (node, index, version)
+        if (id(node), index) not in cut:
+            cut[(id(node), index)] = new_null()._outputs[0][0]
+        return (cut[(id(node), index)], 0, 0)
+    for n in order:
+        if id(n) in live and id(n) not in seeds:
+            n.inputs = [entry(*i) for i in n.inputs]
+    composed._outputs = [entry(node, index, 0)[:2] for node, index in composed._outputs]
+    return composed
 
 
 def _recorded_params(op, node):

@@ -1,16 +1,48 @@
 """Errors and small helpers shared by every layer of gluonjax."""
+import ctypes
 import os
 import platform
 
 import numpy as np
 
 __all__ = ['MXNetError', 'MXNetValueError', 'NotSupportedError', 'NotImplementedForSymbol', 'string_types', 'numeric_types',
-           'integer_types', 'py_str', 'data_dir_default', 'data_dir', 'mx_real_t']
+           'integer_types', 'py_str', 'data_dir_default', 'data_dir', 'mx_real_t', 'NDArrayHandle', 'mx_uint',
+           'c_str', 'check_call']
 
 string_types = (str,)
 integer_types = (int, np.integer)
 numeric_types = (float, int, np.generic)
 mx_real_t = np.float32   # MXNet's default real type
+
+
+# ---- MXNet's C library as ctypes code calls it ---------------------------------------------
+NDArrayHandle = ctypes.c_void_p
+mx_uint = ctypes.c_uint
+
+
+def c_str(string):
+    """A C string (``ctypes.c_char_p``) of a Python str, as MXNet's C functions take names."""
+    return ctypes.c_char_p(string.encode('utf-8'))
+
+
+def check_call(ret):
+    """Raise MXNetError when a C function of ``_LIB`` returned non-zero (MXNet's convention)."""
+    if ret != 0:
+        raise MXNetError('a C function of mx.base._LIB returned %r' % (ret,))
+
+
+class _CLibrary:
+    """``mx.base._LIB``: gluonjax has no C library. The C functions that ctypes code written for
+    MXNet calls and that gluonjax implements are Python functions of the same names and calling
+    convention (returning 0, handles written through ``ctypes.byref``), installed by the layer
+    that implements them (``MXNDArrayFromDLPack``: ndarray/_exchange.py)."""
+
+    def __getattr__(self, name):
+        raise AttributeError('mx.base._LIB: gluonjax has no C library, and MXNet\'s C function %s '
+                             'has no Python form here' % name)
+
+
+_LIB = _CLibrary()
 
 
 def py_str(x):

@@ -508,6 +508,50 @@ def test_get_symbol_writes_the_tape_as_mxnet_names_it():
     np.testing.assert_allclose(value.asnumpy(), out.asnumpy())
 
 
+def test_get_symbol_shows_a_hybridized_call_inline_or_as_one_cached_op():
+    """MXNet's CachedOp inlines a graph of at most inline_limit operators into the recorded
+    graph; a larger one is one _CachedOp node (whose graph still computes the output)."""
+    net = mx.gluon.nn.HybridSequential()
+    for _ in range(3):
+        net.add(mx.gluon.nn.Dense(4))
+    net.initialize()
+    x = mx.nd.array(np.arange(6.0).reshape(2, 3))
+    ops = {}
+    for limit in (3, 2):
+        net.hybridize(inline_limit=limit)
+        with autograd.record():
+            y = net(x)
+        sym = autograd.get_symbol(y)
+        ops[limit] = [n['op'] for n in json.loads(sym.tojson())['nodes'] if n['op'] != 'null']
+        assert sym.list_arguments() == ['null0'] + ['var%d' % i for i in range(1, 7)]
+        params = [p.data() for p in net.collect_params().values()]
+        value = sym.eval(**dict(zip(sym.list_arguments(), [x] + params)))[0]
+        np.testing.assert_allclose(value.asnumpy(), y.asnumpy(), rtol=1e-6)
+        y.backward()
+    assert ops == {3: ['FullyConnected'] * 3, 2: ['_CachedOp']}
+    loaded = mx.sym.load_json(sym.tojson())  # the node keeps its graph through JSON
+    value = loaded.eval(**dict(zip(loaded.list_arguments(), [x] + params)))[0]
+    np.testing.assert_allclose(value.asnumpy(), y.asnumpy(), rtol=1e-6)
+    with pytest.raises(MXNetError, match="_CachedOp: runs only as a node"):
+        mx.nd._CachedOp(x, num_args=1, num_outputs=1)
+
+
+def test_get_symbol_leaves_out_what_an_inlined_graph_computes_from_untracked_inputs():
+    """As MXNet records an inlined CachedOp: relu of an untracked input is not recorded (its output
+    is a null input), and a later graph's constant branch (b * 2) neither; the structure is the one
+    MXNet 1.9.1 prints for the same calls."""
+    x, w, a, b = (mx.sym.var(n) for n in 'xwab')
+    first = mx.nd.CachedOp(mx.sym.FullyConnected(mx.sym.relu(x), w, num_hidden=2, no_bias=True))
+    second = mx.nd.CachedOp(mx.sym.relu(a) + b * 2, [('inline_limit', '3')])
+    weight = mx.nd.ones((2, 3))
+    weight.attach_grad()
+    with autograd.record():
+        y = second(first(mx.nd.ones((1, 3)), weight), mx.nd.ones((1, 2)))
+    nodes = json.loads(autograd.get_symbol(y).tojson())['nodes']
+    assert [(n['op'], [i[0] for i in n['inputs']]) for n in nodes] == [
+        ('null', []), ('null', []), ('FullyConnected', [0, 1]), ('relu', [2]), ('null', []), ('elemwise_add', [3, 4])]
+
+
 def test_an_operator_on_a_new_shape_compiles_its_forward_and_backward_only(compiles):
     """attach_grad's buffer and the head gradient of ones are made on the host: a recorded
     operator on a new shape compiles its vjp form and its backward, no fill programs (they

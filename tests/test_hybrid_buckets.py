@@ -203,3 +203,22 @@ def test_a_graph_depending_on_a_size_is_traced_for_each(monkeypatch):
         x = nd.array(rng.randint(0, 30, (n, 4)))
         assert net(x).shape == (n, 4, 5)
     assert traces == [(3, 4), (5, 4), (6, 4)]
+
+
+def test_get_symbol_of_a_padded_call_is_the_exact_calls(spy, monkeypatch):
+    import json
+    net = Tagger(prefix='sym_')
+    net.initialize()
+    net.hybridize()
+    data = np.random.RandomState(7).randint(0, 30, (4, 11)).astype(np.float32)
+
+    def recorded_graph():
+        x = nd.array(data)
+        x.attach_grad()
+        with autograd.record():
+            y = net(x)
+        return [(n['op'], n['name']) for n in json.loads(autograd.get_symbol(y).tojson())['nodes']]
+    got = recorded_graph()
+    assert spy == [[(0, 1, 16, 0)]]
+    assert got == _exact(monkeypatch, recorded_graph)
+    assert ('_CachedOp', 'node_0') in got

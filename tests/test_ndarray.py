@@ -434,6 +434,8 @@ def test_dlpack_round_trip_and_from_numpy():
         b = mx.nd.from_dlpack(capsule)
         assert b.shape == (3, 4) and b.dtype == np.float32
         np.testing.assert_array_equal(b.asnumpy(), a.asnumpy())
+    for dtype in ('float64', 'int64'):  # 64-bit buffers keep their type, as in MXNet
+        assert mx.nd.from_dlpack(mx.nd.ones((2,), dtype=dtype).to_dlpack_for_read()).dtype == np.dtype(dtype)
     host = np.array([[1, 2], [3, 4]], dtype=np.float32)
     m = mx.nd.from_numpy(host)
     np.testing.assert_array_equal(m.asnumpy(), host)
@@ -441,6 +443,29 @@ def test_dlpack_round_trip_and_from_numpy():
     assert mx.nd.from_numpy(np.zeros((1, 0, 2)), zero_copy=False).shape == (1, 0, 2)
     with pytest.raises(ValueError, match='C-contiguous'):
         mx.nd.from_numpy(np.ones((2, 3)).T)
+
+
+def test_c_function_from_dlpack_takes_over_a_capsule_tensor():
+    """ctypes code written for MXNet's library: MXNDArrayFromDLPack on the DLManagedTensor of a
+    capsule writes a handle that NDArray(handle=...) takes over; a NULL pointer is refused."""
+    import ctypes
+    from gluonjax.base import NDArrayHandle, _LIB, c_str, check_call
+    a = mx.nd.array(np.arange(6, dtype=np.float64).reshape(2, 3), dtype='float64')
+    capsule = ctypes.py_object(a.to_dlpack_for_read())
+    pointer = ctypes.c_void_p(ctypes.pythonapi.PyCapsule_GetPointer(capsule, c_str('dltensor')))
+    handle = NDArrayHandle()
+    check_call(_LIB.MXNDArrayFromDLPack(pointer, ctypes.byref(handle)))
+    ctypes.pythonapi.PyCapsule_SetName(capsule, c_str('used_dltensor'))  # the tensor is ours now
+    ctypes.pythonapi.PyCapsule_SetDestructor(capsule, None)
+    b = mx.nd.NDArray(handle=handle)
+    assert b.dtype == np.float64
+    np.testing.assert_array_equal(b.asnumpy(), a.asnumpy())
+    with pytest.raises(MXNetError, match='NULL'):
+        _LIB.MXNDArrayFromDLPack(ctypes.c_void_p(), ctypes.byref(NDArrayHandle()))
+    with pytest.raises(AttributeError, match='no C library'):
+        _LIB.MXNDArrayFree
+    with pytest.raises(MXNetError):
+        check_call(-1)
 
 
 def test_from_numpy_zero_copy_shares_the_buffer_with_later_writes():

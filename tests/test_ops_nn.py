@@ -79,6 +79,10 @@ _CONV_CASES = [
     ((1, 6, 6, 6), 6, (1, 1), (1, 1), (1, 1), (0, 0), 6),
     ((2, 3, 11), 4, (4,), (3,), (2,), (2,), 1),
     ((1, 2, 5, 4, 6), 4, (2, 3, 2), (1, 2, 1), (2, 1, 1), (1, 0, 1), 2),
+    # kernels with more offsets than output positions: the patches are cut per position
+    ((2, 3, 9, 8), 4, (8, 7), (1, 1), (1, 1), (0, 0), 1),
+    ((2, 4, 10, 9), 4, (4, 3), (2, 2), (2, 3), (1, 0), 2),
+    ((2, 3, 11), 4, (10,), (1,), (1,), (0,), 1),
 ]
 
 
@@ -111,6 +115,18 @@ def test_conv_im2col_matches_lax_with_gradients(rng, shape, f, kernel, stride, d
     for got in others:
         for a, b in zip(got, ref):  # output, gradient of data, gradient of weight
             np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize('axis', [2, -1, -2])
+def test_patches_cut_per_position_equal_those_cut_per_kernel_offset(rng, axis):
+    """A kernel as large as the image (MXNet's test_conv2d_16c: 224x224 on 224x224) has its
+    patches cut once per output position; the patches are the same array either way."""
+    xp = jnp.asarray(rng.standard_normal((2, 9, 8, 3)))  # channel-last: spatial axes 1, 2
+    kernel, stride, dilate = (4, 3), (2, 1), (2, 3)
+    out = tuple(nn_conv.conv_out_size(n, k, s, d, 0) for n, k, s, d in zip((9, 8), kernel, stride, dilate))
+    assert np.prod(out) < np.prod(kernel)
+    want = jnp.stack(nn_conv._windows(xp, (1, 2), kernel, stride, dilate, out), axis=axis)
+    np.testing.assert_array_equal(nn_conv._stacked_windows(xp, (1, 2), kernel, stride, dilate, out, axis), want)
 
 
 def test_conv_channel_last_layout_matches_channel_first(rng):

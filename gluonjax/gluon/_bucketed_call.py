@@ -89,7 +89,7 @@ def _tags(runner, entry, train, vals, group):
     return found
 
 
-def run(entry, plan_, vals, parents, name):
+def run(entry, plan_, vals, parents, name, graph_form=None):
     """The compiled graph ``entry`` (its form for the plan's masks, which takes the real lengths
     as a last argument) on ``vals`` padded by ``plan_``; returns ``(outs, node)`` as the exact
     call would (``node``: the tape node of the cut outputs, None when not recording)."""
@@ -105,6 +105,7 @@ def run(entry, plan_, vals, parents, name):
             if parents[pos] is not None:
                 parents[pos] = _pad_node(parents[pos], vals[pos], axis)
         outs, node = _tape.record_call(entry.fn, entry.token, parents, padded, entry.run, name)
+        node.graph = graph_form
     else:
         run_ = entry.run
         outs, node = run_.pick((id(run_), signature_of(padded)))(*padded), None
@@ -154,7 +155,7 @@ def _cut_node(node, padded_outs, cuts, name):
         return [None if out_cts[i] is None else _pad_with_zeros(out_cts[i], shapes[i], cuts[i], create_graph)
                 for i in need]
     n = len(cuts)
-    return _tape.custom_node(('bucket_cut', id(node)), [(node, i) for i in range(n)],
+    return _tape.custom_node((_tape.PASS_THROUGH, 'bucket_cut'), [(node, i) for i in range(n)],
                              tuple(padded_outs[:n]), n, backward_fn, name=name)
 
 
@@ -171,5 +172,5 @@ def _pad_node(parent, value, axis):
             from ..ndarray import ndarray as _nd
             return [_nd.slice_axis(ct, axis=axis, begin=0, end=length)]
         return [_cut(ct, [(axis, length)])]
-    return (_tape.custom_node(('bucket_pad', id(value)), (parent,), (value,), 1, backward_fn, name='pad'), 0)
+    return (_tape.custom_node((_tape.PASS_THROUGH, 'bucket_pad'), (parent,), (value,), 1, backward_fn, name='pad'), 0)
 

@@ -82,6 +82,7 @@ class GraphRunner:
         self._compiled = {}
         self._arrays = {}
         self._last_arrays = (None, None, None)  # (ctx, generation, arrays) of the last call
+        self._recorded_form = None
 
     def finish_deferred_init(self):
         """Initialise Parameters whose shapes the trace has just completed."""
@@ -191,6 +192,8 @@ class GraphRunner:
             if run.__class__ is not Tiered:  # one operator's Kernel: first calls as the eager call's
                 outs, node = _tape.record_call(entry.fn, entry.token, parents, vals, run, self.block.name) \
                     if recorded else (run(*vals), None)
+                if node is not None:
+                    node.graph = self._recorded_form or self._make_recorded_form()
             else:
                 outs, node = self._run(entry, train, vals, parents if recorded else None)
         except Exception as err:
@@ -222,13 +225,32 @@ class GraphRunner:
             try:
                 masks = padding[2]
                 return _bucketed_call.run(self._entry(train, masks) if masks else entry, padding, vals,
-                                          parents, self.block.name)
+                                          parents, self.block.name, self._graph_form(parents))
             except Exception:  # the padded shapes fail where the real ones may not: run those
                 pass
         if parents is not None:
-            return _tape.record_call(entry.fn, entry.token, parents, vals, run, self.block.name,
-                                     cold=None if signature is None else first)
+            outs, node = _tape.record_call(entry.fn, entry.token, parents, vals, run, self.block.name,
+                                           cold=None if signature is None else first)
+            node.graph = self._graph_form(parents)
+            return outs, node
         return (run.cold if first else run.hot)(*vals), None
+
+    def _graph_form(self, parents):
+        """What ``autograd.get_symbol`` shows of a recorded call (None when not recording)."""
+        if parents is None:
+            return None
+        return self._recorded_form or self._make_recorded_form()
+
+    def _make_recorded_form(self):
+        """(symbol, its variables in the order of the call's values, inline): what
+        ``autograd.get_symbol`` shows of a recorded call. As MXNet's CachedOp, a graph of at most
+        ``inline_limit`` operators (and not ``static_alloc``) shows as its operators, a larger one
+        as one ``_CachedOp`` node."""
+        flags = dict(getattr(self.block, '_flags', ()))
+        n_ops = sum(1 for node in self.symbol._topo() if not node.is_variable)
+        inline = not flags.get('static_alloc', False) and n_ops <= flags.get('inline_limit', 2)
+        self._recorded_form = (self.symbol, self.data_keys + self.param_keys, inline)
+        return self._recorded_form
 
     def _aux_writer(self, aux_arrays, after):
         """A function storing the new auxiliary states into their arrays (see ndarray._aux_writer)."""

@@ -5,14 +5,17 @@ A DLPack capsule hands over the jax buffer itself, without a copy. jax arrays ar
 library writing through a ``to_dlpack_for_write`` capsule writes the buffer of that one NDArray:
 arrays sharing memory with it in gluonjax (basic slices, reshapes) do not see the write.
 """
+import ctypes
+
 import jax
 import jax.dlpack
 import numpy as np
 
-from .. import _caches
+from .. import _caches, base
+from .._x64 import x64
 from ..base import MXNetError
 from ..context import current_context
-from .ndarray import NDArray, array, share_host_buffer
+from .ndarray import NDArray, array, c_handles, share_host_buffer
 
 __all__ = ['from_dlpack', 'to_dlpack_for_read', 'to_dlpack_for_write', 'from_numpy']
 
@@ -57,6 +60,7 @@ def to_dlpack_for_write(data):
     return _export(data, 'to_dlpack_for_write')
 
 
+@x64  # a float64 or int64 buffer stays one (jax would take it as 32-bit with x64 off)
 def from_dlpack(dlpack):
     """An NDArray over a DLPack capsule's buffer, or over any object with ``__dlpack__``."""
     if not hasattr(dlpack, '__dlpack__'):
@@ -84,6 +88,47 @@ def from_numpy(ndarray, zero_copy=True):
     share_host_buffer(out, ndarray)  # writes to the NDArray reach the numpy array
     return out
 
+
+# ---- MXNet's C function, for ctypes code written against MXNet's library ----------------------
+
+class _DLDevice(ctypes.Structure):
+    _fields_ = [('device_type', ctypes.c_int32), ('device_id', ctypes.c_int32)]
+
+
+class _DLTensorHead(ctypes.Structure):
+    """The leading fields of DLPack's DLTensor (a DLManagedTensor starts with one)."""
+    _fields_ = [('data', ctypes.c_void_p), ('device', _DLDevice)]
+
+
+# Our own prototype of PyCapsule_New (argument types set on ctypes.pythonapi's would be global).
+_capsule_new = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p)(
+    ('PyCapsule_New', ctypes.pythonapi))
+_DLTENSOR = b'dltensor'  # a capsule keeps a pointer to its name: this bytes object outlives them
+# As importing MXNet does: ctypes code handling DLPack capsules (MXNet's own tests) relies on
+# these result types being pointers and objects, not ctypes' default C int.
+ctypes.pythonapi.PyCapsule_GetName.restype = ctypes.c_char_p
+ctypes.pythonapi.PyCapsule_GetPointer.restype = ctypes.c_void_p
+ctypes.pythonapi.PyCapsule_New.restype = ctypes.py_object
+
+
+def _c_ndarray_from_dlpack(managed, out):
+    """``MXNDArrayFromDLPack(DLManagedTensor *managed, NDArrayHandle *out)``: a handle of an NDArray
+    over the tensor's buffer, which the array now owns (the tensor's deleter runs when the array
+    is freed, as MXNet's does), for ``NDArray(handle)`` to take over. Returns 0."""
+    address = managed.value if isinstance(managed, ctypes.c_void_p) else managed
+    if not address:
+        raise MXNetError('MXNDArrayFromDLPack: the DLManagedTensor pointer is NULL')
+    device = _DLTensorHead.from_address(address).device
+    # a fresh capsule over the same tensor: jax takes it over (its deleter included), without a copy
+    capsule = _capsule_new(address, _DLTENSOR, None)
+    arr = from_dlpack(_Capsule(capsule, (device.device_type, device.device_id)))
+    c_handles[id(arr)] = arr
+    target = out._obj if hasattr(out, '_obj') else out.contents  # ctypes.byref(h) or ctypes.pointer(h)
+    target.value = id(arr)
+    return 0
+
+
+base._LIB.MXNDArrayFromDLPack = _c_ndarray_from_dlpack
 
 # The NDArray methods of the same names
 NDArray.to_dlpack_for_read = to_dlpack_for_read

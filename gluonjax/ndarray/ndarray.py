@@ -51,15 +51,21 @@ class NDArray(ArrayType):
     __array_priority__ = 1000.0
     _sparse = False  # row_sparse/csr arrays (ndarray/sparse.py) say True
 
-    def __init__(self, data, ctx=None, writable=True):
+    def __init__(self, data=None, ctx=None, writable=True, handle=None):
         # ``writable`` is MXNet's flag for arrays made from a C handle; gluonjax arrays are
-        # always writable.
+        # always writable. ``handle`` is MXNet's name for the first argument.
+        if handle is not None:
+            data = handle
         base = None
         if isinstance(data, ctypes.c_void_p):  # MXNet's NDArray(handle): the array it stands for
-            base = _by_handle.get(data.value)
-            if base is None:
-                raise MXNetError('NDArray: %r is not the handle of a live NDArray' % (data,))
-            data, ctx = base._data, base._ctx
+            owned = c_handles.pop(data.value, None)  # made by a C function: this NDArray takes it over
+            if owned is not None:
+                data, ctx = owned._data, owned._ctx
+            else:
+                base = _by_handle.get(data.value)
+                if base is None:
+                    raise MXNetError('NDArray: %r is not the handle of a live NDArray' % (data,))
+                data, ctx = base._data, base._ctx
         self._data = data
         self._ctx = ctx
         self._ag = None
@@ -418,6 +424,9 @@ class NDArray(ArrayType):
 # ---------------------------------------------------------------------------------------
 
 _by_handle = weakref.WeakValueDictionary()  # id -> NDArray, for the handles of _as_parameter_
+# id -> NDArray: handles made by the C functions of mx.base._LIB (MXNDArrayFromDLPack), which own
+# their array until an NDArray(handle) takes it over, as a handle from MXNet's C library does.
+c_handles = {}
 
 
 def make_view(base, out, begin, end):

@@ -141,6 +141,33 @@ def _windows(xp, spatial_axes, kernel, stride, dilate, out):
     return cols
 
 
+def _stacked_windows(xp, spatial_axes, kernel, stride, dilate, out, axis):
+    """``jnp.stack(_windows(...), axis)``: the patches, the kernel offsets along ``axis``.
+
+    With fewer output positions than kernel offsets (a kernel as large as the image), the
+    patches are cut one output position at a time instead, so the program (and its backward:
+    a pad and add per slice) grows with the positions, not with the kernel: a 224x224 kernel
+    would be 50,176 slices, which XLA takes minutes to compile."""
+    if math.prod(out) >= math.prod(kernel):
+        return jnp.stack(_windows(xp, spatial_axes, kernel, stride, dilate, out), axis=axis)
+    nd, first, last = xp.ndim, spatial_axes[0], spatial_axes[-1]
+    cols = []
+    for pos in itertools.product(*[range(n) for n in out]):
+        start, limit, strides = [0] * nd, list(xp.shape), [1] * nd
+        for ax, q, k, s, d in zip(spatial_axes, pos, kernel, stride, dilate):
+            start[ax], limit[ax], strides[ax] = q * s, q * s + (k - 1) * d + 1, d
+        cols.append(lax.slice(xp, start, limit, strides))
+    # (positions, *pre, kernel offsets, *post), the spatial axes being contiguous in every layout
+    pre, post = xp.shape[:first], xp.shape[last + 1:]
+    y = jnp.stack(cols).reshape(tuple(out) + pre + (math.prod(kernel),) + post)
+    n_out = len(out)
+    pre_axes = list(range(n_out, n_out + len(pre)))
+    post_axes = list(range(n_out + len(pre) + 1, y.ndim))
+    order = pre_axes + list(range(n_out)) + post_axes  # the stacked layout without its kernel axis
+    order.insert(axis % y.ndim, n_out + len(pre))
+    return jnp.transpose(y, order)
+
+
 def conv_im2col(x, w, stride, dilate, pad, groups, layout, rows=None):
     """Convolution as patches x weight: slices of the input, then one (grouped) matmul.
 
@@ -170,7 +197,7 @@ def conv_im2col(x, w, stride, dilate, pad, groups, layout, rows=None):
     n, c, f = x.shape[0], x.shape[1], w.shape[0]
     cg, fg = c // groups, f // groups
     kk, npos = math.prod(kernel), math.prod(out)
-    patches = jnp.stack(_windows(xp, layout.spatial, kernel, stride, dilate, out), axis=2)  # (N, C, K, *out)
+    patches = _stacked_windows(xp, layout.spatial, kernel, stride, dilate, out, 2)  # (N, C, K, *out)
     if groups == 1:
         y = jnp.einsum('nkp,fk->nfp', patches.reshape(n, c * kk, npos), w.reshape(f, c * kk))
     else:
@@ -202,13 +229,12 @@ def _patch_rows_product(x, w, kernel, stride, dilate, pad, groups, weight_channe
     n, c, f = x.shape[0], x.shape[-1], w.shape[0]
     cg, fg = c // groups, f // groups
     kk, m = math.prod(kernel), x.shape[0] * math.prod(out)
-    cols = _windows(xp, layout.spatial, kernel, stride, dilate, out)
     if weight_channel_first:
-        patches = jnp.stack(cols, axis=-1).reshape(m, groups, cg, kk)
+        patches = _stacked_windows(xp, layout.spatial, kernel, stride, dilate, out, -1).reshape(m, groups, cg, kk)
         wg = w.reshape(groups, fg, cg, kk)
         spec = 'mgck,gfck->mgf'
     else:
-        patches = jnp.stack(cols, axis=-2).reshape(m, kk, groups, cg)
+        patches = _stacked_windows(xp, layout.spatial, kernel, stride, dilate, out, -2).reshape(m, kk, groups, cg)
         wg = w.reshape(groups, fg, kk, cg)
         spec = 'mkgc,gfkc->mgf'
     if groups == 1:  # the patch rows against the weight's rows: no transposed operand
@@ -524,7 +550,7 @@ def _patches(image, kernel, stride, dilate, pad, out):
     pads = [(0, 0, 0), (0, 0, 0)] + [(p, p, 0) for p in pad]
     padded = lax.pad(image, jnp.zeros((), image.dtype), pads) if any(pad) else image
     spatial_axes = tuple(range(2, image.ndim))
-    cols = jnp.stack(_windows(padded, spatial_axes, kernel, stride, dilate, out), axis=2)  # (N, C, K, *out)
+    cols = _stacked_windows(padded, spatial_axes, kernel, stride, dilate, out, 2)  # (N, C, K, *out)
     n, c = image.shape[:2]
     return cols.reshape((n, c * math.prod(kernel), math.prod(out)))
 

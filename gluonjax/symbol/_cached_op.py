@@ -31,6 +31,12 @@ class CachedOp:
         self._graph = GraphFunction(sym)
         self._names = list(self._graph.input_names)
         self._jitted = {}  # training mode -> (compiled function, tape key)
+        # what autograd.get_symbol shows of a recorded call: the operators inline when there are
+        # at most inline_limit of them and static_alloc is off (MXNet's rule), else one _CachedOp
+        flags = {k: str(v).lower() for k, v in (flags.items() if isinstance(flags, dict) else flags)}
+        n_ops = sum(1 for node in sym._topo() if not node.is_variable)
+        inline = flags.get('static_alloc', 'false') not in ('true', '1') and n_ops <= int(flags.get('inline_limit', 2))
+        self._recorded_form = (sym, self._names, inline)
 
     def _compiled(self, train):
         entry = self._jitted.get(train)
@@ -63,6 +69,7 @@ class CachedOp:
         try:
             if _ag_state.recording and _tape.tracked(parents):
                 outs, node = _tape.record_call(jitted, token, parents, vals, jitted, 'CachedOp')
+                node.graph = self._recorded_form
             else:
                 outs, node = jitted(*vals), None
         except MXNetError:
