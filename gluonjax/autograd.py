@@ -223,11 +223,13 @@ def get_symbol(x):
         n_vars[0] += 1
         return sym.var('null%d' % (n_vars[0] - 1))
 
-    for k, node in enumerate(_tape.graph_nodes([x._ag])):  # producers first
+    k = -1  # the number of the recorded operator (node_<k>)
+    for node in _tape.graph_nodes([x._ag]):  # producers first
         if node.key[0] == _tape.PASS_THROUGH:  # a padded call's pad or cut: its input in its place
             inputs = input_symbols(node.parents, node.values)
             built[id(node)] = inputs[0] if len(inputs) == 1 else built[id(node.parents[0][0])]
             continue
+        k += 1
         if node.graph is not None:
             graph, names, inline = node.graph
             parents = node.parents[:len(names)]
