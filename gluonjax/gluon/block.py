@@ -696,6 +696,12 @@ class HybridBlock(Block):
                              'Please check the type of the args.')
         return self._symbolic_forward(x, *args)
 
+    def _eager_call(self, *args, ctx=None):
+        """The Block run operator by operator (a graph with dynamic shapes)."""
+        if self._gluon2():
+            return self.forward(*args)
+        return self._eager_forward(*args, ctx=ctx)
+
     def _eager_forward(self, x, *args, ctx=None):
         ctx = ctx or x.context
         with ctx:
@@ -844,6 +850,11 @@ class HybridBlock(Block):
         params = self.collect_params()
         shapes_before = [(p, p.shape) for p in params.values()]
         sym_inputs, out = self._get_graph(*args)
+        if _has_dynamic_shapes(out):
+            # an output shape follows input values (boolean_mask): no static-shape program can
+            # run the graph; MXNet's CachedOp runs such graphs operator by operator, as here
+            runner = self._cached[sig] = _Dynamic(self._in_format, self._out_format)
+            return runner, flat
         runner = GraphRunner(out, [s.name for s in sym_inputs], params, self)
         _check_unused_with_deferred(runner, shapes_before)
         runner.finish_deferred_init()
@@ -859,6 +870,8 @@ class HybridBlock(Block):
         runner = self._cached.get(((0,), (data.shape, data.dtype)))  # _runner_for's signature
         if runner is None:
             runner, _ = self._runner_for(x)
+        if isinstance(runner, _Dynamic):
+            return self._eager_call(x)
         out = runner([x], x._ctx or x.context)
         return out[0] if runner.out_format == 0 else _regroup(out, runner.out_format)
 
@@ -868,6 +881,8 @@ class HybridBlock(Block):
             return self._call_one(args[0])
         runner, flat = self._runner_for(*args)
         real = [a for a in flat if a is not None]
+        if isinstance(runner, _Dynamic):
+            return self._eager_call(*args, ctx=real[0].context)
         ctxs = set(a.context for a in real)
         if len(ctxs) > 1:
             raise ValueError('Find multiple contexts in the input, After hybridized, the HybridBlock '
@@ -886,6 +901,23 @@ class HybridBlock(Block):
         ``data``, with several ``data0``, ``data1``, ...
         """
         return _export.export(self, path, epoch)
+
+
+class _Dynamic:
+    """The cache entry of a signature whose graph runs operator by operator (dynamic shapes)."""
+
+    def __init__(self, in_format, out_format):
+        self.in_format, self.out_format = in_format, out_format
+
+
+def _has_dynamic_shapes(out):
+    """Whether a traced graph has an operator whose output shape depends on input values."""
+    for node in out._topo():
+        if node.op is not None and node.op.value_attrs is not None:
+            avals = node.avals()
+            if avals is None or any(shape is None for shape, _d in avals):
+                return True
+    return False
 
 
 _GLUON2 = {}
