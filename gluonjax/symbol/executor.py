@@ -359,6 +359,8 @@ class Executor:
         them (and run on the host while their shapes are new), where the compiled graph would be
         a program of its own; an executor bound for one check (a forward, or a forward and a
         backward, which compiles its own) compiles no forward program. Later calls compile it."""
+        if self._fn.has_dynamic_shapes:  # no static-shape program can run it (boolean_mask)
+            return True
         train = train and self._fn.mode_dependent
         if len(self._fn._steps) > SMALL_GRAPH_STEPS or self._fn.has_subgraphs or train in self._ran_by_node:
             return False
