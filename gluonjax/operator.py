@@ -177,7 +177,9 @@ def _forward(spec, is_train, *values):
     outs = [array(np.zeros(s, dtype=t)) for s, t in zip(out_shapes, out_types)]
     _user_call(spec, 'forward', lambda: op.forward(is_train=is_train, req=['write'] * len(outs),
                                                     in_data=arrays[:n_args], out_data=outs, aux=arrays[n_args:]))
-    return _results(spec, 'forward', outs, out_shapes, out_types)
+    # the auxiliary states follow the outputs, as the forward wrote them
+    return (_results(spec, 'forward', outs, out_shapes, out_types)
+            + _results(spec, 'forward', arrays[n_args:], in_shapes[n_args:], in_types[n_args:]))
 
 
 def _backward(spec, n_in, *values):

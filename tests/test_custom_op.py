@@ -177,3 +177,42 @@ def test_get_operator_arguments_describes_inputs_and_parameters_as_mxnet():
     assert conv['no_bias'] == 'boolean, optional, default=0'
     with pytest.raises(mx.base.MXNetError, match="valid values are: {'relu', 'sigmoid'"):
         mx.nd.Activation(mx.nd.ones(2), act_type='mish')
+
+
+class _Counted(mx.operator.CustomOp):
+    """Writes its auxiliary state in forward and checks it in backward (MXNet's test_custom_op)."""
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        aux[0][:] = aux[0] + 1
+        self.assign(out_data[0], req[0], in_data[0] * 3)
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        assert (aux[0].asnumpy() == 1).all(), aux[0].asnumpy()  # the state forward left
+        self.assign(in_grad[0], req[0], out_grad[0] * 3)
+
+
+@mx.operator.register('test_counted')
+class _CountedProp(mx.operator.CustomOpProp):
+    def list_auxiliary_states(self):
+        return ['count']
+
+    def infer_shape(self, in_shape):
+        return in_shape, [in_shape[0]], [in_shape[0][:1]]
+
+    def create_operator(self, ctx, in_shapes, in_dtypes):
+        return _Counted()
+
+
+def test_auxiliary_states_are_listed_inferred_and_written_in_training():
+    op = mx.sym.Custom(data=mx.sym.Variable('data'), count=mx.sym.Variable('count'), op_type='test_counted')
+    assert op.list_arguments() == ['data'] and op.list_auxiliary_states() == ['count']
+    assert op.infer_shape(data=(2, 3)) == ([(2, 3)], [(2, 3)], [(2,)])
+    x = nd.array(np.arange(6).reshape(2, 3))
+    exe = op.bind(mx.cpu(), {'data': x}, args_grad={'data': nd.zeros((2, 3))}, aux_states={'count': nd.zeros(2)})
+    exe.forward()  # inference: MXNet 1.9.1 leaves the executor's state as it was
+    assert exe.aux_dict['count'].asnumpy().tolist() == [0, 0]
+    exe.forward(is_train=True)
+    assert exe.aux_dict['count'].asnumpy().tolist() == [1, 1]
+    np.testing.assert_array_equal(exe.outputs[0].asnumpy(), x.asnumpy() * 3)
+    exe.backward(nd.ones((2, 3)))
+    np.testing.assert_array_equal(exe.grad_dict['data'].asnumpy(), np.full((2, 3), 3.0))

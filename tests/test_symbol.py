@@ -433,6 +433,7 @@ SHAPE_CASES = {
     '_contrib_dgl_csr_neighbor_uniform_sample': ([(4, 4), (2,)], {'num_args': 2, 'max_num_vertices': 3}),
     '_contrib_dgl_csr_neighbor_non_uniform_sample': ([(4, 4), (4,), (2,)], {'num_args': 3, 'max_num_vertices': 3}),
     'Custom': ([(2, 3)], {'op_type': 'test_symbol_identity'}),
+    '_CachedOp': ([(2, 3)], {'subgraph': mx.sym.relu(mx.sym.var('x') * 2, name='r').tojson()}),  # a subgraph as JSON
     'FullyConnected': ([(2, 3, 4), (5, 12), (5,)], {'num_hidden': 5}),
     'Convolution': ([(2, 3, 8, 8), (4, 3, 3, 3), (4,)], {'kernel': (3, 3), 'num_filter': 4, 'stride': (2, 2)}),
     '_contrib_DeformableConvolution': ([(2, 4, 6, 6), (2, 18, 4, 4), (3, 4, 3, 3), (3,)],

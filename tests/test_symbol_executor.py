@@ -472,3 +472,17 @@ def test_backward_without_forward_runs_the_forward_first():
     exe.backward(mx.nd.array(head))
     np.testing.assert_array_equal(grad.asnumpy(), head.reshape(3, 2, 4).sum(1))
     np.testing.assert_array_equal(exe.outputs[0].asnumpy(), np.repeat(np.arange(12).reshape(3, 4), 2, axis=0))
+
+
+@pytest.mark.parametrize('src,dst', [('int32', 'float32'), ('float32', 'int32'), ('int32', 'int32')])
+def test_cast_passes_gradients_through_integer_types_as_mxnet(src, dst):
+    """MXNet 1.9.1 (test_operator's test_cast): the head gradient, cast to the output's type, is
+    cast back to the argument's (int32 -> float32 gives [0, 4, -2] for heads [0.97, 4.3, -2.05])."""
+    y = mx.sym.Cast(mx.sym.Variable('x', dtype=src), dtype=dst)
+    exe = y.simple_bind(mx.cpu(), x=(3,))
+    x = np.array([0.97627008, 4.30378733, -2.05526752])
+    exe.arg_arrays[0][:] = x
+    exe.forward(is_train=True)
+    exe.backward(mx.nd.array(x, dtype=dst))
+    assert exe.grad_arrays[0].dtype == np.dtype(src)
+    np.testing.assert_allclose(exe.grad_arrays[0].asnumpy(), x.astype(dst).astype(src), rtol=1e-6)

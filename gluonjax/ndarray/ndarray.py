@@ -594,7 +594,7 @@ def invoke(op_name, inputs, kwargs, out=None, ctx=None):
         if new_aux is not None:
             # MXNet updates running statistics in backward: recorded passes count once backward runs
             node.on_backward = _aux_writer(kernel.op, kernel.attrs,
-                                           inputs[len(inputs) - len(kernel.op.aux):], new_aux)
+                                           inputs[len(inputs) - len(kernel.op.aux_names(kernel.attrs)):], new_aux)
     visible = results[:kernel.n_visible]
     if _pending.entries:
         _carry_failure(inputs, *visible)

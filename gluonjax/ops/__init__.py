@@ -10,3 +10,4 @@ from . import mixed_precision  # noqa: F401,E402
 from . import image  # noqa: F401,E402
 from . import hawkes  # noqa: F401,E402
 from . import dgl  # noqa: F401,E402
+from . import cached_op  # noqa: F401,E402

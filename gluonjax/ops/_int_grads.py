@@ -57,7 +57,10 @@ def _data_positions(name, n):
 
 
 def _inner(eqn):
-    """The ClosedJaxpr a call-like primitive runs (jit, custom_jvp/vjp calls), else None."""
+    """The ClosedJaxpr a call-like primitive runs (jit, custom_jvp/vjp calls), else None (a
+    scan's body runs once per step: the scan is not a call)."""
+    if eqn.primitive.name == 'scan':
+        return None
     for key in ('jaxpr', 'call_jaxpr', 'fun_jaxpr'):
         sub = eqn.params.get(key)
         if sub is not None and hasattr(sub, 'jaxpr') and hasattr(sub, 'consts'):

@@ -435,8 +435,9 @@ class OpDef:
     variadic: bool = False
     # The parameter counting a variadic operator's inputs (MXNet's key_var_num_args).
     num_args_param: str = 'num_args'
-    # Inputs that are auxiliary states (BatchNorm's moving statistics), listed last in inputs.
-    aux: Tuple[str, ...] = ()
+    # Inputs that are auxiliary states (BatchNorm's moving statistics), listed last in inputs;
+    # or a function of the parsed attributes (Custom: the user's prop lists them).
+    aux: Union[Tuple[str, ...], Callable] = ()
     # Number of outputs, or a function of the parsed attributes.
     num_outputs: Union[int, Callable] = 1
     # Outputs seen by the user; the rest are internal (MXNet's "visible outputs").
@@ -606,6 +607,10 @@ class OpDef:
             return tuple('arg%d' % i for i in range(n))
         names = self.inputs(attrs) if callable(self.inputs) else self.inputs
         return tuple(names)
+
+    def aux_names(self, attrs):
+        """The names of the inputs that are auxiliary states (``aux``)."""
+        return tuple(self.aux(attrs)) if callable(self.aux) else self.aux
 
     def mutated_inputs(self, attrs):
         """The names of the inputs the operator writes in place (``mutate_inputs``)."""

@@ -45,6 +45,24 @@ def _call_inputs(kwargs):
     return _inputs(values) if 'op_type' in values else _inputs(None)
 
 
+def _aux(attrs):
+    prop = make_prop(attrs)
+    return () if prop is None else tuple(prop.list_auxiliary_states())
+
+
+def _input_shapes(attrs, known):
+    """The shapes the prop's infer_shape gives the arguments and auxiliary states, once every
+    argument's shape is known (MXNet calls it with the argument shapes alone)."""
+    prop = make_prop(attrs)
+    args = prop.list_arguments()
+    if not all(n in known for n in args):
+        return {}
+    shapes = prop.infer_shape([list(known[n]) for n in args])
+    aux = shapes[2] if len(shapes) > 2 else []
+    names = list(args) + list(prop.list_auxiliary_states())
+    return {n: tuple(int(d) for d in s) for n, s in zip(names, list(shapes[0]) + list(aux))}
+
+
 def _outputs(attrs):
     return len(make_prop(attrs).list_outputs())
 
@@ -74,15 +92,19 @@ def signature(prop, op_type, arrays):
 
 
 @register('Custom', inputs=_inputs, call_inputs=_call_inputs, num_outputs=_outputs, output_names=_output_names, open_params=True,
-          mode_dependent=True, params=[P('op_type', 'str')])
+          aux=_aux, updates_aux=True, input_shapes=_input_shapes, mode_dependent=True, params=[P('op_type', 'str')])
 def custom(*arrays, op_type, _train=False, **kwargs):
-    """An operator whose forward and backward are the Python methods of a registered CustomOp."""
+    """An operator whose forward and backward are the Python methods of a registered CustomOp.
+
+    Returns the outputs, then the auxiliary states as the user's forward left them (it writes
+    them in place in MXNet), which the executor stores and the backward is given."""
     attrs = dict(kwargs, op_type=op_type)
     prop = make_prop(attrs)
     sig = signature(prop, op_type, arrays)
     spec = (tuple(sorted(attrs.items())), sig)
-    out_specs = tuple(jax.ShapeDtypeStruct(s, t) for s, t in zip(sig[2], sig[3]))
+    n_out, n_args = len(sig[2]), len(prop.list_arguments())
     in_specs = tuple(jax.ShapeDtypeStruct(s, t) for s, t in zip(sig[0], sig[1]))
+    out_specs = tuple(jax.ShapeDtypeStruct(s, t) for s, t in zip(sig[2], sig[3])) + in_specs[n_args:]
 
     @jax.custom_vjp
     def run(*xs):
@@ -94,8 +116,9 @@ def custom(*arrays, op_type, _train=False, **kwargs):
 
     def run_bwd(saved, grads):
         xs, outs = saved
+        ins = tuple(xs[:n_args]) + tuple(outs[n_out:])  # the states the forward wrote
         return tuple(jax.pure_callback(functools.partial(HOST['backward'], spec, len(xs)), in_specs,
-                                       *grads, *xs, *outs))
+                                       *grads[:n_out], *ins, *outs[:n_out]))
 
     run.defvjp(run_fwd, run_bwd)
     outs = run(*arrays)

@@ -23,6 +23,7 @@ _gen.add_fluent_methods()
 from . import contrib, linalg, random, image, sparse  # noqa: E402,F401
 from . import graph  # noqa: E402,F401
 from . import _internal  # noqa: E402,F401
+from . import _subgraph_json  # noqa: E402,F401  (the reader of _CachedOp subgraphs)
 
 
 def __getattr__(name):

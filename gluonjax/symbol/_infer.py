@@ -47,6 +47,17 @@ def node_error(node, err):
 
 
 @x64  # float64/int64 inputs keep their dtypes in the abstract evaluation
+def _eval_static(node, in_avals):
+    """eval_node's answer; None where the output shape follows the input values (boolean_mask,
+    whose shape is unknown until it runs, as MXNet's dynamic-shape operators' are)."""
+    if node.op.value_attrs is None:
+        return eval_node(node, in_avals)
+    try:
+        return eval_node(node, in_avals)
+    except MXNetError:
+        return None
+
+
 def eval_node(node, in_avals, train=False):
     """Output (shape, dtype) pairs of an operator node for input (shape, dtype) pairs.
 
@@ -184,7 +195,9 @@ def node_avals(node):
     if any(s is None for s, _ in ins):
         ins = _resolve_pending_inputs(node, ins)
     if all(s is not None for s, _ in ins):
-        return eval_node(node, tuple(zip([s for s, _ in ins], _eval_dtypes(node, [d for _, d in ins]))))
+        out = _eval_static(node, tuple(zip([s for s, _ in ins], _eval_dtypes(node, [d for _, d in ins]))))
+        if out is not None:
+            return out
     dtype = _fallback_dtype(node, [d for _, d in ins])
     if dtype is None:
         return None
@@ -288,9 +301,11 @@ def _run(symbol, shapes, dtypes, seed_pending=True):
                 progress |= _foreach_shapes(node, keys, ent_shape)
             progress |= _fill_dtypes(node, keys, ent_dtype)
             n_out = node.num_outputs()
+            outs = None
             if all(is_known(ent_shape.get(k)) for k in keys):
-                outs = eval_node(node, tuple(zip([ent_shape[k] for k in keys],
-                                                 _eval_dtypes(node, [ent_dtype.get(k) for k in keys]))))
+                outs = _eval_static(node, tuple(zip([ent_shape[k] for k in keys],
+                                                    _eval_dtypes(node, [ent_dtype.get(k) for k in keys]))))
+            if outs is not None:
                 for i, (s, d) in enumerate(outs):
                     _set_output(node, i, ent_shape, s)
                     if (id(node), i) not in ent_dtype or all(k in ent_dtype for k in keys):

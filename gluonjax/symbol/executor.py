@@ -18,7 +18,7 @@ from .._x64 import x64
 from ..base import MXNetError, shape_str
 from ..context import Context, context_of_device, current_context
 from ..ndarray import _pending
-from ..ops import get_op, sparse as _sparse
+from ..ops import _int_grads, get_op, sparse as _sparse
 from ..ops._tiers import Tiered
 from ._monitor import MonitorCallback as _MonitorCallback
 from .graph import GraphFunction
@@ -86,6 +86,35 @@ def _cotangent(out, head_grad):
     if head_grad.shape != out.shape and head_grad.size == out.size == 0:  # any empty array will do
         return jnp.zeros_like(out)
     return _tape.cast(head_grad, out.dtype)
+
+
+def _integers_involved(f, diff):
+    """Whether the graph ``f`` has integer arguments to differentiate or integer outputs."""
+    names = tuple(diff)
+    return _int_grads.involved(lambda *v: tuple(f(dict(zip(names, v)))[0]), [diff[n] for n in names],
+                               tuple(range(len(names))))
+
+
+def _integer_backward(f, diff, head_grads):
+    """The gradients of ``diff`` (name -> value) where integers take part, as MXNet computes
+    them: integer outputs take their head gradients in their own type (ones by default) and
+    integer arguments get theirs truncated (``ops/_int_grads.py``)."""
+    names = tuple(diff)
+    outs, pull = _int_grads.vjp(lambda *v: tuple(f(dict(zip(names, v)))[0]), [diff[n] for n in names],
+                                tuple(range(len(names))))
+    heads = []
+    for o, h in zip(outs, head_grads):
+        if jnp.issubdtype(o.dtype, jnp.inexact):
+            heads.append(_cotangent(o, h))
+        elif h is None:
+            heads.append(jnp.ones_like(o))
+        else:
+            heads.append(h.astype(o.dtype))
+    for i, (o, h) in enumerate(zip(outs, heads)):
+        if h.shape != o.shape:
+            raise MXNetError('backward: the head gradient of output %d has shape %s, the output %s'
+                             % (i, shape_str(h.shape), shape_str(o.shape)))
+    return dict(zip(names, pull(tuple(heads))))
 
 
 def _cotangents(vjp, outs, head_grads):
@@ -233,6 +262,8 @@ class Executor:
                     outs, new_aux = graph(dict(fixed, **diff, **aux), train, key, devices)
                     return outs, new_aux
                 diff = {n: args[n] for n in diff_names}
+                if _integers_involved(f, diff):
+                    return _integer_backward(f, diff, head_grads)
                 outs, vjp, _ = jax.vjp(f, diff, has_aux=True)
                 heads = _cotangents(vjp, outs, head_grads)
                 if devices is not None:
@@ -328,6 +359,8 @@ class Executor:
         them (and run on the host while their shapes are new), where the compiled graph would be
         a program of its own; an executor bound for one check (a forward, or a forward and a
         backward, which compiles its own) compiles no forward program. Later calls compile it."""
+        if self._fn.has_dynamic_shapes:  # no static-shape program can run it (boolean_mask)
+            return True
         train = train and self._fn.mode_dependent
         if len(self._fn._steps) > SMALL_GRAPH_STEPS or self._fn.has_subgraphs or train in self._ran_by_node:
             return False
@@ -358,12 +391,9 @@ class Executor:
             out_grads = out_grads[:n_out]  # MXNet ignores the extra ones
             heads = [None if g is None else (g._data if isinstance(g, NDArray) else jnp.asarray(g))
                      for g in out_grads]
-        diff_names = tuple(n for n in self._fn.arg_names
-                           if self._grad_req[n] != 'null' and jnp.issubdtype(args[n].dtype, jnp.inexact))
-        for name in self._fn.arg_names:  # an integer argument (softmax's lengths) has no gradient:
-            if self._grad_req[name] == 'write' and name not in diff_names:  # MXNet writes zeros
-                target = self.grad_dict[name]
-                target._set_data(_tape.zeros_like(target._data))
+        # integer arguments too: MXNet differentiates them in their own type (a Cast passes the
+        # gradient through; softmax's lengths get zeros), see ops/_int_grads.py
+        diff_names = tuple(n for n in self._fn.arg_names if self._grad_req[n] != 'null')
         if not diff_names:
             return
         grads = self._run('backward', train, args, aux, key, diff_names, heads)

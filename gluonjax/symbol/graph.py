@@ -12,7 +12,7 @@ import numpy as np
 
 from ..base import DeferredError, MXNetError
 from ..ops import sparse as _sparse
-from ..ops._kernel import kernel_for, operator_error, same_kind
+from ..ops._kernel import kernel_for, operator_error, same_kind, with_values
 from . import _node_kernel
 from ._infer import entry_shapes, pending_shape
 from ._node_kernel import node_kernel
@@ -51,6 +51,11 @@ class _Step:
         return k
 
 
+def _shape_unknown(node):
+    avals = node.avals()
+    return avals is None or any(shape is None for shape, _d in avals)
+
+
 class GraphFunction:
     """The graph of ``symbol`` as ``f(inputs, train, key) -> (outputs, new_aux)``.
 
@@ -87,6 +92,8 @@ class GraphFunction:
         self._aux_slot = {name: slot for slot, name in self._variables if name in set(self.aux_names)}
         self.has_random = any(s.op.random for s in self._steps)
         self.has_subgraphs = any(s.op.subgraphs for s in self._steps)
+        # an output shape follows input values (boolean_mask): only run_storage runs the graph
+        self.has_dynamic_shapes = any(s.op.value_attrs is not None and _shape_unknown(s.node) for s in self._steps)
         # whether training mode changes anything (else one compiled function serves both modes)
         self.mode_dependent = any(s.op.mode_dependent for s in self._steps)
         # zeros((0, n)) & co.: MXNet decides their unknown dimensions from their consumers
@@ -189,6 +196,8 @@ class GraphFunction:
         for step in self._steps:
             args = [values[s][i] for s, i in step.slots]
             kernel = step.kernel(train, decided.get(id(step.node)))
+            if step.op.value_attrs is not None:  # the output shape read off the input values
+                kernel = with_values(kernel, [np.asarray(_sparse.to_dense(a)) for a in args])
             outs = None
             if step.op.sparse is not None and any(_sparse.stype_of(a) != 'default' for a in args):
                 outs = step.op.sparse(kernel, *args)

@@ -337,7 +337,7 @@ def _read_node(raw, i, built, source, old_format, n_nodes):
     if len(inputs) < len(names):
         # MXNet < 0.9 left auxiliary states out of the file; they are variables named <node>_<aux>.
         missing = names[len(inputs):]
-        if all(n in op.aux for n in missing):
+        if all(n in op.aux_names(node._parsed) for n in missing):
             for n in missing:
                 inputs.append((_Node(None, '%s_%s' % (raw['name'], n), {}), 0, 1))
         else:

@@ -102,7 +102,8 @@ class _Node:
         """Positions of the inputs that are auxiliary states (written by the operator)."""
         if self.op is None or not self.op.aux:
             return ()
-        return tuple(i for i, n in enumerate(self.input_names()) if n in self.op.aux)
+        aux = self.op.aux_names(self.parsed())
+        return tuple(i for i, n in enumerate(self.input_names()) if n in aux)
 
     def avals(self):
         """Per-output (shape, dtype) when known, else None (computed once)."""
@@ -651,7 +652,7 @@ def _connect(node, entries, names):
     """Set the node's inputs: variables written by the operator get a new version, and
     variables feeding inputs with a conventional initialiser get it (BatchNorm's moving_var)."""
     init = node.op.input_inits or {}
-    aux = set(node.op.aux)
+    aux = set(node.op.aux_names(node.parsed())) if node.op.aux else ()
     inputs = []
     for (src, index), in_name in zip(entries, names):
         version = 0

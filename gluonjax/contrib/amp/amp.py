@@ -112,7 +112,7 @@ def _eager_casts(policy, scaler):
         rule = policy.rule(op_name, kwargs)
         if rule is None or not inputs:
             return inputs
-        n_aux = len(get_op(op_name).aux)
+        n_aux = len(get_op(op_name).aux_names(kwargs))
         data, aux = inputs[:len(inputs) - n_aux], inputs[len(inputs) - n_aux:]
         if rule == _WIDEST:
             names = [np.dtype(x.dtype).name for x in data]
@@ -129,7 +129,8 @@ def _cast_entries(policy, op, attrs, entries, names, naming):
     rule = policy.rule(op.name, attrs)
     if rule is None:
         return entries
-    positions = [i for i, n in enumerate(names[:len(entries)]) if n not in op.aux]
+    aux = op.aux_names(attrs)
+    positions = [i for i, n in enumerate(names[:len(entries)]) if n not in aux]
     if rule == _WIDEST:
         if len(positions) < 2:
             return entries
