@@ -32,6 +32,11 @@ _shared = _caches.lru_cache('gluon.hybrid_graphs', 512)
 _array_of = operator.attrgetter('_data')  # an NDArray's jax array, without a Python call
 
 
+def _shape_unknown(node):
+    avals = node.avals()
+    return avals is None or any(shape is None for shape, _ in avals)
+
+
 class _Compiled:
     """The function for one training mode: ``run`` called on arrays, ``fn`` its pure form
     (what the tape differentiates) and ``token`` the key naming it on the tape."""
@@ -75,6 +80,10 @@ class GraphRunner:
         self.aux_pos = [self.param_keys.index(n) for n in self.aux_keys]
         self.n_out = len(self.graph.output_names)
         self.needs_key = bool(getattr(self.graph, 'has_random', True))
+        # An operator whose output shape depends on input values (bincount, boolean_mask): the
+        # graph cannot be one compiled program, so it runs node by node, as MXNet's CachedOp runs
+        # a graph with dynamic-shape operators
+        self.value_dependent = any(s.op.value_attrs is not None and _shape_unknown(s.node) for s in self.graph._steps)
         self.in_format = self.out_format = None
         self._compiled = {}
         self._arrays = {}
@@ -165,6 +174,8 @@ class GraphRunner:
     @x64  # the compiled graph is traced and run with 64-bit dtypes on (see gluonjax/_x64.py)
     def __call__(self, args, ctx):
         """Run on the flat list of input NDArrays ``args``; returns the output NDArrays."""
+        if self.value_dependent:
+            return self._run_nodes(args, ctx)
         train = _ag_state.training
         entry = self._compiled.get(train)
         if entry is None:
@@ -202,6 +213,27 @@ class GraphRunner:
                 # as MXNet: running statistics are written when backward passes the graph
                 node.on_backward = self._aux_writer([arrays[pos] for pos in self.aux_pos], outs[n:])
         return results
+
+    def _run_nodes(self, args, ctx):
+        """Run the graph as eager operator calls on NDArrays (each one recorded when autograd
+        records, each value-dependent one reading its inputs' values on the host)."""
+        graph = self.graph
+        inputs = dict(zip(self.data_keys, [args[i] for i in self.data_index]))
+        inputs.update(zip(self.param_keys, self._param_arrays(ctx)))
+        values = [None] * graph._n_slots
+        for slot, name in graph._variables:
+            values[slot] = (inputs[name],)
+        decided = graph._pending_shapes({k: v._data for k, v in inputs.items()}) if graph._pending else {}
+        try:
+            for step in graph._steps:
+                shape = decided.get(id(step.node))
+                params = step.params if shape is None else dict(step.params, shape=str(shape))
+                outs = _ndarray.invoke(step.op.name, [values[s][i] for s, i in step.slots], params,
+                                       ctx=ctx if not step.slots else None)
+                values[step.out_slot] = tuple(outs) if isinstance(outs, (list, tuple)) else (outs,)
+        except Exception as err:
+            raise self._error(err) from None
+        return [values[s][i] for s, i in graph._heads]
 
     def _aux_writer(self, aux_arrays, after):
         """A function storing the new auxiliary states into their arrays (see ndarray._aux_writer)."""

@@ -671,9 +671,16 @@ def _bincount_length(attrs, data, weights=None):
     return {'_length': max(int(data.max()) + 1 if data.size else 0, attrs['minlength'])}
 
 
+def _host_bincount():
+    # integer data with weights of any dtype: np.add.at adds each weight in order, one rounding
+    # per addition, as XLA's scatter-add does (float16 too: both add in float32 and round)
+    form = int_exact(lambda *a, **kw: np_bincount(*a, xp=np, **kw))
+    form.mixed_dtypes = True
+    return form
+
+
 @register('_npi_bincount', inputs=_bincount_inputs, value_attrs=_bincount_length, gradient=False,
-          params=[P('minlength', 'int', 0), P('has_weights', 'bool', False)],
-          host=int_exact(lambda *a, **kw: np_bincount(*a, xp=np, **kw)))
+          params=[P('minlength', 'int', 0), P('has_weights', 'bool', False)], host=_host_bincount())
 def np_bincount(data, weights=None, *, minlength, has_weights, _length=None, xp=jnp):
     """The count of each value of the nonnegative integer ``data`` (the sum of its ``weights``):
     a 1-D array of max(data) + 1 or ``minlength`` entries, in the weights' dtype (the data's
