@@ -493,3 +493,32 @@ def test_hybridized_graph_with_value_dependent_shapes_runs_node_by_node():
         y = masked(x, mx.nd.array([1, 0, 1]))
     y.backward()
     assert y.asnumpy().tolist() == [6., 18.] and x.grad.asnumpy().tolist() == [10., 4., 10.]
+
+
+def test_blocks_differing_in_a_dynamic_parameter_share_the_operators_program():
+    # np.trace's offset and a scalar factor are values of one program: each new Block gives its own
+    # results (forward and gradient), hybridized or not
+    from gluonjax import np as mnp, npx
+
+    class Trace(gluon.HybridBlock):
+        def __init__(self, offset):
+            super().__init__()
+            self._offset = offset
+
+        def hybrid_forward(self, F, x):
+            return F.np.trace(x, offset=self._offset, axis1=1, axis2=0)
+
+    data = np.arange(12.).reshape(3, 4)
+    for offset in (-2, 0, 1, 5):
+        for hybridize in (False, True):
+            block = npx.use_np(Trace)(offset)
+            if hybridize:
+                block.hybridize()
+            x = mnp.array(data)
+            x.attach_grad()
+            with autograd.record():
+                out = block(x)
+            out.backward()
+            assert out.item() == np.trace(data, offset, 1, 0)
+            rows, cols = np.indices(data.shape)
+            assert x.grad.asnumpy().tolist() == (rows == cols + offset).astype(float).tolist()

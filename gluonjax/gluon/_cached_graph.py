@@ -86,6 +86,7 @@ class GraphRunner:
         self.value_dependent = any(s.op.value_attrs is not None and _shape_unknown(s.node) for s in self.graph._steps)
         self.in_format = self.out_format = None
         self._compiled = {}
+        self.extra = ()  # a single operator's dynamic parameter values (_dynamic_values)
         self._arrays = {}
         self._last_arrays = (None, None, None)  # (ctx, generation, arrays) of the last call
 
@@ -133,9 +134,15 @@ class GraphRunner:
         if step.slots != [(slot_of[name], 0) for name in self.data_keys]:
             return None
         kernel = step.kernel(train)
-        if kernel.dynamic or step.op.updates_aux or graph._heads != [(step.out_slot, i) for i in range(kernel.n_out)]:
+        if step.op.updates_aux or graph._heads != [(step.out_slot, i) for i in range(kernel.n_out)]:
             return None
         return kernel
+
+    def _dynamic_values(self, train):
+        """The values of a single operator's dynamic parameters (np.trace's offset), passed after
+        the data as constants, so Blocks differing only in them share the operator's program."""
+        kernel = self._single_kernel(train)
+        return tuple(kernel.attrs[n] for n in kernel.dynamic) if kernel is not None else ()
 
     def _entry(self, train):
         """The compiled function for ``train``, shared with every Block whose graph has the same
@@ -146,6 +153,7 @@ class GraphRunner:
         if entry is None:
             entry = _shared[signature] = self._compile(train)
         self._compiled[train] = entry
+        self.extra = self._dynamic_values(train)
         return entry
 
     def _signature(self, train):
@@ -183,6 +191,8 @@ class GraphRunner:
         arrays = self._param_arrays(ctx)
         vals = list(map(_array_of, args)) if self.all_data_in_order else [args[i]._data for i in self.data_index]
         vals += map(_array_of, arrays)
+        if self.extra:
+            vals.extend(self.extra)
         if self.needs_key:
             from .. import random as _random
             vals.append(_random.next_key(ctx))
@@ -264,6 +274,7 @@ class GraphRunner:
         """The tape entries of the compiled function's inputs (the PRNG key is a constant)."""
         parents = [args[i]._ag for i in self.data_index]
         parents.extend([a._ag for a in arrays])
+        parents.extend([None] * len(self.extra))
         if self.needs_key:
             parents.append(None)
         return parents

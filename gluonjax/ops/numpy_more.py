@@ -58,11 +58,17 @@ def np_diagonal(data, *, offset, axis1, axis2, xp=jnp):
 
 
 @register('_np_trace', inputs=('data',), np=(Np('trace(a, offset=0, axis1=0, axis2=1, out=None)'),),
-          params=[P('offset', 'int', 0), P('axis1', 'int', 0), P('axis2', 'int', 1)])
-def np_trace(data, *, offset, axis1, axis2):
-    """Sums along the ``offset`` diagonal of the (axis1, axis2) planes."""
+          params=[P('offset', 'int', 0), P('axis1', 'int', 0), P('axis2', 'int', 1)], dynamic_params=('offset',))
+def np_trace(data, offset, *, axis1, axis2):
+    """Sums along the ``offset`` diagonal of the (axis1, axis2) planes: the planes masked to the
+    diagonal and summed, so that the offset is a value (one program for every offset)."""
     _check_axes('_np_trace', data, axis1, axis2)
-    return jnp.trace(data, offset, axis1, axis2).astype(data.dtype)
+    a1, a2 = axis1 % data.ndim, axis2 % data.ndim
+    rows = jax.lax.broadcasted_iota(jnp.int32, data.shape, a1)
+    cols = jax.lax.broadcasted_iota(jnp.int32, data.shape, a2)
+    on_diagonal = rows + jnp.asarray(offset, jnp.int32) == cols
+    summed = jnp.where(on_diagonal, data, jnp.zeros((), data.dtype)).sum(axis=(a1, a2))
+    return summed.astype(data.dtype)
 
 
 @register('_np_diag', inputs=('data',), params=[P('k', 'int', 0)], np=(Np('diag(array, k=0)'),),
