@@ -465,3 +465,60 @@ def test_a_block_of_one_operator_runs_a_new_shape_as_the_eager_operator(compiles
     assert compiles[0] == before
     with pytest.raises(MXNetError, match='reverse'):
         block(nd.ones((2,)))
+
+
+def test_hybridized_graph_with_value_dependent_shapes_runs_node_by_node():
+    # MXNet's CachedOp runs operators whose output shape depends on values (np.bincount,
+    # boolean_mask) as it goes; so does gluonjax's graph, recorded by autograd node by node
+    from gluonjax import np as mnp, npx
+
+    class Counts(gluon.HybridBlock):
+        def hybrid_forward(self, F, a, w):
+            return F.np.bincount(a, w, 3) * 2
+
+    class Masked(gluon.HybridBlock):
+        def hybrid_forward(self, F, x, m):
+            return F.broadcast_mul(F.contrib.boolean_mask(x, m), x.sum())
+
+    counts = npx.use_np(Counts)()
+    counts.hybridize()
+    out = counts(mnp.array([0, 4, 4, 1], dtype='int32'), mnp.array([1., 2., 3., 4.], dtype='float16'))
+    assert out.dtype == np.float16 and out.asnumpy().tolist() == [2., 8., 0., 0., 10.]
+    assert counts(mnp.array([], dtype='int8'), mnp.array([], dtype='float32')).asnumpy().tolist() == [0.] * 3
+    masked = Masked()
+    masked.hybridize()
+    x = mx.nd.array([1., 2., 3.])
+    x.attach_grad()
+    with autograd.record():
+        y = masked(x, mx.nd.array([1, 0, 1]))
+    y.backward()
+    assert y.asnumpy().tolist() == [6., 18.] and x.grad.asnumpy().tolist() == [10., 4., 10.]
+
+
+def test_blocks_differing_in_a_dynamic_parameter_share_the_operators_program():
+    # np.trace's offset and a scalar factor are values of one program: each new Block gives its own
+    # results (forward and gradient), hybridized or not
+    from gluonjax import np as mnp, npx
+
+    class Trace(gluon.HybridBlock):
+        def __init__(self, offset):
+            super().__init__()
+            self._offset = offset
+
+        def hybrid_forward(self, F, x):
+            return F.np.trace(x, offset=self._offset, axis1=1, axis2=0)
+
+    data = np.arange(12.).reshape(3, 4)
+    for offset in (-2, 0, 1, 5):
+        for hybridize in (False, True):
+            block = npx.use_np(Trace)(offset)
+            if hybridize:
+                block.hybridize()
+            x = mnp.array(data)
+            x.attach_grad()
+            with autograd.record():
+                out = block(x)
+            out.backward()
+            assert out.item() == np.trace(data, offset, 1, 0)
+            rows, cols = np.indices(data.shape)
+            assert x.grad.asnumpy().tolist() == (rows == cols + offset).astype(float).tolist()

@@ -960,3 +960,27 @@ def test_scalar_booleans_in_an_index_add_axes_as_numpy(key):
     ref[ref_key] = -1
     got[key] = -1
     onp.testing.assert_array_equal(got.asnumpy(), ref)
+
+
+@pytest.mark.parametrize('hybridize', [False, True])
+def test_use_np_block_mixing_np_and_classic_outputs_is_a_type_error(hybridize):
+    # MXNet 1.9.1: a use_np Block returning an mx.np array beside a classic NDArray raises TypeError
+    @npx.use_np
+    class Mixed(gluon.HybridBlock):
+        def hybrid_forward(self, F, x):
+            return x.as_nd_ndarray() + 1, F.np.multiply(x, x)
+
+    @npx.use_np
+    class Classic(gluon.HybridBlock):  # classic outputs alone become mx.np arrays (gluonjax's layers)
+        def hybrid_forward(self, F, x):
+            return x.as_nd_ndarray() + 1, x.as_nd_ndarray() * 2
+
+    for block, ok in ((Mixed(), False), (Classic(), True)):
+        if hybridize:
+            block.hybridize()
+        if ok:
+            a, b = block(np.ones((2, 3)))
+            assert isinstance(a, np.ndarray) and b.asnumpy().tolist() == [[2.] * 3] * 2
+        else:
+            with pytest.raises(TypeError, match='mxnet.numpy.ndarray'):
+                block(np.ones((2, 3)))

@@ -407,7 +407,7 @@ def test_where_with_a_condition_of_another_dtype_runs_on_the_host():
 
 def test_bincount_counts_as_mxnet():
     """np.bincount (MXNet's values: counts in the data's dtype, sums in the weights'), on the host
-    for its first calls, then compiled: the same results; a hybridized block says it cannot."""
+    for its first calls, then compiled: the same results."""
     from gluonjax import np as mnp
     data = mnp.array([1, 3, 3, 0], dtype='int8')
     _host.forget()
@@ -421,3 +421,16 @@ def test_bincount_counts_as_mxnet():
         mnp.bincount(mnp.array([-1, 2], dtype='int32'))
     with pytest.raises(MXNetError, match='integer type'):
         mnp.bincount(mnp.array([1.0, 2.0]))
+
+
+@pytest.mark.parametrize('wtype', ['float16', 'float32', 'float64', 'int32'])
+def test_bincount_sums_of_weights_on_the_host_have_the_compiled_bits(wtype):
+    from gluonjax import np as mnp
+    rs = np.random.RandomState(0)
+    data = mnp.array(rs.randint(0, 7, 200), dtype='int8')
+    weights = mnp.array(rs.uniform(0, 10, 200).astype(wtype), dtype=wtype)
+    _host.forget()
+    outs = [mnp.bincount(data, weights, 3).asnumpy() for _ in range(_host.HOST_CALLS + 2)]
+    for out in outs[1:]:
+        _same_bits(out, outs[0])
+    assert np.allclose(outs[0], np.bincount(data.asnumpy(), weights.asnumpy().astype('float64')), rtol=1e-2)

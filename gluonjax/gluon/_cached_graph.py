@@ -34,6 +34,11 @@ _shared = _caches.lru_cache('gluon.hybrid_graphs', 512)
 _array_of = operator.attrgetter('_data')  # an NDArray's jax array, without a Python call
 
 
+def _shape_unknown(node):
+    avals = node.avals()
+    return avals is None or any(shape is None for shape, _ in avals)
+
+
 class _Compiled:
     """The function for one training mode: ``run`` called on arrays, ``fn`` its pure form
     (what the tape differentiates) and ``token`` the key naming it on the tape."""
@@ -78,8 +83,13 @@ class GraphRunner:
         self.aux_pos = [self.param_keys.index(n) for n in self.aux_keys]
         self.n_out = len(self.graph.output_names)
         self.needs_key = bool(getattr(self.graph, 'has_random', True))
+        # An operator whose output shape depends on input values (bincount, boolean_mask): the
+        # graph cannot be one compiled program, so it runs node by node, as MXNet's CachedOp runs
+        # a graph with dynamic-shape operators
+        self.value_dependent = any(s.op.value_attrs is not None and _shape_unknown(s.node) for s in self.graph._steps)
         self.in_format = self.out_format = None
         self._compiled = {}
+        self.extra = ()  # a single operator's dynamic parameter values (_dynamic_values)
         self._arrays = {}
         self._last_arrays = (None, None, None)  # (ctx, generation, arrays) of the last call
         self._recorded_form = None
@@ -129,9 +139,15 @@ class GraphRunner:
         if step.slots != [(slot_of[name], 0) for name in self.data_keys]:
             return None
         kernel = step.kernel(train)
-        if kernel.dynamic or step.op.updates_aux or graph._heads != [(step.out_slot, i) for i in range(kernel.n_out)]:
+        if step.op.updates_aux or graph._heads != [(step.out_slot, i) for i in range(kernel.n_out)]:
             return None
         return kernel
+
+    def _dynamic_values(self, train):
+        """The values of a single operator's dynamic parameters (np.trace's offset), passed after
+        the data as constants, so Blocks differing only in them share the operator's program."""
+        kernel = self._single_kernel(train)
+        return tuple(kernel.attrs[n] for n in kernel.dynamic) if kernel is not None else ()
 
     def _entry(self, train, masks=()):
         """The compiled function for ``train``, shared with every Block whose graph has the same
@@ -144,6 +160,7 @@ class GraphRunner:
             entry = _shared[signature] = self._compile(train, masks)
         if not masks:
             self._compiled[train] = entry
+            self.extra = self._dynamic_values(train)
         return entry
 
     def _signature(self, train):
@@ -172,6 +189,8 @@ class GraphRunner:
     @x64  # the compiled graph is traced and run with 64-bit dtypes on (see gluonjax/_x64.py)
     def __call__(self, args, ctx):
         """Run on the flat list of input NDArrays ``args``; returns the output NDArrays."""
+        if self.value_dependent:
+            return self._run_nodes(args, ctx)
         train = _ag_state.training
         entry = self._compiled.get(train)
         if entry is None:
@@ -179,6 +198,8 @@ class GraphRunner:
         arrays = self._param_arrays(ctx)
         vals = list(map(_array_of, args)) if self.all_data_in_order else [args[i]._data for i in self.data_index]
         vals += map(_array_of, arrays)
+        if self.extra:
+            vals.extend(self.extra)
         if self.needs_key:
             from .. import random as _random
             vals.append(_random.next_key(ctx))
@@ -252,6 +273,27 @@ class GraphRunner:
         self._recorded_form = (self.symbol, self.data_keys + self.param_keys, inline)
         return self._recorded_form
 
+    def _run_nodes(self, args, ctx):
+        """Run the graph as eager operator calls on NDArrays (each one recorded when autograd
+        records, each value-dependent one reading its inputs' values on the host)."""
+        graph = self.graph
+        inputs = dict(zip(self.data_keys, [args[i] for i in self.data_index]))
+        inputs.update(zip(self.param_keys, self._param_arrays(ctx)))
+        values = [None] * graph._n_slots
+        for slot, name in graph._variables:
+            values[slot] = (inputs[name],)
+        decided = graph._pending_shapes({k: v._data for k, v in inputs.items()}) if graph._pending else {}
+        try:
+            for step in graph._steps:
+                shape = decided.get(id(step.node))
+                params = step.params if shape is None else dict(step.params, shape=str(shape))
+                outs = _ndarray.invoke(step.op.name, [values[s][i] for s, i in step.slots], params,
+                                       ctx=ctx if not step.slots else None)
+                values[step.out_slot] = tuple(outs) if isinstance(outs, (list, tuple)) else (outs,)
+        except Exception as err:
+            raise self._error(err) from None
+        return [values[s][i] for s, i in graph._heads]
+
     def _aux_writer(self, aux_arrays, after):
         """A function storing the new auxiliary states into their arrays (see ndarray._aux_writer)."""
         before = [a._data for a in aux_arrays]
@@ -281,6 +323,7 @@ class GraphRunner:
         """The tape entries of the compiled function's inputs (the PRNG key is a constant)."""
         parents = [args[i]._ag for i in self.data_index]
         parents.extend([a._ag for a in arrays])
+        parents.extend([None] * len(self.extra))
         if self.needs_key:
             parents.append(None)
         return parents

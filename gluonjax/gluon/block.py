@@ -31,6 +31,7 @@ from .parameter import Parameter, ParameterDict, DeferredInitializationError, _t
 from .utils import _indent, HookHandle
 from . import _export
 from ..numpy._state import to_np as _to_np  # npx.set_np(): Blocks return mx.np arrays
+from ..numpy._state import is_np_array as _is_np_array
 
 __all__ = ['Block', 'HybridBlock', 'SymbolBlock']
 
@@ -550,6 +551,21 @@ def _trace_error(block, err):
     return new
 
 
+def _check_np_outputs(out):
+    """Under NumPy semantics a Block's outputs are converted to ``mx.np`` arrays (gluonjax's layers
+    compute with classic operators), but outputs mixing ``mx.np`` arrays with classic NDArrays (or
+    NumPy-style with classic Symbols) are the user's mix-up: a TypeError, as in MXNet."""
+    if not _is_np_array() or not isinstance(out, (list, tuple)):
+        return
+    from ..numpy._core import np_class
+    from ..numpy._symbol import NumpySymbol
+    arrays = [o for o in _flatten(list(out), 'output')[0] if isinstance(o, (NDArray, Symbol))]
+    if len(set(isinstance(o, (np_class(), NumpySymbol)) for o in arrays)) > 1:
+        raise TypeError("Block's output ndarrays/symbols must all be of type mxnet.numpy.ndarray or "
+                        "NumPy-style Symbols under NumPy semantics; got both those and classic %s"
+                        % ('Symbols' if isinstance(arrays[0], Symbol) else 'NDArrays'))
+
+
 def _print_infer_shape_failure(inputs):
     """What MXNet's Symbol.infer_shape prints on stdout when it fails: the graph's inputs
     (``data``, or ``data0``, ``data1``, ... for several) and their shapes."""
@@ -690,6 +706,7 @@ class HybridBlock(Block):
             out = self._call_gluon2(*args)
         else:
             out = self.forward(*args)
+        _check_np_outputs(out)
         out = _to_np(out)
         for hook in self._forward_hooks.values():
             hook(self, args, out)
@@ -859,6 +876,7 @@ class HybridBlock(Block):
                     out = self.hybrid_forward(symbol, *grouped, **params)
             except Exception as err:
                 raise _trace_error(self, err) from err
+        _check_np_outputs(out)
         out, self._out_format = _flatten(out, 'output')
         out_sym = symbol.Group(out) if len(out) > 1 else out[0]
         self._cached_graph = (sym_inputs, out_sym)

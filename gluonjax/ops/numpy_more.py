@@ -58,11 +58,17 @@ def np_diagonal(data, *, offset, axis1, axis2, xp=jnp):
 
 
 @register('_np_trace', inputs=('data',), np=(Np('trace(a, offset=0, axis1=0, axis2=1, out=None)'),),
-          params=[P('offset', 'int', 0), P('axis1', 'int', 0), P('axis2', 'int', 1)])
-def np_trace(data, *, offset, axis1, axis2):
-    """Sums along the ``offset`` diagonal of the (axis1, axis2) planes."""
+          params=[P('offset', 'int', 0), P('axis1', 'int', 0), P('axis2', 'int', 1)], dynamic_params=('offset',))
+def np_trace(data, offset, *, axis1, axis2):
+    """Sums along the ``offset`` diagonal of the (axis1, axis2) planes: the planes masked to the
+    diagonal and summed, so that the offset is a value (one program for every offset)."""
     _check_axes('_np_trace', data, axis1, axis2)
-    return jnp.trace(data, offset, axis1, axis2).astype(data.dtype)
+    a1, a2 = axis1 % data.ndim, axis2 % data.ndim
+    rows = jax.lax.broadcasted_iota(jnp.int32, data.shape, a1)
+    cols = jax.lax.broadcasted_iota(jnp.int32, data.shape, a2)
+    on_diagonal = rows + jnp.asarray(offset, jnp.int32) == cols
+    summed = jnp.where(on_diagonal, data, jnp.zeros((), data.dtype)).sum(axis=(a1, a2))
+    return summed.astype(data.dtype)
 
 
 @register('_np_diag', inputs=('data',), params=[P('k', 'int', 0)], np=(Np('diag(array, k=0)'),),
@@ -671,9 +677,16 @@ def _bincount_length(attrs, data, weights=None):
     return {'_length': max(int(data.max()) + 1 if data.size else 0, attrs['minlength'])}
 
 
+def _host_bincount():
+    # integer data with weights of any dtype: np.add.at adds each weight in order, one rounding
+    # per addition, as XLA's scatter-add does (float16 too: both add in float32 and round)
+    form = int_exact(lambda *a, **kw: np_bincount(*a, xp=np, **kw))
+    form.mixed_dtypes = True
+    return form
+
+
 @register('_npi_bincount', inputs=_bincount_inputs, value_attrs=_bincount_length, gradient=False,
-          params=[P('minlength', 'int', 0), P('has_weights', 'bool', False)],
-          host=int_exact(lambda *a, **kw: np_bincount(*a, xp=np, **kw)))
+          params=[P('minlength', 'int', 0), P('has_weights', 'bool', False)], host=_host_bincount())
 def np_bincount(data, weights=None, *, minlength, has_weights, _length=None, xp=jnp):
     """The count of each value of the nonnegative integer ``data`` (the sum of its ``weights``):
     a 1-D array of max(data) + 1 or ``minlength`` entries, in the weights' dtype (the data's

@@ -16,7 +16,7 @@ import numpy as np
 from .._caches import lru_cache
 from .._x64 import x64
 from ..base import MXNetError, shape_str, upper_layer
-from ..ops._kernel import operator_error
+from ..ops._kernel import operator_error, with_values
 from ._node_kernel import node_kernel
 from ..ops._registry import _literal
 
@@ -195,13 +195,35 @@ def node_avals(node):
     if any(s is None for s, _ in ins):
         ins = _resolve_pending_inputs(node, ins)
     if all(s is not None for s, _ in ins):
-        out = _eval_static(node, tuple(zip([s for s, _ in ins], _eval_dtypes(node, [d for _, d in ins]))))
-        if out is not None:
-            return out
+        in_avals = tuple(zip([s for s, _ in ins], _eval_dtypes(node, [d for _, d in ins])))
+        if node.op.value_attrs is None:
+            return eval_node(node, in_avals)
+        try:
+            return eval_node(node, in_avals)
+        except MXNetError as err:
+            return _value_dependent_avals(node, in_avals, err)
     dtype = _fallback_dtype(node, [d for _, d in ins])
     if dtype is None:
         return None
     return tuple((None, dtype) for _ in range(node.num_outputs()))
+
+
+@x64
+def _value_dependent_avals(node, in_avals, err):
+    """Unknown output shapes for a node whose output shape depends on its input values
+    (bincount, boolean_mask: ``OpDef.value_attrs``), which a graph does not know until it runs;
+    the dtypes are the operator's for inputs of zeros. ``err`` (the operator's own error without
+    values) is raised where the inputs are wrong whatever their values."""
+    kernel = node_kernel(node, False)
+    try:
+        zeros = [np.zeros(s, d) for s, d in in_avals]
+        kernel = with_values(kernel, zeros)
+        args = [jax.ShapeDtypeStruct(s, d) for s, d in in_avals]
+        args.extend(kernel.attrs[n] for n in kernel.dynamic)
+        res = jax.eval_shape(kernel.fn, *args)
+    except Exception:
+        raise node_error(node, err) from None
+    return tuple((None, np.dtype(o.dtype).name) for o in res[:kernel.n_out])
 
 
 def _resolve_pending_inputs(node, ins):
