@@ -239,9 +239,8 @@ def get_symbol(x):
                 built[id(node)] = _recorded_part(graph(**by_name), tracked, new_null, sym.topo_order)
                 continue
             inputs = [by_name[n] for n in graph.list_inputs()]
-            built[id(node)] = sym.create(
-                find_op('_CachedOp'), inputs, {'num_args': len(inputs), 'num_outputs': len(graph.list_outputs())},
-                name='node_%d' % k, subgraphs=(graph,))
+            built[id(node)] = sym.create(find_op('_CachedOp'), inputs, {'subgraph': graph.tojson()},
+                                         name='node_%d' % k)
             continue
         op = find_op(node.key[0]) if node.fn is not None and isinstance(node.key[0], str) else None
         if op is None:

@@ -532,8 +532,8 @@ def test_get_symbol_shows_a_hybridized_call_inline_or_as_one_cached_op():
     loaded = mx.sym.load_json(sym.tojson())  # the node keeps its graph through JSON
     value = loaded.eval(**dict(zip(loaded.list_arguments(), [x] + params)))[0]
     np.testing.assert_allclose(value.asnumpy(), y.asnumpy(), rtol=1e-6)
-    with pytest.raises(MXNetError, match="_CachedOp: runs only as a node"):
-        mx.nd._CachedOp(x, num_args=1, num_outputs=1)
+    with pytest.raises(MXNetError, match="_CachedOp: required parameter 'subgraph' is missing"):
+        mx.nd._CachedOp(x)
 
 
 def test_get_symbol_leaves_out_what_an_inlined_graph_computes_from_untracked_inputs():

@@ -239,20 +239,3 @@ def cond(*arrays, num_args, num_outputs, cond_input_locs, then_input_locs, else_
     return tuple(lax.cond(_as_predicate('_cond', pred), branch(then_g, then_input_locs),
                           branch(else_g, else_input_locs), list(arrays)))
 
-
-# ---- _CachedOp: a hybridized call as one node ------------------------------------------------
-
-@register('_CachedOp', variadic=True, params=[P('num_args', 'int', 1), P('num_outputs', 'int')], num_outputs=_counts,
-          mode_dependent=True, random=True, subgraphs=1)
-def cached_op(*arrays, num_args, num_outputs, _subgraphs=None, _train=False, _key=None):
-    """A compiled graph called as one operator (how ``autograd.get_symbol`` shows a hybridized
-    Block's call that is not inlined): the subgraph applied to the node's inputs, which are the
-    subgraph's inputs in ``list_inputs`` order."""
-    if not _subgraphs:
-        raise MXNetError('_CachedOp: runs only as a node carrying its graph (as autograd.get_symbol writes '
-                         'a hybridized call); to run a Symbol on arrays use mx.nd.CachedOp(symbol)')
-    (graph,) = _subgraphs
-    outs = graph(list(arrays), _train, _key)
-    if len(outs) != num_outputs:
-        raise MXNetError('_CachedOp: num_outputs=%d but the graph has %d outputs' % (num_outputs, len(outs)))
-    return tuple(outs)

@@ -46,7 +46,6 @@ def node_error(node, err):
     return MXNetError('Error in operator %s: %s' % (node.name, err))
 
 
-@x64  # float64/int64 inputs keep their dtypes in the abstract evaluation
 def _eval_static(node, in_avals):
     """eval_node's answer; None where the output shape follows the input values (boolean_mask,
     whose shape is unknown until it runs, as MXNet's dynamic-shape operators' are)."""
@@ -58,6 +57,7 @@ def _eval_static(node, in_avals):
         return None
 
 
+@x64  # float64/int64 inputs keep their dtypes in the abstract evaluation
 def eval_node(node, in_avals, train=False):
     """Output (shape, dtype) pairs of an operator node for input (shape, dtype) pairs.
 
