@@ -127,9 +127,12 @@ def test_insert_errors():
     with pytest.raises(MXNetError, match='index 7 is out of bounds'):
         np.insert(np.ones((2, 5)), 7, np.ones((1,)), axis=1)
     s = mx.sym.var('a').as_np_ndarray()
-    with pytest.raises(MXNetError, match='depends on the values of obj'):
-        mx.sym.np.insert(s, mx.sym.var('o').as_np_ndarray(), mx.sym.var('v').as_np_ndarray()).infer_shape(
-            a=(2, 3), o=(2,), v=(1,))
+    # an index array: gluonjax computes the output's order from its values, so a symbol's output
+    # shape stays unknown until it runs, as for MXNet's value-dependent operators (MXNet's own
+    # insert rule gives (8,) from obj's size: docs/MIGRATING.md)
+    with pytest.warns(UserWarning):
+        assert mx.sym.np.insert(s, mx.sym.var('o').as_np_ndarray(), mx.sym.var('v').as_np_ndarray()).infer_shape(
+            a=(2, 3), o=(2,), v=(1,)) == (None, None, None)
 
 
 class _PlusSample(gluon.HybridBlock):
