@@ -90,6 +90,15 @@ def _exact(monkeypatch, fn):
         return fn()
 
 
+def _forward_matches_exact(monkeypatch, net, x, *init):
+    """``net``'s first (padded) forward on ``x``, checked against the exact-shape program's."""
+    net.initialize(*init)
+    net.hybridize()
+    got = net(x).asnumpy()
+    np.testing.assert_allclose(got, _exact(monkeypatch, lambda: net(x).asnumpy()), rtol=1e-5, atol=1e-6)
+    return got
+
+
 def test_tagger_pads_time_and_matches_exact_gradients(spy, monkeypatch):
     mx.random.seed(3)
     net = Tagger(prefix='tagger_')
@@ -111,43 +120,25 @@ def test_tagger_pads_time_and_matches_exact_gradients(spy, monkeypatch):
 
 
 def test_bidirectional_rnn_is_not_padded_along_time(spy, monkeypatch):
-    net = Tagger(bidirectional=True, prefix='bi_')
-    net.initialize(mx.init.Xavier())
-    net.hybridize()
     x = nd.array(np.random.RandomState(1).randint(0, 30, (4, 11)))
-    got = net(x).asnumpy()
-    want = _exact(monkeypatch, lambda: net(x).asnumpy())
-    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    _forward_matches_exact(monkeypatch, Tagger(bidirectional=True, prefix='bi_'), x, mx.init.Xavier())
     assert spy == []  # its backward direction reads the padded steps first
 
 
 def test_a_sum_over_the_padded_axis_runs_over_the_real_positions(spy, monkeypatch):
-    net = Pooled(prefix='pooled_')
-    net.initialize()
-    net.hybridize()
     x = nd.array(np.random.RandomState(2).rand(4, 7, 5))
-    got = net(x).asnumpy()
-    np.testing.assert_allclose(got, _exact(monkeypatch, lambda: net(x).asnumpy()), rtol=1e-5, atol=1e-6)
+    _forward_matches_exact(monkeypatch, Pooled(prefix='pooled_'), x)
     assert spy == [[(0, 1, 8, 0)]]
 
 
 def test_operators_moving_positions_along_the_axis_are_not_padded(spy, monkeypatch):
-    net = Reversed(prefix='reversed_')
-    net.initialize()
-    net.hybridize()
     x = nd.array(np.random.RandomState(2).rand(4, 7, 5))
-    got = net(x).asnumpy()
-    np.testing.assert_allclose(got, _exact(monkeypatch, lambda: net(x).asnumpy()), rtol=1e-5, atol=1e-6)
+    _forward_matches_exact(monkeypatch, Reversed(prefix='reversed_'), x)
     assert spy == []  # batch 4 is a bucket size; reverse keeps no position along time
 
 
 def test_reshape_merging_time_into_rows_pads_the_batch_only(spy, monkeypatch):
-    net = Merged(prefix='merged_')
-    net.initialize()
-    net.hybridize()
-    x = nd.array(np.random.RandomState(3).rand(3, 5, 2))
-    got = net(x).asnumpy()
-    np.testing.assert_allclose(got, _exact(monkeypatch, lambda: net(x).asnumpy()), rtol=1e-5, atol=1e-6)
+    got = _forward_matches_exact(monkeypatch, Merged(prefix='merged_'), nd.array(np.random.RandomState(3).rand(3, 5, 2)))
     assert got.shape == (15, 4)
     assert spy == [[(0, 0, 4, 0)]]  # (N, T) rows: padding N adds whole rows at the end, padding T would not
 

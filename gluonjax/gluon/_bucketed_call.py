@@ -18,28 +18,25 @@ import numpy as np
 
 from .. import _tape
 from .._transfer import put
+from ..ops._host import pow2
 from ..ops._tiers import signature_of
 from ..symbol._buckets import axis_tags
 
 __all__ = ['plan', 'run']
 
 
-def _bucket(n):
-    return 1 << (n - 1).bit_length()
-
-
 def plan(runner, entry, train, vals):
-    """``(pads, cuts, masks)`` for padding this call, or None: ``pads`` lists (data position,
+    """``(pads, cuts, masks, lengths)`` for padding this call, or None: ``pads`` lists (data position,
     axis, padded size, k) with ``k`` the index of its real length among the call's lengths (axes
     of several inputs that must grow together share one), ``cuts`` per output the (axis, real
     length) pairs to cut it back to, ``masks`` the reductions over padded axes (hashable: see
-    ``GraphFunction``'s ``masks``)."""
+    ``GraphFunction``'s ``masks``), ``lengths`` the real length of each ``k``."""
     n_data = len(runner.data_index)
     shapes = [vals[pos].shape for pos in range(n_data)]
     pads, cuts, masks, used, lengths = [], [[] for _ in runner.graph._heads], {}, set(), []
     for pos in range(n_data):
         for axis, size in enumerate(shapes[pos]):
-            if size == 0 or _bucket(size) == size or any(p[:2] == (pos, axis) for p in pads):
+            if size == 0 or pow2(size) == size or any(p[:2] == (pos, axis) for p in pads):
                 continue
             # with the other inputs' axes of its size (a label beside its prediction), or alone
             found = None
@@ -54,7 +51,7 @@ def plan(runner, entry, train, vals):
                 continue  # (two axes showing in one output axis: only the first is padded)
             k = len(lengths)
             lengths.append(size)
-            pads.extend((j, b, _bucket(size), k) for j, b in group)
+            pads.extend((j, b, pow2(size), k) for j, b in group)
             for i, t in enumerate(heads):
                 if t is not None:
                     used.add((i, t[0]))

@@ -214,7 +214,7 @@ class GraphRunner:
                 outs, node = _tape.record_call(entry.fn, entry.token, parents, vals, run, self.block.name) \
                     if recorded else (run(*vals), None)
                 if node is not None:
-                    node.graph = self._recorded_form or self._make_recorded_form()
+                    node.graph = self._graph_form(parents)
             else:
                 outs, node = self._run(entry, train, vals, parents if recorded else None)
         except Exception as err:

@@ -239,7 +239,7 @@ MIN_BUCKET = 1024
 def bucket_size(n):
     """The size of the program that serves ``n`` elements: the next power of two, at least
     MIN_BUCKET, so that 11 programs serve every size up to MAX_SIZE."""
-    return max(MIN_BUCKET, _pow2(n))
+    return max(MIN_BUCKET, pow2(n))
 
 
 def _bucketable(arrays):
@@ -293,8 +293,8 @@ def _in_rows(kernel, array):
     kept = [i for i in range(array.ndim) if i not in rows.axes]
     m = int(np.prod([array.shape[i] for i in kept], dtype=np.int64))
     k = array.size // m
-    cols = _pow2(k)
-    buf = np.full((max(_pow2(m), MIN_ROWS_SIZE // cols, 1), cols), rows.neutral, array.dtype)
+    cols = pow2(k)
+    buf = np.full((max(pow2(m), MIN_ROWS_SIZE // cols, 1), cols), rows.neutral, array.dtype)
     buf[:m, :k] = data.transpose(kept + list(rows.axes)).reshape(m, k)
     placement = array.sharding
     row_kernel = kernel.sibling(rows.op, dict(rows.attrs, axis=1))
@@ -304,5 +304,6 @@ def _in_rows(kernel, array):
     return (put(out.reshape(rows.out_shape), placement),)
 
 
-def _pow2(n):
+def pow2(n):
+    """The next power of two at least ``n`` (n >= 1)."""
     return 1 << (n - 1).bit_length()
