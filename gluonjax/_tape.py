@@ -156,7 +156,8 @@ def record_call(fn, key, parents, values, jitted, name='', device=None, cold=Non
     pullback = None
     if f is not _NO_VJP:
         try:
-            tier = f.pick((id(f), signature_of(values))) if cold is None else f.cold if cold else f.hot
+            signature = (id(f), signature_of(values))
+            tier = f.pick(signature) if cold is None else f.choose(signature, cold)
             outs, pullback = tier(*values)
         except Exception:
             outs = jitted(*values)  # a genuine operator error raises here with its own message

@@ -87,3 +87,53 @@ def test_the_tiers_differ_at_most_in_the_last_bit():
     for got in (cold, hot):
         assert (np.abs(got - exact) <= bound).all()
     assert (np.abs(cold.astype(np.float64) - hot) <= bound).all()
+
+
+def _compiles_by_thread(monkeypatch, program):
+    """A list that gets the thread's name of each XLA compile of ``program`` from now on."""
+    import threading
+    from jax._src import compiler
+    threads, compile_ = [], compiler.compile_or_get_cached
+
+    def counted(backend, computation, *args, **kwargs):
+        if program in str(computation.operation.attributes['sym_name']):
+            threads.append(threading.current_thread().name)
+        return compile_(backend, computation, *args, **kwargs)
+    monkeypatch.setattr(compiler, 'compile_or_get_cached', counted)
+    return threads
+
+
+def test_the_optimised_program_compiles_in_the_background_from_the_second_call(monkeypatch):
+    rng = np.random.RandomState(4)
+    a = rng.randn(5, 9).astype(np.float32)
+    def warmed(x):
+        return (jax.numpy.tanh(x) * 3.0 + x).sum(axis=1)
+    tiered = _tiers.Tiered(warmed)
+    signature = ('test-warm', a.shape)
+    _host.forget()
+    threads = _compiles_by_thread(monkeypatch, 'warmed')
+    x = jax.numpy.asarray(a)
+    outs = [np.asarray(tiered.pick(signature)(x)) for _ in range(_host.HOST_CALLS)]
+    assert threads.count('MainThread') == 1, threads  # the cheap program only
+    assert signature in _tiers._warming  # the optimised one queued at the second call
+    outs.append(np.asarray(tiered.pick(signature)(x)))  # the switch waits for it, compiles nothing
+    assert threads.count('MainThread') == 1 and len(threads) == 2, threads
+    assert threads[1].startswith('gluonjax-compile')
+    assert tiered.hot._cache_size() == 1 and signature not in _tiers._warming
+    for out in outs:
+        np.testing.assert_allclose(out, (np.tanh(a) * 3 + a).sum(axis=1), rtol=1e-5)
+
+
+def test_a_full_queue_leaves_the_compile_to_the_switch(monkeypatch):
+    monkeypatch.setattr(_tiers, 'WARM_QUEUE', 0)
+    def queued(x):
+        return x * 2.0 + 1.0
+    tiered = _tiers.Tiered(queued)
+    signature = ('test-warm-full', 3)
+    _host.forget()
+    threads = _compiles_by_thread(monkeypatch, 'queued')
+    x = jax.numpy.arange(3.0)
+    for _ in range(_host.HOST_CALLS + 1):
+        out = tiered.pick(signature)(x)
+    np.testing.assert_allclose(np.asarray(out), [1, 3, 5])
+    assert threads == ['MainThread', 'MainThread'], threads  # cheap, then optimised at the switch

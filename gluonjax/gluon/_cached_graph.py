@@ -254,7 +254,7 @@ class GraphRunner:
                                            cold=None if signature is None else first)
             node.graph = self._graph_form(parents)
             return outs, node
-        return (run.cold if first else run.hot)(*vals), None
+        return run.choose(signature, first)(*vals), None
 
     def _graph_form(self, parents):
         """What ``autograd.get_symbol`` shows of a recorded call (None when not recording)."""

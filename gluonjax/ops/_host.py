@@ -201,6 +201,11 @@ def first_call(signature):
     return True
 
 
+def calls(signature):
+    """How many of ``signature``'s first calls ``first_call`` has counted."""
+    return _seen.get(signature, 0)
+
+
 def forget():
     """Forget every signature's count: each is met for the first time again."""
     _seen.clear()

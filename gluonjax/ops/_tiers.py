@@ -15,7 +15,16 @@ rounding (FMA) only when it optimises: a first call's result may differ in its l
 later call's (docs/MIGRATING.md), as the padded first calls of ``_host`` may. Only the CPU has
 two tiers: on a GPU the option's costs and gains were not measured. ``GLUONJAX_COLD_COMPILE=0``
 compiles every signature fully at once.
+
+A signature met a second time is likely to come back, so its optimised program is compiled then,
+on a background thread (XLA releases the GIL while it compiles), while the cheap one keeps
+serving calls; the switch still happens at the same call, waiting for that compile if it has not
+finished, so which calls get which tier never depends on timing. One background compile at a
+time, at most ``WARM_QUEUE`` waiting: a signature met when the queue is full is compiled at its
+switch, on the caller's thread.
 """
+import concurrent.futures
+import functools
 import os
 
 import jax
@@ -27,6 +36,11 @@ __all__ = ['Tiered', 'COLD_OPTIONS', 'signature_of']
 COLD_OPTIONS = {'xla_backend_optimization_level': 0}
 _ENABLED = os.environ.get('GLUONJAX_COLD_COMPILE', '1').strip().lower() not in ('0', 'false', 'off', 'no')
 _state = {}
+WARM_AT = 2  # the call of a signature that starts its optimised program's background compile
+_warming = {}  # signature -> Future of its optimised program's compile
+_WARMING_MAX = 1024  # signatures never called again keep their entry: forget them all past this
+WARM_QUEUE = 4  # compiles queued for the background thread at most (a training step makes 2-4)
+_compiler = []  # the background thread's executor, made on first use
 
 
 def _two_tiers():
@@ -59,12 +73,44 @@ class Tiered:
 
     def pick(self, signature):
         """The compiled function for this call: the cheap one for a signature's first calls."""
-        if _host.first_call(signature):
+        return self.choose(signature, _host.first_call(signature))
+
+    def choose(self, signature, first):
+        """:meth:`pick` for a call its caller has counted: ``first``, what ``_host.first_call``
+        said of ``signature``."""
+        if first:
+            if _host.calls(signature) == WARM_AT and _two_tiers():
+                return functools.partial(self._cold_then_warm, signature)
             return self.cold
+        pending = _warming.pop(signature, None)
+        if pending is not None:
+            concurrent.futures.wait([pending])  # a failed compile fails again, in the caller's call
         return self.hot
+
+    def _cold_then_warm(self, signature, *args):
+        outs = self.cold(*args)
+        _warm(signature, self.hot, args)
+        return outs
 
     def __call__(self, *args):  # the optimised program, for callers that count no signature
         return self.hot(*args)
+
+
+def _warm(signature, hot, args):
+    """Queue ``hot``'s compile for ``args`` on the background thread, unless the queue is full."""
+    if not _compiler:
+        _compiler.append(concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix='gluonjax-compile'))
+    queued = _state['queued'] = [f for f in _state.get('queued', ()) if not f.done()]
+    if len(queued) >= WARM_QUEUE:
+        return
+    if len(_warming) >= _WARMING_MAX:
+        _warming.clear()
+    try:  # traced here: tracing reads this thread's state (autograd, x64, default device)
+        lowered = hot.lower(*args)
+    except Exception:  # the switch will compile, and raise, on the caller's thread
+        return
+    _warming[signature] = future = _compiler[0].submit(lowered.compile)
+    queued.append(future)
 
 
 def signature_of(arrays):
