@@ -6,8 +6,8 @@ import platform
 import numpy as np
 
 __all__ = ['MXNetError', 'MXNetValueError', 'NotSupportedError', 'NotImplementedForSymbol', 'string_types', 'numeric_types',
-           'integer_types', 'py_str', 'data_dir_default', 'data_dir', 'mx_real_t', 'NDArrayHandle', 'mx_uint',
-           'c_str', 'check_call']
+           'integer_types', 'py_str', 'data_dir_default', 'data_dir', 'mx_real_t', 'NDArrayHandle', 'SymbolHandle',
+           'mx_uint', 'c_str', 'c_str_array', 'check_call']
 
 string_types = (str,)
 integer_types = (int, np.integer)
@@ -17,12 +17,18 @@ mx_real_t = np.float32   # MXNet's default real type
 
 # ---- MXNet's C library as ctypes code calls it ---------------------------------------------
 NDArrayHandle = ctypes.c_void_p
+SymbolHandle = ctypes.c_void_p
 mx_uint = ctypes.c_uint
 
 
 def c_str(string):
     """A C string (``ctypes.c_char_p``) of a Python str, as MXNet's C functions take names."""
     return ctypes.c_char_p(string.encode('utf-8'))
+
+
+def c_str_array(strings):
+    """A C array of C strings (``ctypes.c_char_p * n``), as MXNet's C functions take name lists."""
+    return (ctypes.c_char_p * len(strings))(*[s.encode('utf-8') for s in strings])
 
 
 def check_call(ret):

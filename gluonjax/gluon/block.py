@@ -673,9 +673,16 @@ class HybridBlock(Block):
 
     def optimize_for(self, x, *args, backend=None, clear=False, static_alloc=False,
                      static_shape=False, **kwargs):
-        """Hybridize and build the compiled graph for these inputs now (no backends here)."""
+        """Hybridize and build the compiled graph for these inputs now, partitioned for
+        ``backend`` (symbol/_partition.py)."""
         self.hybridize(True, backend, clear, static_alloc, static_shape)
         self._runner_for(*((x,) + args))
+
+    def _for_backend(self, graph):
+        """The traced ``graph`` as this block's backend partitions it (hybridize(backend=))."""
+        if self._backend is None:
+            return graph
+        return graph.optimize_for(self._backend)
 
     # ---- who overrides what ----------------------------------------------------------------
     def _gluon2(self):
@@ -898,7 +905,7 @@ class HybridBlock(Block):
             params = self.collect_params()
             shapes_before = [(p, p.shape) for p in params.values()]
             sym_inputs, out = self._get_graph(*args)
-            runner = GraphRunner(out, [s.name for s in sym_inputs], params, self)
+            runner = GraphRunner(self._for_backend(out), [s.name for s in sym_inputs], params, self)
             _check_unused_with_deferred(runner, shapes_before)
             runner.finish_deferred_init()
             runner.in_format, runner.out_format = self._in_format, self._out_format
@@ -1139,7 +1146,7 @@ class SymbolBlock(HybridBlock):
         if getattr(self, '_runner', None) is None:
             sym_inputs, out = self._cached_graph
             self._deferred_shapes(sym_inputs, out, flat)
-            runner = GraphRunner(out, [s.name for s in sym_inputs], self.collect_params(), self)
+            runner = GraphRunner(self._for_backend(out), [s.name for s in sym_inputs], self.collect_params(), self)
             runner.finish_deferred_init()
             runner.in_format, runner.out_format = self._in_format, self._out_format
             self._runner = runner

@@ -24,6 +24,7 @@ from . import contrib, linalg, random, image, sparse  # noqa: E402,F401
 from . import graph  # noqa: E402,F401
 from . import _internal  # noqa: E402,F401
 from . import _subgraph_json  # noqa: E402,F401  (the reader of _CachedOp subgraphs)
+from . import _partition  # noqa: E402,F401  (Symbol.optimize_for, the subgraph API's C functions)
 
 
 def __getattr__(name):

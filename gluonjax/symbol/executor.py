@@ -20,6 +20,7 @@ from ..context import Context, context_of_device, current_context
 from ..ndarray import _pending
 from ..ops import _int_grads, get_op, sparse as _sparse
 from ..ops._tiers import Tiered
+from . import _partition
 from ._monitor import MonitorCallback as _MonitorCallback
 from .graph import GraphFunction
 from .symbol import Symbol, _Node
@@ -142,6 +143,7 @@ class Executor:
 
     def __init__(self, symbol, ctx, args, args_grad=None, grad_req='write', aux_states=None,
                  group2ctx=None):
+        symbol = _partition.from_environment(symbol)  # MXNET_SUBGRAPH_BACKEND, as MXNet binds
         self._symbol = symbol
         self._ctx = _ctx(ctx)
         self._fn = GraphFunction(symbol)

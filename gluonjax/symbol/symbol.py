@@ -13,7 +13,9 @@ computes its output shapes at once (``jax.eval_shape`` of the operator's pure
 function), so ``x.shape`` works while tracing a hybridized block.
 """
 import builtins as _builtins
+import ctypes
 import numbers
+import weakref
 
 import numpy as np
 
@@ -118,6 +120,10 @@ class _Node:
         self._avals = _UNSET
 
 
+_by_handle = weakref.WeakValueDictionary()  # id -> Symbol, for Symbol.handle
+_c_handles = {}  # id -> Symbol made by a C function, until Symbol(handle) takes it
+
+
 def topo_order(heads, descend=None):
     """Nodes reachable from ``heads`` (nodes), inputs before users, in MXNet's DFS order.
 
@@ -149,7 +155,32 @@ class Symbol(ArrayType):
     __array_priority__ = 1000.0
 
     def __init__(self, outputs):
+        if isinstance(outputs, ctypes.c_void_p):  # MXNet's Symbol(handle)
+            outputs = Symbol.from_handle(outputs)._outputs
         self._outputs = list(outputs)  # [(node, index)]
+
+    # ---- handles, for ctypes code written against MXNet's C library (mx.base._LIB) ----------
+    @property
+    def handle(self):
+        """A ctypes handle standing for this Symbol: ``Symbol(handle)`` is a Symbol of its graph."""
+        _by_handle[id(self)] = self
+        return ctypes.c_void_p(id(self))
+
+    @staticmethod
+    def from_handle(handle):
+        """The Symbol of a handle from :attr:`handle` or from a C function of ``mx.base._LIB``."""
+        value = getattr(handle, 'value', handle)
+        sym = _c_handles.pop(value, None)
+        if sym is None:
+            sym = _by_handle.get(value)
+        if sym is None:
+            raise MXNetError('Symbol: %r is not the handle of a live Symbol' % (handle,))
+        return sym
+
+    @staticmethod
+    def keep_for_handle(sym):
+        """Keep ``sym`` alive until a ``Symbol(handle)`` takes it, as a C function's result."""
+        _c_handles[id(sym)] = sym
 
     @classmethod
     def _apply_op(cls, op, hint, inputs, params, extras):
