@@ -95,6 +95,14 @@ class Node:
         self.values = self.pullback = None
 
 
+def in_graph(entry):
+    """Whether an array's autograd entry puts it in a graph MXNet would still record on: a leaf,
+    or an operator's output whose graph no backward has freed."""
+    if entry is None:
+        return False
+    return entry.__class__ is not tuple or entry[0].values is not None
+
+
 def tracked(parents):
     """Whether any of the entries leads back to a leaf (an operator on them must be recorded)."""
     for p in parents:

@@ -24,14 +24,18 @@ _compiles = []  # [count]: XLA compiles in this process, once the listener is re
 
 @pytest.fixture
 def compiles():
-    """A one-element list holding the number of XLA compiles this process has run so far (read
-    it before and after the work to count); the listener is registered once per process."""
+    """A one-element list holding the number of XLA compiles this process has run so far on the
+    main thread, the ones a caller waits for (read it before and after the work to count; the
+    optimised programs compiled in the background, ops/_tiers.py, are not counted); the listener
+    is registered once per process."""
     if not _compiles:
+        import threading
         from jax._src import monitoring
         _compiles.append(0)
 
         def listener(event, duration, **kwargs):
-            if event == '/jax/core/compile/backend_compile_duration':
+            if (event == '/jax/core/compile/backend_compile_duration'
+                    and threading.current_thread() is threading.main_thread()):
                 _compiles[0] += 1
         monitoring.register_event_duration_secs_listener(listener)
     return _compiles

@@ -126,25 +126,48 @@ def test_retain_graph():
         y.backward()
 
 
-def test_gradient_through_slices_and_inplace_writes():
-    x = _var([1., 2., 3., 4.])
+def test_writes_under_record_are_refused_as_mxnet_refuses_them():
+    """MXNet's two checks of an operator's output while recording (outputs checked against
+    MXNet 1.9.1): an array already in the graph may not be written; an untracked array may not be
+    written by an operator that reads it and a tracked input (x += w, x[i] = w)."""
+    in_graph = 'Assigning to NDArrays that are already in a computational graph'
+    inplace = r'Inplace operations \(\+=, -=, x\[:\]=, etc\) are not supported when recording'
+    w = _var([1., 2.])
     with autograd.record():
-        y = x * 2
-        y[1:3] = x[0:2] * 10   # an in-place write under record is differentiated
-        z = y.sum() + x[3] * 5
+        y = w * 2
+        for write in (lambda: y.__iadd__(1), lambda: y.__setitem__(0, 5.), lambda: w.__isub__(1),
+                      lambda: nd.relu(w, out=w), lambda: w.__setitem__(slice(None), nd.ones(2))):
+            with pytest.raises(MXNetError, match=in_graph):
+                write()
+        for write in (lambda: nd.zeros(2).__iadd__(w), lambda: nd.zeros(2).__setitem__(slice(0, 1), w[0:1])):
+            with pytest.raises(MXNetError, match=inplace):
+                write()
+    np.testing.assert_array_equal(w.asnumpy(), [1., 2.])
+
+
+def test_writes_mxnet_records():
+    """Writes MXNet records: a copy of a tracked array into an untracked one (x[:] = w),
+    an operator's out= an untracked array, writes into untracked arrays from untracked values,
+    and a write into an array whose graph a backward freed."""
+    w = _var([1., 2.])
+    with autograd.record():
+        x = nd.zeros(2)
+        x[:] = w * 3
+        o = nd.zeros(2)
+        nd.relu(w, out=o)
+        free = nd.ones(2)
+        free += nd.ones(2)
+        free[1] = 7.
+        z = (x * o).sum()
     z.backward()
-    # y = [2x0, 10x0, 10x1, 2x3]; z = 2x0 + 10x0 + 10x1 + 2x3 + 5x3
-    np.testing.assert_allclose(x.grad.asnumpy(), [12, 10, 0, 7])
-
-
-def test_inplace_add_under_record():
-    x = _var([1., 2.])
+    np.testing.assert_allclose(w.grad.asnumpy(), 6 * np.array([1., 2.]))
+    np.testing.assert_array_equal(free.asnumpy(), [2., 7.])
     with autograd.record():
-        y = x * 1
-        y += x * x
-        s = y.sum()
-    s.backward()
-    np.testing.assert_allclose(x.grad.asnumpy(), 1 + 2 * np.array([1., 2.]))
+        y = w * 2
+    y.backward()
+    with autograd.record():
+        y += 1  # its graph is freed: a constant now, as in MXNet
+    np.testing.assert_array_equal(y.asnumpy(), [3., 5.])
 
 
 def test_outside_record_update_keeps_variable():

@@ -19,7 +19,7 @@ from .._x64 import x64
 from ..ops import _host
 from ..base import MXNetError, shape_str
 from . import _pending
-from .ndarray import NDArray, PassThrough, _carry_failure, apply_fn, array, make_view
+from .ndarray import NDArray, PassThrough, _carry_failure, apply_fn, array, check_recorded_write, make_view
 from .._tape import state as _ag_state
 
 
@@ -61,7 +61,7 @@ def _plan(x, key):
         elif isinstance(k, NDArray):
             plan.append(('array',))
             dyn.append(k._data)
-        elif isinstance(k, (list, np.ndarray)):
+        elif isinstance(k, (list, tuple, np.ndarray)):  # a tuple inside the key: a sequence, as in NumPy
             a = np.asarray(k)
             if a.dtype == np.bool_:
                 raise IndexError('boolean mask indexing is not supported by mx.nd; use mx.np arrays')
@@ -147,12 +147,15 @@ def _set(x, v, plan, dyn):
     if any(p[0] == 'array' for p in plan):
         return _set_advanced(x, v, plan, dyn)
     it = iter(dyn)
-    idx = []
+    idx, new_dims, dims = [], [], 0
     for p in plan:
         kind = p[0]
-        if kind == 'new':
-            idx.append(None)
-        elif kind == 'int':
+        if kind == 'new':  # selects nothing: the value only has a size-1 axis there
+            new_dims.append(dims)
+            dims += 1
+            continue
+        dims += kind != 'int'
+        if kind == 'int':
             idx.append(next(it))
         elif kind == 'dslice':
             s = next(it)
@@ -163,7 +166,12 @@ def _set(x, v, plan, dyn):
             idx.append(slice(None))
     idx = _open_mesh(idx)
     region = jnp.zeros(x.shape, x.dtype)[idx].shape
-    return x.at[idx].set(_fit_value(v, x.dtype, region))
+    if not new_dims:
+        return x.at[idx].set(_fit_value(v, x.dtype, region))
+    shown = list(region)  # the region as x[index] reads it, new axes included
+    for d in new_dims:
+        shown.insert(d, 1)
+    return x.at[idx].set(_fit_value(v, x.dtype, tuple(shown)).reshape(region))
 
 
 def _set_advanced(x, v, plan, dyn):
@@ -305,7 +313,9 @@ def setitem(x, key, value):
         v = NDArray._from_jax(np.asarray(value, dtype=x._data.dtype), x._ctx)
     else:
         v = array(np.asarray(value), ctx=x.context, dtype=x._data.dtype)
-    if _whole(key):
+    whole = _whole(key)
+    check_recorded_write(x, (x, v), not whole)  # x[:] = v copies v, the others read x
+    if whole:
         if _same_kind(x, v) and not (_ag_state.recording and (x._ag is not None or v._ag is not None)):
             # ``x[:] = v`` (or ``x[()] = v``) of an array like x: a copy of v's buffer (x's own:
             # optimizer states are donated) with no program compiled for the shape (MXNet's tests

@@ -547,6 +547,9 @@ def invoke(op_name, inputs, kwargs, out=None, ctx=None):
     """
     if amp_hook is not None:
         inputs = amp_hook(op_name, inputs, kwargs)
+    if out is not None and _ag_state.recording:
+        for target in (out if isinstance(out, (list, tuple)) else (out,)):
+            check_recorded_write(target, inputs, any(target is x for x in inputs))
     training = _ag_state.training
     if ctx is not None or not inputs:
         ctx = Context(ctx) if ctx is not None and not isinstance(ctx, Context) else (ctx or current_context())
@@ -911,8 +914,29 @@ def _rbinary(op_array, op_scalar):
     return method
 
 
+_ASSIGNED_IN_GRAPH = (
+    'Assigning to NDArrays that are already in a computational graph will cause undefined behavior '
+    'when evaluating gradients. Please call backward first to clear the graph or do this out side '
+    'of a record section. Also note that you cannot use inplace operations like +=, *=, '
+    'relu(x, out=x), y[idx]=x, etc inside a record section.')
+_INPLACE_RECORDED = 'Inplace operations (+=, -=, x[:]=, etc) are not supported when recording with autograd.'
+
+
+def check_recorded_write(target, inputs, reads_target):
+    """MXNet's refusals of a write into ``target`` while autograd records: ``target`` is in a
+    graph already, or an operator reading ``target`` (``+=``, ``x[i] = v``, ``out=`` an input)
+    takes a tracked input, which would put ``target`` in the graph as its own input."""
+    if not _ag_state.recording:
+        return
+    if _tape.in_graph(target._ag):
+        raise MXNetError(_ASSIGNED_IN_GRAPH)
+    if reads_target and any(isinstance(x, NDArray) and _tape.in_graph(x._ag) for x in inputs):
+        raise MXNetError(_INPLACE_RECORDED)
+
+
 def _inplace(method):
     def imethod(self, other):
+        check_recorded_write(self, (self, other), True)
         result = method(self, other)
         if result is NotImplemented:
             return result
