@@ -499,3 +499,21 @@ def test_module_keeps_the_storage_type_declared_on_a_variable():
     np.testing.assert_array_equal(weight.asnumpy(), np.full((4, 1), 0.5, np.float32))
     mod.forward(mx.io.DataBatch([mx.nd.ones((2, 4))], [mx.nd.zeros((2, 1))]), is_train=False)
     np.testing.assert_allclose(mod.get_outputs()[0].asnumpy(), np.full((2, 1), 2.0))
+
+
+def test_label_names_that_match_no_input_warn_and_bind_as_mxnet():
+    # MXNet 1.9.1 (example/python-howto/debug_conv.py): a Module over a symbol without a label
+    # keeps its default label_names with two warnings, the first in red, and binds
+    conv = mx.sym.Convolution(mx.sym.var('data'), kernel=(3, 3), pad=(1, 1), num_filter=1, name='conv')
+    with pytest.warns(UserWarning) as record:
+        mod = mx.mod.Module(conv)
+    assert str(record[0].message) == (
+        "\033[91mYou created Module with Module(..., label_names=['softmax_label']) but input with "
+        "name 'softmax_label' is not found in symbol.list_arguments(). Did you mean one of:\n\tdata\033[0m")
+    with pytest.warns(UserWarning) as record:
+        mod.bind(data_shapes=[('data', (1, 3, 5, 5))])
+    assert [str(r.message) for r in record] == [
+        "Data provided by label_shapes don't match names specified by label_names ([] vs. ['softmax_label'])"]
+    mod.init_params(mx.init.One())
+    mod.forward(mx.io.DataBatch([mx.nd.ones((1, 3, 5, 5))]), is_train=False)
+    assert mod.get_outputs()[0].asnumpy()[0, 0, 2, 2] == 27.0
