@@ -570,6 +570,10 @@ class MNISTIter(_NativeGetters, NDArrayIter):
             labels = np.array_split(labels, num_parts)[part_index]
         data = images.reshape(images.shape[0], -1) if flat else images.reshape(images.shape[0], 1, 28, 28)
         data = data.astype(np.float32) * np.float32(1.0 / 255)
+        if not silent:  # MXNet's C++ iterator says what it loaded
+            from ._logs import native_log
+            native_log('../src/io/iter_mnist.cc:109', 'MNISTIter: load %d images, shuffle=%d, shape=(%s)'
+                       % (data.shape[0], int(bool(shuffle)), ','.join(map(str, (batch_size,) + data.shape[1:]))))
         super().__init__(data, labels.astype(np.float32), batch_size, False, 'pad', data_name, label_name)
 
 
