@@ -83,3 +83,40 @@ def test_duplicated_argument_names_are_refused():
     b = mx.sym.FullyConnected(a, num_hidden=2, name='fc')
     with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match='duplicated argument name "fc_weight"'):
         mx.model.FeedForward(b)
+
+
+class _BucketIter(mx.io.DataIter):
+    """Two bucket keys (input widths 3 and 5) taking turns, as a bucketing iterator gives them."""
+
+    def __init__(self):
+        super().__init__(batch_size=4)
+        rng = np.random.RandomState(0)
+        self.default_bucket_key = 3
+        self.provide_data = [('data', (4, 3))]
+        self.provide_label = [('softmax_label', (4,))]
+        self.batches = []
+        for key in (3, 5, 3, 5):
+            x = rng.randn(4, key).astype(np.float32)
+            y = (x.sum(1) > 0).astype(np.float32)
+            self.batches.append(mx.io.DataBatch([mx.nd.array(x)], [mx.nd.array(y)], bucket_key=key,
+                                                provide_data=[('data', (4, key))],
+                                                provide_label=[('softmax_label', (4,))]))
+
+    def __iter__(self):
+        return iter(self.batches)
+
+    def reset(self):
+        pass
+
+
+def test_sym_gen_trains_one_set_of_parameters_across_buckets():
+    def sym_gen(key):
+        x = mx.sym.slice_axis(mx.sym.var('data'), axis=1, begin=0, end=2)
+        return mx.sym.SoftmaxOutput(mx.sym.FullyConnected(x, num_hidden=2, name='fc'), name='softmax')
+    with pytest.warns(DeprecationWarning):
+        model = mx.model.FeedForward(sym_gen, num_epoch=2, learning_rate=0.5, initializer=mx.init.Constant(0.1))
+    model.fit(_BucketIter())
+    # MXNet 1.9.1 on the same batches
+    np.testing.assert_allclose(model.arg_params['fc_weight'].asnumpy(),
+                               [[-0.66717, -0.50277], [0.86717, 0.70277]], atol=1e-5)
+    np.testing.assert_allclose(model.arg_params['fc_bias'].asnumpy(), [-0.0702, 0.0702], atol=1e-5)
