@@ -8,6 +8,8 @@ imported, so that jax's own import-time lines are quiet too.
 """
 import logging
 import os
+import sys
+import time
 
 LIBRARY_LOGGERS = ('jax', 'filelock')
 
@@ -19,3 +21,10 @@ def quiet_library_loggers():
         logger = logging.getLogger(name)
         if logger.level == logging.NOTSET:
             logger.setLevel(logging.WARNING)
+
+
+def native_log(source, message):
+    """A line as MXNet's C++ ``LOG(INFO)`` prints it on stderr (``[HH:MM:SS] file:line: text``),
+    for the messages MXNet 1.9.1 gives from its C++ side (an iterator's load line, an
+    operator's deprecation), so that a script's output reads the same."""
+    sys.stderr.write('[%s] %s: %s\n' % (time.strftime('%H:%M:%S'), source, message))

@@ -570,6 +570,11 @@ class MNISTIter(_NativeGetters, NDArrayIter):
             labels = np.array_split(labels, num_parts)[part_index]
         data = images.reshape(images.shape[0], -1) if flat else images.reshape(images.shape[0], 1, 28, 28)
         data = data.astype(np.float32) * np.float32(1.0 / 255)
+        if not silent:  # MXNet's C++ iterator says what it loaded (its two lines print the shape apart)
+            from ._logs import native_log
+            dims = ','.join(map(str, (batch_size,) + data.shape[1:]))
+            native_log('../src/io/iter_mnist.cc:%d' % (109 if flat else 112), 'MNISTIter: load %d images, shuffle=%d, '
+                       'shape=%s' % (data.shape[0], int(bool(shuffle)), ('(%s)' if flat else '[%s]') % dims))
         super().__init__(data, labels.astype(np.float32), batch_size, False, 'pad', data_name, label_name)
 
 

@@ -105,17 +105,24 @@ class Monitor:
 
     def _backward_fn(self, exe):
         """A jitted function giving the gradient of every operator's inputs (what MXNet's
-        backward operators output), named ``<node>_backward_<input>``."""
+        backward operators output). Named and ordered as MXNet 1.9.1 reports its backward
+        nodes: last operator first, ``<node>_backward_output`` for an operator of one input,
+        ``<node>_backward_output0``, ``..._output1``, ... (one per input, in order) otherwise."""
         key_ = ('backward', id(exe))
         entry = self._internals.get(key_)
         if entry is not None:
             return entry
         graph = exe._fn
-        names, probe_ids = [], []
+        names, probe_ids, reported = [], [], []   # probes in forward order, reports backward
         for i, step in enumerate(graph._steps):
-            for pos, input_name in enumerate(step.node.input_names()):
-                names.append('%s_backward_%s' % (step.name, input_name))
-                probe_ids.append((i, pos))
+            probe_ids.extend((i, pos) for pos in range(len(step.node.input_names())))
+        for i in reversed(range(len(graph._steps))):
+            step = graph._steps[i]
+            n_inputs = len(step.node.input_names())
+            for pos in range(n_inputs):
+                suffix = 'output' if n_inputs == 1 else 'output%d' % pos
+                names.append('%s_backward_%s' % (step.name, suffix))
+                reported.append((i, pos))
 
         def run(inputs, probes, train, key):
             values = [None] * graph._n_slots
@@ -143,7 +150,7 @@ class Monitor:
                       if jnp.issubdtype(a.dtype, jnp.inexact)}
             outs, vjp = jax.vjp(lambda p: run(inputs, p, train, key), probes)
             g = vjp([jnp.ones_like(o) for o in outs])[0]
-            return [g.get(pid) for pid in probe_ids]
+            return [g.get(pid) for pid in reported]
         fn = jax.jit(grads, static_argnums=(1,))
         entry = self._internals[key_] = (names, fn)
         return entry

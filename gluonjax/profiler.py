@@ -34,6 +34,7 @@ import json
 import os
 import threading
 import time
+import warnings
 
 import jax
 
@@ -233,8 +234,15 @@ def resume(profile_process='worker'):
     _recorder.install()
 
 
+def _deprecated(old, new):
+    """MXNet's UserWarning for its old profiler names (a UserWarning, so scripts show it)."""
+    warnings.warn('profiler.%s() is deprecated. Please use profiler.%s() instead' % (old, new),
+                  stacklevel=3)
+
+
 def profiler_set_config(mode='symbolic', filename='profile.json'):
     """MXNet's deprecated form of :func:`set_config`: ``mode`` 'symbolic' or 'all'."""
+    _deprecated('profiler_set_config', 'set_config')
     if mode not in ('symbolic', 'all'):
         raise MXNetError("profiler_set_config: mode must be 'symbolic' or 'all', got %r" % (mode,))
     set_config(profile_symbolic=True, profile_imperative=mode == 'all', profile_memory=mode == 'all',
@@ -243,6 +251,7 @@ def profiler_set_config(mode='symbolic', filename='profile.json'):
 
 def profiler_set_state(state='stop'):
     """MXNet's deprecated name of :func:`set_state`."""
+    _deprecated('profiler_set_state', 'set_state')
     set_state(state)
 
 
@@ -306,6 +315,7 @@ def _event_text(event, origin, pid, threads, quoted):
 
 def dump_profile():
     """MXNet's deprecated name of ``dump(True)``."""
+    _deprecated('dump_profile', 'dump')
     dump(True)
 
 

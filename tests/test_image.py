@@ -1,4 +1,5 @@
 """mx.image: decoding (Pillow), geometry, augmenters and ImageIter, against numpy references."""
+import json
 import random
 
 import numpy as np
@@ -335,3 +336,33 @@ def test_matches_opencv_when_installed():
     for t in range(5):
         np.testing.assert_array_equal(mx.image.copyMakeBorder(x, 1, 2, 3, 4, type=t, values=[5, 6, 7]),
                                       cv2.copyMakeBorder(x, 1, 2, 3, 4, borderType=t, value=[5, 6, 7]))
+
+
+def test_imageiter_steps_are_profiled_under_mxnets_operator_names(tmp_path, monkeypatch):
+    # MXNet 1.9.1's trace of example/profiler/profiler_imageiter.py (rand_crop, rand_resize,
+    # rand_mirror) holds per image Imdecode, slice, _cvimresize, transpose, _slice_assign and,
+    # for the mirrored ones, reverse
+    from gluonjax import profiler
+    monkeypatch.setattr(profiler, '_recorder', profiler._Recorder())
+    monkeypatch.chdir(tmp_path)
+    rec = str(tmp_path / 'i.rec')
+    writer = mx.recordio.MXRecordIO(rec, 'w')
+    for i in range(4):
+        writer.write(mx.recordio.pack((0, float(i), i, 0), png_bytes(rand_img(40, 50, seed=i))))
+    writer.close()
+    it = mx.image.ImageIter(4, (3, 32, 32), path_imgrec=rec, rand_crop=True, rand_resize=True, rand_mirror=True)
+    profiler.set_config(profile_all=True, aggregate_stats=True, filename='trace.json')
+    profiler.set_state('run')
+    random.seed(1)
+    it.next()
+    profiler.set_state('stop')
+    names = [e[2] for e in profiler._recorder.events]
+    for name in ('Imdecode', 'slice', '_cvimresize', 'transpose', '_slice_assign'):
+        assert names.count(name) == 4, (name, names)
+    assert names.count('reverse') <= 4
+    assert '_cvimresize' in profiler.dumps()
+    mx.image.imresize(mx.nd.array(rand_img(8, 8)), 4, 4)   # not recording: no new events
+    assert len(profiler._recorder.events) == len(names)
+    profiler.dump()
+    with open('trace.json') as f:
+        assert any(e.get('name') == 'Imdecode' and e['ph'] == 'X' for e in json.load(f)['traceEvents'])

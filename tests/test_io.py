@@ -256,3 +256,20 @@ def test_csviter_last_batch_as_mxnet_fills_it(tmp_path):
         assert [(b.data[0].asnumpy().ravel().tolist(), b.pad) for b in it] == \
             [([0, 1, 2], 0), ([3, 4, 5], 0), ([6, 7, 5], 1)]
         it.reset()
+
+
+def test_mnist_iter_says_what_it_loaded_unless_silent(capsys):
+    # MXNet 1.9.1's C++ iterator line, e.g. in example/module/mnist_mlp.py's output:
+    # [18:59:41] ../src/io/iter_mnist.cc:109: MNISTIter: load 10000 images, shuffle=1, shape=(100,784)
+    # and for images (example/stochastic-depth/sd_mnist.py):
+    # [19:08:09] ../src/io/iter_mnist.cc:112: MNISTIter: load 10000 images, shuffle=1, shape=[100,1,28,28]
+    mx.io.MNISTIter(image='missing/t10k-images-idx3-ubyte', label='missing/t10k-labels-idx1-ubyte',
+                    batch_size=100, flat=True)
+    mx.io.MNISTIter(image='missing/t10k-images-idx3-ubyte', label='missing/t10k-labels-idx1-ubyte',
+                    batch_size=50, shuffle=False)
+    mx.io.MNISTIter(image='missing/t10k-images-idx3-ubyte', label='missing/t10k-labels-idx1-ubyte', silent=True)
+    lines = capsys.readouterr().err.splitlines()
+    assert [line[11:] for line in lines] == [
+        '../src/io/iter_mnist.cc:109: MNISTIter: load 10000 images, shuffle=1, shape=(100,784)',
+        '../src/io/iter_mnist.cc:112: MNISTIter: load 10000 images, shuffle=0, shape=[50,1,28,28]']
+    assert all(line[0] == '[' and line[9:11] == '] ' for line in lines)

@@ -319,7 +319,7 @@ def test_monitor_collects_outputs_and_parameters(caplog):
     mod.forward_backward(batch)
     res = mon.toc()
     names = [k for _, k, _ in res]
-    grads = ['fc%d_backward_%s' % (i, n) for i in (1, 2) for n in ('data', 'weight', 'bias')]
+    grads = ['fc%d_backward_output%d' % (i, k) for i in (1, 2) for k in range(3)]
     assert names == sorted(['fc1_output', 'fc2_output', 'fc1_weight', 'fc1_bias', 'fc2_weight', 'fc2_bias'] + grads)
     assert all(step == 1 for step, _, _ in res)
     rms = float(np.sqrt((_initial_params()['fc1_weight'].asnumpy() ** 2).mean()))
@@ -362,8 +362,33 @@ def test_monitor_reports_backward_gradients():
     mod.forward_backward(mx.io.DataBatch([mx.nd.array([[1., 2.]])], [mx.nd.array([[0., 1.]])]))
     res = {k: float(v) for _, k, v in mon.toc()}
     # out = x.W^T + b = [3, 3]; LinearRegressionOutput's gradient (out - label) / 2 outputs = [1.5, 1]
-    assert res == {'fc_backward_data': 5.0, 'fc_backward_weight': 7.5, 'fc_backward_bias': 2.5,
-                   'out_backward_data': 2.5, 'out_backward_label': 0.0}
+    # MXNet 1.9.1 names a backward node's outputs output0, output1, ... (its data and label
+    # gradients here are what its unused buffers hold; gluonjax gives the true gradients)
+    assert res == {'fc_backward_output0': 5.0, 'fc_backward_output1': 7.5, 'fc_backward_output2': 2.5,
+                   'out_backward_output0': 2.5, 'out_backward_output1': 0.0}
+
+
+def test_monitor_orders_backward_nodes_last_operator_first_as_mxnet():
+    # what MXNet 1.9.1 prints for this network: forward outputs, backward nodes from the
+    # loss back to the first layer (one-input operators' output unnumbered), then arguments
+    x = mx.sym.FullyConnected(mx.sym.var('data'), num_hidden=2, name='fc')
+    x = mx.sym.Activation(x, act_type='relu', name='act')
+    x = mx.sym.LinearRegressionOutput(x, name='out')
+    mod = mx.mod.Module(x, label_names=['out_label'])
+    mod.bind(data_shapes=[('data', (1, 2))], label_shapes=[('out_label', (1, 2))])
+    mod.init_params(mx.init.One())
+    mon = mx.monitor.Monitor(1, stat_func=lambda a: a.sum())
+    mod.install_monitor(mon)
+    mon.tic()
+    mod.forward_backward(mx.io.DataBatch([mx.nd.array([[1., 2.]])], [mx.nd.array([[0., 1.]])]))
+    res = [(k, float(v)) for _, k, v in mon.toc()]
+    assert [k for k, _ in res] == [
+        'fc_output', 'act_output', 'out_output', 'out_backward_output0', 'out_backward_output1',
+        'act_backward_output', 'fc_backward_output0', 'fc_backward_output1', 'fc_backward_output2',
+        'data', 'fc_weight', 'fc_bias', 'out_label']
+    values = dict(res)
+    assert (values['out_output'], values['act_backward_output'], values['fc_backward_output1'],
+            values['fc_backward_output2'], values['fc_weight']) == (6.0, 2.5, 7.5, 2.5, 4.0)
     with pytest.raises(TypeError, match='data shape'):
         mx.mod.Module(x, label_names=None).bind(data_shapes=[('data', mx.nd.array([10, 10]))])
 
@@ -474,3 +499,21 @@ def test_module_keeps_the_storage_type_declared_on_a_variable():
     np.testing.assert_array_equal(weight.asnumpy(), np.full((4, 1), 0.5, np.float32))
     mod.forward(mx.io.DataBatch([mx.nd.ones((2, 4))], [mx.nd.zeros((2, 1))]), is_train=False)
     np.testing.assert_allclose(mod.get_outputs()[0].asnumpy(), np.full((2, 1), 2.0))
+
+
+def test_label_names_that_match_no_input_warn_and_bind_as_mxnet():
+    # MXNet 1.9.1 (example/python-howto/debug_conv.py): a Module over a symbol without a label
+    # keeps its default label_names with two warnings, the first in red, and binds
+    conv = mx.sym.Convolution(mx.sym.var('data'), kernel=(3, 3), pad=(1, 1), num_filter=1, name='conv')
+    with pytest.warns(UserWarning) as record:
+        mod = mx.mod.Module(conv)
+    assert str(record[0].message) == (
+        "\033[91mYou created Module with Module(..., label_names=['softmax_label']) but input with "
+        "name 'softmax_label' is not found in symbol.list_arguments(). Did you mean one of:\n\tdata\033[0m")
+    with pytest.warns(UserWarning) as record:
+        mod.bind(data_shapes=[('data', (1, 3, 5, 5))])
+    assert [str(r.message) for r in record] == [
+        "Data provided by label_shapes don't match names specified by label_names ([] vs. ['softmax_label'])"]
+    mod.init_params(mx.init.One())
+    mod.forward(mx.io.DataBatch([mx.nd.ones((1, 3, 5, 5))]), is_train=False)
+    assert mod.get_outputs()[0].asnumpy()[0, 0, 2, 2] == 27.0

@@ -529,3 +529,14 @@ def test_creation_refuses_unknown_legacy_shapes_as_mxnet():
     assert mx.nd.array(np.zeros((2, 0))).shape == (2, 0)
     with mx.np_shape():
         assert mx.nd.zeros(()).shape == () and mx.nd.ones((0, 1, 0, 4)).shape == (0, 1, 0, 4)
+
+
+def test_onehot_encode_fills_out_and_logs_mxnet_deprecation(capsys):
+    # MXNet 1.9.1 (example/profiler/profiler_ndarray.py) prints on each call:
+    # [19:02:08] ../src/ndarray/./ndarray_function-inl.h:96: The operator onehot_encode is deprecated; use one_hot instead.
+    out = mx.nd.zeros((3, 4))
+    mx.nd.onehot_encode(mx.nd.array([1, 3, 0]), out=out)
+    np.testing.assert_array_equal(out.asnumpy(), np.eye(4)[[1, 3, 0]])
+    err = capsys.readouterr().err
+    assert err.endswith('] ../src/ndarray/./ndarray_function-inl.h:96: The operator onehot_encode is '
+                        'deprecated; use one_hot instead.\n')

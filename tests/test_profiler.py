@@ -262,3 +262,18 @@ def test_events_no_dump_wrote_are_written_at_exit():
     os.remove('trace.json')
     profiler._dump_pending()  # nothing new since: no file
     assert not os.path.exists('trace.json')
+
+
+def test_deprecated_names_warn_as_mxnet_does():
+    """MXNet 1.9.1's old names still work and each says which name replaces it (UserWarning)."""
+    with pytest.warns(UserWarning, match=r'profiler\.profiler_set_config\(\) is deprecated\. '
+                                         r'Please use profiler\.set_config\(\) instead'):
+        profiler.profiler_set_config(mode='all', filename='old.json')
+    with pytest.warns(UserWarning, match=r'profiler_set_state\(\) is deprecated\. Please use '
+                                         r'profiler\.set_state\(\)'):
+        profiler.profiler_set_state('run')
+    mx.nd.ones((2, 2)).wait_to_read()
+    profiler.set_state('stop')
+    with pytest.warns(UserWarning, match=r'dump_profile\(\) is deprecated\. Please use profiler\.dump\(\)'):
+        profiler.dump_profile()
+    assert any(e['name'] == '_ones' or 'ones' in e['name'] for e in load_trace('old.json'))

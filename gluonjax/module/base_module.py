@@ -42,9 +42,21 @@ def _check_input_names(symbol, names, typename, throw):
             continue
         candidates = [a for a in args if not a.endswith('_weight') and not a.endswith('_bias')
                       and not a.endswith('_gamma') and not a.endswith('_beta')]
-        msg = ("You created Module with Module(..., %s_names=%s) but input with name '%s' is not "
-               "found in symbol.list_arguments(). Did you mean one of:\n\t%s"
+        # in red, as MXNet 1.9.1 prints it
+        msg = ("\033[91mYou created Module with Module(..., %s_names=%s) but input with name '%s' is "
+               "not found in symbol.list_arguments(). Did you mean one of:\n\t%s\033[0m"
                % (typename, names, name, '\n\t'.join(candidates)))
+        if throw:
+            raise ValueError(msg)
+        warnings.warn(msg)
+
+
+def _check_names_match(names, descs, what, throw):
+    """The names of the given shapes must be the module's names: an error for data, a warning
+    for labels (MXNet 1.9.1 binds a module whose label names match no input, with a warning)."""
+    if sorted(d.name for d in descs) != sorted(names):
+        msg = ("Data provided by %s_shapes don't match names specified by %s_names (%s vs. %s)"
+               % (what, what, descs, names))
         if throw:
             raise ValueError(msg)
         warnings.warn(msg)
@@ -63,10 +75,7 @@ def _parse_one(names, shapes, what):
         else:
             raise TypeError('%s_shapes must be a list of (name, shape) pairs or DataDescs, got %r'
                              % (what, item))
-    given = [d.name for d in descs]
-    if sorted(given) != sorted(names):
-        raise ValueError("Data provided by %s_shapes don't match names specified by %s_names (%s vs. %s)"
-                         % (what, what, descs, names))
+    _check_names_match(names, descs, what, what != 'label')
     for d in descs:
         if not isinstance(d.shape, (tuple, list)) or \
                 not all(isinstance(s, (int, np.integer)) and s >= 0 for s in d.shape):
@@ -80,8 +89,8 @@ def _parse_data_desc(data_names, label_names, data_shapes, label_shapes):
     data_shapes = _parse_one(data_names, data_shapes, 'data')
     if label_shapes is not None:
         label_shapes = _parse_one(label_names, label_shapes, 'label')
-    elif label_names:
-        label_shapes = None
+    else:
+        _check_names_match(label_names, [], 'label', False)
     return data_shapes, label_shapes
 
 

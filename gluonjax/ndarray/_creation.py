@@ -113,4 +113,7 @@ def moveaxis(tensor, source, destination):
 
 
 def onehot_encode(indices, out):
+    from .._logs import native_log
+    native_log('../src/ndarray/./ndarray_function-inl.h:96',
+               'The operator onehot_encode is deprecated; use one_hot instead.')
     return invoke('one_hot', [indices], {'depth': out.shape[1]}, out=out)
