@@ -102,6 +102,19 @@ def _installed():
 # (GluonCV's Faster R-CNN anchors: ``np.array(sizes, dtype=np.float)``).
 _NUMPY_ALIASES = {'float': float, 'int': int, 'bool': bool, 'object': object, 'complex': complex, 'str': str}
 _added_numpy_aliases = []
+_replaced_numpy = {}  # name -> NumPy's own function, while numpy_aliases' form stands in for it
+
+
+def _fromstring_with_binary_mode(original):
+    """``np.fromstring`` reading raw bytes when no ``sep`` is given, as NumPy 1.x did (NumPy 2
+    raises; MXNet's image-classification scripts read MNIST so)."""
+    def fromstring(string, dtype=float, count=-1, *, sep='', **kwargs):
+        if sep == '' and isinstance(string, (bytes, bytearray, memoryview)):
+            import numpy
+            return numpy.frombuffer(string, dtype=dtype, count=count).copy()
+        return original(string, dtype=dtype, count=count, sep=sep, **kwargs)
+    fromstring.__doc__ = original.__doc__
+    return fromstring
 
 
 def alias_as_mxnet(numpy_aliases=False):
@@ -110,9 +123,10 @@ def alias_as_mxnet(numpy_aliases=False):
 
     Call it before the first ``import mxnet``. Returns the ``mxnet`` module.
     ``numpy_aliases=True`` also gives NumPy back the aliases NumPy 1.24 removed (``np.float``,
-    ``np.int``, ``np.bool``, ``np.object``, ``np.complex``, ``np.str``: Python's types), which
-    libraries frozen with MXNet still use. That changes NumPy for the whole process, so it is
-    asked for, never done by importing gluonjax; :func:`remove_mxnet_alias` takes them away.
+    ``np.int``, ``np.bool``, ``np.object``, ``np.complex``, ``np.str``: Python's types) and
+    ``np.fromstring``'s binary mode that NumPy 2 removed, which libraries and scripts frozen with
+    MXNet still use. That changes NumPy for the whole process, so it is asked for, never done by
+    importing gluonjax; :func:`remove_mxnet_alias` takes them away.
     """
     if numpy_aliases:
         import numpy
@@ -120,6 +134,9 @@ def alias_as_mxnet(numpy_aliases=False):
             if name not in numpy.__dict__:
                 setattr(numpy, name, value)
                 _added_numpy_aliases.append(name)
+        if 'fromstring' not in _replaced_numpy:
+            _replaced_numpy['fromstring'] = numpy.fromstring
+            numpy.fromstring = _fromstring_with_binary_mode(numpy.fromstring)
     existing = sys.modules.get(_ALIAS)
     if existing is not None and not isinstance(existing, _MXNetModule):
         raise ImportError('alias_as_mxnet: a real mxnet (%s) is already imported in this process; call '
@@ -143,7 +160,9 @@ def remove_mxnet_alias():
 
 def remove_numpy_aliases():
     """Take away the NumPy aliases ``alias_as_mxnet(numpy_aliases=True)`` added."""
-    if _added_numpy_aliases:
-        import numpy
-        while _added_numpy_aliases:
-            delattr(numpy, _added_numpy_aliases.pop())
+    import numpy
+    while _added_numpy_aliases:
+        delattr(numpy, _added_numpy_aliases.pop())
+    for name, original in _replaced_numpy.items():
+        setattr(numpy, name, original)
+    _replaced_numpy.clear()

@@ -103,6 +103,7 @@ def _compiles_by_thread(monkeypatch, program):
     return threads
 
 
+@pytest.mark.skipif(not _tiers._WARM, reason='GLUONJAX_BACKGROUND_COMPILE=0')
 def test_the_optimised_program_compiles_in_the_background_from_the_second_call(monkeypatch):
     rng = np.random.RandomState(4)
     a = rng.randn(5, 9).astype(np.float32)

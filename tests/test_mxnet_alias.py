@@ -145,12 +145,21 @@ def test_d2l_lenet_layer_shapes(d2l):
 def test_numpy_aliases_only_when_asked_and_taken_away():
     import numpy
     assert 'float' not in numpy.__dict__  # importing gluonjax and aliasing mxnet leave NumPy alone
+    own_fromstring = numpy.fromstring
+    raw = numpy.array([1, 258, 65535], numpy.uint16).tobytes()
+    with pytest.raises(ValueError):  # NumPy 2 removed fromstring's binary mode
+        numpy.fromstring(raw, dtype=numpy.uint16)
     gluonjax.alias_as_mxnet(numpy_aliases=True)
     try:
         assert numpy.float is float and numpy.int is int and numpy.object is object
         assert numpy.array([1, 2], dtype=numpy.float).dtype == numpy.float64
+        read = numpy.fromstring(raw, dtype=numpy.uint16)  # NumPy 1.x's binary mode: a writable copy
+        read[0] = 7
+        assert read.tolist() == [7, 258, 65535]
+        assert numpy.fromstring('1 2', dtype=int, sep=' ').tolist() == [1, 2]
     finally:
         gluonjax._alias.remove_mxnet_alias()
     assert 'float' not in numpy.__dict__ and 'int' not in numpy.__dict__
+    assert numpy.fromstring is own_fromstring
     with pytest.raises(AttributeError):
         numpy.float

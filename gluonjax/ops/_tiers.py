@@ -21,7 +21,7 @@ on a background thread (XLA releases the GIL while it compiles), while the cheap
 serving calls; the switch still happens at the same call, waiting for that compile if it has not
 finished, so which calls get which tier never depends on timing. One background compile at a
 time, at most ``WARM_QUEUE`` waiting: a signature met when the queue is full is compiled at its
-switch, on the caller's thread.
+switch, on the caller's thread. ``GLUONJAX_BACKGROUND_COMPILE=0`` compiles it at the switch instead.
 """
 import concurrent.futures
 import functools
@@ -34,8 +34,10 @@ from . import _host
 __all__ = ['Tiered', 'COLD_OPTIONS', 'signature_of']
 
 COLD_OPTIONS = {'xla_backend_optimization_level': 0}
-_ENABLED = os.environ.get('GLUONJAX_COLD_COMPILE', '1').strip().lower() not in ('0', 'false', 'off', 'no')
 _state = {}
+_OFF = ('0', 'false', 'off', 'no')
+_ENABLED = os.environ.get('GLUONJAX_COLD_COMPILE', '1').strip().lower() not in _OFF
+_WARM = os.environ.get('GLUONJAX_BACKGROUND_COMPILE', '1').strip().lower() not in _OFF
 WARM_AT = 2  # the call of a signature that starts its optimised program's background compile
 _warming = {}  # signature -> Future of its optimised program's compile
 _WARMING_MAX = 1024  # signatures never called again keep their entry: forget them all past this
@@ -79,7 +81,7 @@ class Tiered:
         """:meth:`pick` for a call its caller has counted: ``first``, what ``_host.first_call``
         said of ``signature``."""
         if first:
-            if _host.calls(signature) == WARM_AT and _two_tiers():
+            if _WARM and _host.calls(signature) == WARM_AT and _two_tiers():
                 return functools.partial(self._cold_then_warm, signature)
             return self.cold
         pending = _warming.pop(signature, None)
