@@ -486,3 +486,19 @@ def test_cast_passes_gradients_through_integer_types_as_mxnet(src, dst):
     exe.backward(mx.nd.array(x, dtype=dst))
     assert exe.grad_arrays[0].dtype == np.dtype(src)
     np.testing.assert_allclose(exe.grad_arrays[0].asnumpy(), x.astype(dst).astype(src), rtol=1e-6)
+
+
+def test_debug_str_reports_the_memory_xla_plans():
+    """Executor.debug_str ends with MXNet's 'Total N MB allocated': XLA's account of the compiled
+    programs' temporaries and outputs; training keeps each layer's input for the backward."""
+    import re
+    net = mx.sym.var('data')
+    for i in range(4):
+        net = mx.sym.FullyConnected(net, num_hidden=1024, name='fc%d' % i)
+    sizes = {}
+    for req in ('write', 'null'):
+        text = net.simple_bind(mx.cpu(), data=(512, 1024), grad_req=req).debug_str()
+        assert text.startswith(net.debug_str())
+        sizes[req] = int(re.search(r'Total (\d+) MB allocated\n$', text).group(1))
+    assert sizes['null'] >= 2  # the (512, 1024) float32 output: 2 MB
+    assert sizes['write'] > sizes['null']

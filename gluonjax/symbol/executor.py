@@ -466,7 +466,33 @@ class Executor:
         self._monitor = hook
 
     def debug_str(self):
-        return self._symbol.debug_str()
+        """The symbol's nodes, then what MXNet's memory plan reports: the memory the executor's
+        programs take beyond the bound arrays, here XLA's own account of the compiled forward
+        (its temporaries and outputs) and, where gradients are asked for, of the backward (its
+        temporaries: the gradients go to the bound gradient arrays)."""
+        return '%sTotal %d MB allocated\n' % (self._symbol.debug_str(), self._planned_bytes() // 2 ** 20)
+
+    @x64
+    def _planned_bytes(self):
+        if self._step_devices is not None:  # node by node: no whole program to account for
+            return 0
+        from .. import random as _random
+        key = _random.next_key(self._ctx) if self._fn.has_random else None
+        args, aux = self._jax_inputs()
+        diff_names = tuple(n for n in self._fn.arg_names if self._grad_req[n] != 'null')
+        total = _program_bytes(self._compiled('forward', bool(diff_names)), (args, aux, key), True)
+        if diff_names:
+            heads = [None] * len(self._fn.output_names)
+            total += _program_bytes(self._compiled('backward', True), (args, aux, key, diff_names, heads), False)
+        return total
+
+
+def _program_bytes(fn, args, outputs):
+    """Bytes of the optimised program's temporaries (and outputs) for ``args``, by XLA's analysis."""
+    analysis = fn.hot.lower(*args).compile().memory_analysis()
+    if analysis is None:  # a backend without the analysis
+        return 0
+    return analysis.temp_size_in_bytes + (analysis.output_size_in_bytes if outputs else 0)
 
 
 def _check_differentiable(symbol, wanted):
