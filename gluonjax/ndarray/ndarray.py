@@ -22,7 +22,7 @@ from .._x64 import x64, on as _x64_on, restore as _x64_restore
 from ..base import DeferredError, MXNetError, shape_str, upper_layer
 from . import _pending
 from ..context import Context, current_context, context_of_device
-from ..ops import sparse as _sparse_storage
+from ..ops import _host, sparse as _sparse_storage
 from ..ops._kernel import kernel_for, operator_error, with_values
 from ..ops._frontend import COMPARISONS, ArrayType, python_operators
 
@@ -456,18 +456,28 @@ def _write_through(arr):
     node = arr
     while node._view is not None:
         base, begin, end = node._view
-        flat = base._data.reshape(-1)
-        value = node._data.reshape(-1).astype(flat.dtype)
-        base._data = flat.at[begin:end].set(value).reshape(base._data.shape)
+        base._data = _with_part(base._data, node._data, begin, end)
         node = base
     _refresh_views(node, arr)
+
+
+# Arrays small enough are written and cut on the host: jax's eager scatter and slice cost
+# 1-2 ms of dispatch each, and an optimizer updating rows of a weight writes through thousands.
+def _with_part(whole, part, begin, end):
+    """``whole`` with its flat elements [begin, end) replaced by ``part``'s (cast to its dtype)."""
+    if _host.hostable(whole) and _host.hostable(part):
+        flat = np.array(whole).reshape(-1)  # a writable copy
+        flat[begin:end] = np.asarray(part).reshape(-1)
+        return put(flat.reshape(whole.shape), whole.sharding)
+    flat = whole.reshape(-1)
+    return flat.at[begin:end].set(part.reshape(-1).astype(flat.dtype)).reshape(whole.shape)
 
 
 def _refresh_views(base, writer):
     refs = base._views
     if not refs:
         return
-    live = []
+    live, host = [], None
     for ref in refs:
         view = ref()
         if view is None:
@@ -478,7 +488,12 @@ def _refresh_views(base, writer):
             continue
         if view is not writer:
             _, begin, end = view._view
-            view._data = base._data.reshape(-1)[begin:end].reshape(view._data.shape)
+            if host is None and _host.hostable(base._data):
+                host = np.asarray(base._data).reshape(-1)
+            if host is not None:
+                view._data = put(host[begin:end].reshape(view._data.shape), base._data.sharding)
+            else:
+                view._data = base._data.reshape(-1)[begin:end].reshape(view._data.shape)
         _refresh_views(view, writer)
     base._views = live
 
