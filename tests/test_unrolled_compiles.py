@@ -77,3 +77,17 @@ def test_a_costly_hybridized_training_step_is_not_compiled_twice(monkeypatch):
         assert tiered.cold._cache_size() == 1 and tiered.hot._cache_size() == 0
     for g in grads[1:]:
         np.testing.assert_allclose(g, grads[0], rtol=1e-6)
+
+
+@pytest.mark.skipif(jax.devices()[0].platform != 'cpu' or _host.HOST_CALLS == 0 or not _tiers._ENABLED,
+                    reason='two tiers on the CPU only')
+def test_a_costly_hybridized_inference_call_is_not_compiled_twice(monkeypatch):
+    monkeypatch.setattr(_costly, 'COSTLY_S', 0.0)
+    x = nd.array(np.random.RandomState(2).rand(5, 8))
+    net = _net(True, steps=STEPS - 2)
+    outs = [net(x).asnumpy() for _ in range(_host.HOST_CALLS + 3)]
+    runner = next(iter(net._cached.values()))
+    run = runner._compiled[False].run
+    assert run.cold._cache_size() == 1 and run.hot._cache_size() == 0
+    for out in outs[1:]:
+        np.testing.assert_array_equal(out, outs[0])
