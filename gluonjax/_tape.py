@@ -447,9 +447,10 @@ def _fused_backward(nodes, node_heads, structure, leaves):
     else:
         _fused_cache.move_to_end(structure)
     signature = (id(fused), tuple([_piece(n) for n in nodes]))
-    cold = _costly.stays_cold(signature) or _host.first_call(signature)
+    weighed = _costly.weighed(fused, signature)
+    cold = _costly.stays_cold(weighed) or _host.first_call(signature)
     run = fused.cold if cold else fused.hot
-    grads = _costly.timed(signature, cold, lambda: run([n.pullback for n in nodes], [c for _, c in node_heads]))
+    grads = _costly.timed(weighed, cold, lambda: run([n.pullback for n in nodes], [c for _, c in node_heads]))
     return {id(leaf): (leaf, v, g) for (leaf, v), g in zip(leaves, grads) if g is not None}
 
 

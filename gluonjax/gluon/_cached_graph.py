@@ -240,7 +240,8 @@ class GraphRunner:
             signature = (id(run), tuple([(a.shape, a.dtype) for a in vals[:len(self.data_index)]]))
         else:
             signature = _tape.vjp_signature(entry.fn, entry.token, parents, vals)
-        costly = signature is not None and _costly.stays_cold(signature)
+        weighed = _costly.weighed(run, signature)
+        costly = _costly.stays_cold(weighed)
         first = costly or (signature is not None and _host.first_call(signature))
         padding = _bucketed_call.plan(self, entry, train, vals) if first and not costly else None
         if padding is not None:
@@ -251,11 +252,11 @@ class GraphRunner:
             except Exception:  # the padded shapes fail where the real ones may not: run those
                 pass
         if parents is not None:
-            outs, node = _costly.timed(signature, first, lambda: _tape.record_call(
+            outs, node = _costly.timed(weighed, first, lambda: _tape.record_call(
                 entry.fn, entry.token, parents, vals, run, self.block.name, cold=None if signature is None else first))
             node.graph = self._graph_form(parents)
             return outs, node
-        return _costly.timed(signature, first, lambda: (run.cold if first else run.hot)(*vals)), None
+        return _costly.timed(weighed, first, lambda: (run.cold if first else run.hot)(*vals)), None
 
     def _graph_form(self, parents):
         """What ``autograd.get_symbol`` shows of a recorded call (None when not recording)."""

@@ -19,14 +19,22 @@ import jax
 
 from .. import _caches
 
-__all__ = ['stays_cold', 'timed']
+__all__ = ['weighed', 'stays_cold', 'timed']
 
 COSTLY_S = 2.0  # seconds: below this, a signature follows the usual count of first calls
 _budget = _caches.lru_cache('costly.cold_budgets', 1024)  # signature -> [seconds left in the cheap tier]
 
 
+def weighed(tiered, signature):
+    """``signature`` where ``tiered`` (an ops._tiers.Tiered) has two tiers to choose between, else
+    None (an accelerator, GLUONJAX_COLD_COMPILE=0: nothing to weigh, no call waits)."""
+    return signature if tiered.cold is not tiered.hot else None
+
+
 def stays_cold(signature):
     """Whether ``signature``, whose cheap compile was costly, still runs in the cheap tier."""
+    if signature is None:
+        return False
     left = _budget.get(signature)
     return left is not None and left[0] > 0
 
