@@ -23,7 +23,7 @@ from . import _caches
 from ._transfer import put
 from ._x64 import x64
 from .base import MXNetError
-from .ops import _int_grads
+from .ops import _costly, _host, _int_grads
 from .ops._kernel import error_cause, kernel_for
 from .ops._tiers import Tiered, signature_of
 
@@ -455,8 +455,11 @@ def _fused_backward(nodes, node_heads, structure, leaves):
             _fused_cache.popitem(last=False)
     else:
         _fused_cache.move_to_end(structure)
-    fused = fused.pick((id(fused), tuple([_piece(n) for n in nodes])))
-    grads = fused([n.pullback for n in nodes], [c for _, c in node_heads])
+    signature = (id(fused), tuple([_piece(n) for n in nodes]))
+    weighed = _costly.weighed(fused, signature)
+    cold = _costly.stays_cold(weighed) or _host.first_call(signature)
+    run = fused.choose(signature, cold)
+    grads = _costly.timed(weighed, cold, lambda: run([n.pullback for n in nodes], [c for _, c in node_heads]))
     return {id(leaf): (leaf, v, g) for (leaf, v), g in zip(leaves, grads) if g is not None}
 
 

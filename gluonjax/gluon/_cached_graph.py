@@ -21,7 +21,7 @@ from .._tape import state as _ag_state
 from .._x64 import x64
 from ..base import MXNetError
 from ..ndarray import ndarray as _ndarray
-from ..ops import _host
+from ..ops import _costly, _host
 from ..ops._kernel import error_cause, same_kind
 from ..ops._tiers import Tiered
 from ..ndarray.ndarray import NDArray
@@ -240,8 +240,10 @@ class GraphRunner:
             signature = (id(run), tuple([(a.shape, a.dtype) for a in vals[:len(self.data_index)]]))
         else:
             signature = _tape.vjp_signature(entry.fn, entry.token, parents, vals)
-        first = signature is not None and _host.first_call(signature)
-        padding = _bucketed_call.plan(self, entry, train, vals) if first else None
+        weighed = _costly.weighed(run, signature)
+        costly = _costly.stays_cold(weighed)
+        first = costly or (signature is not None and _host.first_call(signature))
+        padding = _bucketed_call.plan(self, entry, train, vals) if first and not costly else None
         if padding is not None:
             try:
                 masks = padding[2]
@@ -250,11 +252,11 @@ class GraphRunner:
             except Exception:  # the padded shapes fail where the real ones may not: run those
                 pass
         if parents is not None:
-            outs, node = _tape.record_call(entry.fn, entry.token, parents, vals, run, self.block.name,
-                                           cold=None if signature is None else first)
+            outs, node = _costly.timed(weighed, first, lambda: _tape.record_call(
+                entry.fn, entry.token, parents, vals, run, self.block.name, cold=None if signature is None else first))
             node.graph = self._graph_form(parents)
             return outs, node
-        return run.choose(signature, first)(*vals), None
+        return _costly.timed(weighed, first, lambda: run.choose(signature, first)(*vals)), None
 
     def _graph_form(self, parents):
         """What ``autograd.get_symbol`` shows of a recorded call (None when not recording)."""

@@ -1,8 +1,10 @@
 """Writes gluonts_mxnet_reference.json: GluonTS 0.16.2 on real MXNet 1.9.1 (CPU), the workloads of
 tests/clients/gluonts_workload.py (the same data and settings the gluonjax test trains with).
 
-Run with the reference interpreter, where gluonts==0.16.2 and its dependencies are installed:
-    /tmp/mxref-gluonts/bin/python tests/clients/data/make_gluonts_reference.py
+Run with the reference interpreter, where gluonts==0.16.2 and its dependencies are installed
+(session 13: python3 -m venv /tmp/mxref-ts && /tmp/mxref-ts/bin/pip install mxnet==1.9.1
+'numpy<1.24' gluonts==0.16.2 'pandas<2.1' packaging):
+    /tmp/mxref-ts/bin/python tests/clients/data/make_gluonts_reference.py
 """
 import json
 import os
