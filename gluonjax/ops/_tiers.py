@@ -3,7 +3,9 @@
 Most of the time XLA's CPU backend spends on a small program goes to LLVM's optimisations. At
 XLA's backend optimisation level 0 the programs gluonjax makes compile 1.3-3.4x faster (on this
 project's 2-core CPU: an LSTM's gradient 561 -> 283 ms, a batched matmul's vjp 51 -> 21 ms, three
-fused transcendental functions 158 -> 46 ms) and run 1.2-4.6x slower. Most signatures a program
+fused transcendental functions 158 -> 46 ms) and run 1.2-4.6x slower. XLA's older loop emitters
+for fusions (instead of its MLIR fusion emitters) cut the cheap compile again: a 2-layer LSTM
+tagger's first train steps on three new lengths 4.8 -> 1.8 s of compile CPU. Most signatures a program
 meets are called a few times (a shape of a data-dependent size, one executor per configuration
 of a test, a notebook cell); a training loop calls one signature thousands of times. So a
 signature's first ``HOST_CALLS`` calls (the count of ``_host.first_call``, which also decides
@@ -33,7 +35,7 @@ from . import _host
 
 __all__ = ['Tiered', 'COLD_OPTIONS', 'signature_of']
 
-COLD_OPTIONS = {'xla_backend_optimization_level': 0}
+COLD_OPTIONS = {'xla_backend_optimization_level': 0, 'xla_cpu_use_fusion_emitters': False}
 _state = {}
 _OFF = ('0', 'false', 'off', 'no')
 _ENABLED = os.environ.get('GLUONJAX_COLD_COMPILE', '1').strip().lower() not in _OFF
@@ -50,7 +52,19 @@ def _two_tiers():
     if on is None:
         on = _state['on'] = _ENABLED and _host.HOST_CALLS > 0 and all(
             d.platform == 'cpu' for d in jax.devices())
+        if on:
+            _keep_known_options()
     return on
+
+
+def _keep_known_options():
+    """Drop the cheap tier's options this jaxlib's XLA does not know (the fusion emitters' switch
+    is from 2025): one tiny compile tells."""
+    for name in [n for n in COLD_OPTIONS if n != 'xla_backend_optimization_level']:
+        try:
+            jax.jit(lambda x: x + 1, compiler_options={name: COLD_OPTIONS[name]}).lower(1.0).compile()
+        except Exception:  # an unknown option: the level alone
+            del COLD_OPTIONS[name]
 
 
 class Tiered:
