@@ -59,7 +59,7 @@ from .. import _caches
 from .._transfer import put
 from ..base import MXNetError
 
-__all__ = ['run', 'COLD', 'first_call', 'hostable', 'cpu_arithmetic', 'flush_subnormals', 'moves', 'int_exact',
+__all__ = ['run', 'COLD', 'first_call', 'on_cpu', 'hostable', 'cpu_arithmetic', 'flush_subnormals', 'moves', 'int_exact',
            'keep_dtypes', 'Fallback', 'Rows']
 
 # A compile costs 30-100 ms and saves about 10 us per later call against the host form, so a
@@ -96,12 +96,15 @@ def _declared(fn, dtypes):
     return form
 
 
-def moves(fn, mixed_dtypes=False):
+def moves(fn, mixed_dtypes=False, moved=None):
     """``fn`` declared as data movement (reshape, transpose, slices): exact for every dtype.
     ``mixed_dtypes``: its inputs may each have a dtype of their own (take's float data at int32
-    indices, where's condition), the form declining the mixes it cannot serve exactly."""
+    indices, where's condition), the form declining the mixes it cannot serve exactly; ``moved``
+    then names the positions of the inputs whose elements it moves (take's data, where's x and
+    y), the others steering it (ops/_recorded_moves.py differentiates those moves on the host)."""
     form = _declared(fn, 'all')
     form.mixed_dtypes = mixed_dtypes
+    form.moved = moved
     return form
 
 
@@ -184,6 +187,13 @@ def hostable(array):
     if not _state:
         _setup()
     return type(array) is _state['concrete'] and array.size <= MAX_SIZE
+
+
+def on_cpu():
+    """Whether jax computes on the CPU alone (host forms then give the compiled bits)."""
+    if not _state:
+        _setup()
+    return _state['cpu']
 
 
 def first_call(signature):

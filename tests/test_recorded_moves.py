@@ -1,0 +1,101 @@
+"""Data movement recorded on the host (gluonjax/ops/_recorded_moves.py): a first recorded call
+of diagonal, take, split... compiles neither its vjp form nor its backward, and gives the
+gradients the compiled path gives."""
+import numpy as onp
+import pytest
+
+import gluonjax as mx
+from gluonjax import autograd, np, npx
+from gluonjax.ops import _host
+
+pytestmark = pytest.mark.skipif(mx.context.num_gpus() > 0, reason='a GPU is present: no host path')
+
+
+@pytest.fixture(autouse=True)
+def _fresh_counts():
+    npx.set_np()
+    _host.forget()
+    yield
+    npx.reset_np()
+
+
+def _recorded(fn, *arrays):
+    with autograd.record():
+        out = fn(*arrays)
+    outs = out if isinstance(out, (list, tuple)) else [out]
+    return outs, outs[0]._ag[0]
+
+
+@pytest.mark.parametrize('dtype', ['float16', 'float32', 'float64', 'int8', 'uint8', 'int64'])
+def test_diagflat_and_diagonal_recorded_on_the_host(dtype):
+    x = np.array(onp.arange(12).reshape(3, 4) - 5, dtype=dtype)
+    x.attach_grad()
+    (y,), node = _recorded(lambda a: np.diagflat(a, 2), x)
+    assert node.pullback is None and node.backward_fn is not None  # nothing compiled
+    assert onp.array_equal(y.asnumpy(), onp.diagflat(x.asnumpy(), 2))
+    y.backward()
+    assert x.grad.dtype == onp.dtype(dtype)
+    assert onp.array_equal(x.grad.asnumpy(), onp.ones((3, 4)))
+    (d,), _ = _recorded(lambda a: np.diagonal(a, 1), x)
+    d.backward(np.array([2, 3, 4], dtype=dtype))
+    expected = onp.zeros((3, 4))
+    expected[[0, 1, 2], [1, 2, 3]] = [2, 3, 4]
+    assert onp.array_equal(x.grad.asnumpy(), expected)
+
+
+def test_repeated_sources_add_their_cotangents():
+    data = onp.random.RandomState(0).uniform(-1, 1, (3, 4)).astype('float32')
+    x = np.array(data)
+    x.attach_grad()
+    (y,), node = _recorded(lambda a: np.take(a, np.array([0, 0, 2, -1]), axis=1, mode='wrap'), x)
+    assert node.pullback is None
+    ct = onp.arange(12, dtype='float32').reshape(3, 4)
+    y.backward(np.array(ct))
+    expected = onp.zeros((3, 4), 'float32')
+    onp.add.at(expected.T, [0, 0, 2, 3], ct.T)
+    assert onp.array_equal(x.grad.asnumpy(), expected)
+
+
+def test_split_outputs_and_graph_mixed_with_compiled_nodes():
+    x = np.array(onp.arange(8.0).reshape(2, 4))
+    x.attach_grad()
+    with autograd.record():
+        a, b = np.split(x, 2, axis=1)  # host node
+        z = (a * b).sum()              # compiled nodes: the split's pullback is compiled and fused
+    z.backward()
+    xv = x.asnumpy()
+    assert onp.array_equal(x.grad.asnumpy(), onp.concatenate([xv[:, 2:], xv[:, :2]], axis=1))
+    with autograd.record():
+        parts = np.array_split(x, 3, axis=1)
+    autograd.backward(parts)
+    assert onp.array_equal(x.grad.asnumpy(), onp.ones((2, 4)))
+
+
+def test_hybridized_one_operator_block_and_create_graph():
+    class Diag(mx.gluon.HybridBlock):
+        def hybrid_forward(self, F, a):
+            return F.np.diagonal(a, -1)
+    block = Diag()
+    block.hybridize()
+    x = np.array(onp.arange(9.0).reshape(3, 3))
+    x.attach_grad()
+    (y,), node = _recorded(block, x)
+    assert node.pullback is None
+    y.backward()
+    assert onp.array_equal(x.grad.asnumpy(), onp.eye(3, k=-1))
+    with autograd.record():
+        y = np.diagonal(x * x)
+        g = autograd.grad(y, [x], create_graph=True)[0]  # the host node differentiated as recorded
+        s = g.sum()
+    s.backward()
+    assert onp.array_equal(x.grad.asnumpy(), 2 * onp.eye(3))
+
+
+def test_a_cast_is_not_a_move():
+    x = mx.nd.array([[1.5, 2.5]], dtype='float32')
+    x.attach_grad()
+    with autograd.record():
+        y = x.astype('float64')
+    assert y._ag[0].pullback is not None  # compiled as before
+    y.backward()
+    assert onp.array_equal(x.grad.asnumpy(), [[1, 1]])
