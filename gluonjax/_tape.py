@@ -132,7 +132,7 @@ def _vjp_form(fn, key, need, device):
 
 
 def compiled_pullback(fn, key, parents, values, device=None):
-    """The compiled pullback of a node recorded without one (ops/_recorded_moves.py), computed
+    """The compiled pullback of a node recorded without one (ops/_first_records.py), computed
     from its recorded inputs by its vjp form; None where jax cannot differentiate it."""
     f = _vjp_form(fn, key, _needed(parents), device)
     if f is _NO_VJP:
@@ -303,8 +303,20 @@ def vjp_at_inputs(node, need, ct_mask):
                 outs, pull = jax.vjp(part, *[inputs[i] for i in need])
             it = iter(cts)
             return pull(tuple(next(it) if m else jnp.zeros_like(o) for m, o in zip(ct_mask, outs)))
-        f = _replay_cache[key] = jax.jit(vjp)
+        f = _replay_cache[key] = Tiered(vjp)
     return f
+
+
+def replay_grads(node, need, out_cts, run=None):
+    """The gradients of a node's inputs ``need`` computed again from its recorded inputs, by its
+    vjp compiled per signature in two tiers (``run(f, values, cts)``, when given, calls it)."""
+    mask = tuple(c is not None for c in out_cts)
+    present = [c for c in out_cts if c is not None]
+    f = vjp_at_inputs(node, need, mask)
+    if run is not None:
+        return run(f, node.values, present)
+    tier = f.pick((id(f), signature_of(node.values), signature_of(present)))
+    return tier(node.values, present)
 
 
 def node_grads(node, need, out_cts):
@@ -318,7 +330,7 @@ def node_grads(node, need, out_cts):
     else:
         mask = tuple(c is not None for c in out_cts)
         try:
-            grads = vjp_at_inputs(node, need, mask)(node.values, [c for c in out_cts if c is not None])
+            grads = replay_grads(node, need, out_cts)
         except Exception as err:
             msg = str(err).strip().splitlines()
             raise MXNetError('backward: %s cannot be differentiated (inputs: %s): %s'
@@ -524,7 +536,7 @@ def _partition(node_heads, split):
 
 def _compiled_or_host(nodes):
     """Whether every node has a compiled pullback, once the nodes recorded on the host
-    (ops/_recorded_moves.py) get theirs: only where another node has one, so that the graph is
+    (ops/_first_records.py) get theirs: only where another node has one, so that the graph is
     fused as before; a graph of host nodes alone is walked on the host, compiling nothing."""
     later = []
     for n in nodes:

@@ -21,7 +21,7 @@ from .._tape import state as _ag_state
 from .._x64 import x64
 from ..base import MXNetError
 from ..ndarray import ndarray as _ndarray
-from ..ops import _host, _recorded_moves
+from ..ops import _host, _first_records
 from ..ops._kernel import error_cause, same_kind
 from ..ops._tiers import Tiered
 from ..ndarray.ndarray import NDArray
@@ -233,7 +233,7 @@ class GraphRunner:
     def _record_kernel(self, kernel, entry, parents, vals):
         """``(outputs, node)`` of a recorded call of a one-operator graph, as an eager call of
         the operator records it (data movement on the host for its first calls)."""
-        recorded = _recorded_moves.record(kernel, parents, vals)
+        recorded = _first_records.record(kernel, parents, vals)
         if recorded is not None:
             outs, node = recorded
             node.name = self.block.name

@@ -101,7 +101,7 @@ def moves(fn, mixed_dtypes=False, moved=None):
     ``mixed_dtypes``: its inputs may each have a dtype of their own (take's float data at int32
     indices, where's condition), the form declining the mixes it cannot serve exactly; ``moved``
     then names the positions of the inputs whose elements it moves (take's data, where's x and
-    y), the others steering it (ops/_recorded_moves.py differentiates those moves on the host)."""
+    y), the others steering it (ops/_first_records.py differentiates those moves on the host)."""
     form = _declared(fn, 'all')
     form.mixed_dtypes = mixed_dtypes
     form.moved = moved

@@ -1,25 +1,29 @@
-"""Data movement recorded by autograd without a compile: forward and backward on the host.
+"""A signature's first recorded calls without compiling their vjp form.
 
 Under ``record()`` an operator runs its compiled *vjp form* (``_tape.record_call``), and backward
 runs its compiled pullback: two programs per new signature (200-300 ms under load), where the
-eager call of the same operator runs its host form in microseconds (ops/_host.py). For operators
-whose host form is data movement (``_host.moves``: diagonal, take, split, transpose...) the
-gradient is a data movement too: each output element is a copy of one input element or a
-constant, so the gradient of an input element is the sum of the cotangents of the elements
-copied from it. This module records such a call's first ``HOST_CALLS`` calls per signature
-without compiling anything:
+eager call of the same operator runs on the host or in a size bucket in microseconds
+(ops/_host.py). For the first ``HOST_CALLS`` recorded calls of a signature:
 
-- the forward is the host form, as in an eager call;
-- where each output element comes from is read off the host form itself, run on the input
-  positions (int64 arange, offset by 2^40 and again by 2^41: an element that moves with the
-  offset is a copy, one that stays is a constant), and checked against the real outputs bit for
-  bit; an operator whose host form changes values (a cast) declines here and is compiled;
-- the backward adds the cotangents into the source positions on the host (float sums in float64,
-  rounded once; integers wrap in their own type, as MXNet's integer backward computes).
+- **Data movement** (an operator whose host form is ``_host.moves``: diagonal, take, split,
+  transpose...) compiles nothing. The forward is the host form; its gradient is a data movement
+  too, each output element being a copy of one input element or a constant. Where each comes
+  from is read off the host form itself, run on the input positions (int64 arange, offset by
+  2^40 and again by 2^41: an element that moves with the offset is a copy, one that stays is a
+  constant), and checked against the real outputs bit for bit (a cast, which changes values,
+  declines). The backward adds the cotangents into the source positions on the host (float sums
+  in float64, rounded once; integers wrap in their own type, as MXNet's integer backward does).
+- **Other operators a first eager call serves without compiling** (a host form, a size bucket,
+  padded rows) run that way, and the node keeps its inputs instead of a pullback: one program
+  computing the gradients from the inputs is compiled if and when a backward reaches it
+  (``_tape.replay_grads``), in the cheap tier; for a pointwise operator on inputs of one shape it
+  is the program for the size bucket, as the forward's. A recorded call whose gradient is never
+  taken compiles nothing; one that is differentiated compiles one program where it compiled two.
 
 A backward over a graph that also holds compiled nodes (a reshape between layers in a training
-loop) compiles the node's vjp form then and fuses it with the rest, as before (``_tape.backward``).
-``create_graph`` differentiates the recorded inputs as for any node (``_tape.vjp_at_inputs``).
+loop) compiles these nodes' vjp forms then and fuses them with the rest, as before
+(``_tape.backward``). ``create_graph`` differentiates the recorded inputs as for any node
+(``_tape.vjp_at_inputs``).
 """
 import numpy as np
 
@@ -34,12 +38,68 @@ _OFFSET = 1 << 40  # input positions start here (and at twice this): far above a
 
 
 def record(kernel, parents, values):
-    """``(outputs, node)`` of ``kernel`` on ``values`` recorded on the host, or None where the
-    compiled vjp form must run (not data movement, a signature met often, data it declines)."""
-    form = kernel.op.host
-    if kernel.host is None or kernel.op.random or getattr(form, 'host_dtypes', None) != 'all' \
-            or not _host.on_cpu():
+    """``(outputs, node)`` of ``kernel`` on ``values`` recorded without compiling its vjp form, or
+    None where the compiled vjp form must run (a signature met often, an operator or data no
+    first call serves)."""
+    op = kernel.op
+    if not kernel.first_calls or op.random or op.updates_aux or op.mutate_inputs or not _host.on_cpu():
         return None
+    recorded = None
+    if kernel.host is not None and getattr(op.host, 'host_dtypes', None) == 'all':
+        recorded = _moves(kernel, parents, values)
+    return recorded if recorded is not None else _deferred(kernel, parents, values)
+
+
+def _deferred(kernel, parents, values):
+    """The call run as a first eager call (host, bucket, rows), its gradient compiled later."""
+    for p in parents[len(values) - len(kernel.dynamic):]:
+        if p is not None:
+            return None
+    outs = _host.run(kernel, tuple(values))
+    if outs is None or outs is _host.COLD:
+        return None
+    node = _tape.Node(kernel.fn, kernel.key, tuple(parents), tuple(values), len(outs), None,
+                      tuple([(o.shape, o.dtype) for o in outs]) if len(outs) > 1 else None,
+                      name=kernel.op.name)
+    n_arrays = len(values) - len(kernel.dynamic)
+    bucketed = kernel.op.pointwise and n_arrays > 0 and _host._bucketable(list(values[:n_arrays]))
+
+    def backward_fn(out_cts, need, create_graph):
+        if create_graph:
+            return NotImplemented
+        run = _in_bucket(n_arrays) if bucketed and all(
+            c is None or (c.shape == values[0].shape and not c.weak_type) for c in out_cts) else None
+        grads = _tape.replay_grads(node, need, out_cts, run)
+        return [None if _tape._is_float0(g) else g for g in grads]
+    backward_fn.compile_pullback = lambda: _tape.compiled_pullback(
+        kernel.fn, kernel.key, parents, values, kernel.key[2])
+    node.backward_fn = backward_fn
+    return outs, node
+
+
+def _in_bucket(n_arrays):
+    """A runner of a pointwise operator's gradients by the program for its inputs' size bucket
+    (each gradient element is computed from the inputs and cotangents at its index alone); the
+    scalars after the arrays pass unchanged."""
+    def run(f, values, cts):
+        arrays = values[:n_arrays]
+        shape, n, placement = arrays[0].shape, arrays[0].size, arrays[0].sharding
+        size = _host.bucket_size(n)
+
+        def pad(a):
+            buf = np.ones(size, a.dtype)
+            buf[:n] = np.asarray(a).reshape(-1)
+            return put(buf, placement)
+        padded = [pad(a) for a in arrays] + list(values[n_arrays:])
+        # optimised at once, as the forward's bucket programs: one serves every size up to its own
+        grads = f.hot(padded, [pad(c) for c in cts])
+        return [g if _tape._is_float0(g) else put(np.asarray(g)[:n].reshape(shape), placement) for g in grads]
+    return run
+
+
+def _moves(kernel, parents, values):
+    """The call as data movement on the host, forward and backward, or None."""
+    form = kernel.op.host
     n_arrays = len(values) - len(kernel.dynamic)
     arrays, dynamic = values[:n_arrays], values[n_arrays:]
     need = tuple([i for i, p in enumerate(parents[:n_arrays]) if p is not None])

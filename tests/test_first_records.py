@@ -1,4 +1,4 @@
-"""Data movement recorded on the host (gluonjax/ops/_recorded_moves.py): a first recorded call
+"""Data movement recorded on the host (gluonjax/ops/_first_records.py): a first recorded call
 of diagonal, take, split... compiles neither its vjp form nor its backward, and gives the
 gradients the compiled path gives."""
 import numpy as onp
@@ -96,6 +96,55 @@ def test_a_cast_is_not_a_move():
     x.attach_grad()
     with autograd.record():
         y = x.astype('float64')
-    assert y._ag[0].pullback is not None  # compiled as before
+    assert 'deferred' in y._ag[0].backward_fn.__qualname__  # its gradient compiled, not moved
     y.backward()
     assert onp.array_equal(x.grad.asnumpy(), [[1, 1]])
+
+
+def _compiled_gradients(fn, arrays):
+    """The gradients by the vjp forms compiled at once (every signature compiled)."""
+    from gluonjax.ops import _first_records
+    saved = _first_records.record
+    _first_records.record = lambda *a: None
+    try:
+        with autograd.record():
+            out = fn(*arrays)
+        out.backward()
+        return [a.grad.asnumpy() for a in arrays]
+    finally:
+        _first_records.record = saved
+
+
+@pytest.mark.parametrize('dtype', ['float16', 'float32', 'float64'])
+def test_deferred_gradients_of_pointwise_and_other_operators(dtype):
+    rng = onp.random.RandomState(1)
+    cases = [(lambda a, b: np.arctan2(a, b) * a, [(5, 7), (5, 7)]),   # pointwise: bucketed backward
+             (lambda a, b: a / b, [(3, 1), (1, 4)]),                  # broadcast: per shape
+             (lambda a: np.ediff1d(a, to_begin=2.0), [(2, 3)]),
+             (lambda a: a.sum(axis=1) * 3, [(4, 5)])]                 # rows
+    for fn, shapes in cases:
+        data = [rng.uniform(0.5, 2, s).astype(dtype) for s in shapes]
+        arrays = [np.array(d) for d in data]
+        for a in arrays:
+            a.attach_grad()
+        with autograd.record():
+            out = fn(*arrays)
+        out.backward()
+        got = [a.grad.asnumpy() for a in arrays]
+        again = [np.array(d) for d in data]
+        for a in again:
+            a.attach_grad()
+        for g, e in zip(got, _compiled_gradients(fn, again)):
+            assert g.dtype == e.dtype
+            onp.testing.assert_allclose(g, e, rtol=1e-3 if dtype == 'float16' else 1e-6)
+
+
+def test_a_recorded_call_never_differentiated_compiles_no_vjp():
+    from gluonjax import _tape
+    x = np.array(onp.arange(6.0).reshape(2, 3) + 17)
+    x.attach_grad()
+    before = len(_tape._fwd_cache)
+    with autograd.record():
+        y = np.exp(x) + x
+    assert len(_tape._fwd_cache) == before
+    assert onp.allclose(y.asnumpy(), onp.exp(x.asnumpy()) + x.asnumpy())
