@@ -309,12 +309,12 @@ def vjp_at_inputs(node, need, ct_mask):
 
 def replay_grads(node, need, out_cts, run=None):
     """The gradients of a node's inputs ``need`` computed again from its recorded inputs, by its
-    vjp compiled per signature in two tiers (``run(f, values, cts)``, when given, calls it)."""
+    vjp compiled per signature in two tiers (``run(f, values, cts, need)``, when given, calls it)."""
     mask = tuple(c is not None for c in out_cts)
     present = [c for c in out_cts if c is not None]
     f = vjp_at_inputs(node, need, mask)
     if run is not None:
-        return run(f, node.values, present)
+        return run(f, node.values, present, need)
     tier = f.pick((id(f), signature_of(node.values), signature_of(present)))
     return tier(node.values, present)
 

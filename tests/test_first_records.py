@@ -148,3 +148,29 @@ def test_a_recorded_call_never_differentiated_compiles_no_vjp():
         y = np.exp(x) + x
     assert len(_tape._fwd_cache) == before
     assert onp.allclose(y.asnumpy(), onp.exp(x.asnumpy()) + x.asnumpy())
+
+
+@pytest.mark.parametrize('dtypes', [('float32', 'float32'), ('float16', 'float64'), ('int32', 'float32')])
+def test_broadcast_pointwise_first_calls_in_a_bucket(dtypes):
+    """A broadcasting pointwise operator's first calls run in a size bucket, the inputs broadcast
+    on the host; the broadcast input's gradient is its elements' summed."""
+    rng = onp.random.RandomState(2)
+    a0 = rng.uniform(1, 2, (2, 3, 4)).astype(dtypes[0])
+    b0 = rng.uniform(1, 2, (3, 1)).astype(dtypes[1])
+    fn = lambda a, b: np.power(a, b) * 2  # noqa: E731
+    a, b = np.array(a0), np.array(b0)
+    a.attach_grad()
+    b.attach_grad()
+    with autograd.record():
+        y = fn(a, b)
+    y.backward()
+    a2, b2 = np.array(a0), np.array(b0)
+    a2.attach_grad()
+    b2.attach_grad()
+    ga, gb = _compiled_gradients(fn, [a2, b2])
+    assert y.dtype == onp.result_type(a0, b0) or dtypes[0] == 'int32'
+    for g, e in ((a.grad.asnumpy(), ga), (b.grad.asnumpy(), gb)):
+        assert g.dtype == e.dtype and g.shape == e.shape
+        onp.testing.assert_allclose(g, e, rtol=1e-3 if 'float16' in dtypes else 1e-5)
+    with pytest.raises(mx.base.MXNetError):  # the elemwise operator still refuses two shapes
+        mx.nd.elemwise_add(mx.nd.ones((3, 1)), mx.nd.ones((3, 4)))

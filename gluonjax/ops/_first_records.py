@@ -62,13 +62,14 @@ def _deferred(kernel, parents, values):
                       tuple([(o.shape, o.dtype) for o in outs]) if len(outs) > 1 else None,
                       name=kernel.op.name)
     n_arrays = len(values) - len(kernel.dynamic)
-    bucketed = kernel.op.pointwise and n_arrays > 0 and _host._bucketable(list(values[:n_arrays]))
+    shape = _host.broadcast_shape(kernel, values[:n_arrays], values[n_arrays:]) \
+        if kernel.op.pointwise and n_arrays > 0 else None
 
     def backward_fn(out_cts, need, create_graph):
         if create_graph:
             return NotImplemented
-        run = _in_bucket(n_arrays) if bucketed and all(
-            c is None or (c.shape == values[0].shape and not c.weak_type) for c in out_cts) else None
+        run = _in_bucket(n_arrays, shape) if shape is not None and all(
+            c is None or (c.shape == shape and not c.weak_type) for c in out_cts) else None
         grads = _tape.replay_grads(node, need, out_cts, run)
         return [None if _tape._is_float0(g) else g for g in grads]
     backward_fn.compile_pullback = lambda: _tape.compiled_pullback(
@@ -77,24 +78,38 @@ def _deferred(kernel, parents, values):
     return outs, node
 
 
-def _in_bucket(n_arrays):
-    """A runner of a pointwise operator's gradients by the program for its inputs' size bucket
-    (each gradient element is computed from the inputs and cotangents at its index alone); the
-    scalars after the arrays pass unchanged."""
-    def run(f, values, cts):
+def _in_bucket(n_arrays, shape):
+    """A runner of a pointwise operator's gradients by the program for the size bucket of its
+    inputs broadcast to ``shape`` (each gradient element is computed from the inputs and
+    cotangents at its index alone); the scalars after the arrays pass unchanged. An input that
+    was broadcast gets its elements' gradients summed on the host (floats in float64, rounded
+    once), as the forward's broadcast is a move."""
+    def run(f, values, cts, need):
         arrays = values[:n_arrays]
-        shape, n, placement = arrays[0].shape, arrays[0].size, arrays[0].sharding
+        placement = arrays[0].sharding
+        n = int(np.prod(shape, dtype=np.int64))
         size = _host.bucket_size(n)
 
         def pad(a):
             buf = np.ones(size, a.dtype)
-            buf[:n] = np.asarray(a).reshape(-1)
+            buf[:n] = np.broadcast_to(np.asarray(a), shape).reshape(-1)
             return put(buf, placement)
         padded = [pad(a) for a in arrays] + list(values[n_arrays:])
         # optimised at once, as the forward's bucket programs: one serves every size up to its own
         grads = f.hot(padded, [pad(c) for c in cts])
-        return [g if _tape._is_float0(g) else put(np.asarray(g)[:n].reshape(shape), placement) for g in grads]
+        return [g if _tape._is_float0(g) else put(_sum_to(np.asarray(g)[:n].reshape(shape), a.shape), placement)
+                for g, a in zip(grads, [arrays[i] for i in need])]
     return run
+
+
+def _sum_to(g, shape):
+    """``g`` summed over the axes an input of ``shape`` was broadcast along."""
+    if g.shape == shape:
+        return g
+    lead = g.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(shape) if d == 1 and g.shape[lead + i] != 1)
+    acc = np.float64 if g.dtype.kind == 'f' else g.dtype
+    return g.sum(axis=axes, dtype=acc).reshape(shape).astype(g.dtype)
 
 
 def _moves(kernel, parents, values):
