@@ -139,6 +139,18 @@ def _vjp_form(fn, key, need, device):
     return f
 
 
+def compiled_pullback(fn, key, parents, values, device=None):
+    """The compiled pullback of a node recorded without one (ops/_first_records.py), computed
+    from its recorded inputs by its vjp form; None where jax cannot differentiate it."""
+    f = _vjp_form(fn, key, _needed(parents), device)
+    if f is _NO_VJP:
+        return None
+    try:
+        return f.pick((id(f), signature_of(values)))(*values)[1]
+    except Exception:
+        return None
+
+
 def vjp_signature(fn, key, parents, values, device=None):
     """The signature ``record_call`` counts for this call's compile tier (``Tiered.pick``), or
     None where the operator is recorded without residuals."""
@@ -300,8 +312,20 @@ def vjp_at_inputs(node, need, ct_mask):
                 outs, pull = jax.vjp(part, *[inputs[i] for i in need])
             it = iter(cts)
             return pull(tuple(next(it) if m else jnp.zeros_like(o) for m, o in zip(ct_mask, outs)))
-        f = _replay_cache[key] = jax.jit(vjp)
+        f = _replay_cache[key] = Tiered(vjp)
     return f
+
+
+def replay_grads(node, need, out_cts, run=None):
+    """The gradients of a node's inputs ``need`` computed again from its recorded inputs, by its
+    vjp compiled per signature in two tiers (``run(f, values, cts, need)``, when given, calls it)."""
+    mask = tuple(c is not None for c in out_cts)
+    present = [c for c in out_cts if c is not None]
+    f = vjp_at_inputs(node, need, mask)
+    if run is not None:
+        return run(f, node.values, present, need)
+    tier = f.pick((id(f), signature_of(node.values), signature_of(present)))
+    return tier(node.values, present)
 
 
 def node_grads(node, need, out_cts):
@@ -315,7 +339,7 @@ def node_grads(node, need, out_cts):
     else:
         mask = tuple(c is not None for c in out_cts)
         try:
-            grads = vjp_at_inputs(node, need, mask)(node.values, [c for c in out_cts if c is not None])
+            grads = replay_grads(node, need, out_cts)
         except Exception as err:
             msg = str(err).strip().splitlines()
             raise MXNetError('backward: %s cannot be differentiated (inputs: %s): %s'
@@ -522,6 +546,27 @@ def _partition(node_heads, split):
     return parts
 
 
+def _compiled_or_host(nodes):
+    """Whether every node has a compiled pullback, once the nodes recorded on the host
+    (ops/_first_records.py) get theirs: only where another node has one, so that the graph is
+    fused as before; a graph of host nodes alone is walked on the host, compiling nothing."""
+    later = []
+    for n in nodes:
+        if n.pullback is None:
+            compile_pullback = getattr(n.backward_fn, 'compile_pullback', None)
+            if compile_pullback is None:
+                return False
+            later.append((n, compile_pullback))
+    if len(later) == len(nodes):
+        return False
+    for n, compile_pullback in later:
+        pullback = compile_pullback()
+        if pullback is None:
+            return False
+        n.pullback, n.backward_fn = pullback, None
+    return True
+
+
 def backward(heads, cts, retain_graph=False, custom=None):
     """Gradients of the leaves reachable from the head entries, given the heads' cotangents.
 
@@ -538,7 +583,7 @@ def backward(heads, cts, retain_graph=False, custom=None):
         try:
             if custom is not None:
                 part = walk(nodes, group, *custom)
-            elif fusable and all(n.pullback is not None for n in nodes):
+            elif fusable and _compiled_or_host(nodes):
                 part = _fused_backward(nodes, group, structure, leaves)
             else:
                 part = walk(nodes, group)

@@ -164,7 +164,9 @@ def _recorded_grads(node, need, out_cts):
     """A node's backward applied as a recorded operator of the forward inputs and the
     cotangents, so that the gradients it gives can be differentiated again."""
     if node.backward_fn is not None:  # autograd.Function, copies between devices
-        return node.backward_fn(out_cts, need, True)
+        grads = node.backward_fn(out_cts, need, True)
+        if grads is not NotImplemented:  # (a node recorded on the host: differentiated below)
+            return grads
     from .ndarray.ndarray import apply_fn
     ct_mask = tuple(c is not None for c in out_cts)
     present = [c for c in out_cts if c is not None]

@@ -84,6 +84,8 @@ SHAPED = {
     '_np_diagonal': ([(3, 4, 5)], {'offset': 1, 'axis1': 2, 'axis2': 0}), '_npi_diag_indices_from': ([(3, 3, 3)], {}),
     '_npi_full_like': ([(2, 3)], {'fill_value': -2.0, 'dtype': 'float16'}), '_npi_unravel_index': ([(7,)], {'shape': (3, 5, 4)}),
     '_npi_where': ([(2, 1), (2, 3), (3,)], {}),
+    '_npi_split': ([(6, 4)], {'indices': (1, 4), 'axis': 0}), '_npi_diff': ([(4, 9)], {'n': 3, 'axis': 1}),
+    '_npi_ediff1d': ([(3, 4), (2,), (3,)], {'to_begin_arr_given': True, 'to_end_scalar': 2.5}),
 }
 INTEGER_SUMS = ('sum', '_np_sum', '_np_prod')  # float data stays compiled or runs as padded rows
 REDUCTIONS = ('max', 'min', 'sum', '_np_max', '_np_min', 'sort')  # exact on some data only

@@ -21,7 +21,7 @@ from .._tape import state as _ag_state
 from .._x64 import x64
 from ..base import MXNetError
 from ..ndarray import ndarray as _ndarray
-from ..ops import _costly, _host
+from ..ops import _costly, _first_records, _host
 from ..ops._kernel import error_cause, same_kind
 from ..ops._tiers import Tiered
 from ..ndarray.ndarray import NDArray
@@ -211,8 +211,7 @@ class GraphRunner:
             recorded = parents and _tape.tracked(parents)
             run = entry.run
             if run.__class__ is not Tiered:  # one operator's Kernel: first calls as the eager call's
-                outs, node = _tape.record_call(entry.fn, entry.token, parents, vals, run, self.block.name) \
-                    if recorded else (run(*vals), None)
+                outs, node = self._record_kernel(run, entry, parents, vals) if recorded else (run(*vals), None)
                 if node is not None:
                     node.graph = self._graph_form(parents)
             else:
@@ -230,6 +229,16 @@ class GraphRunner:
                 # as MXNet: running statistics are written when backward passes the graph
                 node.on_backward = self._aux_writer([arrays[pos] for pos in self.aux_pos], outs[n:])
         return results
+
+    def _record_kernel(self, kernel, entry, parents, vals):
+        """``(outputs, node)`` of a recorded call of a one-operator graph, as an eager call of
+        the operator records it (data movement on the host for its first calls)."""
+        recorded = _first_records.record(kernel, parents, vals)
+        if recorded is not None:
+            outs, node = recorded
+            node.name = self.block.name
+            return outs, node
+        return _tape.record_call(entry.fn, entry.token, parents, vals, kernel, self.block.name)
 
     def _run(self, entry, train, vals, parents):
         """``(outputs, tape node or None)`` of the compiled graph on ``vals``: a signature's first

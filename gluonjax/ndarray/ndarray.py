@@ -22,7 +22,7 @@ from .._x64 import x64, on as _x64_on, restore as _x64_restore
 from ..base import DeferredError, MXNetError, shape_str, upper_layer
 from . import _pending
 from ..context import Context, current_context, context_of_device
-from ..ops import _host, sparse as _sparse_storage
+from ..ops import _first_records, _host, sparse as _sparse_storage
 from ..ops._kernel import kernel_for, operator_error, with_values
 from ..ops._frontend import COMPARISONS, ArrayType, python_operators
 
@@ -693,6 +693,9 @@ def _record(kernel, inputs, args):
         return kernel(*args), None
     parents.extend([None] * (len(args) - len(inputs)))
     try:
+        recorded = _first_records.record(kernel, parents, args)  # data movement: on the host
+        if recorded is not None:
+            return recorded
         return _tape.record_call(kernel.fn, kernel.key, parents, args, kernel.jitted,
                                  kernel.op.name, kernel.key[2])
     except MXNetError:

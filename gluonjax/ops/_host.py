@@ -59,7 +59,7 @@ from .. import _caches
 from .._transfer import put
 from ..base import MXNetError
 
-__all__ = ['run', 'COLD', 'first_call', 'hostable', 'cpu_arithmetic', 'flush_subnormals', 'moves', 'int_exact',
+__all__ = ['run', 'COLD', 'first_call', 'on_cpu', 'hostable', 'cpu_arithmetic', 'flush_subnormals', 'moves', 'int_exact',
            'keep_dtypes', 'Fallback', 'Rows']
 
 # A compile costs 30-100 ms and saves about 10 us per later call against the host form, so a
@@ -96,12 +96,15 @@ def _declared(fn, dtypes):
     return form
 
 
-def moves(fn, mixed_dtypes=False):
+def moves(fn, mixed_dtypes=False, moved=None):
     """``fn`` declared as data movement (reshape, transpose, slices): exact for every dtype.
     ``mixed_dtypes``: its inputs may each have a dtype of their own (take's float data at int32
-    indices, where's condition), the form declining the mixes it cannot serve exactly."""
+    indices, where's condition), the form declining the mixes it cannot serve exactly; ``moved``
+    then names the positions of the inputs whose elements it moves (take's data, where's x and
+    y), the others steering it (ops/_first_records.py differentiates those moves on the host)."""
     form = _declared(fn, 'all')
     form.mixed_dtypes = mixed_dtypes
+    form.moved = moved
     return form
 
 
@@ -171,8 +174,10 @@ def run(kernel, args):
     on_host = kernel.host is not None and (_state['cpu'] or _moves(kernel.op.host)) \
         and _host_serves(kernel.op.host, arrays)
     outs = _on_host(kernel, arrays, dynamic) if on_host else None
-    if outs is None and kernel.op.pointwise and _bucketable(arrays):
-        outs = _in_bucket(kernel, arrays, dynamic)  # (also where the host form fell back: an integer division by 0)
+    if outs is None and kernel.op.pointwise:
+        shape = broadcast_shape(kernel, arrays, dynamic)
+        if shape is not None:  # (also where the host form fell back: an integer division by 0)
+            outs = _in_bucket(kernel, arrays, dynamic, shape)
     if outs is None and kernel.op.rows is not None and _row_reducible(arrays, dynamic):
         outs = _in_rows(kernel, arrays[0])  # (also where it fell back: a float sum, a max over zeros)
     return COLD if outs is None else outs
@@ -184,6 +189,13 @@ def hostable(array):
     if not _state:
         _setup()
     return type(array) is _state['concrete'] and array.size <= MAX_SIZE
+
+
+def on_cpu():
+    """Whether jax computes on the CPU alone (host forms then give the compiled bits)."""
+    if not _state:
+        _setup()
+    return _state['cpu']
 
 
 def first_call(signature):
@@ -255,19 +267,41 @@ def _bucketable(arrays):
     return all(a.shape == shape and a.sharding == sharding and not a.weak_type for a in arrays)
 
 
+def broadcast_shape(kernel, arrays, dynamic):
+    """The one shape a pointwise ``kernel``'s inputs and outputs have once broadcast, where its
+    first call may run in a size bucket (the inputs broadcast on the host: a move), else None.
+    Inputs of different shapes are checked by the operator itself (an elemwise operator refuses
+    them): the shapes of its outputs, traced without compiling."""
+    if _bucketable(arrays):
+        return arrays[0].shape
+    if not arrays or any(a.weak_type or a.sharding != arrays[0].sharding for a in arrays):
+        return None
+    try:
+        shape = np.broadcast_shapes(*[a.shape for a in arrays])
+        outs = jax.eval_shape(kernel.fn, *arrays, *dynamic)
+    except Exception:  # the compiled kernel reports it in its words
+        return None
+    if not shape or 0 in shape or np.prod(shape, dtype=np.int64) > MAX_SIZE or any(o.shape != shape for o in outs):
+        return None
+    return shape
+
+
 def _moves(host_form):
     return getattr(host_form, 'host_dtypes', None) == 'all'
 
 
-def _in_bucket(kernel, arrays, dynamic):
-    """The pointwise ``kernel`` on ``arrays`` (one shape) by its program for the size bucket:
-    the inputs flattened and padded with ones on the host, the outputs cut back to the shape."""
-    shape, n, placement = arrays[0].shape, arrays[0].size, arrays[0].sharding
+def _in_bucket(kernel, arrays, dynamic, shape=None):
+    """The pointwise ``kernel`` on ``arrays`` (broadcast to ``shape``) by its program for the size
+    bucket: the inputs broadcast, flattened and padded with ones on the host, the outputs cut back
+    to the shape."""
+    placement = arrays[0].sharding
+    shape = arrays[0].shape if shape is None else shape
+    n = int(np.prod(shape, dtype=np.int64))
     size = bucket_size(n)
     padded = []
     for a in arrays:
         buf = np.ones(size, a.dtype)
-        buf[:n] = np.asarray(a).reshape(-1)
+        buf[:n] = np.broadcast_to(np.asarray(a), shape).reshape(-1)
         padded.append(put(buf, placement))
     outs = kernel.jitted(*padded, *dynamic)
     return tuple([put(np.asarray(o)[:n].reshape(shape), placement) for o in outs])

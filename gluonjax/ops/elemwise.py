@@ -272,7 +272,8 @@ def _mod(a, b):
     still with gradient 1 for a: a - stop_gradient(a) is that value."""
     zero = b == 0
     out = jnp.mod(a, jnp.where(zero, jnp.ones_like(b), b))
-    return jnp.where(zero, (a - lax.stop_gradient(a)).astype(out.dtype), out)
+    a = a.astype(out.dtype)  # (a bool dividend of a float divisor: no subtraction of booleans)
+    return jnp.where(zero, a - lax.stop_gradient(a), out)
 
 
 # The Python arithmetic of each front end (arith entries): nd and np broadcast; MXNet's symbols

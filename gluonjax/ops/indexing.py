@@ -75,7 +75,7 @@ def _host_take(a, indices, *, axis, mode):
 
 
 @register('take', methods=('take',), inputs=('a', 'indices'), onnx=_onnx_take,
-          params=[P('axis', 'int', 0), P('mode', 'str', 'clip')], host=moves(_host_take, mixed_dtypes=True))
+          params=[P('axis', 'int', 0), P('mode', 'str', 'clip')], host=moves(_host_take, mixed_dtypes=True, moved=(0,)))
 def take(a, indices, *, axis, mode, xp=jnp):
     """Slices of ``a`` along ``axis`` at ``indices``: shape a.shape[:axis] + indices.shape + a.shape[axis+1:].
 

@@ -14,7 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..base import MXNetError, shape_str
-from ._host import Fallback, int_exact, moves
+from ._host import Fallback, cpu_arithmetic, flush_subnormals, int_exact, moves
 from ._registry import Np, P, register
 from .numpy_ops import split_at
 
@@ -135,33 +135,41 @@ def np_rot90(data, *, k, axes):
 # ---- differences ----------------------------------------------------------------------------
 
 @register('_npi_diff', inputs=('a',), params=[P('n', 'int', 1), P('axis', 'int', -1)],
-          np=(Np('diff(a, n=1, axis=-1, prepend=None, append=None)', unsupported=('prepend', 'append')),))
-def np_diff(a, *, n, axis):
+          np=(Np('diff(a, n=1, axis=-1, prepend=None, append=None)', unsupported=('prepend', 'append')),),
+          # n rounded subtractions in a row, each rounded to the dtype (float16's through float32)
+          host=cpu_arithmetic(int_exact(lambda a, **kw: np_diff(a, xp=np, **kw))))
+def np_diff(a, *, n, axis, xp=jnp):
     """The n-th discrete difference along ``axis``."""
     if n < 0:
         raise MXNetError('_npi_diff: order n must be non-negative, got %d' % n)
     _check_axes('_npi_diff', a, axis)
-    return jnp.diff(a, n, axis)
+    if xp is jnp:
+        return jnp.diff(a, n, axis)
+    for _ in range(n):  # on the host: XLA's CPU code reads and writes each step's subnormals as zero
+        a = flush_subnormals(np.diff(a, 1, axis))
+    return a
 
 
 @register('_npi_ediff1d', inputs=('ary', 'to_end', 'to_begin'),
           params=[P('to_begin_arr_given', 'bool', False), P('to_end_arr_given', 'bool', False),
                   P('to_begin_scalar', 'float', None, optional=True),
-                  P('to_end_scalar', 'float', None, optional=True)])
+                  P('to_end_scalar', 'float', None, optional=True)],
+          # one rounded subtraction per element (float16's in float32, as XLA's CPU code), and moves
+          host=cpu_arithmetic(int_exact(lambda *a, **kw: np_ediff1d(*a, xp=np, **kw))))
 def np_ediff1d(ary, to_end, to_begin, *, to_begin_arr_given, to_end_arr_given, to_begin_scalar,
-               to_end_scalar):
+               to_end_scalar, xp=jnp):
     """Differences of the flattened array, with values put before and after."""
     flat = ary.reshape(-1)
-    parts = [flat[1:] - flat[:-1]]
+    parts = [(flat[1:] - flat[:-1]).astype(ary.dtype)]
     if to_begin_arr_given:
         parts.insert(0, to_begin.reshape(-1).astype(ary.dtype))
     elif to_begin_scalar is not None:
-        parts.insert(0, jnp.full((1,), to_begin_scalar, ary.dtype))
+        parts.insert(0, xp.full((1,), to_begin_scalar).astype(ary.dtype))
     if to_end_arr_given:
         parts.append(to_end.reshape(-1).astype(ary.dtype))
     elif to_end_scalar is not None:
-        parts.append(jnp.full((1,), to_end_scalar, ary.dtype))
-    return jnp.concatenate(parts)
+        parts.append(xp.full((1,), to_end_scalar).astype(ary.dtype))
+    return xp.concatenate(parts)
 
 
 # ---- stacking and splitting ---------------------------------------------------------------

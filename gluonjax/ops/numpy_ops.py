@@ -604,14 +604,15 @@ def _split_outputs(attrs):
 
 @register('_npi_split', inputs=('a',), num_outputs=_split_outputs,
           params=[P('indices', 'shape', ()), P('axis', 'int', 0), P('squeeze_axis', 'bool', False),
-                  P('sections', 'int', 0)])
-def np_split(a, *, indices, axis, squeeze_axis, sections):
+                  P('sections', 'int', 0)],
+          host=moves(lambda a, **kw: np_split(a, xp=np, **kw)))
+def np_split(a, *, indices, axis, squeeze_axis, sections, xp=jnp):
     """Split into equal sections, or at the given indices, along an axis."""
     if sections > 0:
         if a.shape[axis] % sections:
             raise MXNetError('_npi_split: array split does not result in an equal division '
                              '(axis %d of shape %s into %d)' % (axis, shape_str(a.shape), sections))
-        return tuple(jnp.split(a, sections, axis=axis))
+        return tuple(xp.split(a, sections, axis=axis))
     return split_at(a, indices, axis)
 
 
@@ -651,7 +652,7 @@ def _host_where(condition, x, y):
     return np_where(condition, x, y, xp=np)
 
 
-@register('_npi_where', inputs=('condition', 'x', 'y'), host=moves(_host_where, mixed_dtypes=True))
+@register('_npi_where', inputs=('condition', 'x', 'y'), host=moves(_host_where, mixed_dtypes=True, moved=(1, 2)))
 def np_where(condition, x, y, xp=jnp):
     """Elements of x where condition is true, else of y, all three broadcast together."""
     try:
