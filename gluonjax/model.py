@@ -302,18 +302,12 @@ class FeedForward:
         """The outputs over ``X`` (numpy arrays; a list of them for several outputs), on the
         first context; with ``return_data`` also the data and labels."""
         X = self._init_iter(X, None, is_train=False)
-        if reset:
-            X.reset()
-        data_arrays = self._predictor_for(X)
-        outputs = [[] for _ in self._pred_exec.outputs]
+        outputs = None
         data_list = [[] for _ in X.provide_data]
         label_list = [[] for _ in X.provide_label]
-        for i, batch in enumerate(X):
-            if num_batch is not None and i == num_batch:
-                break
-            for src, dst in zip(batch.data, data_arrays):
-                src.copyto(dst)
-            self._pred_exec.forward(is_train=False)
+        for batch in self._forward_batches(X, num_batch, reset):
+            if outputs is None:
+                outputs = [[] for _ in self._pred_exec.outputs]
             real = X.batch_size - (batch.pad or 0)
             for lst, out in zip(outputs, self._pred_exec.outputs):
                 lst.append(out[0:real].asnumpy())
@@ -336,6 +330,13 @@ class FeedForward:
         if not isinstance(eval_metric, metric_mod.EvalMetric):
             eval_metric = metric_mod.create(eval_metric)
         X = self._init_iter(X, None, is_train=False)
+        for i, batch in enumerate(self._forward_batches(X, num_batch, reset)):
+            eval_metric.update(batch.label, self._pred_exec.outputs)
+            _multiple_callbacks(batch_end_callback, BatchEndParam(0, i, eval_metric, locals()))
+        return eval_metric.get()[1]
+
+    def _forward_batches(self, X, num_batch, reset):
+        """Each batch of ``X`` (the first ``num_batch`` of them), after the predictor's forward on it."""
         if reset:
             X.reset()
         data_arrays = self._predictor_for(X)
@@ -345,9 +346,7 @@ class FeedForward:
             for src, dst in zip(batch.data, data_arrays):
                 src.copyto(dst)
             self._pred_exec.forward(is_train=False)
-            eval_metric.update(batch.label, self._pred_exec.outputs)
-            _multiple_callbacks(batch_end_callback, BatchEndParam(0, i, eval_metric, locals()))
-        return eval_metric.get()[1]
+            yield batch
 
     def fit(self, X, y=None, eval_data=None, eval_metric='acc', epoch_end_callback=None,
             batch_end_callback=None, kvstore='local', logger=None, work_load_list=None,
