@@ -28,6 +28,7 @@ switch, on the caller's thread. ``GLUONJAX_BACKGROUND_COMPILE=0`` compiles it at
 import concurrent.futures
 import functools
 import os
+import threading
 
 import jax
 
@@ -116,6 +117,9 @@ def _warm(signature, hot, args):
     """Queue ``hot``'s compile for ``args`` on the background thread, unless the queue is full."""
     if not _compiler:
         _compiler.append(concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix='gluonjax-compile'))
+        # at exit the executor runs what is queued before joining its thread: only the compile
+        # already running should delay the exit (callbacks run last-registered first)
+        threading._register_atexit(_drop_queued)
     queued = _state['queued'] = [f for f in _state.get('queued', ()) if not f.done()]
     if len(queued) >= WARM_QUEUE:
         return
@@ -127,6 +131,11 @@ def _warm(signature, hot, args):
         return
     _warming[signature] = future = _compiler[0].submit(lowered.compile)
     queued.append(future)
+
+
+def _drop_queued():
+    for future in _state.get('queued', ()):
+        future.cancel()  # a no-op for the one running
 
 
 def signature_of(arrays):
