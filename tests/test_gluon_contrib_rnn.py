@@ -82,7 +82,9 @@ def test_variational_dropout_scales_in_training_and_is_identity_in_inference():
     plain, _ = base.unroll(5, x, layout='NTC', merge_outputs=True)
     cell.base_cell._modified = True
     inferred, _ = cell.unroll(5, x, layout='NTC', merge_outputs=True)
-    np.testing.assert_allclose(inferred.asnumpy(), plain.asnumpy(), rtol=1e-6)
+    # the same operators, but later calls of their signatures: a first call's program may differ
+    # from a later one's in the last bit (docs/MIGRATING.md), carried through 5 recurrent steps
+    np.testing.assert_allclose(inferred.asnumpy(), plain.asnumpy(), rtol=1e-5, atol=1e-7)
     out_cell = VariationalDropoutCell(rnn.GRUCell(32, input_size=2, params=base.collect_params()),
                                       drop_outputs=0.25)
     with mx.autograd.train_mode():
