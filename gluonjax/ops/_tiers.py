@@ -25,6 +25,7 @@ finished, so which calls get which tier never depends on timing. One background 
 time, at most ``WARM_QUEUE`` waiting: a signature met when the queue is full is compiled at its
 switch, on the caller's thread. ``GLUONJAX_BACKGROUND_COMPILE=0`` compiles it at the switch instead.
 """
+import atexit
 import concurrent.futures
 import functools
 import os
@@ -119,7 +120,7 @@ def _warm(signature, hot, args):
         _compiler.append(concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix='gluonjax-compile'))
         # at exit the executor runs what is queued before joining its thread: only the compile
         # already running should delay the exit (callbacks run last-registered first)
-        threading._register_atexit(_drop_queued)
+        getattr(threading, '_register_atexit', atexit.register)(_drop_queued)
     queued = _state['queued'] = [f for f in _state.get('queued', ()) if not f.done()]
     if len(queued) >= WARM_QUEUE:
         return
