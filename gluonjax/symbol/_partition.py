@@ -19,7 +19,7 @@ import os
 from .. import base
 from ..base import MXNetError
 from ..ops import find_op
-from .symbol import Symbol, _Node, create, topo_order
+from .symbol import Symbol, _Node, create
 
 __all__ = ['BACKENDS', 'partition', 'partition_for', 'from_environment']
 
