@@ -18,12 +18,14 @@ later call's (docs/MIGRATING.md), as the padded first calls of ``_host`` may. On
 two tiers: on a GPU the option's costs and gains were not measured. ``GLUONJAX_COLD_COMPILE=0``
 compiles every signature fully at once.
 
-A signature met a second time is likely to come back, so its optimised program is compiled then,
-on a background thread (XLA releases the GIL while it compiles), while the cheap one keeps
-serving calls; the switch still happens at the same call, waiting for that compile if it has not
-finished, so which calls get which tier never depends on timing. One background compile at a
-time, at most ``WARM_QUEUE`` waiting: a signature met when the queue is full is compiled at its
-switch, on the caller's thread. ``GLUONJAX_BACKGROUND_COMPILE=0`` compiles it at the switch instead.
+With ``GLUONJAX_BACKGROUND_COMPILE=1``, a signature met a second time has its optimised program
+compiled then, on a background thread (XLA releases the GIL while it compiles), while the cheap
+one keeps serving calls; the switch still happens at the same call, waiting for that compile if
+it has not finished, so which calls get which tier never depends on timing. One background
+compile at a time, at most ``WARM_QUEUE`` waiting: a signature met when the queue is full is
+compiled at its switch, on the caller's thread. It is off by default: on this project's 2-core
+machine the background compile takes the core XLA's own computations use, and the LSTM tagger of
+bench_new_shapes.py ran its first pass slower with it (mean 341 -> 495 ms per new length, quiet).
 """
 import atexit
 import concurrent.futures
@@ -41,7 +43,7 @@ COLD_OPTIONS = {'xla_backend_optimization_level': 0, 'xla_cpu_use_fusion_emitter
 _state = {}
 _OFF = ('0', 'false', 'off', 'no')
 _ENABLED = os.environ.get('GLUONJAX_COLD_COMPILE', '1').strip().lower() not in _OFF
-_WARM = os.environ.get('GLUONJAX_BACKGROUND_COMPILE', '1').strip().lower() not in _OFF
+_WARM = os.environ.get('GLUONJAX_BACKGROUND_COMPILE', '0').strip().lower() not in _OFF
 WARM_AT = 2  # the call of a signature that starts its optimised program's background compile
 _warming = {}  # signature -> Future of its optimised program's compile
 _WARMING_MAX = 1024  # signatures never called again keep their entry: forget them all past this
