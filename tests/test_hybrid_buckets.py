@@ -47,6 +47,17 @@ class Reversed(gluon.HybridBlock):
         return self.out(F.reverse(x, axis=1))
 
 
+class PerStep(gluon.HybridBlock):
+    """A Dense layer on each time step."""
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        with self.name_scope():
+            self.out = gluon.nn.Dense(3, flatten=False)
+
+    def hybrid_forward(self, F, x):
+        return self.out(x)
+
+
 class Merged(gluon.HybridBlock):
     """(N, T, C) -> (N * T, C) -> Dense: the time positions interleave with the batch's."""
     def __init__(self, **kw):
@@ -213,3 +224,40 @@ def test_get_symbol_of_a_padded_call_is_the_exact_calls(spy, monkeypatch):
     assert spy == [[(0, 1, 16, 0)]]
     assert got == _exact(monkeypatch, recorded_graph)
     assert ('_CachedOp', 'node_0') in got
+
+
+def _padded_calls(spy, net, lengths, passes):
+    """How many of ``passes`` rounds of forwards over ``lengths`` ran padded, per pass."""
+    rng = np.random.RandomState(1)
+    counts = []
+    for _ in range(passes):
+        before = len(spy)
+        for length in lengths:
+            x = nd.array(rng.rand(2, length, 3))
+            got = net(x).asnumpy()
+            np.testing.assert_allclose(got, _exact_dense(net, x), rtol=1e-5, atol=1e-6)
+        counts.append(len(spy) - before)
+    return counts
+
+
+def _exact_dense(net, x):
+    w, b = net.out.weight.data().asnumpy(), net.out.bias.data().asnumpy()
+    return x.asnumpy() @ w.T + b
+
+
+def test_one_shape_among_many_keeps_its_padded_program(spy):
+    """Lengths 5, 6, 7 in turn: each a third of the calls, so past their first calls they keep
+    running the bucket's program instead of compiling one each (gluon/_bucketed_call.Usage)."""
+    net = PerStep(prefix='many_')
+    net.initialize()
+    net.hybridize()
+    assert _padded_calls(spy, net, (5, 6, 7), 11) == [3] * 11
+
+
+def test_a_shape_making_most_calls_gets_its_exact_program(spy, monkeypatch):
+    net = PerStep(prefix='one_')
+    net.initialize()
+    net.hybridize()
+    assert _padded_calls(spy, net, (5,), 10) == [1] * _host.HOST_CALLS + [0] * (10 - _host.HOST_CALLS)
+    monkeypatch.setattr(_bucketed_call, 'EXACT_AT', 10)  # ... as one of many that keeps coming back
+    assert _padded_calls(spy, net, (9, 10, 11), 11) == [3] * 9 + [0] * 2

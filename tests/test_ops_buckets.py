@@ -5,6 +5,7 @@ import jax
 import numpy as np
 import pytest
 
+import gluonjax as mx
 from gluonjax import nd
 from gluonjax._x64 import on, restore
 from gluonjax.ops import _host
@@ -51,7 +52,8 @@ def test_pointwise_operators_are_marked():
 def test_bucket_program_gives_the_exact_shape_programs_bits(name):
     op = canonical_ops()[name]
     rng = np.random.RandomState(0)
-    kernel = kernel_for(name, {'scalar': 2.5} if 'scalar' in op._param_map else {})
+    kernel = kernel_for(name, {p: v for p, v in (('scalar', 2.5), ('a_min', -4.0), ('a_max', 3.5))
+                               if p in op._param_map})
     dynamic = [kernel.attrs[d] for d in kernel.dynamic]
     # on a GPU, transcendental functions may give another last bit in a bucket (ops/_host.py)
     last_bit_only = kernel.host is None and jax.devices()[0].platform != 'cpu'
@@ -152,6 +154,25 @@ def test_rows_give_the_reduction_of_the_exact_shape(name):
                 np.testing.assert_allclose(got, want, rtol=tol, atol=tol, err_msg=what)
     finally:
         restore(prev)
+
+
+def test_sums_of_new_shapes_compile_nothing_on_the_cpu(compiles):
+    """Sums, means, nansums and norms of ever new shapes are summed on the host in float64 and
+    rounded once; subnormal inputs read as zero, as XLA's CPU arithmetic reads them."""
+    rng = np.random.RandomState(4)
+    before = compiles[0]
+    for i in range(12):
+        x = rng.uniform(-1, 1, (3 + i, 2 + i % 5)).astype('float32')
+        a = nd.array(x)
+        np.testing.assert_allclose(nd.sum(a, axis=1).asnumpy(), x.sum(axis=1, dtype=np.float64), rtol=1e-6)
+        np.testing.assert_allclose(a.mean().asnumpy(), [x.mean(dtype=np.float64)], rtol=1e-6, atol=1e-7)
+        np.testing.assert_allclose(nd.norm(a).asnumpy(), [np.sqrt((x.astype(np.float64) ** 2).sum())], rtol=1e-6)
+        np.testing.assert_allclose(nd.nansum(a, axis=0).asnumpy(), x.sum(axis=0, dtype=np.float64), rtol=1e-6, atol=1e-7)
+        np.testing.assert_allclose(mx.np.sum(a.as_np_ndarray(), axis=0).asnumpy(), x.sum(axis=0, dtype=np.float64),
+                                   rtol=1e-6, atol=1e-7)
+    assert compiles[0] - before == 0
+    tiny = nd.array(np.float32([1e-40, 1e-40, 2.0]))
+    assert nd.sum(tiny).asnumpy()[0] == 2.0 and nd.sum(tiny[:2]).asnumpy()[0] == 0.0
 
 
 def test_new_shapes_of_a_reduction_share_row_programs(compiles):

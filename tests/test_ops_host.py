@@ -234,19 +234,30 @@ def test_host_form_broadcasts_and_checks_like_the_operator():
         nd.elemwise_add(a, b)
 
 
-def test_new_shapes_run_without_compiling_until_they_repeat(compiles):
+def _repeat_expression(shape, calls, compiles):
+    """Compiles per call of ``a * b + c - 0.5`` on new arrays of ``shape``, each result checked."""
     rng = np.random.RandomState(1)
-    shape = (13, 29)  # a shape no other test uses
     a, b, c = (nd.array(rng.rand(*shape)) for _ in range(3))
     want = a.asnumpy() * b.asnumpy() + c.asnumpy() - 0.5
     counts = []
-    for _ in range(mx.ops._host.HOST_CALLS + 2):
+    for _ in range(calls):
         before = compiles[0]
         out = (a * b + c - 0.5).asnumpy()
         counts.append(compiles[0] - before)
         np.testing.assert_array_equal(out, want)
+    return counts
+
+
+def test_repeated_shapes_stay_on_the_host_while_cheaper_than_a_compile(compiles):
+    calls = mx.ops._host.HOST_CALLS + 4  # a few microseconds each: far below a compile's cost
+    assert _repeat_expression((13, 29), calls, compiles) == [0] * calls
+
+
+def test_repeated_shapes_compile_once_their_host_time_reaches_the_budget(compiles, monkeypatch):
+    monkeypatch.setattr(mx.ops._host, 'HOST_BUDGET_S', 0.0)  # any host time is too much
+    counts = _repeat_expression((17, 31), mx.ops._host.HOST_CALLS + 2, compiles)
     assert counts[:mx.ops._host.HOST_CALLS] == [0] * mx.ops._host.HOST_CALLS
-    assert counts[mx.ops._host.HOST_CALLS] == 3  # the signature came back: its operators compile
+    assert counts[mx.ops._host.HOST_CALLS] == 3  # past its first calls: its operators compile
     assert counts[-1] == 0
 
 

@@ -89,6 +89,10 @@ class GraphRunner:
         self.value_dependent = any(s.op.value_attrs is not None and _shape_unknown(s.node) for s in self.graph._steps)
         self.in_format = self.out_format = None
         self._compiled = {}
+        # calls per signature, counted over all the block's graphs (one per traced input signature)
+        self._usage = block.__dict__.get('_call_usage')
+        if self._usage is None:
+            self._usage = block.__dict__['_call_usage'] = _bucketed_call.Usage()
         self.extra = ()  # a single operator's dynamic parameter values (_dynamic_values)
         self._arrays = {}
         self._last_arrays = (None, None, None)  # (ctx, generation, arrays) of the last call
@@ -252,7 +256,9 @@ class GraphRunner:
         weighed = _costly.weighed(run, signature)
         costly = _costly.stays_cold(weighed)
         first = costly or (signature is not None and _host.first_call(signature))
-        padding = _bucketed_call.plan(self, entry, train, vals) if first and not costly else None
+        calls = 0 if signature is None else self._usage.count(signature)
+        padded = signature is not None and not costly and (first or not self._usage.exact(calls))
+        padding = _bucketed_call.plan(self, entry, train, vals) if padded else None
         if padding is not None:
             try:
                 masks = padding[2]

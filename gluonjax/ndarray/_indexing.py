@@ -221,6 +221,15 @@ def getitem(x, key):
         if key == slice(None) or key is Ellipsis:
             return x
         plan, dyn = _plan(x, key)
+        on_host = host_basic_index(x, key, plan)
+        if on_host is not None:
+            if on_host.ndim == 0:  # MXNet's nd indexing never gives a 0-d array: (1,) instead
+                on_host = _put(np.asarray(on_host).reshape((1,)), on_host.sharding)
+            out = _carry_failure([x], NDArray._from_jax(on_host, x.context))
+            region = _flat_region(x.shape, plan, dyn)
+            if region is not None:
+                make_view(x, out, *region)
+            return out
     fn = _cached('get', plan)
     out = apply_fn(fn, ('getitem', plan), [x] + [_wrap_dyn(d, x) for d in dyn], name='__getitem__')[0]
     region = _flat_region(x.shape, plan, dyn)

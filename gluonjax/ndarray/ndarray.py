@@ -696,7 +696,7 @@ def _record(kernel, inputs, args):
         recorded = _first_records.record(kernel, parents, args)  # data movement: on the host
         if recorded is not None:
             return recorded
-        return _tape.record_call(kernel.fn, kernel.key, parents, args, kernel.jitted,
+        return _tape.record_call(kernel.fn, kernel.key, parents, args, kernel.tiered,
                                  kernel.op.name, kernel.key[2])
     except MXNetError:
         raise

@@ -51,6 +51,7 @@ Set ``GLUONJAX_HOST_FIRST_CALLS=0`` to compile every signature at once.
 """
 import collections
 import os
+import time
 
 import jax
 import numpy as np
@@ -65,6 +66,12 @@ __all__ = ['run', 'COLD', 'first_call', 'on_cpu', 'hostable', 'cpu_arithmetic', 
 # A compile costs 30-100 ms and saves about 10 us per later call against the host form, so a
 # signature met a few times is cheaper on the host; only one that keeps coming back compiles.
 HOST_CALLS = int(os.environ.get('GLUONJAX_HOST_FIRST_CALLS', '8'))
+# A signature its host form served keeps running there, past its first calls, until the host
+# time its calls took reaches about what the compile would cost (a compiled call saves 10-20 us
+# of a small host call, and a compile costs 10-100 ms; a large array's host call costs more and
+# so compiles sooner). The first calls also warm the tiers' counts: the compile, when it comes,
+# is of the optimised program.
+HOST_BUDGET_S = 0.01
 MAX_SIZE = 1 << 20
 _FLUSHED = (np.dtype(np.float32), np.dtype(np.float64))
 # XLA's CPU code computes float16 in float32, where float16's subnormals are normal numbers
@@ -73,6 +80,7 @@ _INTS = tuple(np.dtype(t) for t in (np.int8, np.uint8, np.int16, np.uint16, np.i
                                     np.uint64))
 _seen = _caches.lru_cache('ops.host_signatures', 8192)  # signature -> calls run on the host
 _HOT_MAX = 8192
+_hosted = _caches.register('ops.hosted_signatures', {}, _HOT_MAX)  # signature -> host seconds of its calls
 _hot = _caches.register('ops.hot_signatures', set(), _HOT_MAX)  # signatures past their first calls
 _state = {}  # 'concrete': the type of a concrete jax array; 'cpu': jax runs on the CPU alone
 
@@ -163,8 +171,9 @@ def run(kernel, args):
     for a in arrays:
         if type(a) is not concrete:
             return None
-    if not first_call((kernel.key, tuple([(a.shape, a.dtype) for a in arrays]))):
-        return None
+    signature = (kernel.key, tuple([(a.shape, a.dtype) for a in arrays]))
+    if not first_call(signature):
+        return _on_host_while_cheap(kernel, arrays, dynamic, signature)
     if not kernel.first_calls:
         return COLD
     for a in arrays:
@@ -173,7 +182,7 @@ def run(kernel, args):
     # off the CPU only data movement runs on the host (a round trip; its bits are the data's)
     on_host = kernel.host is not None and (_state['cpu'] or _moves(kernel.op.host)) \
         and _host_serves(kernel.op.host, arrays)
-    outs = _on_host(kernel, arrays, dynamic) if on_host else None
+    outs = _timed_on_host(kernel, arrays, dynamic, signature) if on_host else None
     if outs is None and kernel.op.pointwise:
         shape = broadcast_shape(kernel, arrays, dynamic)
         if shape is not None:  # (also where the host form fell back: an integer division by 0)
@@ -222,6 +231,7 @@ def forget():
     """Forget every signature's count: each is met for the first time again."""
     _seen.clear()
     _hot.clear()
+    _hosted.clear()
 
 
 def _host_serves(host_form, arrays):
@@ -229,6 +239,28 @@ def _host_serves(host_form, arrays):
         return True
     dtype = arrays[0].dtype if arrays else None
     return all(a.dtype == dtype for a in arrays) and (not arrays or _serves(host_form, dtype))
+
+
+def _timed_on_host(kernel, arrays, dynamic, signature):
+    start = time.perf_counter()
+    outs = _on_host(kernel, arrays, dynamic)
+    if outs is not None:
+        if len(_hosted) >= _HOT_MAX and signature not in _hosted:
+            _hosted.clear()  # ever new shapes: forget, as first_call does
+        _hosted[signature] = _hosted.get(signature, 0.0) + (time.perf_counter() - start)
+    return outs
+
+
+def _on_host_while_cheap(kernel, arrays, dynamic, signature):
+    """A call past a signature's first calls, still on the host while the host time all its calls
+    took stays under ``HOST_BUDGET_S``; None when the compiled kernel should run."""
+    spent = _hosted.get(signature)
+    if spent is None:
+        return None
+    outs = _timed_on_host(kernel, arrays, dynamic, signature) if spent < HOST_BUDGET_S else None
+    if outs is None:
+        _hosted.pop(signature, None)
+    return outs
 
 
 def _on_host(kernel, arrays, dynamic):
@@ -313,7 +345,11 @@ def _in_bucket(kernel, arrays, dynamic, shape=None):
 # ``axes`` reduced (moved last), ``out_shape`` the call's result shape, ``neutral`` the padding
 # that leaves a row's result unchanged, ``op``/``attrs`` the operator and attributes reducing
 # axis 1 of the padded (M, K) array, ``per_count``: divide each row's result by K (a mean).
-Rows = collections.namedtuple('Rows', 'axes out_shape neutral op attrs per_count')
+# ``host``, for a sum-like reduction: ``host(rows, attrs)`` reduces axis 1 of the (M, K) rows
+# in float64 with NumPy (None to decline); on the CPU it serves the call with no program at all,
+# rounded once to the result's dtype (``attrs``' out_dtype or dtype, else the input's): again
+# another summation order than the compiled one, and a more accurate one.
+Rows = collections.namedtuple('Rows', 'axes out_shape neutral op attrs per_count host', defaults=(None,))
 # Small arrays are padded with rows up to this many elements, so that one program per row length
 # serves them all (100 sums of random small shapes compiled 47 programs, and 17 with this).
 MIN_ROWS_SIZE = 4096
@@ -333,14 +369,29 @@ def _in_rows(kernel, array):
     m = int(np.prod([array.shape[i] for i in kept], dtype=np.int64))
     k = array.size // m
     cols = pow2(k)
-    buf = np.full((max(pow2(m), MIN_ROWS_SIZE // cols, 1), cols), rows.neutral, array.dtype)
-    buf[:m, :k] = data.transpose(kept + list(rows.axes)).reshape(m, k)
+    matrix = data.transpose(kept + list(rows.axes)).reshape(m, k)
     placement = array.sharding
-    row_kernel = kernel.sibling(rows.op, dict(rows.attrs, axis=1))
-    out = np.asarray(row_kernel.jitted(put(buf, placement))[0])[:m]
+    out = _rows_on_host(rows, matrix) if rows.host is not None and _state['cpu'] else None
+    if out is None:
+        buf = np.full((max(pow2(m), MIN_ROWS_SIZE // cols, 1), cols), rows.neutral, array.dtype)
+        buf[:m, :k] = matrix
+        row_kernel = kernel.sibling(rows.op, dict(rows.attrs, axis=1))
+        out = np.asarray(row_kernel.jitted(put(buf, placement))[0])[:m]
     if rows.per_count:  # correctly rounded, as the operator's own division
         out = (out.astype(np.float64) / k).astype(out.dtype)
     return (put(out.reshape(rows.out_shape), placement),)
+
+
+def _rows_on_host(rows, matrix):
+    """The sum-like reduction of each row of ``matrix`` in float64 (subnormal inputs read as
+    zero, as XLA's CPU arithmetic reads them), rounded once to the result's dtype; None where
+    the NumPy form declines."""
+    with np.errstate(all='ignore'):
+        out = rows.host(flush_subnormals(matrix).astype(np.float64), rows.attrs)
+        if out is None:
+            return None
+        dtype = np.dtype(rows.attrs.get('out_dtype') or rows.attrs.get('dtype') or matrix.dtype)
+        return flush_subnormals(np.asarray(out).astype(dtype))
 
 
 def pow2(n):

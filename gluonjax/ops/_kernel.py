@@ -44,7 +44,7 @@ class Kernel:
     scalar of ``_mul_scalar``) their values come after the arrays, so that a
     new scalar does not compile a new kernel.
     """
-    __slots__ = ('op', 'attrs', 'key', 'fn', 'tiered', 'jitted', 'n_out', 'n_visible', 'dynamic', 'train',
+    __slots__ = ('op', 'attrs', 'key', 'fn', 'tiered', 'n_out', 'n_visible', 'dynamic', 'train',
                  'host', 'first_calls')
 
     def __init__(self, op, attrs, train, device=None):
@@ -68,10 +68,14 @@ class Kernel:
                 tiered = Tiered(fn, out_shardings=jax.sharding.SingleDeviceSharding(device))
             shared = _compiled[self.key] = (fn, tiered)
         self.fn, self.tiered = shared
-        self.jitted = self.tiered.hot
         self.host = None if op.host is None else _as_tuple_fn(op.host, static, self.dynamic, self.n_out, False)
         # a signature's first calls may run without compiling it (ops/_host.py)
         self.first_calls = self.host is not None or op.pointwise or op.rows is not None
+
+    @property
+    def jitted(self):
+        """``fn`` compiled with XLA's full optimisation."""
+        return self.tiered.hot
 
     def __call__(self, *arrays):
         # Kernels are traced and run with 64-bit dtypes on (float64/int64 NDArrays), whatever the

@@ -77,11 +77,20 @@ class Tiered:
     everything else the compiled program depends on; callers put the Tiered's ``id()`` in it,
     which a later Tiered may reuse once this one is evicted from its cache: that only starts the
     newcomer's count where this one's ended)."""
-    __slots__ = ('hot', '_cold', '_fn', '_jit_kwargs', '__weakref__')
+    __slots__ = ('_hot', '_cold', '_fn', '_jit_kwargs', '__weakref__')
 
     def __init__(self, fn, **jit_kwargs):
-        self.hot = jax.jit(fn, **jit_kwargs)
-        self._cold, self._fn, self._jit_kwargs = None, fn, jit_kwargs
+        self._hot = self._cold = None
+        self._fn, self._jit_kwargs = fn, jit_kwargs
+
+    @property
+    def hot(self):
+        """The optimised function. Made on first use: ``jax.jit`` itself costs about 0.2 ms (it
+        reads the function's signature), and most of the kernels an eager session makes (one per
+        new ``broadcast_to`` target, reduction axes...) are served on the host and never compiled."""
+        if self._hot is None:
+            self._hot = jax.jit(self._fn, **self._jit_kwargs)
+        return self._hot
 
     @property
     def cold(self):

@@ -181,7 +181,8 @@ def _onnx_clip(g, node):
     return g.add('Clip', [node.inputs[0]] + bounds)
 
 
-@register('clip', methods=('clip',), onnx=_onnx_clip, params=[P('a_min', 'float'), P('a_max', 'float')], along=ELEMENTWISE)
+@register('clip', methods=('clip',), onnx=_onnx_clip, params=[P('a_min', 'float'), P('a_max', 'float')], along=ELEMENTWISE,
+          pointwise=True)
 def clip(data, *, a_min, a_max):
     """Clip values into [a_min, a_max]."""
     return jnp.clip(data, a_min, a_max).astype(data.dtype)

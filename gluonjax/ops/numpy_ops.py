@@ -23,7 +23,7 @@ from ..base import MXNetError, MXNetValueError, shape_str
 from . import _input_shapes, _onnx
 from ._host import Fallback, Rows, int_exact, moves
 from ._registry import Np, P, arith, register
-from .reduce import _host_extreme, amax, amin, arg_indices, reduce_axes
+from .reduce import _host_extreme, amax, amin, arg_indices, reduce_axes, sum_rows
 from .elemwise import _check_broadcast, exact_divide
 
 _DEFAULT_FLOAT = jnp.float32
@@ -60,11 +60,11 @@ def np_reduce_axes(name, shape, axis):
     return () if axis == () else reduce_axes(name, shape, axis, False)
 
 
-def _np_reducer(name, fn, result_dtype, np, onnx=None, host=None, neutral=None):
+def _np_reducer(name, fn, result_dtype, np, onnx=None, host=None, neutral=None, row_host=None):
     """``fn(a, axes, keepdims, out_dtype)`` reduces in the output dtype (``dtype``, else
     ``result_dtype`` of the input's); ``np``: the entry's Np signatures; ``host``: ``fn``'s exact
     NumPy form, same arguments; ``neutral``: the padding that leaves a reduction unchanged, for
-    first calls on float data as padded rows (see ops/_host.py)."""
+    first calls on float data as padded rows (see ops/_host.py), ``row_host`` their NumPy form."""
     def reduction(fn, on_host=False):
         def op(a, *, axis, dtype, keepdims, initial):
             axes = np_reduce_axes(name, a.shape, axis)
@@ -80,10 +80,10 @@ def _np_reducer(name, fn, result_dtype, np, onnx=None, host=None, neutral=None):
         return op
     register(name, inputs=('a',), params=_RED, np=np, onnx=onnx and _onnx_np_reduce(onnx),
              host=host and int_exact(reduction(host, on_host=True)),
-             rows=neutral is not None and _np_rows(name, neutral) or None)(reduction(fn))
+             rows=neutral is not None and _np_rows(name, neutral, row_host) or None)(reduction(fn))
 
 
-def _np_rows(name, neutral):
+def _np_rows(name, neutral, host=None):
     """``OpDef.rows`` of a NumPy reduction: the operator itself, with the call's dtype and initial
     (applied once per row, as once per result), reduces axis 1 of the padded rows."""
     def rows(attrs, shape):
@@ -93,7 +93,7 @@ def _np_rows(name, neutral):
         else:
             out_shape = tuple(s for i, s in enumerate(shape) if i not in axes)
         kept = dict(dtype=attrs['dtype'], initial=attrs['initial'], keepdims=False)
-        return Rows(axes, out_shape, neutral, name, kept, False)
+        return Rows(axes, out_shape, neutral, name, kept, False, host)
     return rows
 
 
@@ -147,7 +147,7 @@ def _np_prod(x, axes, keepdims, out_dtype):
 _np_reducer('_np_sum', _np_sum, _sum_dtype,
             (Np('sum(a, axis=None, dtype=None, keepdims=False, initial=None, out=None)'),  # MXNet's order
              Np('sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None)', method=True, function=False)),
-            onnx='ReduceSum', host=_host_np_integer(np.sum), neutral=0)
+            onnx='ReduceSum', host=_host_np_integer(np.sum), neutral=0, row_host=sum_rows)
 _np_reducer('_np_prod', _np_prod, _sum_dtype,
             (Np('prod(a, axis=None, dtype=None, out=None, keepdims=False)', aliases=('product',)),  # MXNet's: no initial
              Np('prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None)', method=True, function=False)),

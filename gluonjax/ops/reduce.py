@@ -68,16 +68,31 @@ def _out_shape(shape, axes, keepdims):
     return tuple(s for i, s in enumerate(shape) if i not in axes) or (1,)
 
 
-def _as_rows(name, neutral, row_op=None, per_count=False, row_attrs=()):
+def _as_rows(name, neutral, row_op=None, per_count=False, row_attrs=(), host=None):
     """``OpDef.rows`` of a reduction (see ops/_host.py: ``Rows``): padding with ``neutral`` leaves
     each row's result unchanged; ``row_op`` (default: the operator itself) reduces the padded
-    rows; ``row_attrs``: the call's attributes it keeps."""
+    rows; ``row_attrs``: the call's attributes it keeps; ``host``: the rows' NumPy form."""
     def rows(attrs, shape):
         axes = reduce_axes(name, shape, attrs['axis'], attrs.get('exclude', False))
         kept = {a: attrs[a] for a in row_attrs}
         return Rows(axes, _out_shape(shape, axes, attrs['keepdims']), neutral, row_op or name,
-                    dict(kept, keepdims=False), per_count)
+                    dict(kept, keepdims=False), per_count, host)
     return rows
+
+
+def sum_rows(rows, attrs):
+    """The rows' sums (``Rows.host`` of the sums and means)."""
+    return None if attrs.get('initial') is not None else rows.sum(axis=1)
+
+
+def _nansum_rows(rows, attrs):
+    return np.nansum(rows, axis=1)
+
+
+def _norm_rows(rows, attrs):
+    if attrs['ord'] not in (1, 2):
+        return None  # the compiled row program raises the operator's error
+    return np.abs(rows).sum(axis=1) if attrs['ord'] == 1 else np.sqrt((rows * rows).sum(axis=1))
 
 
 def _kept_axes(name):
@@ -146,11 +161,12 @@ def _prod(x, axis, keepdims):
     return jnp.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
 
 
-_reducer('sum', _sum, aliases=('sum_axis',), onnx='ReduceSum', host=_host_int_sum, rows=_as_rows('sum', 0))
-_reducer('mean', _mean, onnx='ReduceMean', rows=_as_rows('mean', 0, 'sum', per_count=True))
+_reducer('sum', _sum, aliases=('sum_axis',), onnx='ReduceSum', host=_host_int_sum,
+         rows=_as_rows('sum', 0, host=sum_rows))
+_reducer('mean', _mean, onnx='ReduceMean', rows=_as_rows('mean', 0, 'sum', per_count=True, host=sum_rows))
 _reducer('prod', _prod, onnx='ReduceProd', rows=_as_rows('prod', 1))
 _reducer('nansum', lambda x, axis, keepdims: jnp.nansum(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
-         rows=_as_rows('nansum', 0))
+         rows=_as_rows('nansum', 0, host=_nansum_rows))
 _reducer('nanprod', lambda x, axis, keepdims: jnp.nanprod(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
          rows=_as_rows('nanprod', 1))
 _reducer('max', amax, aliases=('max_axis',), onnx='ReduceMax', host=_host_extreme(np.max),
@@ -161,7 +177,7 @@ _reducer('min', amin, aliases=('min_axis',), onnx='ReduceMin', host=_host_extrem
 
 @register('norm', methods=('norm',), params=[P('ord', 'int', 2), P('axis', 'axis', None, optional=True),
                           P('out_dtype', 'dtype', None, optional=True), P('keepdims', 'bool', False)],
-          rows=_as_rows('norm', 0, row_attrs=('ord', 'out_dtype')))
+          rows=_as_rows('norm', 0, row_attrs=('ord', 'out_dtype'), host=_norm_rows))
 def norm(data, *, ord, axis, out_dtype, keepdims):
     """The L1 or L2 norm over the given axes (all elements by default)."""
     if ord not in (1, 2):
