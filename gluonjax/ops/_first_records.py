@@ -55,7 +55,7 @@ def _deferred(kernel, parents, values):
     for p in parents[len(values) - len(kernel.dynamic):]:
         if p is not None:
             return None
-    outs = _host.run(kernel, tuple(values))
+    outs = _host.run(kernel, tuple(values), while_cheap=False)
     if outs is None or outs is _host.COLD:
         return None
     node = _tape.Node(kernel.fn, kernel.key, tuple(parents), tuple(values), len(outs), None,

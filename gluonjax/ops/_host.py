@@ -156,13 +156,15 @@ def cpu_arithmetic(fn):
 COLD = 'cold'
 
 
-def run(kernel, args):
+def run(kernel, args, while_cheap=True):
     """``kernel``'s outputs for one of the first ``HOST_CALLS`` calls of its signature, computed
     without compiling the program for these shapes where a form serves them: on the host (the
     table's NumPy form), for a pointwise operator by the program compiled for the shapes' size
     bucket, for a reduction as padded rows. None where the compiled kernel must run: a signature
     met more often (or arrays being traced), or one no form serves (the kernel's cheaply compiled
-    tier runs it then: ``_tiers``)."""
+    tier runs it then: ``_tiers``). ``while_cheap``: a signature its host form served keeps
+    being served there past its first calls while that stays cheaper than a compile (recorded
+    calls do not: past their first calls the tape keeps the compiled operator's pullback)."""
     if not _state:
         _setup()
     n_arrays = len(args) - len(kernel.dynamic)
@@ -173,7 +175,7 @@ def run(kernel, args):
             return None
     signature = (kernel.key, tuple([(a.shape, a.dtype) for a in arrays]))
     if not first_call(signature):
-        return _on_host_while_cheap(kernel, arrays, dynamic, signature)
+        return _on_host_while_cheap(kernel, arrays, dynamic, signature) if while_cheap else None
     if not kernel.first_calls:
         return COLD
     for a in arrays:
