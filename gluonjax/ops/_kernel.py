@@ -11,7 +11,7 @@ import functools
 import jax
 import numpy as np
 
-from .. import _caches
+from .. import _caches, _executables
 from .._x64 import on as _x64_on, restore as _x64_restore
 from ..base import DeferredError, MXNetError, MXNetValueError, shape_str
 from . import _host
@@ -80,6 +80,8 @@ class Kernel:
     def __call__(self, *arrays):
         # Kernels are traced and run with 64-bit dtypes on (float64/int64 NDArrays), whatever the
         # user's jax setting: the eager path's share of gluonjax's x64 boundary (see _x64.py).
+        if _executables.due:  # between operators: release the programs jax keeps (see _executables)
+            _executables.sweep()
         prev = _x64_on()
         try:
             # a signature's first calls: on the host, in a size bucket, or by a cheaply compiled program

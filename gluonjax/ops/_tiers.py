@@ -35,6 +35,7 @@ import threading
 
 import jax
 
+from .. import _executables
 from . import _host
 
 __all__ = ['Tiered', 'COLD_OPTIONS', 'signature_of']
@@ -107,6 +108,8 @@ class Tiered:
     def choose(self, signature, first):
         """:meth:`pick` for a call its caller has counted: ``first``, what ``_host.first_call``
         said of ``signature``."""
+        if _executables.due:  # before a call: release the programs jax keeps (see _executables)
+            _executables.sweep()
         if first:
             if _WARM and _host.calls(signature) == WARM_AT and _two_tiers():
                 return functools.partial(self._cold_then_warm, signature)
