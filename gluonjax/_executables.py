@@ -1,20 +1,23 @@
 """A bound on the compiled programs a process keeps loaded.
 
 On the CPU each program XLA compiles (or reads back from the persistent cache) maps its code into
-three memory regions of the process, and jax keeps every program of every jitted function for as
-long as the function lives. Linux allows a process 65,530 memory maps (``vm.max_map_count``): a
+memory regions of the process (three per object file, and XLA splits a large program into
+several), and jax keeps every program of every jitted function for as long as the function lives. Linux allows a process 65,530 memory maps (``vm.max_map_count``): a
 process that meets ever new shapes for long enough (MXNet's test_numpy_op run as one process,
 about 20,000 programs; a long notebook) reaches it, and XLA then crashes with a segmentation fault
 inside its next compile. Eager operators on new shapes compile little in gluonjax, but what they
 compile adds up over thousands of calls.
 
 So gluonjax counts the programs compiled or loaded in the process (jax's monitoring events: the
-user's own jitted functions count too) and, once ``LIMIT`` have been made since the last sweep,
-clears jax's in-memory compilation caches at the next gluonjax operator call made outside any
-trace: the programs are released (their maps with them), and the ones still in use are read back
-from the persistent cache (``_compile_cache``) or compiled again at their next call. gluonjax's own
-caches (kernels, first-call counts) are kept: they hold jitted functions, not programs.
-``GLUONJAX_MAX_LOADED_PROGRAMS`` sets the limit (0: never sweep).
+user's own jitted functions count too) and every ``CHECK_EVERY`` of them reads how many maps the
+process holds; past half of the system's limit (a program holds from 3 maps to 30 or more: XLA
+splits a large one into several object files), it clears jax's in-memory compilation caches at
+the next gluonjax operator call made outside any trace: the programs are released (their maps
+with them), and the ones still in use are read back from the persistent cache
+(``_compile_cache``) or compiled again at their next call. Where the maps cannot be read (no
+``/proc``), the sweep comes after ``LIMIT`` programs. gluonjax's own caches (kernels,
+first-call counts) are kept: they hold jitted functions, not programs.
+``GLUONJAX_MAX_LOADED_PROGRAMS=0`` never sweeps.
 """
 import os
 
@@ -24,9 +27,29 @@ from jax._src import monitoring
 
 __all__ = ['LIMIT', 'due', 'sweep', 'loaded']
 
-LIMIT = int(os.environ.get('GLUONJAX_MAX_LOADED_PROGRAMS', '8000'))  # about 24,000 maps
-due = False  # set when LIMIT programs have been made since the last sweep: read on hot paths
+LIMIT = int(os.environ.get('GLUONJAX_MAX_LOADED_PROGRAMS', '8000'))  # without /proc: programs
+CHECK_EVERY = 256  # programs made between two counts of the process's maps
+_MAPS = '/proc/self/maps'
+due = False  # set when the programs made since the last sweep should go: read on hot paths
 _made = [0]
+
+
+def _map_limit():
+    """Half the memory maps the system allows a process (None where it cannot be read)."""
+    try:
+        with open('/proc/sys/vm/max_map_count') as f:
+            return int(f.read()) // 2
+    except (OSError, ValueError):
+        return None
+
+
+MAP_LIMIT = _map_limit() if os.path.exists(_MAPS) else None
+
+
+def maps_in_use():
+    """How many memory maps the process holds now."""
+    with open(_MAPS, 'rb') as f:
+        return f.read().count(b'\n')
 
 
 def loaded():
@@ -37,8 +60,12 @@ def loaded():
 def _one_more():
     global due
     _made[0] += 1
-    if LIMIT and _made[0] >= LIMIT:
-        due = True
+    if not LIMIT or due:
+        return
+    if MAP_LIMIT is None:
+        due = _made[0] >= LIMIT
+    elif _made[0] % CHECK_EVERY == 0:
+        due = maps_in_use() > MAP_LIMIT
 
 
 def _on_duration(event, duration, **kwargs):

@@ -1,8 +1,5 @@
 """The bound on loaded programs (gluonjax/_executables.py): past the limit, the programs jax keeps
 are released, so a process meeting ever new shapes does not run out of memory maps."""
-import os
-import sys
-
 import jax
 import numpy as np
 import pytest
@@ -16,20 +13,34 @@ def _maps():
         return sum(1 for _ in f)
 
 
-@pytest.mark.skipif(not sys.platform.startswith('linux') or not os.path.exists('/proc/self/maps'),
-                    reason='counts the memory maps of the process')
-def test_programs_past_the_limit_are_released(monkeypatch):
-    monkeypatch.setattr(_executables, 'LIMIT', 40)
-    _executables.sweep()
+def _dot_on_new_shapes(n, check):
     rng = np.random.RandomState(0)
     b = rng.rand(3, 2).astype('float32')
-    before = _maps()
-    for rows in range(1, 241):  # a matrix product compiles a program per new shape
+    for rows in range(1, n + 1):  # a matrix product compiles a program per new shape
         a = rng.rand(rows, 3).astype('float32')
         np.testing.assert_allclose(nd.dot(nd.array(a), nd.array(b)).asnumpy(), a @ b, rtol=1e-5)
+        check()
+
+
+@pytest.mark.skipif(_executables.MAP_LIMIT is None, reason='reads the memory maps of the process')
+def test_programs_are_released_when_the_maps_run_high(monkeypatch):
+    _executables.sweep()
+    limit = _executables.maps_in_use() + 150
+    monkeypatch.setattr(_executables, 'MAP_LIMIT', limit)
+    monkeypatch.setattr(_executables, 'CHECK_EVERY', 5)
+    # 240 programs or more hold 700 maps or more without the sweeps
+    _dot_on_new_shapes(240, lambda: None)
+    assert _executables.maps_in_use() < limit + 100
+
+
+def test_without_the_maps_programs_are_released_by_count(monkeypatch):
+    monkeypatch.setattr(_executables, 'MAP_LIMIT', None)
+    monkeypatch.setattr(_executables, 'LIMIT', 40)
+    _executables.sweep()
+
+    def check():
         assert _executables.loaded() <= 40 + 2
-    # without the sweeps: 240 programs or more, three maps each
-    assert _maps() - before < 3 * 120
+    _dot_on_new_shapes(120, check)
 
 
 def test_no_sweep_inside_a_trace(monkeypatch):
