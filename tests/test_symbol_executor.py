@@ -502,3 +502,27 @@ def test_debug_str_reports_the_memory_xla_plans():
         sizes[req] = int(re.search(r'Total (\d+) MB allocated\n$', text).group(1))
     assert sizes['null'] >= 2  # the (512, 1024) float32 output: 2 MB
     assert sizes['write'] > sizes['null']
+
+
+def test_executors_bound_per_new_shape_compile_no_backward_each(compiles):
+    """An executor's first backward through operators whose first calls compile nothing runs
+    node by node on the tape (pointwise operators in size buckets), where the compiled backward
+    was a program per bound shape; the gradients are the same."""
+    rng = np.random.RandomState(5)
+    a, b = mx.sym.Variable('a'), mx.sym.Variable('b')
+    sym = mx.sym.broadcast_sub(mx.sym.broadcast_mul(mx.sym.exp(a), b), a)
+    shapes = [((2, 1, k), (1, 3, k)) for k in range(3, 15)]  # 12 shapes never seen before
+    before = compiles[0]
+    for sa, sb in shapes:
+        x, y = rng.rand(*sa).astype('float32'), rng.rand(*sb).astype('float32')
+        head = rng.rand(*np.broadcast_shapes(sa, sb)).astype('float32')
+        ga, gb = mx.nd.zeros(sa), mx.nd.zeros(sb)
+        exe = sym.bind(mx.cpu(), args={'a': mx.nd.array(x), 'b': mx.nd.array(y)}, args_grad=[ga, gb])
+        exe.forward(is_train=True)
+        exe.backward([mx.nd.array(head)])
+        np.testing.assert_allclose(ga.asnumpy(), (head * np.exp(x) * y).sum(axis=1, keepdims=True)
+                                   - head.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(gb.asnumpy(), (head * np.exp(x)).sum(axis=0, keepdims=True), rtol=1e-5)
+    assert compiles[0] - before <= 6  # size-bucket programs, shared by all the shapes (was 12+)
+    exe.backward([mx.nd.array(head)])  # a second backward of the same executor: its compiled program
+    np.testing.assert_allclose(gb.asnumpy(), (head * np.exp(x)).sum(axis=0, keepdims=True), rtol=1e-5)

@@ -693,11 +693,7 @@ def _record(kernel, inputs, args):
         return kernel(*args), None
     parents.extend([None] * (len(args) - len(inputs)))
     try:
-        recorded = _first_records.record(kernel, parents, args)  # data movement: on the host
-        if recorded is not None:
-            return recorded
-        return _tape.record_call(kernel.fn, kernel.key, parents, args, kernel.tiered,
-                                 kernel.op.name, kernel.key[2])
+        return _first_records.record_kernel(kernel, parents, args)
     except MXNetError:
         raise
     except Exception as err:  # a jax or XLA failure: name the operator and the shapes

@@ -32,7 +32,7 @@ from .._transfer import put
 from ..base import MXNetError
 from . import _host
 
-__all__ = ['record']
+__all__ = ['record', 'record_kernel']
 
 _OFFSET = 1 << 40  # input positions start here (and at twice this): far above any array's size
 
@@ -48,6 +48,17 @@ def record(kernel, parents, values):
     if kernel.host is not None and getattr(op.host, 'host_dtypes', None) == 'all':
         recorded = _moves(kernel, parents, values)
     return recorded if recorded is not None else _deferred(kernel, parents, values)
+
+
+def record_kernel(kernel, parents, values):
+    """``(outputs, node)`` of ``kernel`` on ``values`` recorded on the tape (``parents``: the
+    values' entries, one tracked): a first call as :func:`record` records it, any other by the
+    kernel's compiled vjp form."""
+    recorded = record(kernel, parents, values)
+    if recorded is not None:
+        return recorded
+    return _tape.record_call(kernel.fn, kernel.key, parents, values, kernel.tiered, kernel.op.name,
+                             kernel.key[2])
 
 
 def _deferred(kernel, parents, values):

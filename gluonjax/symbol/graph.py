@@ -10,8 +10,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .. import _tape
 from ..base import DeferredError, MXNetError
 from ..ops import sparse as _sparse
+from ..ops._first_records import record_kernel
 from ..ops._kernel import kernel_for, operator_error, same_kind, with_values
 from . import _node_kernel
 from ._infer import entry_shapes, pending_shape
@@ -227,6 +229,48 @@ class GraphFunction:
         outputs = [values[s][i] for s, i in self._heads]
         aux = {name: new_aux.get(name, values[slot][0]) for name, slot in self._aux_slot.items()}
         return outputs, aux
+
+    @property
+    def first_calls_compile_nothing(self):
+        """Whether each operator's first eager calls on new shapes are served without compiling
+        for those shapes (a host form, a pointwise size bucket, reduction rows: ops/_host.py), and
+        the graph has nothing :meth:`recorded_gradients` leaves out (random operators, auxiliary
+        state updates, shapes read from values, subgraphs)."""
+        return not (self.has_random or self.has_subgraphs or self.has_dynamic_shapes or self._pending) and all(
+            (s.op.host is not None or s.op.pointwise or s.op.rows is not None)
+            and not (s.op.updates_aux or s.op.value_attrs is not None) for s in self._steps)
+
+    def recorded_gradients(self, inputs, train, diff_names, head_cts):
+        """``{name: gradient}`` of the outputs, given their cotangents ``head_cts`` (None for an
+        output to leave out), with respect to the arguments ``diff_names``: the graph run node by
+        node as recorded eager calls (a signature's first calls compile no vjp form where the
+        eager call compiles nothing: ops/_first_records.py), then one backward on the tape. For
+        a graph whose :attr:`first_calls_compile_nothing`; eager, not traceable."""
+        leaves = {name: _tape.Leaf(None, 'write') for name in diff_names}
+        values, entries = [None] * self._n_slots, [None] * self._n_slots
+        for slot, name in self._variables:
+            values[slot], entries[slot] = (inputs[name],), (leaves.get(name),)
+        for step in self._steps:
+            kernel = step.kernel(train)
+            args = [values[s][i] for s, i in step.slots] + [kernel.attrs[n] for n in kernel.dynamic]
+            parents = [entries[s][i] for s, i in step.slots] + [None] * len(kernel.dynamic)
+            try:
+                if _tape.tracked(parents):
+                    outs, node = record_kernel(kernel, parents, args)
+                    made = [(node, i) for i in range(kernel.n_out)]
+                else:
+                    outs, made = kernel(*args), [None] * kernel.n_out
+            except MXNetError as err:
+                raise MXNetError('Error in operator %s: %s' % (step.name, err)) from None
+            values[step.out_slot], entries[step.out_slot] = tuple(outs[:kernel.n_out]), tuple(made)
+        heads = [(entries[s][i], ct) for (s, i), ct in zip(self._heads, head_cts)
+                 if ct is not None and entries[s][i] is not None]
+        found = _tape.backward([e for e, _ in heads], [c for _, c in heads]) if heads else {}
+        grads = {}
+        for name, leaf in leaves.items():
+            hit = found.get(id(leaf))
+            grads[name] = hit[2] if hit is not None else _tape.zeros_like(inputs[name])
+        return grads
 
     def _pending_shapes(self, inputs):
         """{id(node): shape} of the creation nodes with unknown dimensions, for these inputs."""
