@@ -174,3 +174,26 @@ def test_broadcast_pointwise_first_calls_in_a_bucket(dtypes):
         onp.testing.assert_allclose(g, e, rtol=1e-3 if 'float16' in dtypes else 1e-5)
     with pytest.raises(mx.base.MXNetError):  # the elemwise operator still refuses two shapes
         mx.nd.elemwise_add(mx.nd.ones((3, 1)), mx.nd.ones((3, 4)))
+
+
+@pytest.mark.parametrize('name', ['sum', 'mean', 'prod', 'max', 'norm'])
+def test_reductions_of_new_shapes_differentiated_by_their_row_buckets(name, compiles):
+    """A recorded reduction's first calls: its gradient is the vjp of the program reducing the
+    rows of its (M, K) bucket, shared by the shapes of that bucket, not a program per shape."""
+    rng = onp.random.RandomState(7)
+    nd = mx.nd
+    grads = {'sum': lambda x, ax, o: onp.ones_like(x),
+             'mean': lambda x, ax, o: onp.ones_like(x) / (x.size // o.size),
+             'prod': lambda x, ax, o: onp.prod(x, axis=ax, keepdims=True) / x,
+             'max': lambda x, ax, o: (x == onp.max(x, axis=ax, keepdims=True)).astype(x.dtype),
+             'norm': lambda x, ax, o: x / onp.sqrt((x * x).sum(axis=ax, keepdims=True))}
+    before = compiles[0]
+    for rows in range(3, 15):  # 12 shapes never seen before, reduced over their last two axes
+        x = rng.uniform(0.5, 1.5, (rows, 3, 5)).astype('float32')
+        a = nd.array(x)
+        a.attach_grad()
+        with autograd.record():
+            out = getattr(nd, name)(a, axis=(1, 2))
+        out.backward()
+        onp.testing.assert_allclose(a.grad.asnumpy(), grads[name](x, (1, 2), out.asnumpy()), rtol=1e-5)
+    assert compiles[0] - before <= 4  # the row buckets' programs (rows of 16), not one per shape

@@ -25,12 +25,14 @@ loop) compiles these nodes' vjp forms then and fuses them with the rest, as befo
 (``_tape.backward``). ``create_graph`` differentiates the recorded inputs as for any node
 (``_tape.vjp_at_inputs``).
 """
+import jax
 import numpy as np
 
-from .. import _tape
+from .. import _caches, _tape
 from .._transfer import put
 from ..base import MXNetError
 from . import _host
+from ._tiers import Tiered
 
 __all__ = ['record', 'record_kernel']
 
@@ -76,11 +78,15 @@ def _deferred(kernel, parents, values):
     shape = _host.broadcast_shape(kernel, values[:n_arrays], values[n_arrays:]) \
         if kernel.op.pointwise and n_arrays > 0 else None
 
+    reduced = kernel.op.rows is not None and _host._row_reducible(values[:n_arrays], values[n_arrays:])
+
     def backward_fn(out_cts, need, create_graph):
         if create_graph:
             return NotImplemented
         run = _in_bucket(n_arrays, shape) if shape is not None and all(
             c is None or (c.shape == shape and not c.weak_type) for c in out_cts) else None
+        if reduced and out_cts[0] is not None and out_cts[0].shape == outs[0].shape:
+            run = _in_rows_grads(kernel)
         grads = _tape.replay_grads(node, need, out_cts, run)
         return [None if _tape._is_float0(g) else g for g in grads]
     backward_fn.compile_pullback = lambda: _tape.compiled_pullback(
@@ -111,6 +117,38 @@ def _in_bucket(n_arrays, shape):
         return [g if _tape._is_float0(g) else put(_sum_to(np.asarray(g)[:n].reshape(shape), a.shape), placement)
                 for g, a in zip(grads, [arrays[i] for i in need])]
     return run
+
+
+def _in_rows_grads(kernel):
+    """A runner of a reduction's gradient by the vjp of the program reducing the rows of its
+    (M, K) bucket (ops/_host.py: ``Rows``), shared by every shape of that bucket: the cotangents
+    of the real rows' results in (a mean's divided by its count), the gradient of the real
+    rows cut back and laid out as the input."""
+    def run(f, values, cts, need):
+        x, ct = values[0], np.asarray(cts[0])
+        rows, order, m, k = _host.rows_of(kernel, x)
+        buf = _host.padded_rows(rows, np.asarray(x).transpose(order).reshape(m, k))
+        head = np.zeros(buf.shape[0], ct.dtype)
+        head[:m] = (ct.reshape(m).astype(np.float64) / k).astype(ct.dtype) if rows.per_count else ct.reshape(m)
+        row_kernel = kernel.sibling(rows.op, dict(rows.attrs, axis=1))
+        vjp = _row_vjp(row_kernel)
+        tier = vjp.pick((id(vjp), buf.shape, buf.dtype))
+        g = np.asarray(tier(put(buf, x.sharding), put(head, x.sharding)))[:m, :k]
+        g = g.reshape([x.shape[i] for i in order]).transpose(np.argsort(order))
+        return [put(np.ascontiguousarray(g), x.sharding)]
+    return run
+
+
+_row_vjps = _caches.lru_cache('first_records.row_vjps', 256)  # row kernel key -> Tiered vjp
+
+
+def _row_vjp(row_kernel):
+    """``(rows, cotangents of their results) -> gradient of the rows``, in two compile tiers."""
+    f = _row_vjps.get(row_kernel.key)
+    if f is None:
+        fn = row_kernel.fn
+        f = _row_vjps[row_kernel.key] = Tiered(lambda rows, ct: jax.vjp(lambda r: fn(r)[0], rows)[1](ct)[0])
+    return f
 
 
 def _sum_to(g, shape):

@@ -365,23 +365,34 @@ def _row_reducible(arrays, dynamic):
 def _in_rows(kernel, array):
     """The reduction ``kernel`` of ``array`` by the program reducing the rows of its (M, K)
     bucket (see ``Rows``)."""
-    rows = kernel.op.rows(kernel.attrs, array.shape)
-    data = np.asarray(array)
-    kept = [i for i in range(array.ndim) if i not in rows.axes]
-    m = int(np.prod([array.shape[i] for i in kept], dtype=np.int64))
-    k = array.size // m
-    cols = pow2(k)
-    matrix = data.transpose(kept + list(rows.axes)).reshape(m, k)
+    rows, order, m, k = rows_of(kernel, array)
+    matrix = np.asarray(array).transpose(order).reshape(m, k)
     placement = array.sharding
     out = _rows_on_host(rows, matrix) if rows.host is not None and _state['cpu'] else None
     if out is None:
-        buf = np.full((max(pow2(m), MIN_ROWS_SIZE // cols, 1), cols), rows.neutral, array.dtype)
-        buf[:m, :k] = matrix
         row_kernel = kernel.sibling(rows.op, dict(rows.attrs, axis=1))
-        out = np.asarray(row_kernel.jitted(put(buf, placement))[0])[:m]
+        out = np.asarray(row_kernel.jitted(put(padded_rows(rows, matrix), placement))[0])[:m]
     if rows.per_count:  # correctly rounded, as the operator's own division
         out = (out.astype(np.float64) / k).astype(out.dtype)
     return (put(out.reshape(rows.out_shape), placement),)
+
+
+def rows_of(kernel, array):
+    """``(rows, order, m, k)``: the reduction ``kernel``'s ``Rows`` for ``array``, the axes in the
+    order that lays the array out as its (m, k) rows (the kept axes, then the reduced ones)."""
+    rows = kernel.op.rows(kernel.attrs, array.shape)
+    kept = [i for i in range(array.ndim) if i not in rows.axes]
+    m = int(np.prod([array.shape[i] for i in kept], dtype=np.int64))
+    return rows, kept + list(rows.axes), m, array.size // m
+
+
+def padded_rows(rows, matrix):
+    """The (m, k) ``matrix`` padded with the reduction's neutral element to its (M, K) bucket."""
+    m, k = matrix.shape
+    cols = pow2(k)
+    buf = np.full((max(pow2(m), MIN_ROWS_SIZE // cols, 1), cols), rows.neutral, matrix.dtype)
+    buf[:m, :k] = matrix
+    return buf
 
 
 def _rows_on_host(rows, matrix):
