@@ -526,3 +526,19 @@ def test_executors_bound_per_new_shape_compile_no_backward_each(compiles):
     assert compiles[0] - before <= 6  # size-bucket programs, shared by all the shapes (was 12+)
     exe.backward([mx.nd.array(head)])  # a second backward of the same executor: its compiled program
     np.testing.assert_allclose(gb.asnumpy(), (head * np.exp(x)).sum(axis=0, keepdims=True), rtol=1e-5)
+
+
+def test_a_head_gradient_the_backward_never_reads_may_have_any_shape():
+    """shape_array's gradient is zero whatever its head (MXNet's test_shape_array passes the
+    input's shape as the head's); a head the backward reads must fit its output."""
+    x = mx.sym.var('x')
+    xg = mx.nd.ones((9,))
+    exe = mx.sym.shape_array(x).bind(mx.cpu(), args={'x': mx.nd.ones((9,))}, args_grad={'x': xg})
+    exe.forward(is_train=True)
+    exe.backward([mx.nd.ones((9,))])
+    np.testing.assert_array_equal(exe.outputs[0].asnumpy(), [9])
+    np.testing.assert_array_equal(xg.asnumpy(), np.zeros(9))
+    exe = mx.sym.Cast(x, dtype='int32').bind(mx.cpu(), args={'x': mx.nd.ones((3,))}, args_grad={'x': mx.nd.ones((3,))})
+    exe.forward(is_train=True)
+    with pytest.raises(MXNetError, match='head gradient of output 0 has shape'):
+        exe.backward([mx.nd.ones((4,), dtype='int32')])

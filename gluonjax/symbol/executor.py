@@ -12,6 +12,7 @@ import os
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax._src.interpreters import partial_eval as _pe
 
 from .. import _caches, _tape
 from .._x64 import x64
@@ -111,11 +112,24 @@ def _integer_backward(f, diff, head_grads):
             heads.append(jnp.ones_like(o))
         else:
             heads.append(h.astype(o.dtype))
-    for i, (o, h) in enumerate(zip(outs, heads)):
-        if h.shape != o.shape:
-            raise MXNetError('backward: the head gradient of output %d has shape %s, the output %s'
-                             % (i, shape_str(h.shape), shape_str(o.shape)))
+    wrong = [i for i, (o, h) in enumerate(zip(outs, heads)) if h.shape != o.shape]
+    if wrong:  # accepted where the backward does not read it (shape_array's), as in _cotangents
+        given = list(heads)
+        for i in wrong:
+            heads[i] = jnp.zeros(outs[i].shape, heads[i].dtype)
+        _check_unread(lambda hs: pull(tuple(hs)), heads, wrong, given, outs)
     return dict(zip(names, pull(tuple(heads))))
+
+
+def _check_unread(vjp, heads, wrong, given, outs):
+    """Raise where the backward ``vjp`` reads one of the head gradients ``wrong`` (of another
+    shape than their outputs)."""
+    closed = jax.make_jaxpr(vjp)(heads)
+    _, used = _pe.dce_jaxpr(closed.jaxpr, [True] * len(closed.jaxpr.outvars))  # what the results need
+    for i in wrong:
+        if used[i]:
+            raise MXNetError('backward: the head gradient of output %d has shape %s, the output %s'
+                             % (i, shape_str(given[i].shape), shape_str(outs[i].shape)))
 
 
 def _cotangents(vjp, outs, head_grads):
@@ -128,13 +142,7 @@ def _cotangents(vjp, outs, head_grads):
         return heads
     for i in wrong:
         heads[i] = jnp.zeros_like(outs[i])
-    closed = jax.make_jaxpr(vjp)(heads)
-    read = {id(v) for eqn in closed.jaxpr.eqns for v in eqn.invars}
-    read |= {id(v) for v in closed.jaxpr.outvars}
-    for i in wrong:
-        if id(closed.jaxpr.invars[i]) in read:
-            raise MXNetError('backward: the head gradient of output %d has shape %s, the output %s'
-                             % (i, shape_str(head_grads[i].shape), shape_str(outs[i].shape)))
+    _check_unread(vjp, heads, wrong, head_grads, outs)
     return heads
 
 
