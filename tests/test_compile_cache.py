@@ -20,6 +20,8 @@ for n in (3, 5, 8):
     with autograd.record():
         y = (a * a).sum()
     y.backward()
+    nd.dot(a, a.T).wait_to_read()  # operators with no first-call form: compiled per shape
+    nd.softmax(a).wait_to_read()
 net = nn.Dense(3)
 net.initialize()
 net.hybridize()
