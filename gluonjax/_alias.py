@@ -117,17 +117,23 @@ def _fromstring_with_binary_mode(original):
     return fromstring
 
 
-def alias_as_mxnet(numpy_aliases=False):
+def alias_as_mxnet(numpy_aliases=True):
     """Make ``import mxnet`` (and ``from mxnet import np, npx, gluon, autograd, init, nd``,
     ``from mxnet.gluon import nn``...) import gluonjax, in this process.
 
     Call it before the first ``import mxnet``. Returns the ``mxnet`` module.
-    ``numpy_aliases=True`` also gives NumPy back the aliases NumPy 1.24 removed (``np.float``,
-    ``np.int``, ``np.bool``, ``np.object``, ``np.complex``, ``np.str``: Python's types) and
-    ``np.fromstring``'s binary mode that NumPy 2 removed, which libraries and scripts frozen with
-    MXNet still use. That changes NumPy for the whole process, so it is asked for, never done by
-    importing gluonjax; :func:`remove_mxnet_alias` takes them away.
+    MXNet 1.9.1 ran on NumPy < 1.24, and the code written for it still spells the aliases later
+    NumPy removed: so the MXNet environment also gives NumPy back ``np.float``, ``np.int``,
+    ``np.object``, ``np.complex``, ``np.str`` (Python's types, as NumPy 1.x had them) and
+    ``np.fromstring``'s binary mode (NumPy 2 raises), for the whole process.
+    ``numpy_aliases=False`` leaves NumPy as it is; importing gluonjax never changes it, and
+    :func:`remove_mxnet_alias` takes them away.
     """
+    existing = sys.modules.get(_ALIAS)
+    if existing is not None and not isinstance(existing, _MXNetModule):
+        raise ImportError('alias_as_mxnet: a real mxnet (%s) is already imported in this process; call '
+                          'alias_as_mxnet() before anything imports mxnet'
+                          % getattr(existing, '__file__', existing))
     if numpy_aliases:
         import numpy
         for name, value in _NUMPY_ALIASES.items():
@@ -137,11 +143,6 @@ def alias_as_mxnet(numpy_aliases=False):
         if 'fromstring' not in _replaced_numpy:
             _replaced_numpy['fromstring'] = numpy.fromstring
             numpy.fromstring = _fromstring_with_binary_mode(numpy.fromstring)
-    existing = sys.modules.get(_ALIAS)
-    if existing is not None and not isinstance(existing, _MXNetModule):
-        raise ImportError('alias_as_mxnet: a real mxnet (%s) is already imported in this process; call '
-                          'alias_as_mxnet() before anything imports mxnet'
-                          % getattr(existing, '__file__', existing))
     if _installed() is None:
         sys.meta_path.insert(0, MXNetAliasFinder())
     sys.modules[_ALIAS] = module = _mxnet_module()
@@ -159,7 +160,7 @@ def remove_mxnet_alias():
 
 
 def remove_numpy_aliases():
-    """Take away the NumPy aliases ``alias_as_mxnet(numpy_aliases=True)`` added."""
+    """Take away the NumPy aliases ``alias_as_mxnet()`` added."""
     import numpy
     while _added_numpy_aliases:
         delattr(numpy, _added_numpy_aliases.pop())

@@ -49,6 +49,8 @@ def test_alias_refuses_when_another_mxnet_is_imported(monkeypatch):
     monkeypatch.setitem(sys.modules, 'mxnet', type(sys)('mxnet'))
     with pytest.raises(ImportError, match='already imported'):
         gluonjax.alias_as_mxnet()
+    import numpy
+    assert 'float' not in numpy.__dict__  # refused before NumPy was touched
 
 
 def test_remove_alias_forgets_mxnet(alias):
@@ -62,7 +64,10 @@ def test_remove_alias_forgets_mxnet(alias):
 def test_run_usage_errors(capsys, tmp_path):
     assert gj_run.main([]) == 2
     assert 'usage' in capsys.readouterr().err
-    assert gj_run.main([str(tmp_path / 'missing.py')]) == 2
+    try:
+        assert gj_run.main([str(tmp_path / 'missing.py')]) == 2  # (aliases mxnet in this process)
+    finally:
+        gluonjax._alias.remove_mxnet_alias()
     assert 'no such file' in capsys.readouterr().err
 
 
@@ -142,14 +147,19 @@ def test_d2l_lenet_layer_shapes(d2l):
     assert d2l['lenet_out_type'] == 'ndarray'
 
 
-def test_numpy_aliases_only_when_asked_and_taken_away():
+def test_numpy_aliases_come_with_the_alias_and_go_with_it():
     import numpy
-    assert 'float' not in numpy.__dict__  # importing gluonjax and aliasing mxnet leave NumPy alone
+    assert 'float' not in numpy.__dict__  # importing gluonjax leaves NumPy alone
     own_fromstring = numpy.fromstring
     raw = numpy.array([1, 258, 65535], numpy.uint16).tobytes()
     with pytest.raises(ValueError):  # NumPy 2 removed fromstring's binary mode
         numpy.fromstring(raw, dtype=numpy.uint16)
-    gluonjax.alias_as_mxnet(numpy_aliases=True)
+    gluonjax.alias_as_mxnet(numpy_aliases=False)
+    try:
+        assert 'float' not in numpy.__dict__ and numpy.fromstring is own_fromstring
+    finally:
+        gluonjax._alias.remove_mxnet_alias()
+    gluonjax.alias_as_mxnet()  # the MXNet environment: NumPy < 1.24's aliases, as MXNet 1.9.1 had
     try:
         assert numpy.float is float and numpy.int is int and numpy.object is object
         assert numpy.array([1, 2], dtype=numpy.float).dtype == numpy.float64

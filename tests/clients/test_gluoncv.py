@@ -83,10 +83,10 @@ def test_detector_decodes_boxes(name, side):
 
 
 def test_faster_rcnn_decodes_boxes_with_numpy_aliases_restored():
-    """GluonCV's RPN anchors are made with ``np.float`` (gone since NumPy 1.24): the opt-in
-    ``alias_as_mxnet(numpy_aliases=True)`` gives it back."""
+    """GluonCV's RPN anchors are made with ``np.float`` (gone since NumPy 1.24): the MXNet
+    environment (``alias_as_mxnet()``) gives it back."""
     import gluonjax
-    gluonjax.alias_as_mxnet(numpy_aliases=True)
+    gluonjax.alias_as_mxnet()
     try:
         net = model_zoo.get_model('faster_rcnn_resnet50_v1b_voc', pretrained=False, pretrained_base=False)
         ids, scores, boxes = [o.asnumpy() for o in _run(net, (1, 3, 128, 128))]
