@@ -17,7 +17,7 @@ PACKAGES = ('gluonjax', 'kvstore', 'viz')
 # layer is the one of its longest matching prefix.
 LAYERS = [
     ('base', ['gluonjax.base', 'gluonjax.context', 'gluonjax._caches', 'gluonjax._files', 'gluonjax._logs', 'gluonjax._x64', 'gluonjax._transfer',
-              'gluonjax._compile_cache',
+              'gluonjax._compile_cache', 'gluonjax._executables',
               'gluonjax.name', 'gluonjax.symbol._attribute', 'gluonjax.symbol._name',
               'gluonjax.symbol._attr_order']),
     ('ops', ['gluonjax.ops', 'gluonjax._tape']),
