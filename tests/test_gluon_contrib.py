@@ -166,3 +166,18 @@ def test_interval_sampler_walks_every_interval_then_rolls_over():
     assert len(IntervalSampler(10, 3)) == 10
     with pytest.raises(AssertionError, match='Interval 5 must be smaller than or equal to length 3'):
         IntervalSampler(3, 5)
+
+
+def test_sync_batch_norm_gives_the_batch_variance_as_its_third_output():
+    """MXNet's SyncBatchNorm outputs (out, mean, variance), where BatchNorm's third is the inverse
+    standard deviation (values from MXNet 1.9.1: the batch's biased variance in training)."""
+    x = np.random.RandomState(0).rand(4, 3).astype('float32')
+    with mx.autograd.record():
+        _, mean, var = mx.nd.contrib.SyncBatchNorm(mx.nd.array(x), mx.nd.ones(3), mx.nd.zeros(3), mx.nd.zeros(3),
+                                                   mx.nd.ones(3), output_mean_var=True, eps=1e-5,
+                                                   fix_gamma=False, key='sync_test')
+    np.testing.assert_allclose(mean.asnumpy(), x.mean(axis=0), rtol=1e-6)
+    np.testing.assert_allclose(var.asnumpy(), x.var(axis=0), rtol=1e-4)
+    _, _, inv = mx.nd.BatchNorm(mx.nd.array(x), mx.nd.ones(3), mx.nd.zeros(3), mx.nd.zeros(3), mx.nd.ones(3),
+                                output_mean_var=True, eps=1e-5, fix_gamma=False)
+    np.testing.assert_allclose(inv.asnumpy(), [1 / np.sqrt(v + 1e-5) for v in [1.0] * 3], rtol=1e-5)

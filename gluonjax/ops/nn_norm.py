@@ -355,7 +355,8 @@ def lrn(data, *, alpha, beta, knorm, nsize):
                   P('ndev', 'int', 1), P('key', 'str', '')])
 def sync_batch_norm(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, fix_gamma,
                     use_global_stats, output_mean_var, ndev, key, _train=False):
-    """MXNet's cross-device batch normalisation over axis 1, for ``ndev`` devices.
+    """MXNet's cross-device batch normalisation over axis 1, for ``ndev`` devices; its outputs
+    are (out, mean, variance).
 
     With ``ndev`` 1, or outside training, or with ``use_global_stats``, no statistics cross
     devices and this is BatchNorm (axis 1). Training with ``ndev`` > 1 would have to share
@@ -366,7 +367,12 @@ def sync_batch_norm(data, gamma, beta, moving_mean, moving_var, *, eps, momentum
         raise MXNetError('SyncBatchNorm: cross-device synchronised batch normalisation (ndev=%d, '
                          'key %r) is not supported by gluonjax; use BatchNorm (statistics per '
                          'device), or num_devices=1 with the whole batch on one device.' % (ndev, key))
-    return batch_norm(data, gamma, beta, moving_mean, moving_var, eps=eps, momentum=momentum,
+    outs = batch_norm(data, gamma, beta, moving_mean, moving_var, eps=eps, momentum=momentum,
                       fix_gamma=fix_gamma, use_global_stats=use_global_stats,
                       output_mean_var=output_mean_var, axis=1, cudnn_off=False,
                       min_calib_range=None, max_calib_range=None, _train=_train)
+    # MXNet's SyncBatchNorm gives the variance as its third output, where BatchNorm gives the
+    # inverse standard deviation: MXNet's INVSTD_TO_VARIANCE
+    invstd = outs[2]
+    var = 1 / jnp.square(invstd.astype(compute_dtype(invstd.dtype))) - jnp.asarray(eps, compute_dtype(invstd.dtype))
+    return outs[:2] + (var.astype(invstd.dtype),) + outs[3:]
