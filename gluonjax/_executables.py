@@ -2,10 +2,10 @@
 
 On the CPU each program XLA compiles (or reads back from the persistent cache) maps its code into
 memory regions of the process (three per object file, and XLA splits a large program into
-several), and jax keeps every program of every jitted function for as long as the function lives. Linux allows a process 65,530 memory maps (``vm.max_map_count``): a
-process that meets ever new shapes for long enough (MXNet's test_numpy_op run as one process,
-about 20,000 programs; a long notebook) reaches it, and XLA then crashes with a segmentation fault
-inside its next compile. Eager operators on new shapes compile little in gluonjax, but what they
+several), and jax keeps every program of every jitted function for as long as the function
+lives. Linux allows a process 65,530 memory maps (``vm.max_map_count``): a process that meets
+ever new shapes for long enough (MXNet's test_numpy_op run as one process; a long notebook)
+reaches it, and XLA then crashes with a segmentation fault inside its next compile. Eager operators on new shapes compile little in gluonjax, but what they
 compile adds up over thousands of calls.
 
 So gluonjax counts the programs compiled or loaded in the process (jax's monitoring events: the
@@ -25,7 +25,7 @@ import jax
 from jax._src import core as _jax_core
 from jax._src import monitoring
 
-__all__ = ['LIMIT', 'due', 'sweep', 'loaded']
+__all__ = ['LIMIT', 'MAP_LIMIT', 'due', 'sweep', 'loaded', 'maps_in_use']
 
 LIMIT = int(os.environ.get('GLUONJAX_MAX_LOADED_PROGRAMS', '8000'))  # without /proc: programs
 CHECK_EVERY = 256  # programs made between two counts of the process's maps
