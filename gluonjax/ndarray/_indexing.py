@@ -213,6 +213,7 @@ def _open_mesh(idx):
 
 
 def getitem(x, key):
+    on_host = None
     if isinstance(key, NDArray) or (isinstance(key, (list, np.ndarray)) and not isinstance(key, tuple)):
         plan, dyn = _plan(x, key)
     elif isinstance(key, tuple) and any(isinstance(k, NDArray) for k in key):
@@ -222,16 +223,13 @@ def getitem(x, key):
             return x
         plan, dyn = _plan(x, key)
         on_host = host_basic_index(x, key, plan)
-        if on_host is not None:
-            if on_host.ndim == 0:  # MXNet's nd indexing never gives a 0-d array: (1,) instead
-                on_host = _put(np.asarray(on_host).reshape((1,)), on_host.sharding)
-            out = _carry_failure([x], NDArray._from_jax(on_host, x.context))
-            region = _flat_region(x.shape, plan, dyn)
-            if region is not None:
-                make_view(x, out, *region)
-            return out
-    fn = _cached('get', plan)
-    out = apply_fn(fn, ('getitem', plan), [x] + [_wrap_dyn(d, x) for d in dyn], name='__getitem__')[0]
+    if on_host is not None:
+        if on_host.ndim == 0:  # MXNet's nd indexing never gives a 0-d array: (1,) instead
+            on_host = _put(np.asarray(on_host).reshape((1,)), on_host.sharding)
+        out = _carry_failure([x], NDArray._from_jax(on_host, x.context))
+    else:
+        fn = _cached('get', plan)
+        out = apply_fn(fn, ('getitem', plan), [x] + [_wrap_dyn(d, x) for d in dyn], name='__getitem__')[0]
     region = _flat_region(x.shape, plan, dyn)
     if region is not None:
         make_view(x, out, *region)

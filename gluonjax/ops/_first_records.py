@@ -78,7 +78,7 @@ def _deferred(kernel, parents, values):
     shape = _host.broadcast_shape(kernel, values[:n_arrays], values[n_arrays:]) \
         if kernel.op.pointwise and n_arrays > 0 else None
 
-    reduced = kernel.op.rows is not None and _host._row_reducible(values[:n_arrays], values[n_arrays:])
+    reduced = kernel.op.rows is not None and _host.row_reducible(values[:n_arrays], values[n_arrays:])
 
     def backward_fn(out_cts, need, create_graph):
         if create_graph:

@@ -189,7 +189,7 @@ def run(kernel, args, while_cheap=True):
         shape = broadcast_shape(kernel, arrays, dynamic)
         if shape is not None:  # (also where the host form fell back: an integer division by 0)
             outs = _in_bucket(kernel, arrays, dynamic, shape)
-    if outs is None and kernel.op.rows is not None and _row_reducible(arrays, dynamic):
+    if outs is None and kernel.op.rows is not None and row_reducible(arrays, dynamic):
         outs = _in_rows(kernel, arrays[0])  # (also where it fell back: a float sum, a max over zeros)
     return COLD if outs is None else outs
 
@@ -357,7 +357,8 @@ Rows = collections.namedtuple('Rows', 'axes out_shape neutral op attrs per_count
 MIN_ROWS_SIZE = 4096
 
 
-def _row_reducible(arrays, dynamic):
+def row_reducible(arrays, dynamic):
+    """Whether a reduction's call on ``arrays`` may run as rows: one float array, not empty."""
     return (len(arrays) == 1 and not dynamic and arrays[0].dtype.kind == 'f' and arrays[0].size > 0
             and not arrays[0].weak_type)
 

@@ -374,5 +374,6 @@ def sync_batch_norm(data, gamma, beta, moving_mean, moving_var, *, eps, momentum
     # MXNet's SyncBatchNorm gives the variance as its third output, where BatchNorm gives the
     # inverse standard deviation: MXNet's INVSTD_TO_VARIANCE
     invstd = outs[2]
-    var = 1 / jnp.square(invstd.astype(compute_dtype(invstd.dtype))) - jnp.asarray(eps, compute_dtype(invstd.dtype))
+    ct = compute_dtype(invstd.dtype)
+    var = 1 / jnp.square(invstd.astype(ct)) - jnp.asarray(eps, ct)
     return outs[:2] + (var.astype(invstd.dtype),) + outs[3:]
