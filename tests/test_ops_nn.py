@@ -164,7 +164,7 @@ def test_conv_weight_dominated_matches_lax_with_gradients(rng, monkeypatch, grou
     b = rng.standard_normal(32)
     kw = dict(kernel=(3, 3), num_filter=32, num_group=groups, stride=(2, 2), pad=(1, 1))
     if jax.default_backend() == 'cpu':
-        assert nn_conv._choose_impl(x, (3, 3), (3, 3), 8, groups, 32) == 'im2col_rows'
+        assert nn_conv._choose_impl(x, Layout('NCHW'), (3, 3), (2, 2), (3, 3), groups, 32) == 'weight_rows'
     head = rng.standard_normal((1, 32, 3, 3))
 
     def run():
@@ -184,18 +184,53 @@ def test_conv_weight_dominated_matches_lax_with_gradients(rng, monkeypatch, grou
 def test_conv_implementation_choice(monkeypatch):
     choose = nn_conv._choose_impl
     shaped = lambda *s: jax.ShapeDtypeStruct(s, jnp.float32)  # noqa: E731
+    nchw, one, two = Layout('NCHW'), (1, 1), (2, 2)
     x = shaped(64, 1, 28, 28)
     if jax.default_backend() == 'cpu':
-        assert choose(x, (5, 5), (24, 24), 1, 1, 20) == 'im2col'
-        assert choose(shaped(64, 20, 12, 12), (5, 5), (8, 8), 20, 1, 50) == 'im2col_rows'
-        assert choose(shaped(64, 256, 8, 8), (3, 3), (8, 8), 256, 1, 256) == 'lax'
-        assert choose(shaped(512, 32, 64, 64), (7, 7), (58, 58), 32, 1, 64) == 'lax'  # patches too large
+        # the seed's LeNet: one input channel, then a 5x5 kernel on a 12x12 map (patch rows)
+        assert choose(x, nchw, (5, 5), one, (24, 24), 1, 20) == 'im2col_rows'
+        assert choose(shaped(64, 20, 12, 12), nchw, (5, 5), one, (8, 8), 1, 50) == 'im2col_rows'
+        # ... past the cache's size XLA's convolution (batch 128)
+        assert choose(shaped(128, 20, 12, 12), nchw, (5, 5), one, (8, 8), 1, 50) == 'lax'
+        # 'same' 3x3 convolutions of CIFAR-sized maps: XLA's
+        assert choose(shaped(32, 16, 32, 32), nchw, (3, 3), one, (32, 32), 1, 16) == 'lax'
+        assert choose(shaped(64, 256, 8, 8), nchw, (3, 3), one, (8, 8), 1, 256) == 'lax'
+        assert choose(shaped(512, 32, 64, 64), nchw, (7, 7), one, (58, 58), 1, 64) == 'lax'  # patches too large
+        assert choose(shaped(32, 64, 16, 16), nchw, (1, 1), two, (8, 8), 1, 128) == 'im2col_rows'  # a matmul
         # ResNet-18 at batch 2: XLA's convolution on 28x28 maps, the weight used as it is on 7x7 ones
-        assert choose(shaped(2, 128, 28, 28), (3, 3), (28, 28), 128, 1, 128) == 'lax'
-        assert choose(shaped(2, 512, 7, 7), (3, 3), (7, 7), 512, 1, 512) == 'im2col_rows'
-        assert choose(shaped(2, 512, 7, 7), (3, 3), (7, 7), 512, 512, 512) == 'im2col'  # depthwise: tiny weight
+        assert choose(shaped(2, 128, 28, 28), nchw, (3, 3), one, (28, 28), 1, 128) == 'lax'
+        assert choose(shaped(2, 512, 7, 7), nchw, (3, 3), one, (7, 7), 1, 512) == 'weight_rows'
+        assert choose(shaped(2, 512, 7, 7), nchw, (3, 3), one, (7, 7), 512, 512) == 'split'  # depthwise
+        assert choose(shaped(32, 128, 16, 16), nchw, (3, 3), one, (16, 16), 32, 128) == 'im2col'  # 4 per group
     monkeypatch.setattr(nn_conv, 'CONV_IMPL', 'lax')
-    assert choose(x, (5, 5), (24, 24), 1, 1, 20) == 'lax'
+    assert choose(x, nchw, (5, 5), one, (24, 24), 1, 20) == 'lax'
+
+
+@pytest.mark.parametrize('impl,layout', [(impl, lay) for impl in ('lax', 'split', 'im2col', 'im2col_rows', 'weight_rows')
+                                         for lay in ('NCHW', 'NHWC') if (impl, lay) != ('im2col', 'NHWC')])
+def test_conv_implementations_agree_with_gradients(rng, monkeypatch, impl, layout):
+    """Every implementation gives XLA's convolution's output and gradients (grouped, strided,
+    dilated, padded), channel-first and channel-last (channel-first patches: channel-first data)."""
+    x, w = _conv_inputs(rng, (2, 4, 9, 8), 6, (3, 2), 2)
+    to_last = (0, 2, 3, 1)
+    if layout == 'NHWC':
+        x, w = np.transpose(x, to_last), np.transpose(w, to_last)
+    kw = dict(kernel=(3, 2), num_filter=6, num_group=2, stride=(2, 1), dilate=(1, 2), pad=(1, 1), layout=layout,
+              no_bias=True)
+    head = rng.standard_normal(mx.nd.Convolution(nd(x), nd(w), **kw).shape)
+
+    def run():
+        args = [nd(x), nd(w)]
+        for a in args:
+            a.attach_grad()
+        with mx.autograd.record():
+            out = mx.nd.Convolution(*args, **kw)
+        out.backward(nd(head))
+        return [out.asnumpy()] + [a.grad.asnumpy() for a in args]
+    want = run()
+    monkeypatch.setattr(nn_conv, 'CONV_IMPL', impl)
+    for a, b in zip(run(), want):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4)
 
 
 def test_conv_errors():
@@ -300,6 +335,30 @@ def test_pooling_max_gradient_goes_to_the_maximum():
         y = mx.nd.Pooling(x, kernel=(2, 2), stride=(2, 2))
     y.backward()
     np.testing.assert_array_equal(x.grad.asnumpy(), [[[[0, 1, 0, 0], [0, 0, 1, 0]]]])
+
+
+@pytest.mark.parametrize('shape,kernel,layout', [
+    ((2, 3, 8, 8), (2, 2), 'NCHW'), ((2, 3, 9, 7), (2, 2), 'NCHW'), ((2, 8, 8, 3), (2, 2), 'NHWC'),
+    ((2, 3, 10), (3,), 'NCW'), ((2, 2, 4, 6, 6), (2, 3, 3), 'NCDHW'), ((2, 3, 6, 6), (3, 2), 'NCHW')])
+def test_pooling_max_of_tiling_windows_matches_reduce_window(rng, shape, kernel, layout):
+    """Windows that tile the input (stride = kernel, no padding) pool by a reshape; output and
+    gradient equal XLA's reduce-window and its select-and-scatter, ties going to the first
+    largest element in row-major order as in MXNet (rounded inputs: many ties)."""
+    x = np.round(rng.standard_normal(shape)).astype(np.float32)
+    spatial = range(2, len(shape)) if layout[1] == 'C' else range(1, len(shape) - 1)
+    window = [1] * len(shape)
+    for ax, k in zip(spatial, kernel):
+        window[ax] = k
+    want, pullback = jax.vjp(lambda a: lax.reduce_window(a, -jnp.inf, lax.max, window, window, 'VALID'),
+                             jnp.asarray(x))
+    head = rng.standard_normal(want.shape).astype(np.float32)
+    a = nd(x)
+    a.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.Pooling(a, kernel=kernel, stride=kernel, pool_type='max', layout=layout)
+    y.backward(nd(head))
+    np.testing.assert_array_equal(y.asnumpy(), want)
+    np.testing.assert_array_equal(a.grad.asnumpy(), pullback(jnp.asarray(head))[0])
 
 
 def test_pooling_layouts_global_and_same(rng):

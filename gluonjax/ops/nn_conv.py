@@ -1,14 +1,14 @@
 """Dense and convolution operators: FullyConnected, Convolution, Deconvolution.
 
-Convolution has two implementations with identical results. XLA's CPU
-convolution is slow for the small channel counts of small networks (LeNet's
-1 -> 20 channels), so on CPU the default is im2col: the input windows are cut
-out with strided slices (whose gradient is a cheap padded add) and multiplied
-with the weight in one matmul. Elsewhere, and when the patches would be large,
-``lax.conv_general_dilated`` runs, except on CPU where the weight is large against the
-data (ResNet's last stages at small batch): XLA transposes the weight on every call, so
-patch rows are multiplied with the weight as it is stored instead. ``CONV_IMPL`` forces
-one of them ('lax', 'im2col', 'im2col_rows') for tests and benchmarks.
+Convolution has five implementations with identical results, chosen per call on CPU by
+:func:`_choose_impl` from measurements (elsewhere XLA's convolution always): XLA's convolution
+('lax'); the same with the data's gradient computed as the transposed patch-rows product
+('split', :func:`conv_split`); and im2col, the input windows cut out with strided slices and
+multiplied with the weight in one matmul, per sample with channel-first patches ('im2col'), or as
+rows of one (positions, kernel offsets x channels) matrix, either with each patch's columns
+ordered (kernel offset, channel) ('im2col_rows', :func:`conv_rows`) or (channel, kernel offset),
+which takes MXNet's (num_filter, channels, *kernel) weight as it is stored ('weight_rows').
+``CONV_IMPL`` forces one of them for tests and benchmarks.
 """
 import functools
 import itertools
@@ -17,13 +17,14 @@ import math
 import jax
 import jax.numpy as jnp
 from jax import lax
+from jax.custom_derivatives import SymbolicZero
 
 from ..base import MXNetError, shape_str
 from . import _input_shapes, _onnx
 from ._registry import P, Plot, along_axes, plot_dims, register
 from .nn_util import Layout, layout_of, spatial
 
-__all__ = ['CONV_IMPL', 'conv_lax', 'conv_im2col', 'conv_out_size', 'deconv_pads']
+__all__ = ['CONV_IMPL', 'conv_lax', 'conv_split', 'conv_rows', 'conv_im2col', 'conv_out_size', 'deconv_pads']
 
 # None: choose per backend and size; 'lax' or 'im2col' forces one implementation.
 CONV_IMPL = None
@@ -32,6 +33,9 @@ IM2COL_MAX_ELEMENTS = 1 << 25
 # ... and only for small images: on ImageNet-sized maps XLA's convolution runs faster and
 # compiles 2-4x faster (resnet18 at 224x224: first call 2.9 s against 8.5 s with im2col).
 IM2COL_MAX_POSITIONS = 1024
+# Patch rows where they beat XLA's convolution only up to this many elements (8 MiB of float32,
+# twice that for one input channel): past it the patches and their gradient leave the cache.
+ROWS_MAX_ELEMENTS = 1 << 21
 
 
 def _bias_inputs(attrs):
@@ -125,6 +129,48 @@ def conv_lax(x, w, stride, dilate, pad, groups, layout):
                                     feature_group_count=groups)
 
 
+@functools.partial(jax.custom_jvp, nondiff_argnums=(2, 3, 4, 5, 6))
+def conv_split(x, w, stride, dilate, pad, groups, layout):
+    """XLA's convolution, differentiated with patch rows for the data's gradient.
+
+    On XLA:CPU the forward convolution and its weight gradient run as fast convolution kernels
+    (YNNPACK), but the data gradient of some does not: the transposed patch-rows product (a
+    matmul and a padded sum of slices) gives it faster for depthwise convolutions (64 channels,
+    3x3, 16x16 maps, batch 32, forward and gradients, one core: 37.7 -> 27.3 ms) and for a 'valid'
+    kernel large against its map (LeNet's second layer: data gradient 10.4 -> 3.9 ms), though
+    patch rows throughout are faster still there (:func:`_choose_impl`)."""
+    return conv_lax(x, w, stride, dilate, pad, groups, layout)
+
+
+@functools.partial(conv_split.defjvp, symbolic_zeros=True)
+def _conv_split_jvp(stride, dilate, pad, groups, layout, primals, tangents):
+    (x, w), (tx, tw) = primals, tangents
+    terms = []
+    if not isinstance(tx, SymbolicZero):
+        terms.append(conv_rows(tx, w, stride, dilate, pad, groups, layout))
+    if not isinstance(tw, SymbolicZero):
+        terms.append(conv_lax(x, tw, stride, dilate, pad, groups, layout))
+    y = conv_lax(x, w, stride, dilate, pad, groups, layout)
+    return y, functools.reduce(jnp.add, terms) if terms else jnp.zeros_like(y)
+
+
+def conv_rows(x, w, stride, dilate, pad, groups, layout):
+    """Convolution as one (positions, kernel offsets x channels) x (that, filters) product: the
+    patch rows of channel-last data with each patch's columns ordered (kernel offset, channel).
+    Transposed (the data's gradient), the sum of slices then reads contiguous channels: a
+    pool-convolution-pool block of LeNet's second layer, forward and backward, one core, 28.5 ->
+    24.0 ms against the (channel, kernel offset) columns of :func:`conv_im2col`'s rows, which take
+    the weight as stored. Here a channel-first weight is transposed to match, which costs little
+    unless the weight is large against the data ('weight_rows' then)."""
+    if layout.channel_last:
+        return _patch_rows_product(x, w, w.shape[1:-1], stride, dilate, pad, groups, weight_channel_first=False)
+    nd = x.ndim
+    to_last = (0,) + tuple(range(2, nd)) + (1,)
+    y = _patch_rows_product(jnp.transpose(x, to_last), jnp.transpose(w, to_last), w.shape[2:], stride, dilate,
+                            pad, groups, weight_channel_first=False)
+    return jnp.transpose(y, (0, nd - 1) + tuple(range(1, nd - 1)))
+
+
 def _windows(xp, spatial_axes, kernel, stride, dilate, out):
     """Strided slices of the padded input, one per kernel offset (kernel offsets in C order)."""
     cols = []
@@ -141,6 +187,34 @@ def _windows(xp, spatial_axes, kernel, stride, dilate, out):
     return cols
 
 
+@functools.partial(jax.custom_jvp, nondiff_argnums=(1, 2, 3, 4, 5, 6))
+def _stacked_axis_by_axis(xp, spatial_axes, kernel, stride, dilate, out, axis):
+    """``jnp.stack(_windows(...), axis)`` cut one spatial axis at a time: the offsets along the
+    first spatial axis stacked, then those along the next of that, and so on. XLA emits a stack as
+    a choice among its operands per element, so 5 + 5 operands cost far less than 25: LeNet's
+    second convolution's patches 6.2 -> 1.8 ms (one core)."""
+    pos = axis % (xp.ndim + 1)  # where the kernel axes go; the axes from there on move past them
+    for d, (ax, k, s, dl, n) in enumerate(zip(spatial_axes, kernel, stride, dilate, out)):
+        ax = ax + d if ax >= pos else ax
+        slices = []
+        for o in range(k):
+            start, limit, strides = [0] * xp.ndim, list(xp.shape), [1] * xp.ndim
+            start[ax], limit[ax], strides[ax] = o * dl, o * dl + (n - 1) * s + 1, s
+            slices.append(lax.slice(xp, start, limit, strides))
+        xp = jnp.stack(slices, axis=pos + d)
+    shape = xp.shape[:pos] + (math.prod(kernel),) + xp.shape[pos + len(kernel):]
+    return xp.reshape(shape)
+
+
+@_stacked_axis_by_axis.defjvp
+def _stacked_axis_by_axis_jvp(spatial_axes, kernel, stride, dilate, out, axis, primals, tangents):
+    # The tangent as one stack: its transpose (the backward's sum of slices) is then one fused sum
+    # of padded slices, where the stack axis by axis's is a fusion per stage (LeNet's second
+    # layer's data gradient 6.8 -> 2.7 ms, one core).
+    return (_stacked_axis_by_axis(primals[0], spatial_axes, kernel, stride, dilate, out, axis),
+            jnp.stack(_windows(tangents[0], spatial_axes, kernel, stride, dilate, out), axis=axis))
+
+
 def _stacked_windows(xp, spatial_axes, kernel, stride, dilate, out, axis):
     """``jnp.stack(_windows(...), axis)``: the patches, the kernel offsets along ``axis``.
 
@@ -149,7 +223,7 @@ def _stacked_windows(xp, spatial_axes, kernel, stride, dilate, out, axis):
     a pad and add per slice) grows with the positions, not with the kernel: a 224x224 kernel
     would be 50,176 slices, which XLA takes minutes to compile."""
     if math.prod(out) >= math.prod(kernel):
-        return jnp.stack(_windows(xp, spatial_axes, kernel, stride, dilate, out), axis=axis)
+        return _stacked_axis_by_axis(xp, spatial_axes, kernel, stride, dilate, out, axis)
     nd, first, last = xp.ndim, spatial_axes[0], spatial_axes[-1]
     cols = []
     for pos in itertools.product(*[range(n) for n in out]):
@@ -249,31 +323,39 @@ def _patch_rows_product(x, w, kernel, stride, dilate, pad, groups, weight_channe
 PATCHES_PER_WEIGHT = 4
 
 
-def _choose_impl(x, kernel, out, channels, groups, num_filter):
-    """'lax', 'im2col' (channel-first patches) or 'im2col_rows' for this call (see the module doc).
+def _choose_impl(x, lay, kernel, stride, out, groups, num_filter):
+    """'lax', 'split', 'im2col' (channel-first patches) or 'im2col_rows' for this call (see the
+    module doc).
 
-    Measured on a 2-core CPU (forward and backward, jitted): patches as rows of one matmul
-    win from a few to ~64 channels per group, channel-first patches win for 1-3 input
-    channels, and XLA's own convolution wins from ~128 channels on, unless the weight is
-    large against the data (ResNet-18's 14x14 and 7x7 stages at batch 2: the network's
-    forward 1.45x faster with patch rows there), where XLA's per-call transpose of the
-    weight costs more than the product.
+    Measured on a 2-core AMD EPYC (32 MiB L3), one core, forward and both gradients (jitted):
+    XLA's convolution wins on most maps, 2-4x ahead of patches on 16x16 and 32x32 maps of 16-64
+    channels. Patch rows win where XLA's is slow: a single input channel (LeNet's first layer:
+    3.9 against 4.4 ms), a 'valid' kernel large against its map, whose data gradient XLA runs
+    mostly over padding (LeNet's second layer: 11.6 against 26.4 ms), 1x1 kernels (a matmul), and
+    a weight large against the data (ResNet-18's 14x14 and 7x7 stages at batch 2: the network's
+    forward 1.45x faster, the weight used as stored where XLA transposes it every call) -- but
+    only while the patches and their gradient stay in the cache (``ROWS_MAX_ELEMENTS``; LeNet's
+    second layer at batch 128: 56.7 against 43.5 ms). Grouped convolutions with several channels
+    per group take channel-first patches (XLA's weight gradient: 4.9 s against 0.1 s), depthwise
+    ones 'split' (37.7 -> 27.3 ms).
     """
     if CONV_IMPL is not None:
         return CONV_IMPL
-    if jax.default_backend() != 'cpu':
+    if jax.default_backend() != 'cpu' or not isinstance(x.shape[0], int):  # or a symbolic batch (jax.export)
         return 'lax'
-    cg = channels // groups
-    if not isinstance(x.shape[0], int):  # a symbolic batch (jax.export): the patch size is unknown
-        return 'lax'
-    patch_elements = x.shape[0] * channels * math.prod(kernel) * math.prod(out)
-    if patch_elements > IM2COL_MAX_ELEMENTS:
-        return 'lax'
-    if patch_elements <= PATCHES_PER_WEIGHT * num_filter * cg * math.prod(kernel):
+    cg, k, positions = x.shape[lay.channel] // groups, math.prod(kernel), math.prod(out)
+    patch_elements = x.shape[0] * x.shape[lay.channel] * k * positions
+    if patch_elements <= PATCHES_PER_WEIGHT * num_filter * cg * k and patch_elements <= IM2COL_MAX_ELEMENTS:
+        return 'weight_rows'
+    if groups > 1:
+        if cg == 1:
+            return 'split'
+        small = patch_elements <= IM2COL_MAX_ELEMENTS and positions <= IM2COL_MAX_POSITIONS
+        return 'im2col' if small else 'lax'
+    mostly_padding = set(stride) == {1} and math.prod(x.shape[ax] for ax in lay.spatial) >= 1.5 * positions
+    if patch_elements <= ROWS_MAX_ELEMENTS * (2 if cg == 1 else 1) and (k == 1 or cg == 1 or mostly_padding):
         return 'im2col_rows'
-    if cg >= 96 or math.prod(out) > IM2COL_MAX_POSITIONS:
-        return 'lax'
-    return 'im2col' if cg < 4 else 'im2col_rows'
+    return 'lax'
 
 
 def _conv_geometry(op, data, weight, kernel, stride, dilate, pad, num_filter, num_group, layout):
@@ -347,12 +429,16 @@ def convolution(data, weight, bias=None, *, kernel, stride, dilate, pad, num_fil
     if min(out) < 1:
         raise MXNetError('%s: kernel %s (dilate %s) is larger than the padded input %s (pad %s)'
                          % (op, tuple(kernel), dilate, shape_str(data.shape), pad))
-    impl = _choose_impl(data, kernel, out, c, num_group, num_filter)
+    impl = _choose_impl(data, lay, kernel, stride, out, num_group, num_filter)
     if impl == 'lax':
         y = conv_lax(data, weight, stride, dilate, pad, num_group, lay)
+    elif impl == 'split':
+        y = conv_split(data, weight, stride, dilate, pad, num_group, lay)
+    elif impl == 'im2col_rows':
+        y = conv_rows(data, weight, stride, dilate, pad, num_group, lay)
     else:
         y = conv_im2col(data, weight, stride, dilate, pad, num_group, lay,
-                        rows=True if impl == 'im2col_rows' else lay.channel_last)
+                        rows=True if impl == 'weight_rows' else lay.channel_last)
     if bias is not None:
         shape = [1] * y.ndim
         shape[lay.channel] = num_filter
