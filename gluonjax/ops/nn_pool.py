@@ -84,7 +84,10 @@ def _tile_max_jvp(axes, primals, tangents):
     first = jnp.argmax(windows_last(tiles), axis=-1)[..., None]
     # the max itself as a reduction: a gather of it would be recomputed by each consumer fused
     # with it (the 5 stacked slices of the next convolution's patches)
-    return jnp.max(tiles, axis=axes), jnp.take_along_axis(windows_last(t), first, axis=-1, mode='clip')[..., 0]
+    # as rows: the gather's (and its transpose's) indices are (row, offset) pairs, not one per axis
+    k = math.prod(tiles.shape[a] for a in axes)
+    picked = jnp.take_along_axis(windows_last(t).reshape(-1, k), first.reshape(-1, 1), axis=1, mode='clip')
+    return jnp.max(tiles, axis=axes), picked.reshape(out_shape)
 
 
 def _global_pool(data, lay, pool_type, p_value):
