@@ -130,6 +130,30 @@ def test_tagger_pads_time_and_matches_exact_gradients(spy, monkeypatch):
     assert spy == [[(0, 1, 16, 0)], [(0, 1, 16, 0), (1, 1, 16, 0)]] * 2
 
 
+def test_a_length_that_is_its_buckets_size_shares_the_buckets_program(spy, monkeypatch):
+    """Length 16 after length 11 (padded to 16) runs the padded program, padded by nothing, and
+    gives the exact program's numbers; a graph only ever met at length 16 keeps its exact one."""
+    net = Tagger(prefix='own_bucket_')
+    net.initialize(mx.init.Xavier())
+    net.hybridize()
+    rng = np.random.RandomState(6)
+    for length in (11, 16):
+        x = nd.array(rng.randint(0, 30, (4, length)))
+        y = nd.array(rng.randint(0, 5, (4, length)))
+        got = _train_step(net, x, y)
+        want = _exact(monkeypatch, lambda: _train_step(net, x, y))
+        np.testing.assert_allclose(got[0], want[0], rtol=1e-5, atol=1e-6)
+        for k in want[2]:
+            np.testing.assert_allclose(got[2][k], want[2][k], rtol=1e-4, atol=1e-7, err_msg=k)
+    assert spy == [[(0, 1, 16, 0)], [(0, 1, 16, 0), (1, 1, 16, 0)]] * 2
+    del spy[:]
+    fresh = Tagger(prefix='one_length_')
+    fresh.initialize()
+    fresh.hybridize()
+    _train_step(fresh, nd.array(rng.randint(0, 30, (4, 16))), nd.array(rng.randint(0, 5, (4, 16))))
+    assert spy == []
+
+
 def test_bidirectional_rnn_is_not_padded_along_time(spy, monkeypatch):
     x = nd.array(np.random.RandomState(1).randint(0, 30, (4, 11)))
     _forward_matches_exact(monkeypatch, Tagger(bidirectional=True, prefix='bi_'), x, mx.init.Xavier())

@@ -66,16 +66,20 @@ def plan(runner, entry, train, vals):
     pads, cuts, masks, used, lengths = [], [[] for _ in runner.graph._heads], {}, set(), []
     for pos in range(n_data):
         for axis, size in enumerate(shapes[pos]):
-            if size == 0 or pow2(size) == size or any(p[:2] == (pos, axis) for p in pads):
+            if size == 0 or any(p[:2] == (pos, axis) for p in pads):
                 continue
-            # with the other inputs' axes of its size (a label beside its prediction), or alone
+            if pow2(size) == size:  # its own bucket: padded (by nothing) where other lengths were,
+                groups = _padded_before(entry, pos, axis, shapes)  # to share their program
+            else:  # with the other inputs' axes of its size (a label beside its prediction), or alone
+                groups = _groups(pos, axis, shapes, pads)
             found = None
-            for group in _groups(pos, axis, shapes, pads):
+            for group in groups:
                 found = _tags(runner, entry, train, vals, group)
                 if found is not None:
                     break
             if found is None:
                 continue
+            entry.padded_groups.add(tuple(group))
             heads, group_masks = found
             if any(t is not None and (i, t[0]) in used for i, t in enumerate(heads)):
                 continue  # (two axes showing in one output axis: only the first is padded)
@@ -91,6 +95,16 @@ def plan(runner, entry, train, vals):
     if not pads:
         return None
     return pads, cuts, tuple(sorted((step, tuple(e)) for step, e in masks.items())), lengths
+
+
+def _padded_before(entry, pos, axis, shapes):
+    """The groups of axes with ``(pos, axis)`` that earlier calls padded, all of one size here: a
+    length that is its bucket's size (32 among sentences of 11 to 38 words) then runs the bucket's
+    program, compiled already, rather than compiling its own; a graph only ever called on one
+    shape (a training loop at batch 64) never had an axis padded and keeps its exact program."""
+    size = shapes[pos][axis]
+    return [g for g in entry.padded_groups
+            if (pos, axis) in g and all(shapes[j][b] == size for j, b in g)]
 
 
 def _groups(pos, axis, shapes, pads):

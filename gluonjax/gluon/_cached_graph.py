@@ -42,12 +42,13 @@ def _shape_unknown(node):
 class _Compiled:
     """The function for one training mode: ``run`` called on arrays, ``fn`` its pure form
     (what the tape differentiates) and ``token`` the key naming it on the tape."""
-    __slots__ = ('run', 'fn', 'token', 'axis_tags')
+    __slots__ = ('run', 'fn', 'token', 'axis_tags', 'padded_groups')
 
     def __init__(self, run, token, fn=None):
         self.run, self.token = run, token
         self.fn = run if fn is None else fn
         self.axis_tags = {}  # which axes a call may pad (gluon/_bucketed_call.py), by shapes
+        self.padded_groups = set()  # the groups of axes earlier calls padded (ditto)
 
 
 class GraphRunner:
