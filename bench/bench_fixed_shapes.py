@@ -41,7 +41,8 @@ def main():
             if worker:
                 theirs[name].append(worker.time_ms(name, NUMBER[name]))
     print('machine: %s' % machine())
-    print('fixed shapes, median of %d rounds, per call%s:' % (args.rounds, ' (MXNet %s)' % worker.version if worker else ''))
+    against = ' (MXNet %s)' % worker.version if worker else ''
+    print('fixed shapes, median of %d rounds, per call%s:' % (args.rounds, against))
     for name in runs:
         mine = statistics.median(ours[name])
         unit, scale = ('us', 1e3) if mine < 1 else ('ms', 1)
