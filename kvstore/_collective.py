@@ -191,14 +191,15 @@ def reduce_on_mesh(devices, items):
     ``items[k]`` holds key k's value on each of this process's devices in ``devices``,
     in that order. Returns, for each key, ``{device: sum}`` on this process's devices.
     """
-    results = dict.fromkeys(range(len(items)))
+    results = [None] * len(items)
     plan = _bucket_plan(tuple((arrays[0].shape, arrays[0].dtype) for arrays in items))
     platform = devices[0].platform
     local_devices = _local_devices(devices)
     for chunk in plan:
         stats['collectives'] += 1
         if _packable(items, chunk):
-            results.update(_packed_sum(devices, local_devices, items, chunk))
+            for k, per_device in _packed_sum(devices, local_devices, items, chunk).items():
+                results[k] = per_device
             continue
         sums = _psum_program(devices, len(chunk))(*[_global_array(devices, items[k]) for k in chunk])
         _track(sums[0], platform)
@@ -207,13 +208,14 @@ def reduce_on_mesh(devices, items):
             if not items[k][0].ndim:
                 per_device = {d: b.reshape(()) for d, b in per_device.items()}
             results[k] = per_device
-    for k, r in results.items():
+    for k, r in enumerate(results):
         if r is None:  # an empty key: nothing to add
             results[k] = {device_of(a): a for a in items[k]}
-    return [results[k] for k in range(len(items))]
+    return results
 
 
 def _packable(items, chunk):
+    """Whether the keys ``chunk`` are summed packed (:data:`PACK_BYTES`): several keys of one dtype."""
     first = items[chunk[0]][0]
     return (len(chunk) > 1 and all(items[k][0].dtype == first.dtype for k in chunk)
             and sum(items[k][0].nbytes for k in chunk) <= PACK_BYTES * len(chunk))

@@ -26,7 +26,7 @@ from .nn_util import Layout, layout_of, spatial
 
 __all__ = ['CONV_IMPL', 'conv_lax', 'conv_split', 'conv_rows', 'conv_im2col', 'conv_out_size', 'deconv_pads']
 
-# None: choose per backend and size; 'lax' or 'im2col' forces one implementation.
+# None: choose per backend and size (_choose_impl); an implementation's name forces it.
 CONV_IMPL = None
 # im2col only when the patch matrix has at most this many elements (memory grows with kernel size).
 IM2COL_MAX_ELEMENTS = 1 << 25
