@@ -227,6 +227,20 @@ def test_conv_implementations_agree_with_gradients(rng, monkeypatch, impl, layou
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize('impl', ['split', 'im2col', 'im2col_rows', 'weight_rows'])
+@pytest.mark.parametrize('shape,kernel,stride,pad', [((2, 3, 11), (4,), (2,), (1,)),
+                                                     ((2, 2, 5, 6, 4), (2, 3, 2), (1, 2, 1), (1, 0, 1))])
+def test_conv_implementations_agree_in_1d_and_3d(rng, monkeypatch, impl, shape, kernel, stride, pad):
+    x, w = _conv_inputs(rng, shape, 4, kernel, 1)
+    kw = dict(kernel=kernel, num_filter=4, stride=stride, pad=pad, no_bias=True)
+    head = rng.standard_normal(mx.nd.Convolution(nd(x), nd(w), **kw).shape)
+    monkeypatch.setattr(nn_conv, 'CONV_IMPL', 'lax')
+    want = _conv_with_grads([x, w], kw, head)
+    monkeypatch.setattr(nn_conv, 'CONV_IMPL', impl)
+    for a, b in zip(_conv_with_grads([x, w], kw, head), want):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4)
+
+
 def test_conv_errors():
     x = mx.nd.ones((2, 3, 8, 8))
     with pytest.raises(MXNetError, match=r'Convolution: .*weight, provided \[4,2,3,3\], inferred \[4,3,3,3\] '
@@ -353,6 +367,20 @@ def test_pooling_max_of_tiling_windows_matches_reduce_window(rng, shape, kernel,
     y.backward(nd(head))
     np.testing.assert_array_equal(y.asnumpy(), want)
     np.testing.assert_array_equal(a.grad.asnumpy(), pullback(jnp.asarray(head))[0])
+
+
+@pytest.mark.parametrize('dtype', ['float16', 'bfloat16'])
+def test_pooling_max_of_tiling_windows_in_half_precision(rng, dtype):
+    x = rng.standard_normal((2, 3, 6, 4)).astype(np.float32)
+    a = mx.nd.array(x, dtype=dtype)
+    a.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.Pooling(a, kernel=(2, 2), stride=(2, 2), pool_type='max')
+    y.backward()
+    assert y.dtype == a.grad.dtype == np.dtype(jnp.dtype(dtype))
+    windows = x.astype(jnp.dtype(dtype)).astype(np.float32).reshape(2, 3, 3, 2, 2, 2)
+    np.testing.assert_array_equal(y.asnumpy().astype(np.float32), windows.max(axis=(3, 5)))
+    assert a.grad.asnumpy().astype(np.float32).sum() == y.size  # one element per window gets the 1
 
 
 def test_pooling_layouts_global_and_same(rng):
