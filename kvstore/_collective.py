@@ -153,25 +153,36 @@ _buckets = _caches.lru_cache('kvstore.bucket_plans', 1024)  # shape signature of
 
 def _bucket_plan(signature):
     """The keys of a push of these (shape, dtype), in buckets of at most BUCKET_BYTES (a bigger
-    key goes alone); empty keys are left out. Cached: a training loop pushes the same keys
-    every step."""
+    key goes alone), each bucket with whether it is summed packed (:func:`_packable`); empty keys
+    are left out. Cached: a training loop pushes the same keys every step."""
     plan = _buckets.get(signature)
     if plan is not None:
         return plan
-    plan, chunk, size = [], [], 0
+    chunks, chunk, size = [], [], 0
     for k, (shape, dtype) in enumerate(signature):
-        nbytes = math.prod(shape) * np.dtype(dtype).itemsize
+        nbytes = _nbytes(shape, dtype)
         if not nbytes:
             continue
         if chunk and size + nbytes > BUCKET_BYTES:
-            plan.append(tuple(chunk))
+            chunks.append(tuple(chunk))
             chunk, size = [], 0
         chunk.append(k)
         size += nbytes
     if chunk:
-        plan.append(tuple(chunk))
-    _buckets[signature] = plan
+        chunks.append(tuple(chunk))
+    plan = _buckets[signature] = [(c, _packable([signature[k] for k in c])) for c in chunks]
     return plan
+
+
+def _nbytes(shape, dtype):
+    return math.prod(shape) * np.dtype(dtype).itemsize
+
+
+def _packable(keys):
+    """Whether keys of these (shape, dtype) are summed packed (:data:`PACK_BYTES`): several keys
+    of one dtype, small on average."""
+    return (len(keys) > 1 and len({dtype for _, dtype in keys}) == 1
+            and sum(_nbytes(*key) for key in keys) <= PACK_BYTES * len(keys))
 
 
 def _global_array(devices, arrays):
@@ -195,9 +206,9 @@ def reduce_on_mesh(devices, items):
     plan = _bucket_plan(tuple((arrays[0].shape, arrays[0].dtype) for arrays in items))
     platform = devices[0].platform
     local_devices = _local_devices(devices)
-    for chunk in plan:
+    for chunk, packed in plan:
         stats['collectives'] += 1
-        if _packable(items, chunk):
+        if packed:
             for k, per_device in _packed_sum(devices, local_devices, items, chunk).items():
                 results[k] = per_device
             continue
@@ -212,13 +223,6 @@ def reduce_on_mesh(devices, items):
         if r is None:  # an empty key: nothing to add
             results[k] = {device_of(a): a for a in items[k]}
     return results
-
-
-def _packable(items, chunk):
-    """Whether the keys ``chunk`` are summed packed (:data:`PACK_BYTES`): several keys of one dtype."""
-    first = items[chunk[0]][0]
-    return (len(chunk) > 1 and all(items[k][0].dtype == first.dtype for k in chunk)
-            and sum(items[k][0].nbytes for k in chunk) <= PACK_BYTES * len(chunk))
 
 
 def _packed_sum(devices, local_devices, items, chunk):
