@@ -258,7 +258,7 @@ def conv_im2col(x, w, stride, dilate, pad, groups, layout, rows=None):
     kernel = w.shape[1:1 + nsp] if layout.channel_last else w.shape[2:]
     if rows:
         if layout.channel_last:
-            return _patch_rows_product(x, w, kernel, stride, dilate, pad, groups, weight_channel_first=False)
+            return conv_rows(x, w, stride, dilate, pad, groups, layout)
         # Only the data goes channel-last: the patches' columns are ordered (channel, kernel offset)
         # like the rows of MXNet's (num_filter, channels, *kernel) weight, which is used as it is.
         # XLA's convolution would transpose the weight on every call, which costs more than the
@@ -324,8 +324,8 @@ PATCHES_PER_WEIGHT = 4
 
 
 def _choose_impl(x, lay, kernel, stride, out, groups, num_filter):
-    """'lax', 'split', 'im2col' (channel-first patches) or 'im2col_rows' for this call (see the
-    module doc).
+    """'lax', 'split', 'im2col' (channel-first patches), 'im2col_rows' or 'weight_rows' for this
+    call (see the module doc).
 
     Measured on a 2-core AMD EPYC (32 MiB L3), one core, forward and both gradients (jitted):
     XLA's convolution wins on most maps, 2-4x ahead of patches on 16x16 and 32x32 maps of 16-64
