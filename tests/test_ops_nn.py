@@ -172,6 +172,16 @@ def test_conv_weight_dominated_matches_lax_with_gradients(rng, monkeypatch, grou
         np.testing.assert_allclose(a, want, rtol=1e-4, atol=1e-4)
 
 
+def _assert_matches_lax(rng, monkeypatch, impl, x, w, kw):
+    """Convolution ``kw`` on ``x``, ``w`` by ``impl`` gives XLA's output and gradients."""
+    head = rng.standard_normal(mx.nd.Convolution(nd(x), nd(w), **kw).shape)
+    monkeypatch.setattr(nn_conv, 'CONV_IMPL', 'lax')
+    want = _conv_with_grads([x, w], kw, head)
+    monkeypatch.setattr(nn_conv, 'CONV_IMPL', impl)
+    for a, b in zip(_conv_with_grads([x, w], kw, head), want):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4)
+
+
 def _conv_with_grads(arrays, kw, head):
     """Convolution's output on ``arrays`` and their gradients for the head gradient ``head``."""
     args = [nd(a) for a in arrays]
@@ -219,12 +229,7 @@ def test_conv_implementations_agree_with_gradients(rng, monkeypatch, impl, layou
         x, w = np.transpose(x, to_last), np.transpose(w, to_last)
     kw = dict(kernel=(3, 2), num_filter=6, num_group=2, stride=(2, 1), dilate=(1, 2), pad=(1, 1), layout=layout,
               no_bias=True)
-    head = rng.standard_normal(mx.nd.Convolution(nd(x), nd(w), **kw).shape)
-    monkeypatch.setattr(nn_conv, 'CONV_IMPL', 'lax')
-    want = _conv_with_grads([x, w], kw, head)
-    monkeypatch.setattr(nn_conv, 'CONV_IMPL', impl)
-    for a, b in zip(_conv_with_grads([x, w], kw, head), want):
-        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4)
+    _assert_matches_lax(rng, monkeypatch, impl, x, w, kw)
 
 
 @pytest.mark.parametrize('impl', ['split', 'im2col', 'im2col_rows', 'weight_rows'])
@@ -233,12 +238,7 @@ def test_conv_implementations_agree_with_gradients(rng, monkeypatch, impl, layou
 def test_conv_implementations_agree_in_1d_and_3d(rng, monkeypatch, impl, shape, kernel, stride, pad):
     x, w = _conv_inputs(rng, shape, 4, kernel, 1)
     kw = dict(kernel=kernel, num_filter=4, stride=stride, pad=pad, no_bias=True)
-    head = rng.standard_normal(mx.nd.Convolution(nd(x), nd(w), **kw).shape)
-    monkeypatch.setattr(nn_conv, 'CONV_IMPL', 'lax')
-    want = _conv_with_grads([x, w], kw, head)
-    monkeypatch.setattr(nn_conv, 'CONV_IMPL', impl)
-    for a, b in zip(_conv_with_grads([x, w], kw, head), want):
-        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4)
+    _assert_matches_lax(rng, monkeypatch, impl, x, w, kw)
 
 
 def test_conv_errors():
