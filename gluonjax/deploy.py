@@ -28,6 +28,7 @@ import numpy as np
 from ._files import atomic_open, atomic_write
 from ._x64 import x64
 from .base import MXNetError
+from .ops import _tiers
 
 __all__ = ['export_stablehlo', 'load', 'DeployedModel']
 
@@ -177,7 +178,7 @@ class DeployedModel:
         with np.load(os.path.join(path, 'params.npz')) as data:
             self._params = [jax.device_put(data['p%04d' % i], device) for i in range(len(data.files))]
         self._device = device
-        self._call = jax.jit(self._exported.call)
+        self._call = _tiers.jit(self._exported.call)
         self.input_names = [i['name'] for i in self.meta['inputs']]
 
     @x64

@@ -13,6 +13,8 @@ import re
 import jax
 import jax.numpy as jnp
 
+from .ops import _tiers
+
 __all__ = ['Monitor']
 
 
@@ -83,7 +85,7 @@ class Monitor:
             def run(inputs, train, key):
                 outs, _ = graph(inputs, train, key)
                 return [outs[i] for i in keep]
-            entry = ([names[i] for i in keep], jax.jit(run, static_argnums=(1,)))
+            entry = ([names[i] for i in keep], _tiers.jit(run, static_argnums=(1,)))
             self._internals[id(exe)] = entry
         return entry
 
@@ -151,7 +153,7 @@ class Monitor:
             outs, vjp = jax.vjp(lambda p: run(inputs, p, train, key), probes)
             g = vjp([jnp.ones_like(o) for o in outs])[0]
             return [g.get(pid) for pid in reported]
-        fn = jax.jit(grads, static_argnums=(1,))
+        fn = _tiers.jit(grads, static_argnums=(1,))
         entry = self._internals[key_] = (names, fn)
         return entry
 

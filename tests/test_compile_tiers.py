@@ -139,3 +139,25 @@ def test_a_full_queue_leaves_the_compile_to_the_switch(monkeypatch):
         out = tiered.pick(signature)(x)
     np.testing.assert_allclose(np.asarray(out), [1, 3, 5])
     assert threads == ['MainThread', 'MainThread'], threads  # cheap, then optimised at the switch
+
+
+def _ynnpack_convolutions(compiled):
+    return [line for line in compiled.as_text().splitlines()
+            if '__ynn_fusion' in line and 'conv_general_dilated' in line]
+
+
+def test_both_tiers_give_convolutions_to_eigen_and_leave_the_users_jit_alone():
+    """XLA:CPU's YNNPACK ran convolutions on one thread (ops/_tiers.py's CPU_OPTIONS): gluonjax's
+    programs keep them out of it, in both tiers; the user's own jax.jit keeps XLA's default."""
+    if not _tiers.program_options():
+        pytest.skip("this jaxlib's XLA has no YNNPACK fusion types to choose")
+
+    def conv(x, w):
+        return jax.lax.conv_general_dilated(x, w, (1, 1), [(1, 1)] * 2, dimension_numbers=('NHWC', 'HWIO', 'NHWC'))
+    args = (np.ones((2, 16, 16, 32), np.float32), np.ones((3, 3, 32, 32), np.float32))
+    tiered = _tiers.Tiered(conv)
+    assert _ynnpack_convolutions(jax.jit(conv).lower(*args).compile())  # XLA's default
+    for tier in (tiered.hot, tiered.cold):
+        compiled = tier.lower(*args).compile()
+        assert not _ynnpack_convolutions(compiled)
+        np.testing.assert_allclose(np.asarray(compiled(*args))[0, 1:-1, 1:-1], 288.0)  # 3 x 3 x 32 ones

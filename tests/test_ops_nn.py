@@ -212,7 +212,13 @@ def test_conv_implementation_choice(monkeypatch):
         # ResNet-18 at batch 2: XLA's convolution on 28x28 maps, the weight used as it is on 7x7 ones
         assert choose(shaped(2, 128, 28, 28), nchw, (3, 3), one, (28, 28), 1, 128) == 'lax'
         assert choose(shaped(2, 512, 7, 7), nchw, (3, 3), one, (7, 7), 1, 512) == 'weight_rows'
-        assert choose(shaped(2, 512, 7, 7), nchw, (3, 3), one, (7, 7), 512, 512) == 'split'  # depthwise
+        # depthwise: channel-first patches, XLA's forward and patch rows' data gradient past their size
+        assert choose(shaped(2, 512, 7, 7), nchw, (3, 3), one, (7, 7), 512, 512) == 'im2col'
+        assert choose(shaped(64, 64, 128, 128), nchw, (3, 3), one, (128, 128), 64, 64) == 'split'
+        # few input channels at stride 1 (an RGB image): patch rows, past ROWS_MAX_ELEMENTS too
+        assert choose(shaped(128, 3, 32, 32), nchw, (3, 3), one, (32, 32), 1, 64) == 'im2col_rows'
+        assert choose(shaped(32, 16, 32, 32), nchw, (3, 3), one, (32, 32), 1, 64) == 'lax'
+        assert choose(shaped(2, 3, 224, 224), nchw, (7, 7), two, (112, 112), 1, 64) == 'lax'  # stride 2
         assert choose(shaped(32, 128, 16, 16), nchw, (3, 3), one, (16, 16), 32, 128) == 'im2col'  # 4 per group
     monkeypatch.setattr(nn_conv, 'CONV_IMPL', 'lax')
     assert choose(x, nchw, (5, 5), one, (24, 24), 1, 20) == 'lax'

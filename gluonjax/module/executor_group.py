@@ -16,6 +16,7 @@ import numpy as np
 from .. import _caches, _tape
 from ..base import MXNetError, shape_str
 from ..io import DataDesc
+from ..ops import _tiers
 from ..symbol.executor import Executor, _variable_contexts
 
 __all__ = ['DataParallelExecutorGroup']
@@ -93,7 +94,7 @@ class _TrainExecutor(Executor):
         return fn
 
     def _make_fused(self):
-        return jax.jit(_train_step(self._fn, self._diff_names))
+        return _tiers.jit(_train_step(self._fn, self._diff_names))
 
     def _forward_alone(self):
         """Whether a training forward runs without the gradients: the graph's backward is given
@@ -523,7 +524,7 @@ class DataParallelExecutorGroup:
         mesh = Mesh(np.array(devices), ('dev',))
         local = _train_step(e0._fn, e0._diff_names)
         spec = PartitionSpec('dev')
-        fn = jax.jit(jax.shard_map(local, mesh=mesh, in_specs=spec, out_specs=spec, check_vma=False))
+        fn = _tiers.jit(jax.shard_map(local, mesh=mesh, in_specs=spec, out_specs=spec, check_vma=False))
         return fn, NamedSharding(mesh, spec), devices
 
     def _spmd_forward(self):

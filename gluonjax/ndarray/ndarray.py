@@ -22,7 +22,7 @@ from .._x64 import x64, on as _x64_on, restore as _x64_restore
 from ..base import DeferredError, MXNetError, shape_str, upper_layer
 from . import _pending
 from ..context import Context, current_context, context_of_device
-from ..ops import _first_records, _host, sparse as _sparse_storage
+from ..ops import _first_records, _host, _tiers, sparse as _sparse_storage
 from ..ops._kernel import kernel_for, operator_error, with_values
 from ..ops._frontend import COMPARISONS, ArrayType, python_operators
 
@@ -750,7 +750,7 @@ def apply_fn(fn, key, inputs, name=''):
     """
     jitted = _fn_cache.get(key)
     if jitted is None:
-        jitted = _fn_cache[key] = jax.jit(fn)
+        jitted = _fn_cache[key] = _tiers.jit(fn)
     values = [x._data for x in inputs]
     parents = [x._ag for x in inputs] if _ag_state.recording else ()
     node = None

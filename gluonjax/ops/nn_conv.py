@@ -34,8 +34,10 @@ IM2COL_MAX_ELEMENTS = 1 << 25
 # compiles 2-4x faster (resnet18 at 224x224: first call 2.9 s against 8.5 s with im2col).
 IM2COL_MAX_POSITIONS = 1024
 # Patch rows where they beat XLA's convolution only up to this many elements (8 MiB of float32,
-# twice that for one input channel): past it the patches and their gradient leave the cache.
+# four times that for few input channels): past it the patches and their gradient leave the cache.
 ROWS_MAX_ELEMENTS = 1 << 21
+# Input channels (per group) that count as few: patch rows beat XLA's convolution there at stride 1.
+FEW_CHANNELS = 8
 
 
 def _bias_inputs(attrs):
@@ -133,12 +135,11 @@ def conv_lax(x, w, stride, dilate, pad, groups, layout):
 def conv_split(x, w, stride, dilate, pad, groups, layout):
     """XLA's convolution, differentiated with patch rows for the data's gradient.
 
-    On XLA:CPU the forward convolution and its weight gradient run as fast convolution kernels
-    (YNNPACK), but the data gradient of some does not: the transposed patch-rows product (a
-    matmul and a padded sum of slices) gives it faster for depthwise convolutions (64 channels,
-    3x3, 16x16 maps, batch 32, forward and gradients, one core: 37.7 -> 27.3 ms) and for a 'valid'
-    kernel large against its map (LeNet's second layer: data gradient 10.4 -> 3.9 ms), though
-    patch rows throughout are faster still there (:func:`_choose_impl`)."""
+    XLA's data gradient of a depthwise convolution is slow on the CPU, where the transposed
+    patch-rows product (a matmul and a padded sum of slices) gives it faster; since XLA:CPU's
+    convolutions run on Eigen (``_tiers.CPU_OPTIONS``) channel-first patches throughout beat this
+    too, and it serves only the depthwise convolutions too large for them (:func:`_choose_impl`).
+    """
     return conv_lax(x, w, stride, dilate, pad, groups, layout)
 
 
@@ -327,17 +328,21 @@ def _choose_impl(x, lay, kernel, stride, out, groups, num_filter):
     """'lax', 'split', 'im2col' (channel-first patches), 'im2col_rows' or 'weight_rows' for this
     call (see the module doc).
 
-    Measured on a 2-core AMD EPYC (32 MiB L3), one core, forward and both gradients (jitted):
-    XLA's convolution wins on most maps, 2-4x ahead of patches on 16x16 and 32x32 maps of 16-64
-    channels. Patch rows win where XLA's is slow: a single input channel (LeNet's first layer:
-    3.9 against 4.4 ms), a 'valid' kernel large against its map, whose data gradient XLA runs
-    mostly over padding (LeNet's second layer: 11.6 against 26.4 ms), 1x1 kernels (a matmul), and
-    a weight large against the data (ResNet-18's 14x14 and 7x7 stages at batch 2: the network's
-    forward 1.45x faster, the weight used as stored where XLA transposes it every call) -- but
-    only while the patches and their gradient stay in the cache (``ROWS_MAX_ELEMENTS``; LeNet's
-    second layer at batch 128: 56.7 against 43.5 ms). Grouped convolutions with several channels
-    per group take channel-first patches (XLA's weight gradient: 4.9 s against 0.1 s), depthwise
-    ones 'split' (37.7 -> 27.3 ms).
+    Measured on a 2-core AMD EPYC (32 MiB L3), two threads and one, forward and both gradients
+    (jitted), XLA's convolutions on Eigen (``_tiers.CPU_OPTIONS``): XLA's convolution wins on most
+    maps, 2-4x ahead of patches on 16x16 and 32x32 maps of 16-64 channels (32 x 64 x 32 x 32, 3x3:
+    52 against 136 ms). Patch rows win where XLA's is slow: few input channels at stride 1 (an
+    RGB image's first layer, 32 x 3 x 32 x 32, 3x3: 3.8 against 9.7 ms; up to 8 channels, 8.2
+    against 15.0), a 'valid' kernel large against its map, whose data gradient XLA runs mostly
+    over padding (LeNet's second layer), 1x1 kernels (a matmul), and a weight large against the
+    data (ResNet-18's 7x7 stage at batch 2: 11.0 against 15.3 ms, the weight used as stored where
+    XLA transposes it every call) -- but only while the patches and their gradient stay in the
+    cache (``ROWS_MAX_ELEMENTS``; LeNet's second layer at batch 128: 19.7 against 17.8 ms; few
+    channels keep the lead to four times that: 128 x 3 x 32 x 32, 31.7 against 56.6 ms).
+    Grouped convolutions take channel-first patches (XLA's weight gradient with 4 channels per
+    group: 2.4 s against 0.11 s; depthwise, 64 channels on 16x16 maps: 17.9 against 37.6 ms, and
+    on 56x56 at stride 2: 11.0 against 36.0 ms for 'split'), depthwise ones 'split' only past
+    ``IM2COL_MAX_ELEMENTS``.
     """
     if CONV_IMPL is not None:
         return CONV_IMPL
@@ -348,12 +353,12 @@ def _choose_impl(x, lay, kernel, stride, out, groups, num_filter):
     if patch_elements <= PATCHES_PER_WEIGHT * num_filter * cg * k and patch_elements <= IM2COL_MAX_ELEMENTS:
         return 'weight_rows'
     if groups > 1:
-        if cg == 1:
-            return 'split'
-        small = patch_elements <= IM2COL_MAX_ELEMENTS and positions <= IM2COL_MAX_POSITIONS
-        return 'im2col' if small else 'lax'
+        if patch_elements <= IM2COL_MAX_ELEMENTS and (cg == 1 or positions <= IM2COL_MAX_POSITIONS):
+            return 'im2col'
+        return 'split' if cg == 1 else 'lax'
+    few_channels = cg == 1 or (cg <= FEW_CHANNELS and set(stride) == {1})
     mostly_padding = set(stride) == {1} and math.prod(x.shape[ax] for ax in lay.spatial) >= 1.5 * positions
-    if patch_elements <= ROWS_MAX_ELEMENTS * (2 if cg == 1 else 1) and (k == 1 or cg == 1 or mostly_padding):
+    if patch_elements <= ROWS_MAX_ELEMENTS * (4 if few_channels else 1) and (k == 1 or few_channels or mostly_padding):
         return 'im2col_rows'
     return 'lax'
 

@@ -32,6 +32,7 @@ import optax
 from .._caches import lru_cache
 from .._x64 import x64
 from ..base import MXNetError
+from ..ops import _tiers
 
 __all__ = ['Optimizer', 'Updater', 'create', 'register', 'get_updater']
 
@@ -106,7 +107,7 @@ def _compiled_step(rule, cfg):
         def step(weights, grads, state, hypers):
             updates, state = tx.update(grads, state, weights, hypers=hypers)
             return optax.apply_updates(weights, updates), state
-        fn = _COMPILED[key] = jax.jit(step, donate_argnums=(2,))
+        fn = _COMPILED[key] = _tiers.jit(step, donate_argnums=(2,))
     return fn
 
 

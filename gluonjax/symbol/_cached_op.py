@@ -14,6 +14,7 @@ from .._tape import state as _ag_state
 from .._x64 import x64
 from ..base import MXNetError
 from ..ndarray.ndarray import NDArray
+from ..ops import _tiers
 from ..ops._rng import next_key
 from .graph import GraphFunction
 
@@ -47,7 +48,7 @@ class CachedOp:
                 key = arrays[-1] if graph.has_random else None
                 outs, _aux = graph(dict(zip(names, arrays)), train, key)
                 return tuple(outs)
-            entry = self._jitted[train] = (jax.jit(cached_op), ('cached_op', next(_tokens)))
+            entry = self._jitted[train] = (_tiers.jit(cached_op), ('cached_op', next(_tokens)))
         return entry
 
     @x64

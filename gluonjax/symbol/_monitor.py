@@ -8,6 +8,7 @@ operators that register none, ``input<i>`` (``act_input0``).
 """
 import jax
 
+from ..ops import _tiers
 from .graph import GraphFunction
 
 # Operators of one array input whose MXNet registration names that input for the monitor
@@ -64,7 +65,7 @@ class MonitorCallback:
         if self._fn is None:
             internals, self._reports = self._plan(exe._symbol)
             graph = GraphFunction(internals)
-            self._fn = jax.jit(lambda inputs, train, key: graph(inputs, train, key)[0],
+            self._fn = _tiers.jit(lambda inputs, train, key: graph(inputs, train, key)[0],
                                static_argnums=(1,))
         args, aux, key, train = exe._last
         if key is None and exe._fn.has_random:
