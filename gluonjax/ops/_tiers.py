@@ -90,7 +90,32 @@ def program_options():
 
 def jit(fn, **jit_kwargs):
     """``jax.jit(fn, **jit_kwargs)`` compiled with :func:`program_options`."""
-    return jax.jit(fn, compiler_options=program_options() or None, **jit_kwargs)
+    options = program_options()
+    if not options:
+        return jax.jit(fn, **jit_kwargs)
+    return _WithOptions(jax.jit(fn, compiler_options=options, **jit_kwargs), jax.jit(fn, **jit_kwargs))
+
+
+class _WithOptions:
+    """A jitted function compiled with options where it is called at the top level. Called
+    inside another trace (a create_graph backward traces the pullbacks it calls), where jax
+    refuses compile options, it is the plain ``jax.jit``, whose program joins the outer one
+    (compiled with the outer program's options)."""
+    __slots__ = ('_top', '_nested')
+
+    def __init__(self, top, nested):
+        self._top, self._nested = top, nested
+
+    def __call__(self, *args, **kwargs):
+        try:
+            return self._top(*args, **kwargs)
+        except ValueError as err:  # raised while staging into the outer trace, before any work
+            if 'compiler_options' not in str(err):
+                raise
+        return self._nested(*args, **kwargs)
+
+    def __getattr__(self, name):  # lower, trace, _cache_size...: the top-level function's
+        return getattr(self._top, name)
 
 
 def _keep_known_options(options, keep=None):
