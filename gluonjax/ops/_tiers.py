@@ -101,7 +101,7 @@ class _WithOptions:
     inside another trace (a create_graph backward traces the pullbacks it calls), where jax
     refuses compile options, it is the plain ``jax.jit``, whose program joins the outer one
     (compiled with the outer program's options)."""
-    __slots__ = ('_top', '_nested')
+    __slots__ = ('_top', '_nested', '__weakref__')  # jax.jit of it (eval_shape) keeps a weak reference
 
     def __init__(self, top, nested):
         self._top, self._nested = top, nested
@@ -114,8 +114,11 @@ class _WithOptions:
                 raise
         return self._nested(*args, **kwargs)
 
-    def __getattr__(self, name):  # lower, trace, _cache_size...: the top-level function's
-        return getattr(self._top, name)
+    def lower(self, *args, **kwargs):
+        return self._top.lower(*args, **kwargs)
+
+    def _cache_size(self):
+        return self._top._cache_size()
 
 
 def _keep_known_options(options, keep=None):
