@@ -161,3 +161,14 @@ def test_both_tiers_give_convolutions_to_eigen_and_leave_the_users_jit_alone():
         compiled = tier.lower(*args).compile()
         assert not _ynnpack_convolutions(compiled)
         np.testing.assert_allclose(np.asarray(compiled(*args))[0, 1:-1, 1:-1], 288.0)  # 3 x 3 x 32 ones
+
+
+def test_a_program_with_options_runs_inside_another_trace():
+    """jax refuses compile options on a jit nested in another trace: there the plain jit runs."""
+    f = _tiers.jit(lambda x: jax.numpy.sin(x) * 2)
+    x = np.float32(0.5)
+    outer = jax.jit(lambda x: f(x) + 1)
+    np.testing.assert_allclose(outer(x), 2 * np.sin(0.5) + 1, rtol=1e-6)
+    np.testing.assert_allclose(jax.grad(lambda x: f(x))(x), 2 * np.cos(0.5), rtol=1e-6)
+    np.testing.assert_allclose(jax.eval_shape(f, x).shape, ())
+    np.testing.assert_allclose(f(x), 2 * np.sin(0.5), rtol=1e-6)
