@@ -45,8 +45,9 @@ __all__ = ['Tiered', 'CPU_OPTIONS', 'COLD_OPTIONS', 'program_options', 'jit', 's
 # (2, 56, 56, 64) 3x3 convolution took 4.6 ms on one core and on two alike, where XLA's Eigen
 # convolution, which splits the work over XLA's intra-op threads, took 2.7 ms on two. So
 # convolutions go to Eigen and the rest of XLA's default list stays. Measured whole (2 cores,
-# against the default): the seed's LeNet train step 20-21.6 -> 14.8-16.2 ms, ResNet-18 forward
-# at 224 px batch 2 72-75 -> 58-63 ms imperative and 63-67 -> 49-50 ms hybridized. Per program,
+# bench/bench_resnet.py and bench_train.py, the default first): ResNet-18 forward at 224 px,
+# batch 2, 71-78 -> 56-57 ms imperative and 58.6 -> 47-48 ms hybridized; the seed's LeNet train
+# step 16-25 -> 13.3-14.9 ms (with the convolution choice measured again). Per program,
 # so the user's own jax code keeps XLA's defaults; left out on accelerators and by jaxlibs that
 # do not know it (the list is XLA's default of 2026 less convolutions: a later default's new
 # entries are not in it).

@@ -340,8 +340,9 @@ def _choose_impl(x, lay, kernel, stride, out, groups, num_filter):
     cache (``ROWS_MAX_ELEMENTS``; LeNet's second layer at batch 128: 19.7 against 17.8 ms; few
     channels keep the lead to four times that: 128 x 3 x 32 x 32, 31.7 against 56.6 ms).
     Grouped convolutions take channel-first patches (XLA's weight gradient with 4 channels per
-    group: 2.4 s against 0.11 s; depthwise, 64 channels on 16x16 maps: 17.9 against 37.6 ms, and
-    on 56x56 at stride 2: 11.0 against 36.0 ms for 'split'), depthwise ones 'split' only past
+    group: 2.4 s against 0.11 s; depthwise against 'split': 64 channels on 56x56 maps at stride 2
+    11.0 against 36.0 ms, 256 on 14x14 9.7 against 23.2, 64 on 16x16 17.8 against 39.7 on one core
+    but 17.9 / 42.9 against 23.6 / 37.9 in two two-thread runs), depthwise ones 'split' only past
     ``IM2COL_MAX_ELEMENTS``.
     """
     if CONV_IMPL is not None:
