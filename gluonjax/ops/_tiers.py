@@ -72,7 +72,6 @@ def _cpu_only():
         if cpu:
             _keep_known_options(CPU_OPTIONS)
             _keep_known_options(COLD_OPTIONS, keep='xla_backend_optimization_level')
-            COLD_OPTIONS.update(CPU_OPTIONS)
         _state['cpu'] = cpu
     return cpu
 
@@ -159,7 +158,7 @@ class Tiered:
     def cold(self):
         """The cheaply compiled function (the optimised one where there are no two tiers)."""
         if self._cold is None:
-            self._cold = jax.jit(self._fn, compiler_options=COLD_OPTIONS, **self._jit_kwargs) \
+            self._cold = jax.jit(self._fn, compiler_options={**CPU_OPTIONS, **COLD_OPTIONS}, **self._jit_kwargs) \
                 if _two_tiers() else self.hot
         return self._cold
 

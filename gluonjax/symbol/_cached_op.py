@@ -1,13 +1,11 @@
 """``mx.nd.CachedOp``: a Symbol run on NDArrays as one compiled function (MXNet's CachedOp).
 
 The graph becomes a pure function of its inputs in ``list_inputs()`` order (``GraphFunction``),
-compiled once per training mode by ``jax.jit`` (and by XLA once per input signature). Under
-``autograd.record()`` a call is one tape node holding the whole graph's pullback, as a
-hybridized Block's call is.
+compiled once per training mode by ``ops._tiers.jit`` (``jax.jit`` with gluonjax's XLA options;
+XLA compiles it once per input signature). Under ``autograd.record()`` a call is one tape node
+holding the whole graph's pullback, as a hybridized Block's call is.
 """
 import itertools
-
-import jax
 
 from .. import _tape
 from .._tape import state as _ag_state
