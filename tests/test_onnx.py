@@ -436,8 +436,9 @@ def test_contrib_path_is_the_same_export(tmp_path, capsys):
     assert 'deprecated' in capsys.readouterr().out
     x = np.ones((2, 3), np.float32)
     np.testing.assert_allclose(_run_onnx(path, [x])[0], net(mx.nd.array(x)).asnumpy(), rtol=ATOL, atol=ATOL)
-    with pytest.raises(NotImplementedError, match='does not import'):
-        mx.contrib.onnx.import_model(path)
+    sym, arg_params, _ = mx.contrib.onnx.import_model(path)  # and back (tests/test_onnx_import.py)
+    assert 'Calling mxnet.contrib.onnx.import_model...' in capsys.readouterr().out
+    assert sorted(arg_params) == sorted(net.collect_params().keys())
 
 
 RNNS = {
