@@ -17,7 +17,8 @@ from .context import current_context
 from .ndarray.ndarray import NDArray, array as _nd_array
 
 __all__ = ['DataDesc', 'DataBatch', 'DataIter', 'ResizeIter', 'PrefetchingIter', 'NDArrayIter',
-           'MNISTIter', 'CSVIter', 'ImageRecordIter', 'ImageRecordUInt8Iter', 'ImageDetRecordIter',
+           'MNISTIter', 'CSVIter', 'ImageRecordIter', 'ImageRecordUInt8Iter', 'ImageRecordIter_v1',
+           'ImageRecordUInt8Iter_v1', 'ImageDetRecordIter',
            'LibSVMIter', 'MXDataIter']
 
 
@@ -663,11 +664,16 @@ def _unsupported(name, advice):
 
 
 ImageDetRecordIter = _unsupported('ImageDetRecordIter', 'use gluon.data.vision.ImageRecordDataset')
-LibSVMIter = _unsupported('LibSVMIter', 'gluonjax has no sparse arrays; load the data with numpy')
+LibSVMIter = _unsupported('LibSVMIter', 'read the file with sklearn.datasets.load_svmlight_file and wrap it in '
+                                         'mx.nd.sparse.csr_matrix')
 MXDataIter = _unsupported('MXDataIter', 'it wraps a C++ iterator; use NDArrayIter or a DataLoader')
 
 
+# MXNet 1.x's older implementations of the record iterators, with the same arguments
+_V1 = {'ImageRecordIter_v1': 'ImageRecordIter', 'ImageRecordUInt8Iter_v1': 'ImageRecordUInt8Iter'}
+
+
 def __getattr__(name):  # ImageRecordIter & ImageRecordUInt8Iter: gluonjax/io_image.py, loaded on first use
-    if name in ('ImageRecordIter', 'ImageRecordUInt8Iter'):
-        return getattr(upper_layer('io_image'), name)  # built on this module's DataIter
+    if name in ('ImageRecordIter', 'ImageRecordUInt8Iter') or name in _V1:
+        return getattr(upper_layer('io_image'), _V1.get(name, name))  # built on this module's DataIter
     raise AttributeError('module %r has no attribute %r' % (__name__, name))

@@ -153,6 +153,16 @@ def random_sample(population, k):
     return population_copy[0:k]
 
 
+def get_identity_mat(size):
+    """A (size, size) float32 identity NDArray."""
+    return array(np.eye(size, dtype=np.float32))
+
+
+def get_identity_mat_batch(size):
+    """Two (size, size) identity matrices stacked: (2, size, size), as MXNet's linalg tests use them."""
+    return array(np.stack([np.eye(size, dtype=np.float32)] * 2))
+
+
 def rand_ndarray(shape, stype='default', density=None, dtype=None, modifier_func=None,
                  shuffle_csr_indices=False, distribution=None, ctx=None):
     """A standard-normal NDArray (float32 unless ``dtype``), or a random sparse one of ``stype``."""

@@ -58,6 +58,12 @@ def test_normalisation_mirror_and_no_round_batch(mnist_rec):
     assert (data[N:] == 0).all() and (label[N:] == 0).all()
     u8 = mx.io.ImageRecordUInt8Iter(path_imgrec=rec, data_shape=(1, 28, 28), batch_size=100)
     assert u8.next().data[0].dtype == np.uint8
+    # MXNet 1.x's older names take the same arguments
+    u8_v1 = mx.io.ImageRecordUInt8Iter_v1(path_imgrec=rec, data_shape=(1, 28, 28), batch_size=100).next()
+    assert u8_v1.data[0].dtype == np.uint8
+    np.testing.assert_array_equal(u8_v1.data[0].asnumpy()[:, 0], imgs[:100])
+    v1 = mx.io.ImageRecordIter_v1(path_imgrec=rec, data_shape=(1, 28, 28), batch_size=100, scale=0.5).next()
+    np.testing.assert_allclose(v1.data[0].asnumpy()[:, 0], imgs[:100] * np.float32(0.5))
 
 
 def test_shuffle_crop_partition_resize(mnist_rec):

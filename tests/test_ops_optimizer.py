@@ -138,3 +138,15 @@ def test_reset_arrays_zeroes_every_input_in_place_and_returns_nothing():
     assert b.dtype == np.float16
     with pytest.raises(MXNetError, match='num_arrays is 3 but 2 arrays'):
         mx.nd.reset_arrays(a, b, num_arrays=3)
+
+
+def test_multi_sum_sq_gives_each_arrays_sum_of_squares_in_float32():
+    a, b, c = mx.nd.array([1, 2, 3]), mx.nd.array([[1, 1], [2, 2]]), mx.nd.array([5])
+    out = mx.nd.multi_sum_sq(a, b, c, num_arrays=3)
+    assert out.dtype == np.float32 and out.asnumpy().tolist() == [14, 10, 25]  # MXNet 1.9.1's values
+    half = mx.nd.multi_sum_sq(mx.nd.array([300, 400], dtype='float16'), num_arrays=1)
+    assert half.dtype == np.float32 and half.asnumpy().tolist() == [250000]  # past float16's range
+    with pytest.raises(MXNetError, match='share one dtype'):
+        mx.nd.multi_sum_sq(a, b.astype('float16'), num_arrays=2)
+    with pytest.raises(MXNetError, match='multi_sum_sq'):
+        mx.nd.multi_sum_sq(a, b, num_arrays=3)

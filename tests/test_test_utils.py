@@ -274,3 +274,11 @@ def test_numeric_grad_differentiates_the_named_arguments_only():
     np.testing.assert_allclose(grads['x'], loc['y'], rtol=1e-3)
     np.testing.assert_array_equal(grads['y'], 0)
     np.testing.assert_allclose(tu.numeric_grad(ex, loc, eps=1e-2)['y'], loc['x'], rtol=1e-3)
+
+
+def test_identity_matrices_of_mxnets_linalg_tests():
+    eye = tu.get_identity_mat(3)
+    assert isinstance(eye, mx.nd.NDArray) and eye.dtype == np.float32
+    np.testing.assert_array_equal(eye.asnumpy(), np.eye(3))
+    batch = tu.get_identity_mat_batch(2)
+    assert batch.shape == (2, 2, 2) and (batch.asnumpy() == np.eye(2)).all()

@@ -325,3 +325,16 @@ def reset_arrays(*arrays, num_arrays):
     if len(arrays) != num_arrays:
         raise MXNetError('reset_arrays: num_arrays is %d but %d arrays were given' % (num_arrays, len(arrays)))
     return tuple(jnp.zeros_like(a) for a in arrays)
+
+
+@register('multi_sum_sq', variadic=True, num_args_param='num_arrays', params=[P('num_arrays', 'int', 1)])
+def multi_sum_sq(*arrays, num_arrays):
+    """The sum of squares of each input, as one float32 vector (num_arrays,): the per-array norms
+    a global-norm clipping or LARS needs (GluonNLP's ``clip_grad_global_norm`` calls it). The
+    inputs share one dtype; float16 ones are summed in float32."""
+    op = 'multi_sum_sq'
+    if len(arrays) != num_arrays:
+        raise MXNetError('%s: num_arrays is %d but %d arrays were given' % (op, num_arrays, len(arrays)))
+    if len({a.dtype for a in arrays}) > 1:
+        raise MXNetError('%s: the arrays must share one dtype, got %s' % (op, ', '.join(str(a.dtype) for a in arrays)))
+    return jnp.stack([jnp.sum(jnp.square(a.astype(jnp.float32))) for a in arrays])

@@ -2,7 +2,8 @@
 
 BERT-base builds from the model zoo; a small BERT (pooler, masked-LM decoder, NSP classifier) and a
 transformer NMTModel, with weights saved by real MXNet (tests/clients/data/make_gluonnlp_ref.py),
-hybridize and give MXNet's outputs; BERTAdam (contrib adamw_update) takes a training step.
+hybridize and give MXNet's outputs; BERTAdam (contrib adamw_update) takes a training step, with
+the gradients clipped by ``clip_grad_global_norm`` (which calls ``nd.multi_sum_sq``).
 """
 import os
 import sys
@@ -55,6 +56,12 @@ def test_bert_adam_training_step_lowers_loss():
         with mx.autograd.record():
             loss = loss_fn(bert(tokens, segments, lengths, masked)[3], labels).mean()
         loss.backward()
+        params = [p for p in bert.collect_params().values() if p.grad_req != 'null']
+        want = np.sqrt(sum(float((p.grad().asnumpy().astype(np.float64) ** 2).sum()) for p in params))
+        norm = nlp.utils.clip_grad_global_norm(params, 1.0)
+        np.testing.assert_allclose(norm.asscalar(), want, rtol=1e-5)
+        clipped = np.sqrt(sum(float((p.grad().asnumpy().astype(np.float64) ** 2).sum()) for p in params))
+        np.testing.assert_allclose(clipped, min(want, 1.0), rtol=1e-4)
         trainer.step(1)
         losses.append(float(loss.asscalar()))
     assert losses[1] < losses[0]
