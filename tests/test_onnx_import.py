@@ -162,6 +162,8 @@ OPERATORS = {} if _MISSING else {
                      N('Softplus', ['x'], ['g']), N('HardSigmoid', ['x'], ['h'], alpha=0.3, beta=0.4),
                      N('Sum', ['a', 'b', 'c', 'd'], ['s']), N('Max', ['e', 'f'], ['m']), N('Min', ['g', 'h'], ['n']),
                      N('Add', ['s', 'm'], ['t']), N('Mul', ['t', 'n'], ['y'])], [('x', (3, 4))], []),
+    'variadic_max_min_and_trig': ([N('Max', ['x', 'z', 'w'], ['a']), N('Min', ['a'], ['b']), N('Sin', ['b'], ['c']),
+                                   N('Atan', ['c'], ['y'])], [('x', (2, 3)), ('z', (2, 3)), ('w', (1, 3))], []),
     'prelu_broadcast_consts': ([N('PRelu', ['x', 'slope'], ['a']), N('Div', ['a', 'k'], ['b']), N('Pow', ['b', 'two'], ['y'])],
                                [('x', (2, 4, 3, 3))], [('slope', V4.reshape(4, 1, 1) - 1),
                                                        ('k', np.array([3.0], np.float32)), ('two', np.array(2.0, np.float32))]),

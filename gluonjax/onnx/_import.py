@@ -20,6 +20,7 @@ import numpy as np
 from .. import ndarray as nd
 from .. import symbol as S
 from ..base import MXNetError
+from ..ops import all_ops, get_op
 
 __all__ = ['import_model', 'get_model_metadata', 'import_to_gluon', 'CONVERTERS']
 
@@ -148,35 +149,51 @@ def _unsupported(node, why):
 
 
 # ---- activations and elementwise -----------------------------------------------------------
-_UNARY = {'Relu': 'relu', 'Sigmoid': 'sigmoid', 'Tanh': 'tanh', 'Exp': 'exp', 'Log': 'log', 'Sqrt': 'sqrt',
-          'Abs': 'abs', 'Neg': 'negative', 'Floor': 'floor', 'Ceil': 'ceil', 'Reciprocal': 'reciprocal',
-          'Erf': 'erf', 'Sin': 'sin', 'Cos': 'cos', 'Softsign': 'softsign', 'Identity': 'identity'}
+def _one_to_one():
+    """{ONNX operator: MXNet operator} for the operators whose export form is that one ONNX node
+    (``_onnx.same``): the converse of their table entries. Where several MXNet operators export
+    as one ONNX operator (Add: ``broadcast_add``, ``elemwise_add``, ``_plus``), the broadcasting
+    one, as ONNX broadcasts and MXNet's importer chooses."""
+    pairs = {}
+    for name, op in sorted(all_ops().items()):
+        op_type = getattr(op.onnx, 'onnx_op_type', None)
+        if op_type is None or name != op.name:  # aliases are their operator
+            continue
+        if op_type not in pairs or (name.startswith('broadcast_') and not pairs[op_type].startswith('broadcast_')):
+            pairs[op_type] = name
+    return pairs
 
 
-@_converts(*_UNARY)
-def _unary(imp, node):
-    return getattr(S, _UNARY[node.op_type])(imp.x(node, 0), **node.named)
+def _same_converter(mxnet_op):
+    pairwise = get_op(mxnet_op).inputs == ('lhs', 'rhs')
+
+    def convert(imp, node):
+        inputs = [imp.x(node, i) for i in range(len(node.inputs))]
+        if pairwise and len(inputs) != 2:  # ONNX's variadic Max and Min
+            return _fold(node, getattr(S, mxnet_op), inputs)
+        return getattr(S, mxnet_op)(*inputs, **node.named)
+    convert.__name__ = 'onnx_to_' + mxnet_op
+    return convert
 
 
-_BINARY = {'Add': 'broadcast_add', 'Sub': 'broadcast_sub', 'Mul': 'broadcast_mul', 'Div': 'broadcast_div',
-           'Pow': 'broadcast_power', 'Max': 'broadcast_maximum', 'Min': 'broadcast_minimum',
-           'Equal': 'broadcast_equal', 'Greater': 'broadcast_greater', 'Less': 'broadcast_lesser'}
+def _register_one_to_one():
+    for op_type, mxnet_op in _one_to_one().items():
+        CONVERTERS.setdefault(op_type, _same_converter(mxnet_op))
 
 
-@_converts(*_BINARY)
-def _binary(imp, node):
-    op = getattr(S, _BINARY[node.op_type])
-    if len(node.inputs) == 1:
-        return S._copy(imp.x(node, 0), **node.named)
-    out = imp.x(node, 0)
-    for i in range(1, len(node.inputs)):  # Max and Min take any number of inputs
-        out = op(out, imp.x(node, i), **(node.named if i == len(node.inputs) - 1 else {}))
+@_converts('Identity')
+def _identity(imp, node):
+    return S.identity(imp.x(node, 0), **node.named)
+
+
+def _fold(node, op, inputs):
+    """``op`` applied pairwise left to right; the last node takes the ONNX node's name."""
+    if len(inputs) == 1:
+        return S.identity(inputs[0], **node.named)
+    out = inputs[0]
+    for k, x in enumerate(inputs[1:], 2):
+        out = op(out, x, **(node.named if k == len(inputs) else {}))
     return out
-
-
-@_converts('Sum')
-def _sum(imp, node):
-    return S.add_n(*[imp.x(node, i) for i in range(len(node.inputs))], **node.named)
 
 
 @_converts('LeakyRelu', 'Elu', 'Selu', 'PRelu')
@@ -467,18 +484,20 @@ def _split(imp, node):
     return outs
 
 
-_REDUCE = {'ReduceMean': 'mean', 'ReduceSum': 'sum', 'ReduceMax': 'max', 'ReduceMin': 'min', 'ReduceProd': 'prod'}
+def _reduce(op):
+    def convert(imp, node):
+        axes = imp.ints_of(node, 1, 'axes', 'axes')
+        kwargs = {'keepdims': bool(node.attr('keepdims', 1))}
+        if axes:
+            kwargs['axis'] = tuple(axes)
+        elif node.attr('noop_with_empty_axes', 0):
+            return S.identity(imp.x(node, 0), **node.named)
+        return op(imp.x(node, 0), **kwargs, **node.named)
+    return convert
 
 
-@_converts(*_REDUCE)
-def _reduce(imp, node):
-    axes = imp.ints_of(node, 1, 'axes', 'axes')
-    kwargs = {'keepdims': bool(node.attr('keepdims', 1))}
-    if axes:
-        kwargs['axis'] = tuple(axes)
-    elif node.attr('noop_with_empty_axes', 0):
-        return S._copy(imp.x(node, 0), **node.named)
-    return getattr(S, _REDUCE[node.op_type])(imp.x(node, 0), **kwargs, **node.named)
+CONVERTERS.update({'ReduceMean': _reduce(S.mean), 'ReduceSum': _reduce(S.sum), 'ReduceMax': _reduce(S.max),
+                   'ReduceMin': _reduce(S.min), 'ReduceProd': _reduce(S.prod)})
 
 
 @_converts('Gather')
@@ -514,6 +533,9 @@ def _upsample(imp, node):
         raise _unsupported(node, 'only one whole scale for every spatial axis is supported, got %s'
                            % (None if scales is None else list(scales)))
     return S.UpSampling(imp.x(node, 0), scale=int(scales[2]), sample_type='nearest', num_args=1, **node.named)
+
+
+_register_one_to_one()
 
 
 # ---- the API --------------------------------------------------------------------------------

@@ -39,10 +39,14 @@ def tensor_type(dtype):
 
 
 def same(op_type, **attrs):
-    """The operator is one ONNX node ``op_type`` on the same inputs (Relu, Add, ...)."""
+    """The operator is one ONNX node ``op_type`` on the same inputs (Relu, Add, ...). Without
+    ``attrs`` the converse holds too, and the ONNX import reads it off the table
+    (``onnx_op_type``, gluonjax/onnx/_import.py)."""
     def convert(g, node):
         return g.add(op_type, node.inputs, **attrs)
     convert.__name__ = 'onnx_' + op_type
+    if not attrs:
+        convert.onnx_op_type = op_type
     return convert
 
 
