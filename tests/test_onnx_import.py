@@ -164,6 +164,14 @@ OPERATORS = {} if _MISSING else {
                      N('Add', ['s', 'm'], ['t']), N('Mul', ['t', 'n'], ['y'])], [('x', (3, 4))], []),
     'variadic_max_min_and_trig': ([N('Max', ['x', 'z', 'w'], ['a']), N('Min', ['a'], ['b']), N('Sin', ['b'], ['c']),
                                    N('Atan', ['c'], ['y'])], [('x', (2, 3)), ('z', (2, 3)), ('w', (1, 3))], []),
+    'more_unary_and_reductions': ([N('Sigmoid', ['x'], ['s']), N('Acos', ['s'], ['a']), N('Asin', ['s'], ['b']),
+                                   N('Cos', ['x'], ['c']), N('Cosh', ['x'], ['d']), N('Sinh', ['x'], ['e']), N('Tan', ['s'], ['f']),
+                                   N('Softsign', ['x'], ['g']), N('Sign', ['x'], ['h']), N('Reciprocal', ['d'], ['i']),
+                                   N('Asinh', ['x'], ['j']), N('Atanh', ['g'], ['k']), N('Acosh', ['d'], ['l']),
+                                   N('Sum', ['a', 'b', 'c', 'e', 'f', 'h', 'i', 'j', 'k', 'l'], ['m']),
+                                   N('ReduceMin', ['m'], ['n'], axes=[1]), N('ReduceProd', ['m'], ['o'], axes=[1]),
+                                   N('Add', ['n', 'o'], ['y'])], [('x', (2, 3))], []),
+    'lp_pool': ([N('LpPool', ['x'], ['y'], kernel_shape=[2, 2], p=2)], [('x', (1, 2, 4, 4))], []),
     'prelu_broadcast_consts': ([N('PRelu', ['x', 'slope'], ['a']), N('Div', ['a', 'k'], ['b']), N('Pow', ['b', 'two'], ['y'])],
                                [('x', (2, 4, 3, 3))], [('slope', V4.reshape(4, 1, 1) - 1),
                                                        ('k', np.array([3.0], np.float32)), ('two', np.array(2.0, np.float32))]),
@@ -198,6 +206,8 @@ OPERATORS = {} if _MISSING else {
                                        [('x', (2, 3))], []),
 }
 OPSET11 = {} if _MISSING else {
+    'upsample9': ([N('Upsample', ['x', 'sc'], ['y'], mode='nearest')], [('x', (1, 2, 2, 3))],
+                  [('sc', np.array([1, 1, 2, 2], np.float32))]),
     'softmax11_clip11_pad11': ([N('Softmax', ['x'], ['a']), N('Clip', ['a', 'lo'], ['b']), N('Pad', ['b', 'p'], ['y'], mode='edge')],
                                [('x', (2, 3, 4))], [('lo', np.array(0.2, np.float32)), ('p', _ints(0, 1, 0, 0, 2, 0))]),
     'reduce11_unsqueeze11_slice11': ([N('ReduceSum', ['x'], ['a'], axes=[2], keepdims=0), N('Unsqueeze', ['a'], ['b'], axes=[1]),
@@ -207,7 +217,8 @@ OPSET11 = {} if _MISSING else {
 
 
 @needs_onnx
-@pytest.mark.parametrize('name,opset', [(n, 13) for n in sorted(OPERATORS)] + [(n, 11) for n in sorted(OPSET11)])
+@pytest.mark.parametrize('name,opset', [(n, 13) for n in sorted(OPERATORS)] + [(n, 11 if n != 'upsample9' else 9)
+                                                                                 for n in sorted(OPSET11)])
 def test_operators_match_onnxruntime(name, opset, tmp_path):
     nodes, inputs, inits = (OPERATORS if opset == 13 else OPSET11)[name]
     model = _model(nodes, inputs, [nodes[-1].output[0]], inits, opset)
