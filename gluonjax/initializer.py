@@ -3,9 +3,12 @@
 An initializer is called with a name (an :class:`InitDesc`) and an NDArray and fills the
 array. As in MXNet, the name decides what happens when no explicit initializer is attached:
 names ending in ``weight`` get the initializer's own rule (``_init_weight``), ``bias`` and
-``beta`` zeros, ``gamma`` ones, ``running_mean``/``moving_mean`` zeros and
-``running_var``/``moving_var`` ones. Gluon attaches an initializer to every Parameter
-(its own ``init`` or the global one), so in Gluon ``_init_weight`` decides.
+``beta`` zeros, ``gamma`` ones, ``min`` zeros and ``max`` ones; any other name is a
+ValueError. Moving statistics get theirs from their operator (BatchNorm attaches
+``'__init__'`` to ``moving_mean``/``moving_var``); only the deprecated ``init(str, NDArray)``
+form still knows ``moving_mean``/``moving_var`` (and ``upsampling*``/``stn_loc*``) by name.
+Gluon attaches an initializer to every Parameter (its own ``init`` or the global one), so in
+Gluon ``_init_weight`` decides.
 
 Random initializers draw from a numpy generator seeded by the next key of
 :mod:`gluonjax.random`, so ``mx.random.seed(n)`` makes initialisation reproducible and no
@@ -110,8 +113,9 @@ def create(init, *args, **kwargs):
     """An Initializer from an instance, a registered name, or MXNet's JSON ``dumps()`` form."""
     if isinstance(init, Initializer):
         return init
-    if isinstance(init, type) and issubclass(init, Initializer):
-        return init(*args, **kwargs)
+    if isinstance(init, type):  # as MXNet: an instance or a name, not the class
+        raise AssertionError('initializer: pass an instance such as %s() or a name, not the class'
+                             % init.__name__)
     if isinstance(init, string_types):
         text = init.strip()
         if text.startswith('['):
@@ -127,11 +131,20 @@ def create(init, *args, **kwargs):
 # Initializers
 # ---------------------------------------------------------------------------------------
 
+# The name rules for an InitDesc, in MXNet's order. Moving statistics are not among them: their
+# operators attach an '__init__' attribute instead (BatchNorm's moving_var gets One).
 _SUFFIX_RULES = (
     ('weight', '_init_weight'), ('bias', '_init_bias'), ('gamma', '_init_gamma'),
-    ('beta', '_init_beta'), ('running_mean', '_init_zero'), ('moving_mean', '_init_zero'),
-    ('running_var', '_init_one'), ('moving_var', '_init_one'), ('moving_inv_var', '_init_zero'),
-    ('moving_avg', '_init_zero'), ('min', '_init_zero'), ('max', '_init_one'),
+    ('beta', '_init_beta'), ('min', '_init_zero'), ('max', '_init_one'),
+)
+
+# The rules for a plain string name (MXNet's deprecated form), which still know the moving
+# statistics of the old symbolic API; prefixes are checked by _legacy_init first.
+_LEGACY_SUFFIX_RULES = (
+    ('bias', '_init_bias'), ('gamma', '_init_gamma'), ('beta', '_init_beta'),
+    ('weight', '_init_weight'), ('moving_mean', '_init_zero'), ('moving_var', '_init_one'),
+    ('moving_inv_var', '_init_zero'), ('moving_avg', '_init_zero'), ('min', '_init_zero'),
+    ('max', '_init_one'),
 )
 
 
@@ -164,10 +177,8 @@ class Initializer:
     def __call__(self, desc, arr):
         """Fill ``arr`` for the parameter named ``desc``."""
         if not isinstance(desc, InitDesc):
-            warnings.warn('Calling initializer with init(str, NDArray) has been deprecated. '
-                          'please use init(mx.init.InitDesc(...), NDArray) instead.',
-                          DeprecationWarning, stacklevel=2)
-            desc = InitDesc(desc)
+            self._legacy_init(desc, arr)
+            return
         if desc.global_init is None:
             desc.global_init = self
         init = desc.attrs.get('__init__', '')
@@ -181,6 +192,35 @@ class Initializer:
                 self._verbose_print(desc, suffix, arr)
                 return
         self._init_default(desc, arr)
+
+    def _legacy_init(self, name, arr):
+        """``init(str, NDArray)``: MXNet's older name rules (see _LEGACY_SUFFIX_RULES)."""
+        warnings.warn('Calling initializer with init(str, NDArray) has been deprecated. '
+                      'please use init(mx.init.InitDesc(...), NDArray) instead.',
+                      DeprecationWarning, stacklevel=3)
+        from .ndarray import NDArray
+        if not isinstance(name, string_types):
+            raise TypeError('initializer: the name must be a string, got %s' % type(name).__name__)
+        if not isinstance(arr, NDArray):
+            raise TypeError('initializer: the array must be an NDArray, got %s' % type(arr).__name__)
+        if name.startswith('upsampling'):
+            self._init_bilinear(name, arr)
+            return
+        if name.startswith('stn_loc') and name.endswith(('weight', 'bias')):
+            # a spatial transformer's localisation layer starts as the identity transform
+            (self._init_zero if name.endswith('weight') else self._init_loc_bias)(name, arr)
+            return
+        for suffix, method in _LEGACY_SUFFIX_RULES:
+            if name.endswith(suffix):
+                getattr(self, method)(name, arr)
+                return
+        self._init_default(name, arr)
+
+    def _init_loc_bias(self, name, arr):
+        if arr.shape[0] != 6:
+            raise AssertionError('initializer: %s is a spatial transformer bias and needs 6 values, '
+                                 'got shape %s' % (name, arr.shape))
+        _fill(arr, np.array([1.0, 0, 0, 0, 1.0, 0]))
 
     # the rules for names; subclasses override _init_weight
     def _init_zero(self, _, arr):
@@ -205,7 +245,7 @@ class Initializer:
         raise NotImplementedError('%s must override _init_weight' % type(self).__name__)
 
     def _init_default(self, name, _):
-        raise MXNetError(
+        raise ValueError(
             'Unknown initialization pattern for %s. Default initialization is limited to names '
             'ending in "weight", "bias", "gamma" (1.0) and "beta" (0.0); attach an initializer to '
             'the parameter instead (Parameter(init=mx.init.Zero()) or mx.sym.var(init=...)).' % name)
@@ -235,7 +275,13 @@ class _CallableInit(Initializer):
         # their name rules instead of finding this wrapper attached again
         self._fn(InitDesc(str(name)), arr)
 
-    __call__ = _init_weight
+    def __call__(self, desc, arr):
+        # an initializer attached to the parameter (Gluon's BatchNorm running_var: 'ones') wins
+        init = getattr(desc, 'attrs', {}).get('__init__', '')
+        if init:
+            create(init)._init_weight(desc, arr)
+        else:
+            self._init_weight(desc, arr)
 
 
 def _bilinear_kernel(shape):
@@ -358,7 +404,7 @@ class Xavier(Initializer):
     def _init_weight(self, name, arr):
         shape = arr.shape
         if len(shape) < 2:
-            raise MXNetError('Xavier initializer cannot be applied to vector {0}. It requires at '
+            raise ValueError('Xavier initializer cannot be applied to vector {0}. It requires at '
                              'least 2D.'.format(name))
         hw_scale = float(np.prod(shape[2:])) if len(shape) > 2 else 1.0
         fan_in, fan_out = shape[1] * hw_scale, shape[0] * hw_scale
@@ -369,14 +415,14 @@ class Xavier(Initializer):
         elif self.factor_type == 'out':
             factor = fan_out
         else:
-            raise MXNetError("Xavier: factor_type must be 'avg', 'in' or 'out', not %r" % self.factor_type)
+            raise ValueError("Xavier: factor_type must be 'avg', 'in' or 'out', not %r" % self.factor_type)
         scale = np.sqrt(self.magnitude / factor)
         if self.rnd_type == 'uniform':
             _uniform(arr, -scale, scale)
         elif self.rnd_type == 'gaussian':
             _normal(arr, 0.0, scale)
         else:
-            raise MXNetError("Xavier: rnd_type must be 'uniform' or 'gaussian', not %r" % self.rnd_type)
+            raise ValueError("Xavier: rnd_type must be 'uniform' or 'gaussian', not %r" % self.rnd_type)
 
 
 @register
@@ -465,7 +511,8 @@ class Load:
             from .ndarray import load
             param = load(param)
         if not isinstance(param, dict):
-            raise MXNetError('Load: expected a dict of arrays or a file of named arrays')
+            raise AssertionError('Load: expected a dict of arrays or a file of named arrays, got %s'
+                                 % type(param).__name__)
         self.param = {}
         for name, arr in param.items():
             self.param[name[4:] if name.startswith(('arg:', 'aux:')) else name] = arr
@@ -476,14 +523,14 @@ class Load:
         if name in self.param:
             src = self.param[name]
             if tuple(arr.shape) != tuple(src.shape):
-                raise MXNetError('Parameter %s cannot be initialized from loading. Shape mismatch, '
+                raise AssertionError('Parameter %s cannot be initialized from loading. Shape mismatch, '
                                  'target %s vs loaded %s' % (name, arr.shape, src.shape))
             _fill(arr, src.asnumpy() if hasattr(src, 'asnumpy') else src)
             if self.verbose:
                 logging.info('Initialized %s by loading', name)
             return
         if self.default_init is None:
-            raise MXNetError('Cannot Initialize %s. Not found in loaded param and no default '
+            raise AssertionError('Cannot Initialize %s. Not found in loaded param and no default '
                              'Initializer is provided.' % name)
         self.default_init(name, arr)
         if self.verbose:
@@ -495,7 +542,7 @@ class Mixed:
 
     def __init__(self, patterns, initializers):
         if len(patterns) != len(initializers):
-            raise MXNetError('Mixed: %d patterns but %d initializers' % (len(patterns), len(initializers)))
+            raise AssertionError('Mixed: %d patterns but %d initializers' % (len(patterns), len(initializers)))
         self.map = list(zip([re.compile(p) for p in patterns], initializers))
 
     def __call__(self, name, arr):
@@ -503,5 +550,5 @@ class Mixed:
             if prog.match(name):
                 init(name, arr)
                 return
-        raise MXNetError('Parameter name %s did not match any pattern. Consider adding a ".*" '
+        raise ValueError('Parameter name %s did not match any pattern. Consider adding a ".*" '
                          'pattern at the end with a default Initializer.' % name)

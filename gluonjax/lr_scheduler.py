@@ -29,22 +29,23 @@ import logging
 import math
 import numbers
 
-from .base import MXNetError
 
 __all__ = ['LRScheduler', 'FactorScheduler', 'MultiFactorScheduler', 'PolyScheduler', 'CosineScheduler']
 
 
 def _number(who, name, value):
-    """``value`` as a float, or an MXNetError naming the scheduler and argument."""
+    """``value`` itself (MXNet keeps the caller's int or float, which shows when printed), or a
+    TypeError naming the scheduler and argument (MXNet fails comparing it)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise MXNetError('%s: %s must be a number, got %r (%s)' % (who, name, value, type(value).__name__))
-    return float(value)
+        raise TypeError('%s: %s must be a number, got %r (%s)' % (who, name, value, type(value).__name__))
+    return value
 
 
 def _integer(who, name, value):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise MXNetError('%s: %s must be an integer, got %r (%s)' % (who, name, value, type(value).__name__))
-    return int(value)
+    """``value`` itself; MXNet asserts a Python int (a numpy integer fails too)."""
+    if not isinstance(value, int):
+        raise AssertionError('%s: %s must be an int, got %r (%s)' % (who, name, value, type(value).__name__))
+    return value
 
 
 class LRScheduler:
@@ -80,6 +81,8 @@ class LRScheduler:
 
     def get_warmup_lr(self, num_update):
         """The learning rate during warm-up (``num_update < warmup_steps``)."""
+        assert num_update < self.warmup_steps, \
+            'get_warmup_lr: update %d is past the %d warm-up steps' % (num_update, self.warmup_steps)
         if self.warmup_mode == 'linear':
             span = self.warmup_final_lr - self.warmup_begin_lr
             return self.warmup_begin_lr + span * float(num_update) / float(self.warmup_steps)
@@ -121,7 +124,7 @@ class FactorScheduler(LRScheduler):
     def __init__(self, step, factor=1, stop_factor_lr=1e-8, base_lr=0.01,
                  warmup_steps=0, warmup_begin_lr=0, warmup_mode='linear'):
         super().__init__(base_lr, warmup_steps, warmup_begin_lr, warmup_mode)
-        step = _integer('FactorScheduler', 'step', step)
+        step = _number('FactorScheduler', 'step', step)  # MXNet takes any number, 2.5 included
         if step < 1:
             raise ValueError('Schedule step must be greater or equal than 1 round')
         factor = _number('FactorScheduler', 'factor', factor)
@@ -163,10 +166,10 @@ class MultiFactorScheduler(LRScheduler):
     def __init__(self, step, factor=1, base_lr=0.01, warmup_steps=0, warmup_begin_lr=0,
                  warmup_mode='linear'):
         super().__init__(base_lr, warmup_steps, warmup_begin_lr, warmup_mode)
-        if not isinstance(step, (list, tuple)) or not step:
-            raise MXNetError('MultiFactorScheduler: step must be a non-empty list of update counts, got %r'
-                             % (step,))
-        step = [_integer('MultiFactorScheduler', 'step[%d]' % i, s) for i, s in enumerate(step)]
+        if not isinstance(step, list) or not step:  # MXNet asserts a list: a tuple fails as well
+            raise AssertionError('MultiFactorScheduler: step must be a non-empty list of update counts, '
+                                 'got %r' % (step,))
+        step = [_number('MultiFactorScheduler', 'step[%d]' % i, s) for i, s in enumerate(step)]
         for i, s in enumerate(step):
             if i != 0 and step[i] <= step[i - 1]:
                 raise ValueError('Schedule step must be an increasing integer list')

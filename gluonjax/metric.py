@@ -24,6 +24,8 @@ from .base import MXNetError, numeric_types, string_types
 from .ndarray.ndarray import NDArray
 from . import ndarray  # MXNet's metric module has mx.nd as metric.ndarray; GluonTS imports it from there
 
+_AxisError = getattr(numpy, 'exceptions', numpy).AxisError  # numpy.exceptions is numpy >= 1.25
+
 __all__ = ['EvalMetric', 'CompositeEvalMetric', 'Accuracy', 'TopKAccuracy', 'F1', 'MCC', 'Perplexity', 'MAE',
            'MSE', 'RMSE', 'CrossEntropy', 'NegativeLogLikelihood', 'PearsonCorrelation', 'PCC', 'Loss', 'Torch',
            'Caffe', 'CustomMetric', 'create', 'register', 'alias', 'np', 'check_label_shapes']
@@ -417,13 +419,15 @@ class TopKAccuracy(EvalMetric):
             num_samples = pred.shape[0]
             if pred.ndim == 1:
                 # MXNet's rule for 1-D predictions: compare the argpartition indices with the labels
-                correct = int((numpy.argpartition(pred, -min(self.top_k, pred.size)) == label.ravel()).sum())
+                # (a top_k above the size fails in argpartition, as in MXNet)
+                correct = int((numpy.argpartition(pred, -self.top_k) == label.ravel()).sum())
                 self.sum_metric += correct
                 self.global_sum_metric += correct
             else:
                 num_classes = pred.shape[1]
                 top_k = min(num_classes, self.top_k)
-                top = numpy.argpartition(pred, -top_k, axis=1)[:, num_classes - top_k:]
+                # MXNet partitions at -self.top_k: more than num_classes fails there
+                top = numpy.argpartition(pred, -self.top_k, axis=1)[:, num_classes - top_k:]
                 correct = int((top == label.reshape(-1, 1)).any(axis=1).sum())
                 self.sum_metric += correct
                 self.global_sum_metric += correct
@@ -440,6 +444,8 @@ class _BinaryClassificationMetrics:
     def update_binary_stats(self, label, pred, owner):
         pred = _host(pred)
         label = _host(label).astype('int32')
+        if pred.ndim < 2:  # MXNet's argmax over axis 1 fails first
+            raise _AxisError('%s: predictions must have shape (batch, 2), got %s' % (owner, pred.shape))
         check_label_shapes(label, pred)
         if pred.ndim != 2:
             raise ValueError('%s: predictions must have shape (batch, 2), got %s' % (owner, pred.shape))
@@ -612,15 +618,20 @@ class Perplexity(EvalMetric):
             pred = _host(pred)
             label = _host(label).reshape(-1)
             classes = pred.shape[self.axis]
-            if label.size * classes != pred.size:
+            if label.size * pred.shape[-1] != pred.size:  # MXNet checks against the last axis, whatever axis is
                 raise AssertionError('Perplexity: shape mismatch: labels %s vs. predictions %s'
                                      % (_shape(label), pred.shape))
+            axis = self.axis % pred.ndim
+            rest = pred.shape[:axis] + pred.shape[axis + 1:] or (1,)
+            if rest != (label.size,):  # MXNet picks with the flattened labels: 3-D predictions fail
+                raise MXNetError('Perplexity: predictions of shape %s less axis %d must have the shape %s '
+                                 'of the flattened labels' % (pred.shape, self.axis, (label.size,)))
             probs = numpy.moveaxis(pred, self.axis, -1).reshape(-1, classes)
             index = numpy.clip(label.astype(numpy.int64), 0, classes - 1)  # MXNet's pick clips
             picked = probs[numpy.arange(label.size), index]
             if self.ignore_label is not None:
                 ignore = (label == self.ignore_label).astype(picked.dtype)
-                num -= int(ignore.sum())
+                num -= float(ignore.sum())  # MXNet counts with a float sum: num_inst turns float
                 picked = picked * (1 - ignore) + ignore
             loss -= float(numpy.sum(numpy.log(numpy.maximum(picked.dtype.type(1e-10), picked))))
             num += picked.size

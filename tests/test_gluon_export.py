@@ -20,6 +20,12 @@ REF = os.path.join(os.path.dirname(__file__), 'data', 'mxnet_ref', 'gluon')
 MXREF = '/tmp/mxref/bin/python'
 
 
+def _export(net, path, epoch=0):
+    """net.export returns None, as in MXNet 1.x: the names of the files it wrote."""
+    assert net.export(path, epoch=epoch) is None
+    return path + '-symbol.json', '%s-%04d.params' % (path, epoch)
+
+
 def _flat(out):
     if isinstance(out, (list, tuple)):
         return [o for item in out for o in _flat(item)]
@@ -39,7 +45,7 @@ def test_export_imports_one_input(tmp_path):
     net.hybridize()
     x = _x()
     y = net(x)
-    sym_file, param_file = net.export(str(tmp_path / 'affine'), epoch=3)
+    sym_file, param_file = _export(net, str(tmp_path / 'affine'), 3)
     assert param_file.endswith('affine-0003.params')
     graph = json.load(open(sym_file))
     data = [n for n in graph['nodes'] if n['name'] == 'data'][0]
@@ -57,7 +63,7 @@ def test_export_imports_several_inputs_and_outputs(tmp_path):
     net.hybridize()
     a, b = _x((2, 3), 1), _x((2, 3), 2)
     want = [o.asnumpy() for o in _flat(net(a, b))]
-    sym_file, param_file = net.export(str(tmp_path / 'two'))
+    sym_file, param_file = _export(net, str(tmp_path / 'two'))
     block = gluon.SymbolBlock.imports(sym_file, ['data0', 'data1'], param_file)
     got = [o.asnumpy() for o in _flat(block(a, b))]
     assert len(got) == 3
@@ -151,7 +157,7 @@ def test_convnet_built_here_matches_mxnet_and_exports_aux_states(tmp_path):
     io = nd.load(os.path.join(REF, 'convnet_io.params'))
     net = _convnet_from_mxnet_params()
     np.testing.assert_allclose(net(io['x']).asnumpy(), io['y_pred'].asnumpy(), rtol=1e-4, atol=1e-5)
-    sym_file, param_file = net.export(str(tmp_path / 'convnet'))
+    sym_file, param_file = _export(net, str(tmp_path / 'convnet'))
     names = sorted(nd.load(param_file))
     assert 'aux:%sbatchnorm0_running_mean' % net.prefix in names
     assert 'arg:%sbatchnorm0_gamma' % net.prefix in names
@@ -177,7 +183,7 @@ def test_our_convnet_export_loads_in_real_mxnet(tmp_path):
     io = nd.load(os.path.join(REF, 'convnet_io.params'))
     net = _convnet_from_mxnet_params()
     net(io['x'])
-    sym_file, param_file = net.export(str(tmp_path / 'net'))
+    sym_file, param_file = _export(net, str(tmp_path / 'net'))
     prefix = str(tmp_path / 'io')
     np.save(prefix + '_in0.npy', io['x'].asnumpy())
     script = tmp_path / 'run.py'
@@ -196,7 +202,7 @@ def test_our_export_loads_in_real_mxnet(tmp_path, two):
     net.hybridize()
     inputs = [_x((2, 3), 1), _x((2, 3), 2)] if two else [_x()]
     want = [o.asnumpy() for o in _flat(net(*inputs))]
-    sym_file, param_file = net.export(str(tmp_path / 'net'))
+    sym_file, param_file = _export(net, str(tmp_path / 'net'))
     prefix = str(tmp_path / 'io')
     for i, x in enumerate(inputs):
         np.save(prefix + '_in%d.npy' % i, x.asnumpy())

@@ -140,7 +140,9 @@ def test_resnet18_v1_inference_training_gradients_export(tmp_path):
     assert_close(net.output.weight.grad().asnumpy(), OUTPUTS['train_resnet18_v1_grad_dense'],
                  rtol=1e-3)
 
-    sym_file, param_file = net.export(str(tmp_path / 'resnet18_v1'))
+    prefix = str(tmp_path / 'resnet18_v1')
+    net.export(prefix)  # returns None, as in MXNet 1.x
+    sym_file, param_file = prefix + '-symbol.json', prefix + '-0000.params'
     assert param_file.endswith('resnet18_v1-0000.params')
     keys = set(nd.load(param_file))
     assert 'arg:resnetv10_conv0_weight' in keys and 'aux:resnetv10_batchnorm0_running_mean' in keys

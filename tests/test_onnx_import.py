@@ -111,7 +111,7 @@ def test_model_zoo_resnet_round_trip(tmp_path):
     want = net(mx.nd.array(x)).asnumpy()
     path = mx.onnx.export_model(net, None, onnx_file_path=str(tmp_path / 'r.onnx'))
     (sym, arg_params, aux_params), _ = _quiet(mx.contrib.onnx.import_model, path)
-    assert len(aux_params) == 40 and 'resnetv10_batchnorm0_running_mean' in aux_params
+    assert len(aux_params) == 40 and net.prefix + 'batchnorm0_running_mean' in aux_params
     got = _run(sym, arg_params, aux_params, {'data': x})[0]
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
     assert np.ptp(want) > 1e-3

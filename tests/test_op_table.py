@@ -101,7 +101,8 @@ def test_np_front_end_has_the_tables_functions():
     x = mx.np.array([1.0, 4.0])
     for function, (op, spec) in np_entries().items():
         assert _np_public(function).np_entry == (op, spec), function
-        if spec.numpy_scalars and not spec.integers_only and op.inputs == ('data',):  # the ufuncs of one array
+        if spec.numpy_scalars and not spec.integers_only and op.inputs == ('data',) \
+                and not any(p.required for p in op.params):  # the ufuncs of one array
             want = mx.nd.invoke(op.name, [x], {}).asnumpy()
             np.testing.assert_array_equal(_np_public(function)(x).asnumpy(), want, err_msg=function)
     assert set(named_by('npx')) <= set(dir(mx.npx))

@@ -57,7 +57,7 @@ def test_every_host_form_is_listed():
 # Input shapes and attributes of the host forms that move data or reduce (the others take 1-D SPECIAL values).
 SHAPED = {
     'Reshape': ([(2, 3, 4)], {'shape': (0, -1)}), 'Flatten': ([(2, 3, 4)], {}),
-    'reshape_like': ([(2, 3, 4), (6, 4)], {}), 'transpose': ([(2, 3, 4)], {'axes': (2, 0, -2)}),
+    'reshape_like': ([(2, 3, 4), (6, 4)], {}), 'transpose': ([(2, 3, 4)], {'axes': (2, 0, 1)}),
     'SwapAxis': ([(2, 3, 4)], {'dim1': 0, 'dim2': -1}), 'expand_dims': ([(2, 3, 4)], {'axis': -1}),
     'squeeze': ([(2, 1, 4)], {}), 'Concat': ([(2, 3, 4), (2, 1, 4)], {'dim': -2, 'num_args': 2}),
     'stack': ([(2, 3), (2, 3)], {'axis': -1, 'num_args': 2}),
@@ -154,6 +154,8 @@ def test_moves_and_reductions_on_the_host_give_the_compiled_bits(name):
     for dtype in _served(name):
         if name in INTEGER_SUMS and dtype.startswith('float'):
             continue  # float sums stay compiled (the next test)
+        if name == 'sort' and dtype == 'float16':
+            continue  # MXNet's sort refuses float16
         special = name not in SUBNORMALS_DECLINED + FINITE_INDICES  # data computed exactly (see below for the rest)
         arrays = _device([_values(dtype, int(np.prod(s)), rng, special).reshape(s) for s in shapes])
         for h, c in zip(*_both_ways(kernel, arrays)):

@@ -136,7 +136,7 @@ def test_reset_arrays_zeroes_every_input_in_place_and_returns_nothing():
     assert mx.nd.reset_arrays(a, b, num_arrays=2) == []
     assert a.asnumpy().tolist() == [[0] * 3] * 2 and b.asnumpy().tolist() == [0] * 4
     assert b.dtype == np.float16
-    with pytest.raises(MXNetError, match='num_arrays is 3 but 2 arrays'):
+    with pytest.raises(MXNetError, match='reset_arrays: expects num_arrays=3 inputs, but got 2'):
         mx.nd.reset_arrays(a, b, num_arrays=3)
 
 

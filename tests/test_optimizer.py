@@ -512,10 +512,13 @@ def test_scheduler_bad_arguments():
         lr_scheduler.CosineScheduler(max_update=5, base_lr=0.1, warmup_begin_lr=0.2)
     with pytest.raises(ValueError, match='linear and constant'):
         lr_scheduler.PolyScheduler(max_update=5, warmup_mode='cubic')
-    with pytest.raises(MXNetError, match='base_lr must be a number'):
+    # the error types MXNet's own checks give: a failed comparison, a failed isinstance assert
+    with pytest.raises(TypeError, match='base_lr must be a number'):
         lr_scheduler.PolyScheduler(max_update=5, base_lr='0.1')
-    with pytest.raises(MXNetError, match='max_update must be an integer'):
+    with pytest.raises(AssertionError, match='max_update must be an int'):
         lr_scheduler.CosineScheduler(max_update=5.5)
+    with pytest.raises(AssertionError, match='non-empty list'):
+        lr_scheduler.MultiFactorScheduler(step=(2, 4))
     assert mx.lr_scheduler is lr_scheduler
 
 

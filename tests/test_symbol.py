@@ -628,6 +628,8 @@ SHAPE_CASES = {
     'sgd_update': ([(2, 3), (2, 3)], {'lr': 0.1}),
     'signsgd_update': ([(2, 3), (2, 3)], {'lr': 0.1}),
     'lamb_update_phase2': ([(2, 3), (2, 3), (1,), (1,)], {'lr': 0.1}),
+    'Crop': ([(2, 3, 6, 6), (2, 3, 4, 5)], {'num_args': 2}),
+    '_contrib_MultiBoxDetection': ([(2, 3, 4), (2, 16), (1, 4, 4)], {}),
 }
 # infer_shape traces a graph's kernels with float32 variables; these kernels refuse float32 data
 WITHOUT_SHAPE_CASE = {'_contrib_dequantize': 'takes uint8/int8 data only',
@@ -670,7 +672,8 @@ def _case(name, op):
 
 def _input_value(name, i, shape, rng):
     if i in INT_INPUTS.get(name, ()):
-        return mx.nd.array(rng.integers(0, 2, size=shape).astype(np.float32))
+        dtype = np.int32 if name == 'batch_take' else np.float32  # MXNet's batch_take takes int32 only
+        return mx.nd.array(rng.integers(0, 2, size=shape).astype(dtype), dtype=dtype)
     return mx.nd.array(rng.uniform(0.1, 0.9, size=shape).astype(np.float32))
 
 

@@ -207,9 +207,9 @@ def test_bad_inputs():
         gluon.Trainer([ps[0], 'fc_bias'], 'sgd')
     with pytest.raises(ValueError, match='Cannot find optimizer'):
         gluon.Trainer(ps, 'sgdd')
-    with pytest.raises(MXNetError, match='optimizer_params must be a dict'):
+    with pytest.raises(TypeError, match='optimizer_params must be a dict'):
         gluon.Trainer(ps, 'sgd', [('learning_rate', 0.1)])
-    with pytest.raises(MXNetError, match='optimizer must be a name'):
+    with pytest.raises(AttributeError, match='optimizer must be a name'):
         gluon.Trainer(ps, 3)
     with pytest.raises(MXNetError, match='given twice'):
         gluon.Trainer([ps[0], ps[0]], 'sgd')

@@ -21,10 +21,11 @@ def save_parameters(block, filename, deduplicate=False):
     """``block``'s Parameters under their structural names (``0.weight``), with mx.nd.save."""
     params = block._collect_params_with_prefix()
     if deduplicate:
-        first = {}
+        # as MXNet: one entry per shared Parameter, at its first place, under its last name
+        kept = {}
         for k, v in params.items():
-            first.setdefault(id(v), (k, v))
-        params = dict(first.values())
+            kept[id(v)] = (k, v)
+        params = dict(kept.values())
     save(filename, {key: val._reduce() for key, val in params.items()})
 
 

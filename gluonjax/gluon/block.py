@@ -546,7 +546,16 @@ def _trace_error(block, err):
         msg = 'in %s: %s' % (block._describe(), err)
     else:
         msg = 'while tracing %s for hybridize(): %s' % (block._describe(), err)
-    new = MXNetError(msg)
+    new = None
+    if not isinstance(err, MXNetError):
+        # the user's code failed (a TypeError for a wrong number of inputs): MXNet lets that
+        # exception through with its own type; operators fail with MXNetError
+        try:
+            new = type(err)(msg)
+        except Exception:  # an exception class with another constructor
+            new = None
+    if new is None:
+        new = MXNetError(msg)
     new._gluon_block_path = True
     return new
 
@@ -968,9 +977,9 @@ class HybridBlock(Block):
 
         Call it after the hybridized Block has run once; ``SymbolBlock.imports`` and MXNet's
         ``SymbolBlock.imports`` / ``Module`` load the files. With one input it is called
-        ``data``, with several ``data0``, ``data1``, ...
+        ``data``, with several ``data0``, ``data1``, ...  Returns None, as MXNet 1.x does.
         """
-        return _export.export(self, path, epoch)
+        _export.export(self, path, epoch)
 
 
 _GLUON2 = {}

@@ -778,21 +778,26 @@ def assign_checked(resolved, known, loaded, source, owner, allow_missing, ignore
             "allow_missing=True to ignore missing parameters."
             % (owner, 's' if len(missing) > 1 else '', _brief_print_list(missing),
                'are' if len(missing) > 1 else 'is', source, _brief_print_list(sorted(loaded))))
+    position = {k: i for i, k in enumerate(loaded)}
+    todo, mismatch = [], None  # mismatch: (position in the file, message) of the first one
+    for name, param, key in resolved:
+        if key is None:
+            continue
+        message = param._check_loadable(loaded[key], cast_dtype, dtype_source)
+        if message and (mismatch is None or position[key] < mismatch[0]):
+            mismatch = (position[key], message)
+        todo.append((param, loaded[key]))
     extra = [k for k in loaded if k not in known]
-    if extra and not ignore_extra:
+    # MXNet walks the file in order, so the first bad entry decides the exception type:
+    # an extra name (extra_error) or a mismatched shape/dtype (AssertionError)
+    if extra and not ignore_extra and (mismatch is None or position[extra[0]] < mismatch[0]):
         raise extra_error(
             "%s: Parameter%s %s loaded from %s %s not present in the Block, which contains "
             "parameters %s. Set ignore_extra=True to ignore."
             % (owner, 's' if len(extra) > 1 else '', _brief_print_list(extra), source,
                'are' if len(extra) > 1 else 'is', _brief_print_list([n for n, _, _ in resolved])))
-    todo = []
-    for name, param, key in resolved:
-        if key is None:
-            continue
-        message = param._check_loadable(loaded[key], cast_dtype, dtype_source)
-        if message:
-            raise AssertionError('%s: %s (in %s)' % (owner, message, source))
-        todo.append((param, loaded[key]))
+    if mismatch:
+        raise AssertionError('%s: %s (in %s)' % (owner, mismatch[1], source))
     for param, value in todo:
         param._load_init(value, ctx, cast_dtype=cast_dtype, dtype_source=dtype_source)
 

@@ -99,11 +99,8 @@ class Trainer:
                              % (update_on_kvstore,))
         self._compression_params = compression_params
         self._contexts = self._check_contexts()
-        if optimizer_params is None:
+        if not optimizer_params:  # as MXNet: None, '' or [] mean no parameters
             optimizer_params = {}
-        if not isinstance(optimizer_params, dict):
-            raise MXNetError('Trainer: optimizer_params must be a dict such as {"learning_rate": 0.1}, '
-                             'not %s' % type(optimizer_params).__name__)
         self._init_optimizer(optimizer, optimizer_params)
         self._scale = self._optimizer.rescale_grad
         self._kvstore_params = {'kvstore': kvstore, 'update_on_kvstore': update_on_kvstore}
@@ -135,10 +132,13 @@ class Trainer:
             # not copied: changing a Parameter's lr_mult or wd_mult later takes effect
             self._optimizer.param_dict = param_dict
         elif isinstance(optimizer, str):
+            if not isinstance(optimizer_params, dict):  # MXNet's **optimizer_params fails so
+                raise TypeError('Trainer: optimizer_params must be a dict such as {"learning_rate": 0.1}, '
+                                'not %s' % type(optimizer_params).__name__)
             self._optimizer = opt.create(optimizer, param_dict=param_dict, **optimizer_params)
-        else:
-            raise MXNetError('Trainer: optimizer must be a name such as "sgd" or an Optimizer, not %s'
-                             % type(optimizer).__name__)
+        else:  # MXNet fails calling optimizer.lower()
+            raise AttributeError('Trainer: optimizer must be a name such as "sgd" or an Optimizer, not %s'
+                                 % type(optimizer).__name__)
         self._updaters = [opt.get_updater(self._optimizer) for _ in self._contexts]
 
     # ---- the store -----------------------------------------------------------------------

@@ -151,8 +151,8 @@ def shape_is_known(shape):
     for dim in shape:
         if dim == 0:
             return False
-        if dim < 0:
-            raise MXNetError('shape dimension size cannot be negative, got %s' % (shape,))
+        if dim < 0:  # MXNet asserts this
+            raise AssertionError('shape dimension size cannot be negative, got %s' % (shape,))
     return True
 
 

@@ -9,6 +9,15 @@ def _is_array(x):
     return isinstance(x, NDArray)
 
 
+def _check_num_args(op, inputs, params):
+    """MXNet runs an operator on exactly the inputs its attributes name: nd.stack(a, b,
+    num_args=3) is refused, not read as two inputs."""
+    given = params.get(op.num_args_param)
+    if given is not None and not callable(op.inputs) and int(given) != len(inputs):
+        raise MXNetError('%s: expects %s=%d inputs, but got %d'
+                         % (op.name, op.num_args_param, int(given), len(inputs)))
+
+
 def make_function(op, public_name):
     hint = public_name.lower()
 
@@ -22,6 +31,8 @@ def make_function(op, public_name):
                 names = op.input_names(params) if not op.variadic else ['data'] * len(inputs)
                 raise MXNetError('%s: input %r must be an NDArray, got %s'
                                  % (op.name, names[i] if i < len(names) else i, type(x).__name__))
+        if op.variadic:
+            _check_num_args(op, inputs, params)
         return invoke(op.name, inputs, params, out=extras.get('out'), ctx=extras.get('ctx'))
     return named(fn, op, public_name)
 

@@ -61,17 +61,34 @@ def _plan(x, key):
         elif isinstance(k, NDArray):
             plan.append(('array',))
             dyn.append(k._data)
+            if not isinstance(k._data, jax.core.Tracer) and _on_cpu(k._data):
+                _check_array_bounds(np.asarray(k._data), axis, dim)
         elif isinstance(k, (list, tuple, np.ndarray)):  # a tuple inside the key: a sequence, as in NumPy
             a = np.asarray(k)
             if a.dtype == np.bool_:
                 raise IndexError('boolean mask indexing is not supported by mx.nd; use mx.np arrays')
             plan.append(('array',))
             dyn.append(a.astype(np.int64))
+            _check_array_bounds(dyn[-1], axis, dim)
         else:
             raise ValueError('NDArray does not support slicing with key %r of type %s' % (k, type(k)))
         axis += 1
     plan.extend([('all',)] * (len(shape) - axis))
     return tuple(plan), dyn
+
+
+def _on_cpu(array):
+    return next(iter(array.devices())).platform == 'cpu'
+
+
+def _check_array_bounds(a, axis, dim):
+    """MXNet's IndexError for an index array entry outside [-dim, dim): jax's gather would clamp
+    it. (Read on the host: the index arrays of user code are small. An index NDArray on an
+    accelerator is not read back, which would wait for it: there jax clamps.)"""
+    if a.size and (a.min() <= -dim - 1 or a.max() >= dim):  # (float indices count truncated, as _int_index)
+        a = a.astype(np.int64)
+        bad = a[(a < -dim) | (a >= dim)]
+        raise IndexError('index %d is out of bounds for axis %d with size %d' % (bad.flat[0], axis, dim))
 
 
 def _int_index(a):
@@ -338,8 +355,8 @@ def setitem(x, key, value):
     inputs = [x, v] + [_wrap_dyn(d, x) for d in dyn]
     try:
         out = apply_fn(fn, ('setitem', plan), inputs, name='__setitem__')[0]
-    except _AssignError as err:
-        raise ValueError(str(err)) from None
+    except _AssignError as err:  # numpy's ValueError for mx.nd; mx.np's broadcast raises MXNetError
+        raise getattr(type(x), '_ASSIGN_ERROR', ValueError)(str(err)) from None
     x._set_data(out._data)
     if _pending.entries:
         _carry_failure([out], x)

@@ -406,6 +406,9 @@ class NDArray(ArrayType):
         return invoke('ones_like', [self], {})
 
     def transpose(self, *axes, **kwargs):
+        if len(axes) > 1:  # MXNet's method takes one `axes` tuple; x.transpose(1, 0) is numpy's form
+            raise TypeError('transpose: axes must be one tuple, as in x.transpose((1, 0)); got %d '
+                            'positional arguments' % len(axes))
         if len(axes) == 1 and isinstance(axes[0], (list, tuple)):
             axes = tuple(axes[0])
         if axes:

@@ -51,6 +51,7 @@ dtype = _onp.dtype
 finfo, iinfo = _onp.finfo, _onp.iinfo
 pi, e, euler_gamma = _onp.pi, _onp.e, _onp.euler_gamma
 inf, nan, PINF, NINF, PZERO, NZERO = _onp.inf, _onp.nan, _onp.inf, -_onp.inf, 0.0, -0.0
+NAN = NaN = _onp.nan
 newaxis = None
 
 
@@ -66,6 +67,8 @@ _wire_core()
 
 # More functions with NumPy's signatures over table operators (issue 15: MXNet's test_numpy_op)
 from ._functions import *  # noqa: F401,F403,E402
+from .fallback import *  # noqa: F401,F403,E402 (NumPy's own functions, as MXNet's mx.np.fallback)
+row_stack = vstack  # MXNet's other name of vstack
 from . import _internal  # noqa: F401,E402 (mx.np._internal: the _npi_ operators by name)
 globals().update(_multiarray._BINARY)  # every binary function of the table's 'np' arith entries (lcm, ldexp, ...)
 import sys as _sys  # noqa: E402

@@ -45,7 +45,9 @@ def _lookup(module, dotted):
 def _pairs(names, mx_np):
     """(name, NumPy's function, mx.np's function) for the names both modules have."""
     found = ((name, _lookup(onp, name), _lookup(mx_np, name)) for name in names)
-    return [(name, np_fn, mx_fn) for name, np_fn, mx_fn in found if np_fn is not None and mx_fn is not None]
+    # (mx.np's fallbacks are NumPy's own functions: dispatching one to itself would recurse)
+    return [(name, np_fn, mx_fn) for name, np_fn, mx_fn in found
+            if np_fn is not None and mx_fn is not None and mx_fn is not np_fn]
 
 
 FUNCTION_NAMES, UFUNC_NAMES, _FUNCTIONS, _UFUNCS = [], [], {}, {}
@@ -84,6 +86,8 @@ def _to_device(value, ctx):
     from .multiarray import array
     if isinstance(value, onp.ndarray):
         return array(value, dtype=value.dtype, ctx=ctx)
+    if isinstance(value, tuple) and hasattr(value, '_fields'):  # NumPy 2's named results (QRResult): a
+        return tuple(_to_device(v, ctx) for v in value)          # plain tuple, as NumPy 1.x's and MXNet's
     if isinstance(value, (list, tuple)):
         return type(value)(_to_device(v, ctx) for v in value)
     return value

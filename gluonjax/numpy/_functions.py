@@ -14,7 +14,7 @@ from .multiarray import (array, concatenate, flip, mean, ravel, reshape, split, 
 
 __all__ = ['flipud', 'fliplr', 'ediff1d', 'hsplit', 'vsplit', 'dsplit', 'array_split', 'append', 'nan_to_num',
            'polyval', 'broadcast_arrays', 'average', 'shares_memory', 'may_share_memory', 'diag_indices_from',
-           'percentile', 'quantile', 'histogram', 'delete', 'insert', 'bincount']
+           'percentile', 'quantile', 'histogram', 'delete', 'insert', 'bincount', 'set_printoptions']
 
 
 def flipud(m):
@@ -240,3 +240,13 @@ def bincount(x, weights=None, minlength=0):
     if weights is not None:
         inputs.append(to_array(weights, 'bincount', 'weights'))
     return apply_op('_npi_bincount', inputs, {'minlength': int(minlength), 'has_weights': weights is not None})
+
+
+def set_printoptions(precision=None, threshold=None, **kwarg):
+    """NumPy's print options ``precision`` and ``threshold`` (arrays print through NumPy's
+    formatting, as in MXNet); MXNet supports no other option."""
+    if kwarg:
+        raise NotImplementedError('mxnet.numpy.set_printoptions only supports parameters precision and threshold '
+                                  'for now.')
+    onp.set_printoptions(precision=precision, threshold=threshold)
+

@@ -52,10 +52,15 @@ def _is_several(res):
     return isinstance(res, list) or (is_symbol(res) and len(res.list_outputs()) > 1)
 
 
+def _rows(res):
+    """An array's rows as a tuple (a Symbol stays the operator's one output)."""
+    return res if is_symbol(res) else tuple(res[i] for i in range(res.shape[0]))
+
+
 # What the generated functions call; their own locals start with '_' so that no NumPy parameter
 # name (``arrays`` of np.stack, ``a``, ...) can shadow them.
 _RUNTIME = {'_apply': apply_op, '_to_array': to_array, '_is_scalar': is_scalar, '_onp': onp,
-            '_is_default': _is_default, '_is_several': _is_several, '_check_integers': check_integers,
+            '_is_default': _is_default, '_is_several': _is_several, '_rows': _rows, '_check_integers': check_integers,
             '_check_ufunc_keywords': check_ufunc_keywords, '_NotImplementedError': NotImplementedError}
 
 
@@ -118,6 +123,8 @@ def _body(op, spec, public, rename):
                  % (op.name, var('out') if 'out' in names else None, var('ctx') if 'ctx' in names else None))
     if op.num_outputs != 1:  # an int, or a function of the attributes
         lines.append('if _is_several(_res): _res = %s(_res)' % ('tuple' if spec.tuple_outputs else 'list'))
+    if spec.rows_as_tuple:
+        lines.append('_res = _rows(_res)')
     lines.append('return _res')
     return lines
 

@@ -28,3 +28,9 @@ def pinv(a, rcond=1e-15, hermitian=False):
 
 # inv, det, slogdet, cholesky, solve, eigh, eigvalsh, eig, eigvals, svd, tensorinv, tensorsolve: the operator table's Np entries named 'linalg.*'
 globals().update(_gen.functions('linalg'))
+
+
+# NumPy's own, as MXNet's mx.np.linalg fallbacks: mx.np arrays dispatch to NumPy's code on host
+# copies (numpy/_dispatch.py); qr's result is a plain tuple, as in NumPy 1.x
+from numpy.linalg import cond, lstsq, matrix_power, matrix_rank, multi_dot, qr  # noqa: E402,F401
+__all__ += ['cond', 'lstsq', 'matrix_power', 'matrix_rank', 'multi_dot', 'qr']

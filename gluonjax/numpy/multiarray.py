@@ -129,6 +129,8 @@ class ndarray(_NumpyMethods, NDArray):
 
     # numpy must not run its ufuncs on these arrays: ``numpy_array + x`` comes to x.__radd__
     __array_ufunc__ = None
+    # a value that does not broadcast to the region written: MXNet's np raises MXNetError (nd: ValueError)
+    _ASSIGN_ERROR = MXNetError
 
     # ---- in-place arithmetic -----------------------------------------------------------
 
@@ -155,6 +157,36 @@ class ndarray(_NumpyMethods, NDArray):
 
     def __int__(self):
         return int(self._size_one())
+
+    # round() and math.floor/ceil/trunc give arrays, as in MXNet (round halves to even, as np.round)
+    def __round__(self, ndigits=None):
+        return around(self, 0 if ndigits is None else ndigits)  # noqa: F821 (an operator-table function)
+
+    def __floor__(self):
+        return floor(self)  # noqa: F821
+
+    def __ceil__(self):
+        return ceil(self)  # noqa: F821
+
+    def __trunc__(self):
+        return trunc(self)  # noqa: F821
+
+    @property
+    def writable(self):
+        return True
+
+    def reshape_view(self, *shape, **kwargs):
+        """reshape (whose result already shares memory with this array)."""
+        return self.reshape(*shape, **kwargs)
+
+    def slice_assign(self, rhs, begin, end, step):
+        """self[begin:end:step] = rhs along the leading axes, in place; returns self."""
+        self[_slice_key(begin, end, step)] = rhs
+        return self
+
+    def slice_assign_scalar(self, value, begin, end, step):
+        self[_slice_key(begin, end, step)] = value
+        return self
 
     # ---- printing ----------------------------------------------------------------------
     def __repr__(self):
@@ -228,6 +260,10 @@ class ndarray(_NumpyMethods, NDArray):
 
 
 _NP_CLASS.append(ndarray)
+
+
+def _slice_key(begin, end, step):
+    return tuple(slice(b, e, s) for b, e, s in zip(begin, end, step or (None,) * len(begin)))
 
 
 def _zero_d_masks_as_bools(key):
@@ -624,7 +660,8 @@ def take(a, indices, axis=None, mode='raise', out=None):
     if axis is None:
         a, axis = ravel(a), 0
     indices = to_array(indices, 'take', 'indices') if not is_scalar(indices) else array(indices, dtype='int64')
-    return apply_op('take', [a, indices], {'axis': int(axis), 'mode': 'clip' if mode == 'raise' else mode}, out=out)
+    # mode 'raise' (the default): an index outside [0, size) raises MXNetError at the next wait, as MXNet's
+    return apply_op('take', [a, indices], {'axis': int(axis), 'mode': mode}, out=out)
 
 
 # ---------------------------------------------------------------------------------------

@@ -103,6 +103,15 @@ def softmax_output(a, s):
     return {'label': accepted[0]}
 
 
+def softmax_length(a, s):
+    """softmax's length (use_length): the data's shape without the softmax axis."""
+    d = s.get('data')
+    if d is None or not a.get('use_length'):
+        return {}
+    axis = a.get('axis', -1) % len(d)
+    return {'length': tuple(d[:axis]) + tuple(d[axis + 1:])}
+
+
 def regression_output(a, s):
     d = s.get('data')
     if d is None:

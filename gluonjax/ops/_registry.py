@@ -315,7 +315,8 @@ class Np:
     (sort's ``kind``: every algorithm gives the same result). ``numpy_scalars``: given only
     numbers, the function is NumPy's own (ufuncs). ``integers_only``: MXNet rejects float arrays
     (bitwise functions). Several outputs come as a list (``atleast_1d(a, b)``), or a tuple with
-    ``tuple_outputs`` (``linalg.slogdet``).
+    ``tuple_outputs`` (``linalg.slogdet``); ``rows_as_tuple``: the one output's rows as a tuple
+    (``unravel_index``: an array of coordinates per axis, as NumPy gives them).
     """
     signature: str
     aliases: Tuple[str, ...] = ()
@@ -328,6 +329,7 @@ class Np:
     numpy_scalars: bool = False
     integers_only: bool = False
     tuple_outputs: bool = False
+    rows_as_tuple: bool = False
     name: str = dataclasses.field(init=False, compare=False)
     python_signature: inspect.Signature = dataclasses.field(init=False, compare=False, repr=False)
 

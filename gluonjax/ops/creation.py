@@ -127,7 +127,7 @@ def ones_like(data):
     return jnp.ones_like(data)
 
 
-@register('_contrib_arange_like',
+@register('_contrib_arange_like', npx=('arange_like',),
           params=[P('start', 'float', 0.0), P('step', 'float', 1.0), P('repeat', 'int', 1), P('ctx', 'str', ''),
                   P('axis', 'int', None, optional=True)])
 def _arange_like(data, *, start, step, repeat, ctx, axis):

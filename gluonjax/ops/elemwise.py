@@ -20,17 +20,17 @@ from ._registry import ELEMENTWISE, Np, P, arith, register
 _SIZE_DEPENDENT = {'arctan', 'log', 'arcsinh'}
 
 
-def _unary(name, fn, aliases=(), method=False, np=(), npx=(), host=None):
+def _unary(name, fn, aliases=(), method=False, np=(), npx=(), host=None, output_names=None):
     """An elementwise operator; ``method``: also NDArray/Symbol method ``name``; ``np``, ``npx``:
     the mx.np / mx.npx functions it serves; ``host``: its exact NumPy form (OpDef.host); its
-    ONNX form is _ONNX_UNARY's (OpDef.onnx)."""
+    ONNX form is _ONNX_UNARY's (OpDef.onnx); ``output_names``: as OpDef's."""
     def op(data):
         return fn(data)
     op.__name__ = name
     op.__doc__ = 'Elementwise %s.' % name
     register(name, aliases=aliases, methods=(name,) if method else (), np=tuple(np), npx=tuple(npx),
              host=host, onnx=_ONNX_UNARY.get(name), same_shape_inputs=True, along=ELEMENTWISE,
-             pointwise=name not in _SIZE_DEPENDENT)(op)
+             pointwise=name not in _SIZE_DEPENDENT, output_names=output_names)(op)
 
 
 def _float_only(fn):
@@ -140,6 +140,13 @@ def _round_half_away(x):
     return jnp.where(jnp.abs(x - t) >= 0.5, t + jnp.sign(x), t)
 
 
+def _sign(x):
+    """MXNet's sign: 1 above zero, -1 below, else 0, so NaN and -0.0 give +0.0 (jnp.sign keeps them)."""
+    if x.dtype == jnp.bool_:
+        return x
+    return jnp.where(x > 0, 1, jnp.where(x < 0, -1, 0)).astype(x.dtype)
+
+
 def _rint_half_down(x):
     """MXNet's rint: the nearer of floor and ceil, the floor on a tie (2.5 -> 2, -0.5 -> -1)."""
     if not jnp.issubdtype(x.dtype, jnp.floating):
@@ -149,7 +156,7 @@ def _rint_half_down(x):
 
 
 for _name, _fn, _where in (
-        ('sign', jnp.sign, 'mn'), ('square', jnp.square, 'mn'), ('negative', jnp.negative, 'n'),
+        ('sign', _sign, 'mn'), ('square', jnp.square, 'mn'), ('negative', jnp.negative, 'n'),
         ('round', _round_half_away, 'm'), ('rint', _rint_half_down, 'mn'), ('ceil', jnp.ceil, 'mn'),
         ('floor', jnp.floor, 'mn'), ('trunc', jnp.trunc, 'mn'), ('fix', jnp.trunc, 'mn'),
         ('relu', _relu, 'mx'),  # gradient 0 at 0 and NaN at NaN, as in MXNet
@@ -167,7 +174,16 @@ _unary('abs', _abs, method=True, np=('absolute', 'abs', 'fabs'), host=int_exact(
 _unary('_copy', lambda x: x, aliases=('identity',), host=moves(numpy.copy),  # MXNet's name for it is _copy (JSON)
        np=(Np('copy(a, out=None)'), Np("copy(a, order='C')", function=False, method=True, unsupported=('order',))))
 _unary('BlockGrad', lax.stop_gradient, aliases=('stop_gradient',), npx=('stop_gradient',))
-_unary('make_loss', lambda x: x)
+
+
+@jax.custom_vjp
+def _make_loss(x):
+    return x
+
+
+# MXNet's make_loss ignores the head gradient: its input gets ones.
+_make_loss.defvjp(lambda x: (x, x), lambda x, g: (jnp.ones_like(x),))
+_unary('make_loss', _make_loss, output_names=('loss',))  # MXNet lists its output as 'loss'
 
 
 @register('hard_sigmoid', onnx=lambda g, n: g.add('HardSigmoid', n.inputs, alpha=n.attrs['alpha'], beta=n.attrs['beta']),
@@ -184,8 +200,11 @@ def _onnx_clip(g, node):
 @register('clip', methods=('clip',), onnx=_onnx_clip, params=[P('a_min', 'float'), P('a_max', 'float')], along=ELEMENTWISE,
           pointwise=True)
 def clip(data, *, a_min, a_max):
-    """Clip values into [a_min, a_max]."""
-    return jnp.clip(data, a_min, a_max).astype(data.dtype)
+    """Clip values into [a_min, a_max].
+
+    As MXNet's kernel: values above a_max become a_max, else values below a_min become a_min
+    (so a_min > a_max gives a_max above it, a_min below); the gradient is 1 on [a_min, a_max]."""
+    return jnp.where(data > a_max, a_max, jnp.where(data < a_min, a_min, data)).astype(data.dtype)
 
 
 # ---- binary operators with broadcasting -------------------------------------------------
@@ -291,7 +310,22 @@ _binary('broadcast_div', _true_div, backs=arith('nd', 'divide'), host=_host_div,
         elemwise=('elemwise_div', ('_div', '_Div'), arith('sym', 'divide', call_name='_Div')))
 _binary('broadcast_mod', _mod, backs=arith('nd', 'modulo') + arith('np', 'mod'),
         elemwise=('_mod', ('_Mod',), arith('sym', 'modulo', call_name='_Mod')))
-_binary('broadcast_power', jnp.power, backs=arith('nd np', 'power'), onnx='Pow',
+def _power(a, b):
+    """a ** b. An integer base to a negative integer power is MXNet's double result truncated:
+    0, except 1 for a base of 1, +-1 for -1, and the type's minimum for 0 (1 / 0 = inf); jax's
+    integer power is undefined there."""
+    out = jnp.power(a, b)
+    b = jnp.asarray(b)
+    if not (jnp.issubdtype(out.dtype, jnp.integer) and jnp.issubdtype(b.dtype, jnp.signedinteger)):
+        return out
+    a = jnp.asarray(a).astype(out.dtype)
+    odd = (b % 2) != 0
+    inverse = jnp.where(a == 1, 1, jnp.where(a == -1, jnp.where(odd, -1, 1),
+                                             jnp.where(a == 0, jnp.iinfo(out.dtype).min, 0)))
+    return jnp.where(b < 0, inverse.astype(out.dtype), out)
+
+
+_binary('broadcast_power', _power, backs=arith('nd np', 'power'), onnx='Pow',
         elemwise=('_power', ('_Power', 'elemwise_power'), arith('sym symfunc', 'power', call_name='_Power')))
 @jax.custom_jvp
 def _hypot(a, b):
@@ -422,11 +456,11 @@ _scalar('_rdiv_scalar', lambda x, s: _true_div(s, x), aliases=('_RDivScalar',), 
 _scalar('_mod_scalar', _mod, aliases=('_ModScalar',), backs=_scalar_backs('modulo', 'scalar', '_ModScalar', 'mod'))
 _scalar('_rmod_scalar', lambda x, s: _mod(s, x), aliases=('_RModScalar',),
         backs=_scalar_backs('modulo', 'rscalar', '_RModScalar', 'mod'))
-_scalar('_power_scalar', jnp.power, aliases=('_PowerScalar',), onnx=_onnx.scalar('Pow'),
+_scalar('_power_scalar', _power, aliases=('_PowerScalar',), onnx=_onnx.scalar('Pow'),
         backs=_scalar_backs('power', 'scalar', '_PowerScalar', 'power', fronts='sym symfunc'))
 # MXNet's Symbol.__rpow__ calls this operator by its own name (node _rpower_scalar0), sym.pow by
 # the CamelCase one (_rpowerscalar0).
-_scalar('_rpower_scalar', lambda x, s: jnp.power(s, x), aliases=('_RPowerScalar',), onnx=_onnx.scalar('Pow', reverse=True),
+_scalar('_rpower_scalar', lambda x, s: _power(s, x), aliases=('_RPowerScalar',), onnx=_onnx.scalar('Pow', reverse=True),
         backs=(_scalar_backs('power', 'rscalar', '_RPowerScalar', 'power', fronts='symfunc')
                + arith('sym', 'power', 'rscalar')))
 for _fname in ('maximum', 'minimum', 'hypot'):
@@ -475,6 +509,8 @@ def where(condition, x, y):
                              % (shape_str(condition.shape), shape_str(x.shape), x.shape[0]))
     if x.shape != y.shape:
         raise MXNetError('where: x shape %s and y shape %s must be equal' % (shape_str(x.shape), shape_str(y.shape)))
+    if x.dtype != y.dtype:  # MXNet's type rule: one output type, that of both x and y (no promotion)
+        raise MXNetError('where: x and y must have the same dtype, got %s and %s' % (x.dtype, y.dtype))
     return jnp.where(condition != 0, x, y)
 
 
@@ -530,7 +566,7 @@ def gradientmultiplier(data, *, scalar):
     return _with_scaled_gradient(lambda x: x, scalar)(data)
 
 
-@register('smooth_l1', params=[P('scalar', 'float', 1.0)])  # MXNet's default sigma: 1
+@register('smooth_l1', npx=('smooth_l1',), params=[P('scalar', 'float', 1.0)])  # MXNet's default sigma: 1
 def smooth_l1(data, *, scalar):
     """Smooth L1 (Huber-like) loss of Fast R-CNN with sigma = ``scalar``:
     0.5 * (sigma * x)**2 where |x| < 1 / sigma**2, else |x| - 0.5 / sigma**2."""

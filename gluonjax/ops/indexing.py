@@ -103,6 +103,8 @@ def boolean_mask(data, index, *, axis, _selected=None):
     gradient flows back to those slices. The output's length depends on the index values, so the
     operator runs on NDArrays only."""
     ax = norm_axis('boolean_mask', axis, data.ndim)
+    if ax != 0:  # MXNet's kernel selects rows only
+        raise MXNetError('boolean_mask: only axis 0 is supported (as in MXNet), got axis %d' % axis)
     if index.ndim != 1 or index.shape[0] != data.shape[ax]:
         raise MXNetError('boolean_mask: index must be 1-D with the %d entries of data%s along axis %d, got %s'
                          % (data.shape[ax], shape_str(data.shape), ax, shape_str(index.shape)))
@@ -119,6 +121,8 @@ def batch_take(a, indices):
     if a.ndim != 2 or indices.shape != (a.shape[0],):
         raise MXNetError('batch_take: needs a 2-D a and 1-D indices of its length, got %s and %s'
                          % (shape_str(a.shape), shape_str(indices.shape)))
+    if indices.dtype != jnp.int32:  # MXNet's type rule: indices are int32, nothing else
+        raise MXNetError('batch_take: indices must be int32, got %s' % indices.dtype)
     idx = jnp.clip(_as_index(indices), 0, a.shape[1] - 1)
     return jnp.take_along_axis(a, idx[:, None], axis=1)[:, 0]
 
@@ -169,6 +173,10 @@ def fill_element_0index(lhs, mhs, rhs):
 def one_hot(indices, *, depth, on_value, off_value, dtype):
     """A new last axis of length ``depth``: on_value at each index, off_value elsewhere (and for
     out-of-range indices)."""
+    if depth < 0:
+        raise MXNetError('one_hot: depth must be a non-negative integer, got %d' % depth)
+    if np.dtype(dtype) == np.bool_:  # not among the dtypes MXNet's one_hot accepts
+        raise MXNetError("one_hot: dtype 'bool' is not supported")
     idx = _as_index(indices)
     hot = idx[..., None] == jnp.arange(depth, dtype=idx.dtype)
     return jnp.where(hot, jnp.asarray(on_value, dtype), jnp.asarray(off_value, dtype))
@@ -184,6 +192,12 @@ def _sort_axis(name, data, axis):
         raise MXNetError('%s: axis %d is out of range for an array of shape %s'
                          % (name, axis, shape_str(data.shape)))
     return data, axis % data.ndim
+
+
+def _refuse_float16(name, data):
+    """MXNet's sort and argsort have no float16 kernel (topk has): their type check refuses it."""
+    if data.dtype == jnp.float16:
+        raise MXNetError('%s: this operation does not support float16 input' % name)
 
 
 def _argsort(x, axis, ascend):
@@ -241,6 +255,7 @@ def _host_sort(data, *, axis, is_ascend):
     if not is_ascend or (data.dtype.kind == 'f' and (
             np.isnan(data).any() or (np.abs(data) < np.finfo(data.dtype).tiny).any())):
         raise Fallback('sort')
+    _refuse_float16('sort', data)
     x, ax = _sort_axis('sort', data, axis)
     return np.sort(x, axis=ax, kind='stable')
 
@@ -250,6 +265,7 @@ def _host_sort(data, *, axis, is_ascend):
           host=int_exact(_host_sort))
 def sort(data, *, axis, is_ascend):
     """The values sorted along ``axis`` (the flattened array when axis is None)."""
+    _refuse_float16('sort', data)
     x, ax = _sort_axis('sort', data, axis)
     return jnp.sort(x, axis=ax, descending=not is_ascend)
 
@@ -260,6 +276,7 @@ def sort(data, *, axis, is_ascend):
           params=[P('axis', 'int', -1, optional=True), P('is_ascend', 'bool', True), P('dtype', 'dtype', 'float32')])
 def argsort(data, *, axis, is_ascend, dtype):
     """Indices that sort ``data`` along ``axis``, as ``dtype`` (float32 by default, as in MXNet)."""
+    _refuse_float16('argsort', data)
     x, ax = _sort_axis('argsort', data, axis)
     return _argsort(x, ax, is_ascend).astype(dtype)
 
@@ -373,8 +390,11 @@ def index_copy(old_tensor, index_vector, new_tensor):
                          'old_tensor %s and a 1-D index_vector %s' % (shape_str(new_tensor.shape),
                                                                       shape_str(old_tensor.shape),
                                                                       shape_str(index_vector.shape)))
+    if new_tensor.dtype != old_tensor.dtype:  # MXNet's kernel reads both as one type and refuses others
+        raise MXNetError('index_copy: new_tensor (%s) must have the dtype of old_tensor (%s)'
+                         % (new_tensor.dtype, old_tensor.dtype))
     rows = _as_index(index_vector)
-    return old_tensor.at[rows].set(new_tensor.astype(old_tensor.dtype))
+    return old_tensor.at[rows].set(new_tensor)
 
 
 def _mask_assign(name, data, mask, value, start_axis):

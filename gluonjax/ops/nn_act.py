@@ -3,12 +3,12 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from ..base import MXNetError, shape_str
+from ..base import DeferredError, MXNetError, shape_str
 import numpy as np
 
 from . import _input_shapes, _onnx
 from ._registry import ELEMENTWISE, P, Plot, along_axes, register
-from .nn_util import compute_dtype
+from .nn_util import compute_dtype, same_dtype, float_only
 
 __all__ = []
 
@@ -52,8 +52,10 @@ def _onnx_activation(g, node):
           params=[P('act_type', 'str', choices=('relu', 'sigmoid', 'softrelu', 'softsign', 'tanh'))])
 def activation(data, *, act_type):
     """Elementwise activation: relu, sigmoid, tanh, softrelu (log(1 + exp(x))) or softsign
-    (MXNet 1.9.1's choices: log_sigmoid and mish are operators of their own)."""
-    return _ACTIVATIONS[act_type](data).astype(data.dtype)
+    (MXNet 1.9.1's choices: log_sigmoid and mish are operators of their own). float16 is
+    computed in float32 and rounded once, as MXNet's kernels do."""
+    float_only('Activation', data=data)
+    return _ACTIVATIONS[act_type](data.astype(compute_dtype(data.dtype))).astype(data.dtype)
 
 
 @register('log_sigmoid', methods=('log_sigmoid',), along=ELEMENTWISE)
@@ -75,10 +77,16 @@ _LEAKY_TYPES = ('leaky', 'prelu', 'elu', 'selu', 'gelu', 'rrelu')
 
 @jax.custom_vjp
 def _selu(x):
+    y = x.astype(compute_dtype(x.dtype))
+    if x.dtype == jnp.float16:
+        # MXNet's kernel: half(lambda) * (x > 0 ? x : half(alpha * expm1(x))), products rounded to half
+        lam = jnp.asarray(_SELU_LAMBDA, x.dtype).astype(y.dtype)
+        neg = (_SELU_ALPHA * jnp.expm1(jnp.minimum(y, 0))).astype(x.dtype).astype(y.dtype)
+        return (lam * jnp.where(y > 0, y, neg)).astype(x.dtype)
     # lambda * alpha as one constant: one rounding in float32, as MXNet's kernel (and the
     # lambda*alpha * expm1(x) its tests compare with, exactly)
-    neg = (_SELU_LAMBDA * _SELU_ALPHA) * jnp.expm1(jnp.minimum(x, 0))
-    return jnp.where(x < 0, neg, _SELU_LAMBDA * x).astype(x.dtype)
+    neg = (_SELU_LAMBDA * _SELU_ALPHA) * jnp.expm1(jnp.minimum(y, 0))
+    return jnp.where(y < 0, neg, _SELU_LAMBDA * y).astype(x.dtype)
 
 
 def _selu_fwd(x):
@@ -171,21 +179,26 @@ def leaky_relu(data, gamma=None, *, act_type, slope, lower_bound, upper_bound, _
     element in training, their mean otherwise (its second output is the slope, zero
     outside training).
     """
+    float_only('LeakyReLU', data=data)
     op = 'LeakyReLU'
-    neg = data < 0
+    # MXNet takes the negative branch at 0 too: there the gradient is the slope, not 1
+    neg = ~(data > 0)
     if act_type == 'leaky':
         return jnp.where(neg, data * jnp.asarray(slope, data.dtype), data)
     if act_type == 'prelu':
         if gamma is None:
             raise MXNetError("%s: act_type 'prelu' needs the gamma input" % op)
         g = gamma.reshape(_prelu_gamma_shape(gamma.shape, data.shape))
+        same_dtype(op, data, gamma=gamma)
         return jnp.where(neg, data * g.astype(data.dtype), data)
+    ct = compute_dtype(data.dtype)  # elu and gelu of float16 in float32, rounded once, as MXNet
     if act_type == 'elu':
-        return jnp.where(neg, jnp.asarray(slope, data.dtype) * jnp.expm1(jnp.minimum(data, 0)), data)
+        scale = jnp.asarray(slope, data.dtype).astype(ct)
+        return jnp.where(neg, (scale * jnp.expm1(jnp.where(neg, data.astype(ct), 0))).astype(data.dtype), data)
     if act_type == 'selu':
         return _selu(data)
     if act_type == 'gelu':
-        return jax.nn.gelu(data, approximate=False).astype(data.dtype)
+        return jax.nn.gelu(data.astype(ct), approximate=False).astype(data.dtype)
     if act_type == 'rrelu':
         if _train:
             slopes = jax.random.uniform(_key, data.shape, compute_dtype(data.dtype), lower_bound,
@@ -216,6 +229,9 @@ def _prepare(op, data, axis, temperature, dtype):
     if dtype is not None and dtype not in ('float16', 'float32', 'float64'):
         raise MXNetError("%s: dtype must be float16, float32 or float64, got %r" % (op, dtype))
     out_dtype = jnp.dtype(dtype) if dtype is not None else data.dtype
+    if jnp.issubdtype(data.dtype, jnp.integer):  # MXNet's kernel refuses them as it runs (bool passes)
+        raise DeferredError('%s: This operation only support floating point types, not %s' % (op, data.dtype),
+                            [(data.shape, out_dtype)])
     x = data.astype(jnp.promote_types(compute_dtype(data.dtype), compute_dtype(out_dtype)))
     if temperature is not None and temperature != 1.0:
         x = x / jnp.asarray(temperature, x.dtype)
@@ -259,7 +275,7 @@ _ALONG_SOFTMAX = along_axes(lambda a, ndim: () if a['use_length'] else [x for x 
 
 
 @register('softmax', npx=('softmax', 'masked_softmax'), methods=('softmax',), inputs=_softmax_inputs, params=_SOFTMAX_PARAMS,
-          along=_ALONG_SOFTMAX,
+          along=_ALONG_SOFTMAX, input_shapes=_input_shapes.softmax_length,
           onnx=_onnx_softmax_of('Softmax'))
 def softmax(data, length=None, *, axis, temperature, dtype, use_length):
     """exp(x / temperature) normalised along ``axis``; with ``use_length`` only the first
@@ -267,8 +283,7 @@ def softmax(data, length=None, *, axis, temperature, dtype, use_length):
     x, ax, out_dtype = _prepare('softmax', data, axis, temperature, dtype)
     if use_length:
         mask = _length_mask('softmax', data, length, ax)
-        x = jnp.where(mask, x, -jnp.inf)
-        out = jax.nn.softmax(x, axis=ax)
+        out = jax.nn.softmax(jnp.where(mask, x, -jnp.inf), axis=ax)
         return jnp.where(mask, out, 0).astype(out_dtype)
     return jax.nn.softmax(x, axis=ax).astype(out_dtype)
 
@@ -296,6 +311,7 @@ def softmax_activation(data, *, mode):
     With more than 2-D data in 'instance' mode the gradient is MXNet 1.9's, which sums over
     axis 1 instead of the last axis (see _softmax_instance_bwd).
     """
+    float_only('SoftmaxActivation', data=data)
     if mode not in ('instance', 'channel'):
         raise MXNetError("SoftmaxActivation: mode must be 'instance' or 'channel', got %r" % mode)
     if mode == 'channel' and data.ndim < 2:
@@ -345,6 +361,7 @@ def dropout(data, *, p, mode, axes, cudnn_off, _train=False, _key=None):
     draw is shared along those axes (the mask has size 1 there). The hidden second
     output is the scaled mask.
     """
+    float_only('Dropout', data=data)
     op = 'Dropout'
     if mode not in ('training', 'always'):
         raise MXNetError("%s: mode must be 'training' or 'always', got %r" % (op, mode))

@@ -22,7 +22,7 @@ from jax.custom_derivatives import SymbolicZero
 from ..base import MXNetError, shape_str
 from . import _input_shapes, _onnx
 from ._registry import P, Plot, along_axes, plot_dims, register
-from .nn_util import Layout, layout_of, spatial
+from .nn_util import Layout, layout_of, same_dtype, spatial, float_only
 
 __all__ = ['CONV_IMPL', 'conv_lax', 'conv_split', 'conv_rows', 'conv_im2col', 'conv_out_size', 'deconv_pads']
 
@@ -51,6 +51,8 @@ def _check_bias(op, bias, no_bias, n, column_ok=False):
     """The bias as a vector of ``n``; ``column_ok``: an (n, 1) column is accepted too (MXNet's
     FullyConnected takes either)."""
     if no_bias:
+        if bias is not None:  # MXNet counts the inputs: no_bias=True takes data and weight only
+            raise MXNetError('%s: expects 2 inputs (data, weight) with no_bias=True, but got a bias too' % op)
         return None
     if bias is None:
         raise MXNetError('%s: bias input is missing (pass no_bias=True to use none)' % op)
@@ -89,6 +91,7 @@ def fully_connected(data, weight, bias=None, *, num_hidden, no_bias, flatten):
     With ``flatten`` the input is (batch, ...) flattened to 2-D; without it the
     last axis is transformed and the leading axes are kept.
     """
+    float_only('FullyConnected', data=data)
     if data.ndim == 0:
         raise MXNetError('FullyConnected: data must have at least one axis, got a scalar')
     if flatten:
@@ -102,6 +105,7 @@ def fully_connected(data, weight, bias=None, *, num_hidden, no_bias, flatten):
                          % (shape_str(weight.shape), shape_str((num_hidden, n_in)), num_hidden, n_in,
                             shape_str(data.shape), ', flatten=True' if flatten else ', flatten=False'))
     bias = _check_bias('FullyConnected', bias, no_bias, num_hidden, column_ok=True)
+    same_dtype('FullyConnected', data, weight=weight, bias=bias)
     out = jnp.matmul(x, weight.T)
     if bias is not None:
         out = out + bias
@@ -417,6 +421,7 @@ def convolution(data, weight, bias=None, *, kernel, stride, dilate, pad, num_fil
     The weight is (num_filter, channels/num_group, *kernel), or (num_filter, *kernel,
     channels/num_group) with a channel-last layout.
     """
+    float_only('Convolution', data=data)
     op = 'Convolution'
     lay, stride, dilate, pad, c = _conv_geometry(op, data, weight, kernel, stride, dilate, pad, num_filter,
                                                  num_group, layout)
@@ -430,6 +435,7 @@ def convolution(data, weight, bias=None, *, kernel, stride, dilate, pad, num_fil
                          % (op, shape_str(weight.shape), shape_str(expected), shape_str(data.shape),
                             num_filter, c, num_group, tuple(kernel)))
     bias = _check_bias(op, bias, no_bias, num_filter)
+    same_dtype(op, data, weight=weight, bias=bias)
     out = tuple(conv_out_size(data.shape[ax], k, s, d, p)
                 for ax, k, s, d, p in zip(lay.spatial, kernel, stride, dilate, pad))
     if min(out) < 1:
@@ -493,6 +499,7 @@ def deconvolution(data, weight, bias=None, *, kernel, stride, dilate, pad, adj, 
     axis is stride*(in-1) + dilate*(kernel-1) + 1 - 2*pad + adj; with ``target_shape``
     pad and adj are chosen to give that shape.
     """
+    float_only('Deconvolution', data=data)
     op = 'Deconvolution'
     lay, stride, dilate, pad, c = _conv_geometry(op, data, weight, kernel, stride, dilate, pad, num_filter,
                                                  num_group, layout)
@@ -509,6 +516,7 @@ def deconvolution(data, weight, bias=None, *, kernel, stride, dilate, pad, adj, 
                          % (op, shape_str(weight.shape), shape_str(expected), shape_str(data.shape),
                             c, num_filter, num_group, tuple(kernel)))
     bias = _check_bias(op, bias, no_bias, num_filter)
+    same_dtype(op, data, weight=weight, bias=bias)
     padding = []
     for ax, k, s, d, p, a, t in zip(lay.spatial, kernel, stride, dilate, pad, adj, target):
         if not t and a >= max(s, d):
@@ -573,6 +581,7 @@ def upsampling(*data, scale, num_filter, sample_type, multi_input_mode, num_args
     size times ``scale`` and they are joined on the channel axis (``multi_input_mode='concat'``)
     or added ('sum'). 'bilinear' is a transposed convolution of each channel with the learnable
     (C, 1, k, k) filter ``weight``, k = 2*scale - scale%2 (initialised 'bilinear')."""
+    float_only('UpSampling', **{'data%d' % i: x for i, x in enumerate(data)})
     op = 'UpSampling'
     if sample_type not in ('nearest', 'bilinear'):
         raise MXNetError("%s: sample_type must be 'nearest' or 'bilinear', got %r" % (op, sample_type))

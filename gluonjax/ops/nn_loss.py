@@ -17,7 +17,7 @@ import numpy as np
 from ..base import MXNetError, shape_str
 from . import _input_shapes, _onnx
 from ._registry import P, register
-from .nn_util import compute_dtype
+from .nn_util import compute_dtype, float_only
 
 __all__ = []
 
@@ -38,14 +38,15 @@ _SoftmaxCfg = collections.namedtuple('_SoftmaxCfg', 'grad_scale ignore_label mul
 
 def _so_forward(data, cfg):
     """Softmax over axis 1 (multi_output), the last axis (preserve_shape), or each sample flattened."""
-    ct = compute_dtype(data.dtype)
-    x = data.astype(ct)
+    # float16 in float32 (MXNet's CPU kernel rounds each exp and its running sum to float16: 4th
+    # decimal differences, docs/MIGRATING.md)
+    x, softmax = data.astype(compute_dtype(data.dtype)), jax.nn.softmax
     if cfg.multi_output:
-        out = jax.nn.softmax(x, axis=1)
+        out = softmax(x, axis=1)
     elif cfg.preserve_shape:
-        out = jax.nn.softmax(x, axis=-1)
+        out = softmax(x, axis=-1)
     else:
-        out = jax.nn.softmax(x.reshape(x.shape[0], -1), axis=1).reshape(x.shape)
+        out = softmax(x.reshape(x.shape[0], -1), axis=1).reshape(x.shape)
     return out.astype(data.dtype)
 
 
@@ -145,6 +146,7 @@ def softmax_output(data, label, *, grad_scale, ignore_label, multi_output, use_i
     (by the number of labels not equal to ``ignore_label`` when ``use_ignore``).
     ``smooth_alpha`` spreads that much of the target over the other classes.
     """
+    float_only('SoftmaxOutput', data=data)
     if normalization not in ('null', 'batch', 'valid'):
         raise MXNetError("SoftmaxOutput: normalization must be 'null', 'batch' or 'valid', got %r"
                          % normalization)
@@ -210,6 +212,47 @@ _regression_op('LogisticRegressionOutput',
 _regression_op('MAERegressionOutput',
                'Identity forward; backward sign(out - label) * grad_scale / (outputs per sample).',
                onnx=lambda g, node: node.inputs[0])
+
+
+# ---------------------------------------------------------------------------------------------
+# MakeLoss
+# ---------------------------------------------------------------------------------------------
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(1, 2, 3))
+def _make_loss(data, grad_scale, valid_thresh, normalization):
+    return data
+
+
+def _make_loss_fwd(data, grad_scale, valid_thresh, normalization):
+    return data, data
+
+
+def _make_loss_bwd(grad_scale, valid_thresh, normalization, out, g):
+    """MXNet's MakeLoss ignores the head gradient: every element gets grad_scale, divided by the
+    rows of the output seen as 2-D (all axes but the last: 'batch') or by the count of outputs
+    above valid_thresh, at least 1 ('valid')."""
+    ct = compute_dtype(out.dtype)
+    scale = jnp.asarray(grad_scale, ct)
+    if normalization == 'batch':
+        scale = scale / max(math.prod(out.shape[:-1]), 1)
+    elif normalization == 'valid':
+        scale = scale / jnp.maximum(jnp.sum(out > valid_thresh), 1).astype(ct)
+    return (jnp.broadcast_to(scale, out.shape).astype(out.dtype),)
+
+
+_make_loss.defvjp(_make_loss_fwd, _make_loss_bwd)
+
+
+@register('MakeLoss', params=[P('grad_scale', 'float', 1.0), P('valid_thresh', 'float', 0.0),
+                              P('normalization', 'str', 'null')],
+          onnx=lambda g, node: node.inputs[0])
+def make_loss_op(data, *, grad_scale, valid_thresh, normalization):
+    """Identity forward marking ``data`` as a loss; backward grad_scale / normalisation,
+    whatever the head gradient ('null', 'batch' or 'valid', see _make_loss_bwd)."""
+    float_only('MakeLoss', data=data)
+    if normalization not in ('null', 'batch', 'valid'):
+        raise MXNetError("MakeLoss: normalization must be 'null', 'batch' or 'valid', got %r" % normalization)
+    return _make_loss(data, grad_scale, valid_thresh, normalization)
 
 
 # ---------------------------------------------------------------------------------------------

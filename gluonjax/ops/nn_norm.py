@@ -13,7 +13,7 @@ from jax import lax
 from ..base import MXNetError, shape_str
 from . import _input_shapes, _onnx
 from ._registry import P, Plot, along_axes, register
-from .nn_util import compute_dtype
+from .nn_util import compute_dtype, same_dtype, float_only, float32_only
 
 __all__ = []
 
@@ -24,10 +24,12 @@ def _axis(op, axis, ndim):
     return axis % ndim
 
 
-def _check_param(op, name, arr, n, data):
+def _check_param(op, name, arr, n, data, want=None):
+    """``arr`` is a vector of ``n`` of dtype ``want`` (the data's by default), as MXNet requires."""
     if arr.shape != (n,):
         raise MXNetError('%s: shape inconsistent for %s, provided %s, inferred %s from data %s'
                          % (op, name, shape_str(arr.shape), shape_str((n,)), shape_str(data.shape)))
+    same_dtype(op, data, want, **{name: arr})
 
 
 def _no_grad(*stats):
@@ -129,7 +131,7 @@ def batch_norm(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, fix
     ax = _axis(op, axis, data.ndim)
     c = data.shape[ax]
     for name, arr in (('gamma', gamma), ('beta', beta), ('moving_mean', moving_mean), ('moving_var', moving_var)):
-        _check_param(op, name, arr, c, data)
+        _check_param(op, name, arr, c, data, compute_dtype(data.dtype))  # float32 for half data
     ct = compute_dtype(data.dtype)
     x = data.astype(ct)
     reduce_axes = tuple(i for i in range(data.ndim) if i != ax)
@@ -211,6 +213,7 @@ def layer_norm(data, gamma, beta, *, axis, eps, output_mean_var):
     Outputs (out, mean, std) with mean and std keeping ``axis`` as size 1;
     std = sqrt(var + eps).
     """
+    float_only('LayerNorm', data=data)
     op = 'LayerNorm'
     ax = _axis(op, axis, data.ndim)
     c = data.shape[ax]
@@ -229,11 +232,13 @@ def layer_norm(data, gamma, beta, *, axis, eps, output_mean_var):
           npx=('instance_norm',), inputs=('data', 'gamma', 'beta'), num_outputs=3, num_visible_outputs=1,
           output_names=('output', 'mean', 'var'), params=[P('eps', 'float', 1e-3)])
 def instance_norm(data, gamma, beta, *, eps):
-    """Normalise each (sample, channel) over its spatial axes; gamma and beta are per channel."""
+    """Normalise each (sample, channel) over its spatial axes; gamma and beta are per channel.
+    float32 only, as MXNet 1.9.1's (legacy) operator."""
     op = 'InstanceNorm'
     if data.ndim < 3:
         raise MXNetError('%s: data must have at least 3 axes (batch, channel, spatial...), got %s'
                          % (op, shape_str(data.shape)))
+    float32_only(op, data)
     c = data.shape[1]
     _check_param(op, 'gamma', gamma, c, data)
     _check_param(op, 'beta', beta, c, data)
@@ -259,6 +264,7 @@ def group_norm(data, gamma, beta, *, num_groups, eps, output_mean_var):
     As in MXNet 1.x, gamma and beta have one value per group. Outputs (out, mean,
     std), mean and std shaped (batch, num_groups).
     """
+    float_only('GroupNorm', data=data)
     op = 'GroupNorm'
     if data.ndim < 2:
         raise MXNetError('%s: data must have at least 2 axes (batch, channel, ...), got %s'
@@ -291,11 +297,12 @@ def _onnx_l2_normalization(g, node):
 
 
 def _onnx_lrn(g, node):
-    """ONNX's LRN windows the channels as MXNet does for odd sizes (an even window leans the other way)."""
+    """ONNX's LRN windows the channels as MXNet does for odd sizes; MXNet's even nsize sums the
+    odd window one channel shorter (see lrn) but still divides alpha by nsize."""
     a = node.attrs
-    if a['nsize'] % 2 == 0:
-        raise g.unsupported(node, 'an even nsize (%d): ONNX centres the window differently' % a['nsize'])
-    return g.add('LRN', node.inputs, size=a['nsize'], alpha=a['alpha'], beta=a['beta'], bias=a['knorm'])
+    size = a['nsize'] - 1 + a['nsize'] % 2
+    return g.add('LRN', node.inputs, size=size, alpha=a['alpha'] * size / a['nsize'], beta=a['beta'],
+                 bias=a['knorm'])
 
 
 @register('L2Normalization', npx=('l2_normalization',), onnx=_onnx_l2_normalization, num_outputs=2, num_visible_outputs=1, output_names=('output', 'norm'),
@@ -304,13 +311,14 @@ def l2_normalization(data, *, eps, mode):
     """Divide by the L2 norm sqrt(sum(x**2) + eps) taken per sample ('instance', over every
     axis but the first), per position over the channels ('channel', axis 1), or per
     (sample, channel) over the spatial axes ('spatial')."""
+    float_only('L2Normalization', data=data)
     op = 'L2Normalization'
     if mode not in ('instance', 'channel', 'spatial'):
         raise MXNetError("%s: mode must be 'instance', 'channel' or 'spatial', got %r" % (op, mode))
     if mode != 'instance' and data.ndim < 3:
         raise MXNetError('%s: mode %r needs at least 3-D data, got %s' % (op, mode, shape_str(data.shape)))
-    if data.ndim < 2:
-        raise MXNetError('%s: data must have at least 2 axes, got %s' % (op, shape_str(data.shape)))
+    if data.ndim < 1:  # 1-D data in 'instance' mode is a batch of scalars, each divided by |x|
+        raise MXNetError('%s: data must have at least 1 axis, got %s' % (op, shape_str(data.shape)))
     ct = compute_dtype(data.dtype)
     x = data.astype(ct)
     axes = {'instance': tuple(range(1, data.ndim)), 'channel': (1,),
@@ -326,20 +334,25 @@ def l2_normalization(data, *, eps, mode):
                   P('nsize', 'int')])
 def lrn(data, *, alpha, beta, knorm, nsize):
     """Local response normalisation across channels (axis 1):
-    x / (knorm + alpha / nsize * sum of x**2 over the nsize neighbouring channels) ** beta."""
+    x / (knorm + alpha / nsize * sum of x**2 over the neighbouring channels) ** beta.
+
+    As MXNet 1.9.1's CPU build (oneDNN) computes it: float32 data of 4 axes (or 2: batch,
+    channel) only, and the window is (nsize - 1) // 2 channels either side, so an even nsize
+    sums one channel fewer than nsize."""
     op = 'LRN'
-    if data.ndim < 2:
-        raise MXNetError('%s: data must have a channel axis (batch, channel, ...), got %s'
+    if data.ndim not in (2, 4):
+        raise MXNetError('%s: data must be 4-D (batch, channel, height, width), got %s'
                          % (op, shape_str(data.shape)))
+    float32_only(op, data)
     if nsize < 1:
         raise MXNetError('%s: nsize must be positive, got %d' % (op, nsize))
     ct = compute_dtype(data.dtype)
     x = data.astype(ct)
+    half = (nsize - 1) // 2
     window = [1] * data.ndim
-    window[1] = nsize
-    half = nsize // 2
+    window[1] = 2 * half + 1
     padding = [(0, 0)] * data.ndim
-    padding[1] = (half, nsize - 1 - half)
+    padding[1] = (half, half)
     total = lax.reduce_window(jnp.square(x), np.zeros((), ct), lax.add, window, [1] * data.ndim, padding)
     tmp = jnp.asarray(knorm, ct) + jnp.asarray(alpha / nsize, ct) * total
     return (x * tmp ** jnp.asarray(-beta, ct)).astype(data.dtype), lax.stop_gradient(tmp.astype(data.dtype))

@@ -7,9 +7,9 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from ..base import MXNetError, shape_str
+from ..base import DeferredError, MXNetError, shape_str
 from ._registry import P, Plot, along_axes, plot_dims, register
-from .nn_util import layout_of, spatial
+from .nn_util import layout_of, spatial, float_only
 
 __all__ = ['pool_out_size']
 
@@ -177,6 +177,7 @@ def pooling(data, *, kernel, pool_type, global_pool, cudnn_off, pooling_conventi
     the padding unless ``count_include_pad`` is False. Lp pooling gives
     sum(x**p_value)**(1/p_value). ``global_pool`` pools every spatial position.
     """
+    float_only('Pooling', data=data)
     op = 'Pooling'
     if pool_type not in _POOL_TYPES:
         raise MXNetError("%s: pool_type must be one of %s, got %r" % (op, ', '.join(_POOL_TYPES), pool_type))
@@ -208,6 +209,13 @@ def pooling(data, *, kernel, pool_type, global_pool, cudnn_off, pooling_conventi
             raise MXNetError('%s: kernel %s exceeds data %s padded by %s'
                              % (op, tuple(kernel), shape_str(data.shape), pad))
     out = [pool_out_size(x, k, s, p, pooling_convention) for x, k, s, p in zip(sizes, kernel, stride, pad)]
+    if pool_type in ('max', 'avg') and data.dtype == jnp.float32 and any(p >= k for k, p in zip(kernel, pad)):
+        # MXNet's CPU kernel for these (oneDNN) needs each pad below the kernel; it fails as it runs
+        shape = list(data.shape)
+        for ax, o in zip(lay.spatial, out):
+            shape[ax] = o
+        raise DeferredError('%s: pad %s must be smaller than kernel %s for %s pooling'
+                            % (op, pad, tuple(kernel), pool_type), [(tuple(shape), data.dtype)])
     window = [1] * data.ndim
     strides = [1] * data.ndim
     padding = [(0, 0)] * data.ndim

@@ -19,7 +19,7 @@ import numpy as np
 
 from . import _onnx
 from ._registry import P, register
-from .nn_util import compute_dtype
+from .nn_util import compute_dtype, same_dtype
 
 __all__ = ['rnn_param_size', 'GATE_SUFFIXES', 'rnn_param_pieces']
 
@@ -348,6 +348,7 @@ def rnn(data, parameters, state, *rest, state_size, num_layers, bidirectional, m
     if lengths is not None and lengths.shape != (n,):
         raise MXNetError('%s: sequence_length must be (batch,) = %s, got %s'
                          % (op, shape_str((n,)), shape_str(lengths.shape)))
+    same_dtype(op, data, parameters=parameters, state=state, state_cell=state_cell)
     ct = compute_dtype(data.dtype)
     first, later = _stacked_params(parameters.astype(ct), mode, n_in, state_size, num_layers, dirs,
                                    projection_size)

@@ -321,7 +321,8 @@ def np_blackman(*, M, ctx, dtype):
 
 
 @register('_npi_unravel_index', inputs=('data',), params=[P('shape', 'shape')],
-          np=(Np("unravel_index(indices, shape, order='C')", unsupported=('order',)),),
+          np=(Np("unravel_index(indices, shape, order='C')", unsupported=('order',), rows_as_tuple=True,
+                 numpy_scalars=True),),
           host=int_exact(lambda data, **kw: _host_unravel_index(data, **kw)))
 def np_unravel_index(data, *, shape, xp=jnp):
     """Flat indices as coordinates in ``shape``: one row per axis, in the input's dtype."""

@@ -469,12 +469,18 @@ def np_around(x, *, decimals):
             return jnp.zeros_like(x)
         return jax.lax.div(x, jnp.asarray(factor, x.dtype)) * jnp.asarray(factor, x.dtype)
     if decimals == 0:
-        return jnp.round(x)
+        return _round_half_even(x)
     if decimals > 0:
         factor = jax.lax.optimization_barrier(jnp.full(x.shape, 10.0 ** decimals, x.dtype))
-        return jnp.round(x * factor) / factor
+        return _round_half_even(x * factor) / factor
     factor = jnp.asarray(10.0 ** -decimals, x.dtype)
-    return jnp.round(x / factor) * factor
+    return _round_half_even(x / factor) * factor
+
+
+def _round_half_even(x):
+    # MXNet rounds halves away from zero, then steps odd results back by one: -0.5 gives +0.0
+    # (np.round(-0.5) prints 0., not NumPy's -0.); other values rounding to zero keep their sign
+    return jnp.where(jnp.abs(x) == 0.5, jnp.zeros_like(x), jnp.round(x))
 
 
 # ---- shapes ------------------------------------------------------------------------------
@@ -739,7 +745,8 @@ def _float_linalg(name, fn, doc, n_out=1, inputs=('A',), np=None):
 # (jnp.linalg is looked up when an operator runs: importing it costs ~70 ms)
 _float_linalg('_npi_inv', lambda a: jnp.linalg.inv(a), 'The inverse of each square matrix in the last two axes.')
 _float_linalg('_npi_det', lambda a: jnp.linalg.det(a), 'The determinant of each square matrix.')
-_float_linalg('_npi_slogdet', lambda a: jnp.linalg.slogdet(a), '(sign, log|det|) of each square matrix.', n_out=2)
+_float_linalg('_npi_slogdet', lambda a: jnp.linalg.slogdet(a), '(sign, log|det|) of each square matrix.', n_out=2,
+              np=Np('linalg.slogdet(a)'))  # a list [sign, logabsdet], as MXNet's (not a tuple)
 _float_linalg('_npi_cholesky', lambda a: jnp.linalg.cholesky(a),
               'The lower Cholesky factor of each symmetric positive-definite matrix.')
 

@@ -29,6 +29,15 @@ def norm_axis(name, axis, ndim, what='axis'):
     return axis % ndim
 
 
+def _nonnegative_axis(name, axis, ndim, what='axis'):
+    """``axis`` checked to lie in [0, ndim): the legacy operators that index their shape with it
+    directly (transpose, reverse, broadcast_axis) refuse negative axes in MXNet."""
+    if not 0 <= axis < ndim:
+        raise MXNetError('%s: %s %d is out of range for an array with %d dimensions (valid: 0 to %d; '
+                         'this operator takes no negative axes)' % (name, what, axis, ndim, ndim - 1))
+    return axis
+
+
 def _tuple_str(t):
     return '(' + ', '.join('None' if v is None else str(v) for v in t) + (',)' if len(t) == 1 else ')')
 
@@ -200,7 +209,7 @@ def _cast_on_host(data, *, dtype):
     return flush_subnormals(cast(data, dtype=target))
 
 
-@register('Cast', methods=('astype',), along=ELEMENTWISE, aliases=('cast',), same_shape_inputs=True,
+@register('Cast', methods=('astype',), along=ELEMENTWISE, aliases=('cast',), npx=('cast',), same_shape_inputs=True,
           onnx=lambda g, node: g.add('Cast', node.inputs, to=_onnx.tensor_type(node.attrs['dtype'])), params=[P('dtype', 'dtype')],
           host=moves(_cast_on_host))  # moves: every dtype; the form declines what it cannot match
 def cast(data, *, dtype):
@@ -241,7 +250,7 @@ def transpose(data, *, axes, xp=jnp):
     if len(axes) != data.ndim:
         raise MXNetError('transpose: axes %s must list all %d axes of an array of shape %s'
                          % (_tuple_str(axes), data.ndim, shape_str(data.shape)))
-    perm = tuple(norm_axis('transpose', a, data.ndim) for a in axes)
+    perm = tuple(_nonnegative_axis('transpose', a, data.ndim) for a in axes)
     if sorted(perm) != list(range(data.ndim)):
         raise MXNetError('transpose: axes %s are not a permutation of the axes of shape %s'
                          % (_tuple_str(axes), shape_str(data.shape)))
@@ -293,8 +302,10 @@ def squeeze(data, *, axis, xp=jnp):
     if axis is None:
         axes = tuple(i for i, d in enumerate(data.shape) if d == 1)
     else:
-        axes = tuple(sorted({norm_axis('squeeze', a, data.ndim)
-                             for a in ((axis,) if isinstance(axis, int) else axis)}))
+        listed = [norm_axis('squeeze', a, data.ndim) for a in ((axis,) if isinstance(axis, int) else axis)]
+        axes = tuple(sorted(set(listed)))
+        if len(axes) != len(listed):  # MXNet refuses an axis named twice (-1 and ndim-1 included)
+            raise MXNetError('squeeze: axis %s names an axis twice' % (axis,))
         for a in axes:
             if data.shape[a] != 1:
                 raise MXNetError('squeeze: cannot squeeze out axis %d of shape %s: it has size %d, not 1'
@@ -522,9 +533,13 @@ def repeat(data, *, repeats, axis):
     """Repeat each element ``repeats`` times along ``axis`` (the flattened array when axis is None)."""
     if repeats < 0:
         raise MXNetError('repeat: repeats cannot be negative, got %d' % repeats)
+    if axis is not None:
+        axis = norm_axis('repeat', axis, data.ndim)
+    if repeats == 0:  # MXNet's shape rule: zero repeats give an empty 1-D array, whatever the axis
+        return jnp.zeros((0,), data.dtype)
     if axis is None:
         return jnp.repeat(data.reshape(-1), repeats)
-    return jnp.repeat(data, repeats, axis=norm_axis('repeat', axis, data.ndim))
+    return jnp.repeat(data, repeats, axis=axis)
 
 
 def _onnx_pad(g, node):
@@ -568,8 +583,9 @@ def pad(data, *, mode, pad_width, constant_value):
           host=moves(lambda data, *, axis: reverse(data, axis=axis, xp=np)))
 def reverse(data, *, axis, xp=jnp):
     """Reverse the order of elements along the given axes."""
-    axes = (axis,) if isinstance(axis, int) else tuple(axis)
-    return xp.flip(data, tuple(norm_axis('reverse', a, data.ndim) for a in axes))
+    axes = [_nonnegative_axis('reverse', a, data.ndim) for a in ((axis,) if isinstance(axis, int) else axis)]
+    # MXNet reverses once per listed axis: an axis named twice comes back in order
+    return xp.flip(data, tuple(a for a in sorted(set(axes)) if axes.count(a) % 2))
 
 
 # ---- broadcasting ----------------------------------------------------------------------
@@ -636,7 +652,7 @@ def broadcast_axis(data, *, axis, size, xp=jnp):
                          % (_tuple_str(axis), _tuple_str(size)))
     target = list(data.shape)
     for a, s in zip(axis, size):
-        a = norm_axis('broadcast_axis', a, data.ndim)
+        a = _nonnegative_axis('broadcast_axis', a, data.ndim)
         if data.shape[a] != 1:
             raise MXNetError('broadcast_axis: axis %d of shape %s has size %d; only axes of size 1 can be broadcast'
                              % (a, shape_str(data.shape), data.shape[a]))
@@ -652,6 +668,14 @@ def _sequence_mask_inputs(attrs):
     return ('data',)
 
 
+def _check_sequence_inputs(name, sequence_length, use_sequence_length):
+    """MXNet's input count follows use_sequence_length: a sequence_length given without it is an
+    extra input, refused (not ignored)."""
+    if sequence_length is not None and not use_sequence_length:
+        raise MXNetError('%s: expects 1 input (data) when use_sequence_length is False, but got 2 '
+                         '(sequence_length); pass use_sequence_length=True to use it' % name)
+
+
 @register('SequenceMask', npx=('sequence_mask',), inputs=_sequence_mask_inputs,
           params=[P('use_sequence_length', 'bool', False), P('value', 'float', 0.0), P('axis', 'int', 0)])
 def sequence_mask(data, sequence_length=None, *, use_sequence_length, value, axis):
@@ -660,6 +684,7 @@ def sequence_mask(data, sequence_length=None, *, use_sequence_length, value, axi
     ``axis`` (0 or 1) is the time axis; the other of the first two is the batch,
     and ``sequence_length`` has one (truncated to integer) length per batch entry.
     """
+    _check_sequence_inputs('SequenceMask', sequence_length, use_sequence_length)
     if axis not in (0, 1):
         raise MXNetError('SequenceMask: axis must be 0 or 1, got %d' % axis)
     if not use_sequence_length:
@@ -695,6 +720,7 @@ def _sequence_lengths(name, data, sequence_length, axis):
 def sequence_last(data, sequence_length=None, *, use_sequence_length, axis):
     """The last step of each sequence along the time ``axis`` (0 or 1): step length-1 of each batch
     entry with ``use_sequence_length``, else the final step; the time axis is removed."""
+    _check_sequence_inputs('SequenceLast', sequence_length, use_sequence_length)
     if axis not in (0, 1):
         raise MXNetError('SequenceLast: axis must be 0 or 1, got %d' % axis)
     if not use_sequence_length:
@@ -711,6 +737,7 @@ def sequence_last(data, sequence_length=None, *, use_sequence_length, axis):
 def sequence_reverse(data, sequence_length=None, *, use_sequence_length, axis):
     """Reverse each sequence along the time axis 0: its first length steps with
     ``use_sequence_length`` (the padding after them stays in place), else all steps."""
+    _check_sequence_inputs('SequenceReverse', sequence_length, use_sequence_length)
     if axis != 0:
         raise MXNetError('SequenceReverse: only axis 0 is supported (as in MXNet), got %d' % axis)
     if not use_sequence_length:
@@ -808,3 +835,27 @@ def split_v2(data, *, indices, axis, squeeze_axis, sections):
     if squeeze_axis:
         parts = [jnp.squeeze(p, ax) if p.shape[ax] == 1 else p for p in parts]
     return tuple(parts)
+
+
+@register('Crop', variadic=True, params=[P('num_args', 'int'), P('offset', 'shape', (0, 0)),
+                                         P('h_w', 'shape', (0, 0)), P('center_crop', 'bool', False)])
+def crop(*data, num_args, offset, h_w, center_crop):
+    """MXNet's legacy 2-D Crop (FCN's): a (N, C, H, W) window of ``data[0]`` of the spatial size of
+    ``data[1]`` (num_args=2) or ``h_w``, at ``offset`` (y, x) from the top left or in the centre."""
+    op = 'Crop'
+    if len(data) != num_args or num_args not in (1, 2):
+        raise MXNetError('%s: num_args must be 1 or 2 and match the inputs, got num_args=%d with %d inputs'
+                         % (op, num_args, len(data)))
+    x = data[0]
+    if x.ndim != 4 or (num_args == 2 and data[1].ndim != 4):
+        raise MXNetError('%s: the inputs must be 4-D (N, C, H, W), got %s'
+                         % (op, ', '.join(shape_str(d.shape) for d in data)))
+    h, w = data[1].shape[2:] if num_args == 2 else tuple(h_w)
+    height, width = x.shape[2:]
+    if not (0 < h <= height and 0 < w <= width):
+        raise MXNetError('%s: the crop (%d, %d) must fit in the data %s' % (op, h, w, shape_str(x.shape)))
+    top, left = ((height - h) // 2, (width - w) // 2) if center_crop else tuple(offset)
+    if not (0 <= top <= height - h and 0 <= left <= width - w):
+        raise MXNetError('%s: offset (%d, %d) puts the (%d, %d) crop outside the data %s'
+                         % (op, top, left, h, w, shape_str(x.shape)))
+    return x[:, :, top:top + h, left:left + w]

@@ -16,6 +16,7 @@ from jax import lax
 
 from ..base import MXNetError, shape_str
 from ._registry import P, register
+from .nn_util import float32_only, float_only
 
 _BOX_FORMATS = ('corner', 'center')
 
@@ -60,12 +61,14 @@ def box_iou(lhs, rhs, *, format):  # noqa: A002 (MXNet's parameter name)
     """Intersection over union of every box of ``lhs`` (..., 4) with every box of ``rhs`` (..., 4).
 
     The result has shape ``lhs.shape[:-1] + rhs.shape[:-1]``."""
+    float_only('box_iou', lhs=lhs, rhs=rhs)
     _check_format('box_iou', 'format', format)
     if lhs.shape[-1:] != (4,) or rhs.shape[-1:] != (4,):
         raise MXNetError('box_iou: boxes need 4 coordinates on the last axis, got lhs %s rhs %s'
                          % (shape_str(lhs.shape), shape_str(rhs.shape)))
-    a = _to_corner(lhs.reshape(-1, 4), format)
-    b = _to_corner(rhs.reshape(-1, 4), format)
+    # MXNet's backward of box_iou is zeros: no gradient reaches the boxes
+    a = _to_corner(lax.stop_gradient(lhs).reshape(-1, 4), format)
+    b = _to_corner(lax.stop_gradient(rhs).reshape(-1, 4), format)
     return _pairwise_iou(a, b).astype(lhs.dtype).reshape(lhs.shape[:-1] + rhs.shape[:-1])
 
 
@@ -105,8 +108,9 @@ def _nms_one(rows, overlap_thresh, valid_thresh, topk, coord_start, score_index,
     return jnp.where(keep[front][:, None], rows[front], jnp.asarray(-1, rows.dtype))
 
 
+# MXNet numbers the visible output by its two (the other is a hidden workspace): 'output0'
 @register('_contrib_box_nms', aliases=('_contrib_box_non_maximum_suppression',), mxnet_outputs=2,
-          params=_NMS_PARAMS)
+          output_names=('output0',), params=_NMS_PARAMS)
 def box_nms(data, *, overlap_thresh, valid_thresh, topk, coord_start, score_index, id_index,
             background_id, force_suppress, in_format, out_format):
     """Non-maximum suppression of the boxes on the second-last axis of ``data`` (..., N, K).
@@ -116,6 +120,7 @@ def box_nms(data, *, overlap_thresh, valid_thresh, topk, coord_start, score_inde
     are dropped; of the ``topk`` best, a row overlapping (IoU > ``overlap_thresh``) a better kept row
     of its class (any class with ``force_suppress``) is dropped. Survivors come first, by
     decreasing score; the other rows are -1."""
+    float_only('box_nms', data=data)
     _check_format('box_nms', 'in_format', in_format)
     _check_format('box_nms', 'out_format', out_format)
     if data.ndim < 2:
@@ -184,9 +189,10 @@ def box_decode(data, anchors, *, std0, std1, std2, std3, clip, format):  # noqa:
           params=[P('is_ascend', 'bool', False), P('threshold', 'float'), P('topk', 'int', -1)])
 def bipartite_matching(data, *, is_ascend, threshold, topk):
     """Greedy one-to-one matching on scores (..., N, M), best score first: the matched column of
-    each row and the matched row of each column, -1 where unmatched. Scores beyond ``threshold``
-    (below it, above it with ``is_ascend``) never match. ``topk`` > 0 stops after topk + 1 matches:
+    each row and the matched row of each column, -1 where unmatched. Scores not beyond ``threshold``
+    (at or below it, at or above it with ``is_ascend``) never match. ``topk`` > 0 stops after topk + 1 matches:
     MXNet 1.9.1 counts that way."""
+    float_only('bipartite_matching', data=data)
     if data.ndim < 2:
         raise MXNetError('bipartite_matching: data must be (..., N, M), got %s' % shape_str(data.shape))
     n, m = data.shape[-2:]
@@ -195,7 +201,7 @@ def bipartite_matching(data, *, is_ascend, threshold, topk):
     def match_one(scores):
         flat = scores.reshape(-1)
         order = jnp.argsort(flat if is_ascend else -flat, stable=True)
-        passes = flat <= threshold if is_ascend else flat >= threshold
+        passes = flat < threshold if is_ascend else flat > threshold  # a score equal to it fails
 
         def visit(i, state):
             row_of, col_of, count = state
@@ -267,7 +273,7 @@ def _multibox_target_one(anchors, labels, cls_pred, *, overlap_threshold, ignore
     return loc, mask, cls
 
 
-@register('_contrib_MultiBoxTarget', inputs=('anchor', 'label', 'cls_pred'), num_outputs=3,
+@register('_contrib_MultiBoxTarget', inputs=('anchor', 'label', 'cls_pred'), num_outputs=3, npx=('multibox_target',),
           params=[P('overlap_threshold', 'float', 0.5), P('ignore_label', 'float', -1.0),
                   P('negative_mining_ratio', 'float', -1.0), P('negative_mining_thresh', 'float', 0.5),
                   P('minimum_negative_samples', 'int', 0), P('variances', 'floats', (0.1, 0.1, 0.2, 0.2))])
@@ -299,7 +305,7 @@ def multibox_target(anchor, label, cls_pred, *, overlap_threshold, ignore_label,
     return loc.astype(dtype), mask.astype(dtype), cls.astype(dtype)
 
 
-@register('_contrib_MultiBoxPrior',
+@register('_contrib_MultiBoxPrior', npx=('multibox_prior',),
           params=[P('sizes', 'floats', (1.0,)), P('ratios', 'floats', (1.0,)), P('clip', 'bool', False),
                   P('steps', 'floats', (-1.0, -1.0)), P('offsets', 'floats', (0.5, 0.5))])
 def multibox_prior(data, *, sizes, ratios, clip, steps, offsets):
@@ -322,6 +328,76 @@ def multibox_prior(data, *, sizes, ratios, clip, steps, offsets):
         boxes = jnp.clip(boxes, 0, 1)
     return boxes.reshape(1, -1, 4).astype(data.dtype)
 
+
+
+def _multibox_decode(anchors, loc, variances, clip):
+    """Corner boxes of SSD's predicted offsets ``loc`` (A, 4) from corner ``anchors`` (A, 4)."""
+    a_center, a_size = _center_size(anchors)
+    v = jnp.asarray(variances, loc.dtype)
+    center = loc[:, :2] * v[:2] * a_size + a_center
+    half = jnp.exp(loc[:, 2:] * v[2:]) * a_size / 2
+    boxes = jnp.concatenate([center - half, center + half], axis=-1)
+    return jnp.clip(boxes, 0, 1) if clip else boxes
+
+
+def _multibox_detection_one(cls_prob, loc, anchors, *, clip, threshold, background_id, nms_threshold,
+                            force_suppress, variances, nms_topk):
+    n_classes, n_anchors = cls_prob.shape
+    foreground = np.arange(n_classes) != background_id
+    scores = jnp.where(foreground[:, None], cls_prob, -1)
+    cls = jnp.argmax(scores, axis=0)  # the first best class, as MXNet scans them
+    score = jnp.max(scores, axis=0)
+    valid = score >= threshold
+    cls_id = (cls - (cls > background_id)).astype(cls_prob.dtype)  # the background's id removed
+    rows = jnp.concatenate([cls_id[:, None], score[:, None],
+                            _multibox_decode(anchors, loc.reshape(n_anchors, 4), variances, clip)], axis=1)
+    position = jnp.arange(n_anchors)
+    rows = rows[jnp.argsort(~valid, stable=True)]  # the valid rows first, in anchor order
+    n_valid = jnp.sum(valid)
+    if not 0 < nms_threshold <= 1:  # no NMS: MXNet leaves them unsorted
+        return jnp.where((position < n_valid)[:, None], rows, -1)
+    by_score = rows[jnp.argsort(jnp.where(position < n_valid, -rows[:, 1], jnp.inf), stable=True)]
+    n_keep = n_valid if nms_topk <= 0 else jnp.minimum(n_valid, nms_topk)
+    # beyond topk the valid rows keep their unsorted place and lose their class, as in MXNet's kernel
+    rows = jnp.where((position < n_keep)[:, None], by_score, rows.at[:, 0].set(-1))
+    boxes = rows[:, 2:]
+
+    def visit(i, ids):  # a kept row removes the later rows it overlaps (of its class)
+        overlap = _pairwise_iou(boxes[i][None], boxes)[0] >= nms_threshold
+        same = True if force_suppress else ids == ids[i]
+        remove = (ids[i] >= 0) & (position > i) & (ids >= 0) & same & overlap
+        return jnp.where(remove, -1, ids)
+    ids = lax.fori_loop(0, n_valid, visit, rows[:, 0])
+    return jnp.where((position < n_valid)[:, None], rows.at[:, 0].set(ids), -1)
+
+
+@register('_contrib_MultiBoxDetection', inputs=('cls_prob', 'loc_pred', 'anchor'), npx=('multibox_detection',),
+          params=[P('clip', 'bool', True), P('threshold', 'float', 0.01), P('background_id', 'int', 0),
+                  P('nms_threshold', 'float', 0.5), P('force_suppress', 'bool', False),
+                  P('variances', 'floats', (0.1, 0.1, 0.2, 0.2)), P('nms_topk', 'int', -1)])
+def multibox_detection(cls_prob, loc_pred, anchor, *, clip, threshold, background_id, nms_threshold,
+                       force_suppress, variances, nms_topk):
+    """SSD detections (B, A, 6) [class, score, xmin, ymin, xmax, ymax] from class probabilities
+    (B, C, A), box offsets (B, A * 4) and anchors (1, A, 4), as MXNet 1.9.1's kernel lays them out.
+
+    Each anchor takes its best class other than ``background_id`` (class ids above it move down by
+    one; MXNet 1.9.1's kernel ignores the parameter and always takes class 0 for the background,
+    docs/MIGRATING.md); anchors scoring under ``threshold`` are dropped. The kept rows, decoded with ``variances``
+    (and clipped to [0, 1] with ``clip``), are sorted by score and the best ``nms_topk`` (all when
+    not positive) go through NMS: a row overlapping a better kept row of its class (any class with
+    ``force_suppress``) by IoU >= ``nms_threshold`` gets class -1 and keeps its values. Rows past the
+    kept ones are -1; an ``nms_threshold`` outside (0, 1] skips sorting and NMS."""
+    if cls_prob.ndim != 3 or loc_pred.ndim != 2 or anchor.ndim != 3 or anchor.shape[-1] != 4 \
+            or loc_pred.shape != (cls_prob.shape[0], cls_prob.shape[2] * 4) or anchor.shape[1] != cls_prob.shape[2]:
+        raise MXNetError('MultiBoxDetection: expected cls_prob (B, C, A), loc_pred (B, A * 4) and anchor (1, A, 4); '
+                         'got cls_prob %s loc_pred %s anchor %s' % (shape_str(cls_prob.shape), shape_str(loc_pred.shape),
+                                                                   shape_str(anchor.shape)))
+    if len(variances) != 4:
+        raise MXNetError('MultiBoxDetection: variances needs 4 values, got %s' % (variances,))
+    one = functools.partial(_multibox_detection_one, anchors=anchor[0], clip=clip, threshold=threshold,
+                            background_id=background_id, nms_threshold=nms_threshold,
+                            force_suppress=force_suppress, variances=variances, nms_topk=nms_topk)
+    return jax.vmap(one)(lax.stop_gradient(cls_prob), lax.stop_gradient(loc_pred)).astype(cls_prob.dtype)
 
 # ---- region proposals (Faster R-CNN's RPN: src/operator/contrib/proposal, multi_proposal) -------------
 
@@ -592,7 +668,7 @@ def _bin_masks(start, size, n_bins, length):
                        jnp.ceil((k + 1) * bin_size[:, None]) + start[:, None], length)
 
 
-@register('ROIPooling', inputs=('data', 'rois'), mxnet_outputs=2,
+@register('ROIPooling', inputs=('data', 'rois'), mxnet_outputs=2, npx=('roi_pooling',),
           params=[P('pooled_size', 'shape'), P('spatial_scale', 'float')])
 def roi_pooling(data, rois, *, pooled_size, spatial_scale):
     """Max pooling of each region of interest onto a pooled_size grid (Fast R-CNN).
@@ -600,6 +676,7 @@ def roi_pooling(data, rois, *, pooled_size, spatial_scale):
     ``rois`` rows are [batch_index, x1, y1, x2, y2] in image coordinates; times
     ``spatial_scale`` and rounded they give the region on ``data``'s pixels (both ends
     included). An empty bin, or a row whose batch index is out of range, gives 0."""
+    float_only('ROIPooling', data=data)
     _check_rois('ROIPooling', data, rois, pooled_size)
     n, _, height, width = data.shape
     rois = lax.stop_gradient(rois).astype(jnp.float32)
@@ -688,6 +765,7 @@ def roi_align(data, rois, *, pooled_size, spatial_scale, sample_ratio, position_
     sample_ratio x sample_ratio points, or ceil(bin size) per axis when sample_ratio <= 0.
     ``position_sensitive`` (R-FCN) pools bin (i, j) of output channel c from input channel
     (c * PH + i) * PW + j. The rois receive no gradient."""
+    float_only('ROIAlign', data=data)
     op = 'ROIAlign'
     _check_rois(op, data, rois, pooled_size)
     n, channels, height, width = data.shape
@@ -809,6 +887,7 @@ def _affine_grid(op, affine, target_shape):
 def grid_generator(data, *, transform_type, target_shape):
     """The sampling grid of BilinearSampler, (N, 2, H, W) with x then y in [-1, 1]: an 'affine'
     transform (N, 6) of the target grid, or a 'warp' adding the pixel offsets ``data`` (N, 2, H, W)."""
+    float32_only('GridGenerator', data)
     op = 'GridGenerator'
     if transform_type == 'affine':
         return _affine_grid(op, data, target_shape)
@@ -854,6 +933,7 @@ def _check_sampler(op, data, grid):
 def bilinear_sampler(data, grid, *, cudnn_off):
     """``data`` (N, C, H, W) sampled bilinearly at ``grid`` (N, 2, h, w): x then y, -1 and 1 being
     the centres of the first and last pixels; points off the map read zeros. (N, C, h, w)."""
+    float_only('BilinearSampler', data=data, grid=grid)
     _check_sampler('BilinearSampler', data, grid)
     return _sample_bilinear(data, grid)
 
@@ -864,6 +944,7 @@ def bilinear_sampler(data, grid, *, cudnn_off):
 def spatial_transformer(data, loc, *, target_shape, transform_type, sampler_type, cudnn_off):
     """``data`` (N, C, H, W) resampled bilinearly onto a target_shape grid moved by the affine
     transforms ``loc`` (N, 6) (Jaderberg et al., 2015): (N, C, *target_shape)."""
+    float_only('SpatialTransformer', data=data, loc=loc)
     op = 'SpatialTransformer'
     if transform_type != 'affine' or sampler_type != 'bilinear':
         raise MXNetError("%s: only transform_type='affine' with sampler_type='bilinear' exist, got %r and %r"
@@ -884,6 +965,7 @@ def correlation(data1, data2, *, kernel_size, max_displacement, stride1, stride2
     position (taken every stride1 pixels), the product (or with ``is_multiply=False`` the absolute
     difference) of the two maps summed over a kernel_size window and the channels, divided by
     kernel_size**2 * channels. Both maps are zero-padded by pad_size first."""
+    float_only('Correlation', data1=data1, data2=data2)
     op = 'Correlation'
     if data1.ndim != 4 or data1.shape != data2.shape:
         raise MXNetError('%s: data1 and data2 must be NCHW maps of one shape, got %s and %s'

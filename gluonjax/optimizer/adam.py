@@ -7,11 +7,19 @@ per-weight scalars.
 import math
 
 import jax.numpy as jnp
+import numpy as np
 
 from .optimizer import Optimizer, register
 from .sgd import _checked, rescaled, zeros_state
 
 __all__ = ['Adam', 'AdamW', 'Adamax', 'Nadam', 'LAMB']
+
+
+def _in_dtype(value, dtype):
+    """A hyper-parameter as MXNet's fused kernels hold it: a float32 operator parameter cast
+    to the weight's dtype, so that their ``1 - beta2`` is, for float16, 1 - 0.99902 rather
+    than 0.001 rounded (and for float64, 1 - 0.999 as a float32)."""
+    return float(np.asarray(np.float32(value), dtype=dtype))
 
 
 def _moments(g, mean, var, beta1, beta2):
@@ -69,6 +77,7 @@ class Adam(Optimizer):
         g = r * g + wd * w
         if clip is not None:
             g = jnp.clip(g, -clip, clip)
+        beta1, beta2 = _in_dtype(beta1, w.dtype), _in_dtype(beta2, w.dtype)  # adam_update's casts
         mean, var = _moments(g, inner[0], inner[1], beta1, beta2)
         return w - lr * mean / (jnp.sqrt(var) + eps), (mean, var)
 
@@ -267,6 +276,7 @@ class LAMB(Optimizer):
     def rule(cfg, w, g, inner, h):
         clip, beta1, beta2, eps, bias_correction, lower, upper = cfg
         r, lr, wd, c1, c2 = h[0], h[1], h[2], h[3], h[4]
+        beta1, beta2 = _in_dtype(beta1, w.dtype), _in_dtype(beta2, w.dtype)  # lamb_update_phase1's
         mean, var = _moments(rescaled(g, r, clip), inner[0], inner[1], beta1, beta2)
         if bias_correction:
             u = (mean / c1) / (jnp.sqrt(var / c2) + eps) + wd * w

@@ -38,13 +38,13 @@ __all__ = ['Optimizer', 'Updater', 'create', 'register', 'get_updater']
 
 
 def _number(who, name, value, allow_none=False):
-    """``value`` as a float; an MXNetError naming the optimizer and argument otherwise."""
+    """``value`` itself (MXNet keeps an int as an int: Ftrl's ``beta`` prints as 1); an
+    MXNetError naming the optimizer and argument when it is not a number."""
     if value is None and allow_none:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise MXNetError('%s: %s must be a number, got %r (%s)'
                          % (who, name, value, type(value).__name__))
-    value = float(value)
     if math.isnan(value):
         raise MXNetError('%s: %s must be a number, got nan' % (who, name))
     return value
@@ -195,7 +195,7 @@ class Optimizer:
         if param_idx2name is None:
             param_idx2name = {}
         if not isinstance(param_idx2name, dict):
-            raise MXNetError('param_idx2name should be a dict of param indexes to names.')
+            raise AssertionError('param_idx2name should be a dict of param indexes to names.')
         self.idx2name = param_idx2name.copy()
         self.sym_info = (sym.attr_dict(), sym.list_arguments()) if sym is not None else ()
         self.param_dict = param_dict if param_dict else {}
@@ -371,7 +371,7 @@ class Optimizer:
         c = self.clip_gradient
         if self._clip_if_not_none:
             return None if c is None else float(c)
-        return float(c) if c else None
+        return float(c) if c and c > 0 else None  # MXNet's kernels skip clipping below 0
 
     def _leaf_hyper(self, index, lr, wd):
         """Per-weight scalars after ``[rescale_grad]``; called after the count is updated."""
@@ -392,8 +392,15 @@ class Optimizer:
         return (klass.rule is not None and klass.update is Optimizer.update
                 and klass.update_multi_precision is Optimizer.update_multi_precision)
 
+    def _check_float(self, index, weight):
+        if not jnp.issubdtype(weight.dtype, jnp.floating):  # MXNet's kernels are float-only (bfloat16 counts)
+            raise MXNetError('%s.update: weight %r has dtype %s; optimizers update floating-point '
+                             'weights only' % (type(self).__name__, index, np.dtype(weight.dtype).name))
+
     def _update_batch(self, indices, weights, grads, states):
         """Update every weight given in one compiled call."""
+        for i, w in zip(indices, weights):
+            self._check_float(i, w)
         self._run(indices, weights, grads, [self._split_state(w, s) for w, s in zip(weights, states)])
 
     @x64  # float64 weights and the float64 hyper-parameter rows (see gluonjax/_x64.py)
@@ -680,6 +687,8 @@ class Updater:
         split = self._split
         for i, idx in enumerate(indices):
             if idx not in self.states:
+                if opt._compiled_update():  # checked once per weight, when its state is made
+                    opt._check_float(idx, weights[i])
                 self.states[idx] = opt.create_state_multi_precision(idx, weights[i])
                 self.states_synced[idx] = True
                 split.pop(idx, None)

@@ -15,7 +15,7 @@ import numpy as np
 
 from .._caches import lru_cache
 from .._x64 import x64
-from ..base import MXNetError, shape_str, upper_layer
+from ..base import DeferredError, MXNetError, shape_str, upper_layer
 from ..ops._kernel import operator_error, with_values
 from ._node_kernel import node_kernel
 from ..ops._registry import _literal
@@ -78,6 +78,8 @@ def eval_node(node, in_avals, train=False):
         args.append(_KEY_AVAL)
     try:
         res = jax.eval_shape(kernel.fn, *args)
+    except DeferredError as err:  # MXNet raises it only as the kernel runs: its shapes still infer
+        res = [jax.ShapeDtypeStruct(s, d) for s, d in err.avals]
     except MXNetError as err:
         raise node_error(node, err) from None
     except Exception as err:  # a jax error while tracing: name the operator and the shapes

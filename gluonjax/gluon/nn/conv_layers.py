@@ -10,13 +10,29 @@ __all__ = ['Conv1D', 'Conv2D', 'Conv3D', 'Conv1DTranspose', 'Conv2DTranspose', '
            'GlobalAvgPool2D', 'GlobalAvgPool3D', 'ReflectionPad2D']
 
 
-def _tuple(value, n, what):
+def _tuple(value, n, what, error=AssertionError):
+    """``value`` as n ints; a sequence of another length raises ``error``: AssertionError where
+    MXNet's layer asserts it (kernel_size), MXNetError where its operator rejects it."""
     if isinstance(value, numeric_types):
         return (int(value),) * n
     value = tuple(int(v) for v in value)
-    if len(value) != n:
-        raise AssertionError('%s must be a number or a list of %d ints, got %s' % (what, n, value))
+    if error is not None and len(value) != n:
+        raise error('%s must be a number or a list of %d ints, got %s' % (what, n, value))
     return value
+
+
+def _check_conv_args(op, channels, kernel, strides, dilation, groups, adj):
+    """What MXNet's Convolution/Deconvolution rejects when the layer infers its weight's shape,
+    that is while the layer is built."""
+    if channels < 1:
+        raise MXNetError('%s: channels (num_filter) must be at least 1, got %d' % (op, channels))
+    for what, value in (('kernel_size', kernel), ('strides', strides), ('dilation', dilation)):
+        if min(value) < 1:
+            raise MXNetError('%s: every value of %s must be positive, got %s' % (op, what, tuple(value)))
+    if op == 'Convolution' and groups >= 1 and channels % groups:
+        raise MXNetError('%s: channels %d must be divisible by groups %d' % (op, channels, groups))
+    if adj is not None and any(a >= s for a, s in zip(adj, strides)):
+        raise MXNetError('%s: output_padding %s must be smaller than strides %s' % (op, tuple(adj), strides))
 
 
 def _check_layout(layout, allowed, what):
@@ -37,9 +53,11 @@ class _Conv(HybridBlock):
             self._channels = channels
             self._in_channels = in_channels
             n = len(kernel_size)
-            strides = _tuple(strides, n, 'strides')
-            padding = _tuple(padding, n, 'padding')
-            dilation = _tuple(dilation, n, 'dilation')
+            # MXNet's Convolution/Deconvolution operator rejects these while the layer is built
+            strides, padding, dilation = (
+                _tuple(value, n, '%s: %s' % (op_name, what), MXNetError)
+                for value, what in ((strides, 'strides'), (padding, 'padding'), (dilation, 'dilation')))
+            _check_conv_args(op_name, channels, kernel_size, strides, dilation, groups, adj)
             self._op_name = op_name
             self._kwargs = {
                 'kernel': tuple(kernel_size), 'stride': strides, 'dilate': dilation, 'pad': padding,
@@ -239,8 +257,9 @@ class _Pooling(HybridBlock):
         n = len(pool_size)
         if strides is None:
             strides = pool_size
-        strides = _tuple(strides, n, 'strides')
-        padding = _tuple(padding, n, 'padding')
+        # not checked here: as in MXNet, the Pooling operator judges their lengths at the forward
+        strides = _tuple(strides, n, 'strides', None)
+        padding = _tuple(padding, n, 'padding', None)
         self._kwargs = {
             'kernel': tuple(pool_size), 'stride': strides, 'pad': padding,
             'global_pool': global_pool, 'pool_type': pool_type, 'layout': layout,
