@@ -70,10 +70,17 @@ class _AliasLoader(importlib.abc.Loader):
     def create_module(self, spec):
         if spec.name == _ALIAS:
             return _mxnet_module()
-        return importlib.import_module(self.target)
+        module = importlib.import_module(self.target)
+        self._own_spec = module.__spec__  # the import system sets the alias's spec on it next
+        return module
 
     def exec_module(self, module):
-        """Nothing to run: the gluonjax module is already imported."""
+        """Nothing to run: the gluonjax module is already imported. It keeps its own spec: with
+        the alias's (parent ``mxnet.gluon``, its ``__package__`` ``gluonjax.gluon``) every relative
+        import it runs later raises an ImportWarning where warnings are on ("always")."""
+        own = getattr(self, '_own_spec', None)
+        if own is not None:
+            module.__spec__ = own
 
 
 class MXNetAliasFinder(importlib.abc.MetaPathFinder):

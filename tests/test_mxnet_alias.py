@@ -40,6 +40,20 @@ def test_alias_resolves_mxnet_names_to_gluonjax_modules(alias):
     assert nn_module is nn and sys.modules['mxnet.gluon.nn'] is gluonjax.gluon.nn
 
 
+def test_modules_imported_through_the_alias_keep_their_own_spec(alias):
+    """A gluonjax module imported as ``mxnet.x`` keeps its spec, so the relative imports it runs
+    at call time raise no ImportWarning (``__package__ != __spec__.parent``) where warnings are on:
+    MXNet's test_global_norm_clip counts the warnings of a call."""
+    import warnings
+    import mxnet.gluon.utils as utils
+    assert utils is gluonjax.gluon.utils and utils.__spec__.name == 'gluonjax.gluon.utils'
+    x = gluonjax.nd.array([1.0, float('nan')])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        utils.clip_global_norm([x], 1.0)
+    assert [w.category for w in caught] == [UserWarning]  # the nan warning alone
+
+
 def test_alias_unknown_submodule_is_an_ordinary_import_error(alias):
     with pytest.raises(ImportError, match="No module named 'mxnet.no_such_module'"):
         import mxnet.no_such_module  # noqa: F401
