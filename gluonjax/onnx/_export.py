@@ -23,13 +23,13 @@ IR_VERSION = 7
 GRAPH_NAME = 'mxnet_converted_model'  # the name MXNet 1.9.1 gives the graph
 
 
-def _onnx():
-    """The ``onnx`` package, or an ImportError that says how to get it."""
+def _onnx(api='mx.onnx.export_model'):
+    """The ``onnx`` package, or an ImportError that says ``api`` needs it and how to get it."""
     try:
         import onnx
     except ImportError as err:
-        raise ImportError('mx.onnx.export_model needs the onnx package (pip install onnx, or '
-                          "pip install 'gluonjax[onnx]' for onnx and onnxruntime)") from err
+        raise ImportError('%s needs the onnx package (pip install onnx, or '
+                          "pip install 'gluonjax[onnx]' for onnx and onnxruntime)" % api) from err
     return onnx
 
 

@@ -20,6 +20,7 @@ import numpy as np
 from .. import ndarray as nd
 from .. import symbol as S
 from ..base import MXNetError
+from ._export import _onnx
 from ..ops import all_ops, get_op
 
 __all__ = ['import_model', 'get_model_metadata', 'import_to_gluon', 'CONVERTERS']
@@ -34,15 +35,6 @@ def _converts(*op_types):
             CONVERTERS[op_type] = fn
         return fn
     return register
-
-
-def _onnx():
-    try:
-        import onnx
-    except ImportError as err:
-        raise ImportError('mx.contrib.onnx.import_model needs the onnx package (pip install onnx, or '
-                          "pip install 'gluonjax[onnx]')") from err
-    return onnx
 
 
 class _Node:
@@ -540,7 +532,7 @@ _register_one_to_one()
 
 # ---- the API --------------------------------------------------------------------------------
 def _load(model_file):
-    onnx = _onnx()
+    onnx = _onnx('mx.contrib.onnx.import_model')
     try:
         return onnx, onnx.load(model_file)
     except FileNotFoundError:
