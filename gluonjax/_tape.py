@@ -82,7 +82,7 @@ class Node:
     a hybridized Block's call, is what ``autograd.get_symbol`` shows of it (see gluon/_cached_graph.py).
     """
     __slots__ = ('fn', 'key', 'parents', 'values', 'n_out', 'pullback', 'out_avals',
-                 'backward_fn', 'name', 'on_backward', 'graph')
+                 'backward_fn', 'name', 'on_backward', 'graph', 'settled')
 
     def __init__(self, fn, key, parents, values, n_out, pullback=None, out_avals=None,
                  backward_fn=None, name=''):
@@ -90,6 +90,7 @@ class Node:
         self.n_out, self.pullback, self.out_avals = n_out, pullback, out_avals
         self.backward_fn, self.name = backward_fn, name
         self.on_backward = self.graph = None
+        self.settled = False  # its pullback compiles optimised at once (see record_call)
 
     def free(self):
         self.values = self.pullback = None
@@ -162,7 +163,7 @@ def _needed(parents):
     return tuple([i for i, p in enumerate(parents) if p is not None])
 
 
-def record_call(fn, key, parents, values, jitted, name='', device=None, cold=None):
+def record_call(fn, key, parents, values, jitted, name='', device=None, cold=None, settled=False):
     """Run ``fn(*values)`` and record it as a node; returns ``(outputs, node)``.
 
     ``parents`` are the entries of ``values`` (the caller has checked that one is tracked);
@@ -170,6 +171,8 @@ def record_call(fn, key, parents, values, jitted, name='', device=None, cold=Non
     unchanged for the caller to name. An operator jax cannot differentiate (a host callback)
     still runs: it is recorded without residuals and fails only if a backward reaches it.
     ``cold``: the compile tier, where the caller has counted the call (``vjp_signature``).
+    ``settled``: the call's programs, its pullback too, are compiled optimised at once (a padded
+    size bucket's, which will serve many signatures: gluon/_bucketed_call.py).
     """
     need = _needed(parents)
     f = _vjp_form(fn, key, need, device)
@@ -177,6 +180,8 @@ def record_call(fn, key, parents, values, jitted, name='', device=None, cold=Non
     if f is not _NO_VJP:
         try:
             signature = (id(f), signature_of(values))
+            if settled:
+                cold = False
             tier = f.pick(signature) if cold is None else f.choose(signature, cold)
             outs, pullback = tier(*values)
         except Exception:
@@ -187,7 +192,9 @@ def record_call(fn, key, parents, values, jitted, name='', device=None, cold=Non
     n = len(outs)
     # Zeros stand in for unused outputs' cotangents: a one-output node always gets one.
     avals = tuple([(o.shape, o.dtype) for o in outs]) if n > 1 else None
-    return outs, Node(fn, key, parents, tuple(values), n, pullback, avals, name=name)
+    node = Node(fn, key, parents, tuple(values), n, pullback, avals, name=name)
+    node.settled = settled
+    return outs, node
 
 
 # The key of nodes that change no value, only its shape (a padded call's pad and cut,
@@ -334,7 +341,8 @@ def node_grads(node, need, out_cts):
     if node.backward_fn is not None:
         return node.backward_fn(out_cts, need, False)
     if node.pullback is not None:
-        pull = _pull.pick(('pull', _piece(node), tuple([c is None for c in out_cts])))
+        signature = ('pull', _piece(node), tuple([c is None for c in out_cts]))
+        pull = _pull.choose(signature, False) if node.settled else _pull.pick(signature)
         grads = pull(node.pullback, tuple(out_cts), node.out_avals)
     else:
         mask = tuple(c is not None for c in out_cts)
@@ -482,7 +490,7 @@ def _fused_backward(nodes, node_heads, structure, leaves):
     signature = (id(fused), tuple([_piece(n) for n in nodes]))
     weighed = _costly.weighed(fused, signature)
     cold = _costly.stays_cold(weighed) or _host.first_call(signature)
-    run = fused.choose(signature, cold)
+    run = fused.choose(signature, cold and not any(n.settled for n in nodes))
     grads = _costly.timed(weighed, cold, lambda: run([n.pullback for n in nodes], [c for _, c in node_heads]))
     return {id(leaf): (leaf, v, g) for (leaf, v), g in zip(leaves, grads) if g is not None}
 

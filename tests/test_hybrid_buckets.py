@@ -98,6 +98,7 @@ def _exact(monkeypatch, fn):
     """``fn()`` with every signature compiled for its own shape at once."""
     with monkeypatch.context() as m:
         m.setattr(_host, 'HOST_CALLS', 0)
+        m.setattr(_bucketed_call.Usage, 'exact', lambda self, n: True)  # however few its calls
         return fn()
 
 
@@ -116,7 +117,7 @@ def test_tagger_pads_time_and_matches_exact_gradients(spy, monkeypatch):
     net.initialize(mx.init.Xavier())
     net.hybridize()
     rng = np.random.RandomState(0)
-    for length in (11, 13):  # one program (length 16) serves both
+    for length in (11, 13, 40):  # the net's one program (length 64) serves all three
         x = nd.array(rng.randint(0, 30, (4, length)))
         y = nd.array(rng.randint(0, 5, (4, length)))
         got = _train_step(net, x, y)
@@ -126,8 +127,9 @@ def test_tagger_pads_time_and_matches_exact_gradients(spy, monkeypatch):
         np.testing.assert_allclose(got[1], want[1], rtol=1e-5, atol=1e-6)
         for k in want[2]:
             np.testing.assert_allclose(got[2][k], want[2][k], rtol=1e-4, atol=1e-7, err_msg=k)
-    # the net pads time; the loss pads its prediction and labels together and masks its mean
-    assert spy == [[(0, 1, 16, 0)], [(0, 1, 16, 0), (1, 1, 16, 0)]] * 2
+    # both pad time to the shared bucket: the net's LSTM runs the real steps only; the loss pads
+    # its prediction and labels together and masks its mean
+    assert spy == [[(0, 1, 64, 0)], [(0, 1, 64, 0), (1, 1, 64, 0)]] * 3
 
 
 def test_a_length_that_is_its_buckets_size_shares_the_buckets_program(spy, monkeypatch):
@@ -145,7 +147,7 @@ def test_a_length_that_is_its_buckets_size_shares_the_buckets_program(spy, monke
         np.testing.assert_allclose(got[0], want[0], rtol=1e-5, atol=1e-6)
         for k in want[2]:
             np.testing.assert_allclose(got[2][k], want[2][k], rtol=1e-4, atol=1e-7, err_msg=k)
-    assert spy == [[(0, 1, 16, 0)], [(0, 1, 16, 0), (1, 1, 16, 0)]] * 2
+    assert spy == [[(0, 1, 64, 0)], [(0, 1, 64, 0), (1, 1, 64, 0)]] * 2
     del spy[:]
     fresh = Tagger(prefix='one_length_')
     fresh.initialize()
@@ -163,7 +165,48 @@ def test_bidirectional_rnn_is_not_padded_along_time(spy, monkeypatch):
 def test_a_sum_over_the_padded_axis_runs_over_the_real_positions(spy, monkeypatch):
     x = nd.array(np.random.RandomState(2).rand(4, 7, 5))
     _forward_matches_exact(monkeypatch, Pooled(prefix='pooled_'), x)
+    assert spy == [[(0, 1, 64, 0)]]  # the GRU runs the real steps, the sum sums them
+
+
+class Wide(gluon.HybridBlock):
+    """A mean over time of a wide layer: 4 x 20000 elements per time step."""
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        with self.name_scope():
+            self.out = gluon.nn.Dense(20000, flatten=False)
+
+    def hybrid_forward(self, F, x):
+        return F.mean(self.out(x), axis=1)
+
+
+def test_a_heavy_sequence_pads_to_the_next_power_of_two(spy, monkeypatch):
+    """The shared bucket (64 positions) is for graphs whose positions cost little; a wide layer
+    computed for 57 padded steps would cost more than the compiles it saves."""
+    assert 4 * 20000 > _bucketed_call.LIGHT
+    _forward_matches_exact(monkeypatch, Wide(prefix='wide_'), nd.array(np.random.RandomState(2).rand(4, 7, 5)))
     assert spy == [[(0, 1, 8, 0)]]
+
+
+def test_shared_bucket_programs_compile_optimised_at_once(monkeypatch):
+    """A program padded to the shared bucket will serve every length below it: its vjp form and
+    pullback skip the cheap tier (ops/_tiers.py), whose second compile would come a few calls on."""
+    from gluonjax import _tape
+    settled, real = [], _tape.record_call
+
+    def record_call(*args, **kw):
+        settled.append(kw.get('settled', False))
+        return real(*args, **kw)
+    monkeypatch.setattr(_tape, 'record_call', record_call)
+    _host.forget()
+    net = Tagger(prefix='settled_')
+    net.initialize()
+    net.hybridize()
+    _train_step(net, nd.array(np.zeros((4, 9))), nd.array(np.zeros((4, 9))))
+    assert settled == [True, True]  # the net and the loss
+    with autograd.record():
+        out = net(nd.array(np.zeros((4, 10))))
+    node = out._ag[0]  # the cut node, whose parent is the padded call's
+    assert node.parents[0][0].settled
 
 
 def test_operators_moving_positions_along_the_axis_are_not_padded(spy, monkeypatch):
@@ -245,7 +288,7 @@ def test_get_symbol_of_a_padded_call_is_the_exact_calls(spy, monkeypatch):
             y = net(x)
         return [(n['op'], n['name']) for n in json.loads(autograd.get_symbol(y).tojson())['nodes']]
     got = recorded_graph()
-    assert spy == [[(0, 1, 16, 0)]]
+    assert spy == [[(0, 1, 64, 0)]]
     assert got == _exact(monkeypatch, recorded_graph)
     assert ('_CachedOp', 'node_0') in got
 

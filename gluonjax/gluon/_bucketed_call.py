@@ -30,6 +30,14 @@ from ..symbol._buckets import axis_tags
 __all__ = ['plan', 'run', 'Usage']
 
 EXACT_AT = 64  # calls of a signature after which its exact program is compiled in any case
+# The least padded size of a sequence axis (one the graph reduces over or a recurrence steps
+# along: its masks) where a position costs little: at most LIGHT elements in the graph's values,
+# a recurrence stopping after the real steps (OpDef.steps). One program then serves every sentence
+# up to 64 words: the LSTM tagger of bench/bench_new_shapes.py (lengths 11-38) and its loss
+# compiled 3 forward and backward programs each at the powers of two, whose optimised compiles
+# (3.5 s on the 2-core CPU) could not all fall in its first pass; one program's do.
+SHARED_BUCKET = 64
+LIGHT = 1 << 16
 
 
 class Usage:
@@ -56,14 +64,15 @@ class Usage:
 
 
 def plan(runner, entry, train, vals):
-    """``(pads, cuts, masks, lengths)`` for padding this call, or None: ``pads`` lists (data position,
-    axis, padded size, k) with ``k`` the index of its real length among the call's lengths (axes
-    of several inputs that must grow together share one), ``cuts`` per output the (axis, real
-    length) pairs to cut it back to, ``masks`` the reductions over padded axes (hashable: see
-    ``GraphFunction``'s ``masks``), ``lengths`` the real length of each ``k``."""
+    """``(pads, cuts, masks, lengths, shared)`` for padding this call, or None: ``pads`` lists
+    (data position, axis, padded size, k) with ``k`` the index of its real length among the call's
+    lengths (axes of several inputs that must grow together share one), ``cuts`` per output the
+    (axis, real length) pairs to cut it back to, ``masks`` the reductions and recurrences over
+    padded axes (hashable: see ``GraphFunction``'s ``masks``), ``lengths`` the real length of each
+    ``k``, ``shared`` whether an axis was padded to ``SHARED_BUCKET`` (see ``run``)."""
     n_data = len(runner.data_index)
     shapes = [vals[pos].shape for pos in range(n_data)]
-    pads, cuts, masks, used, lengths = [], [[] for _ in runner.graph._heads], {}, set(), []
+    pads, cuts, masks, used, lengths, shared = [], [[] for _ in runner.graph._heads], {}, set(), [], False
     for pos in range(n_data):
         for axis, size in enumerate(shapes[pos]):
             if size == 0 or any(p[:2] == (pos, axis) for p in pads):
@@ -80,12 +89,14 @@ def plan(runner, entry, train, vals):
             if found is None:
                 continue
             entry.padded_groups.add(tuple(group))
-            heads, group_masks = found
+            heads, group_masks, per_position = found
             if any(t is not None and (i, t[0]) in used for i, t in enumerate(heads)):
                 continue  # (two axes showing in one output axis: only the first is padded)
             k = len(lengths)
             lengths.append(size)
-            pads.extend((j, b, pow2(size), k) for j, b in group)
+            along = bool(group_masks) and per_position <= LIGHT  # a sequence, cheap per position
+            shared = shared or along
+            pads.extend((j, b, max(pow2(size), SHARED_BUCKET) if along else pow2(size), k) for j, b in group)
             for i, t in enumerate(heads):
                 if t is not None:
                     used.add((i, t[0]))
@@ -94,7 +105,7 @@ def plan(runner, entry, train, vals):
                 masks.setdefault(step, []).extend((i, a, unit, k) for i, a, unit in entries)
     if not pads:
         return None
-    return pads, cuts, tuple(sorted((step, tuple(e)) for step, e in masks.items())), lengths
+    return pads, cuts, tuple(sorted((step, tuple(e)) for step, e in masks.items())), lengths, shared
 
 
 def _padded_before(entry, pos, axis, shapes):
@@ -133,8 +144,13 @@ def _tags(runner, entry, train, vals, group):
 def run(entry, plan_, vals, parents, name, graph_form=None):
     """The compiled graph ``entry`` (its form for the plan's masks, which takes the real lengths
     as a last argument) on ``vals`` padded by ``plan_``; returns ``(outs, node)`` as the exact
-    call would (``node``: the tape node of the cut outputs, None when not recording)."""
-    pads, cuts, masks, lengths = plan_
+    call would (``node``: the tape node of the cut outputs, None when not recording).
+
+    A program padded to ``SHARED_BUCKET`` serves every length below it for as long as the graph
+    meets new lengths: it is compiled optimised at once, not first in the cheap tier
+    (ops/_tiers.py), whose second compile would fall among the first lengths' later calls (the
+    tagger of bench/bench_new_shapes.py: 1.6 s at its 9th step)."""
+    pads, cuts, masks, lengths, shared = plan_
     padded = list(vals)
     for pos, axis, size, _ in pads:
         padded[pos] = _pad(padded[pos], axis, size)
@@ -145,11 +161,11 @@ def run(entry, plan_, vals, parents, name, graph_form=None):
         for pos, axis, _, _ in pads:
             if parents[pos] is not None:
                 parents[pos] = _pad_node(parents[pos], vals[pos], axis)
-        outs, node = _tape.record_call(entry.fn, entry.token, parents, padded, entry.run, name)
+        outs, node = _tape.record_call(entry.fn, entry.token, parents, padded, entry.run, name, settled=shared)
         node.graph = graph_form
     else:
-        run_ = entry.run
-        outs, node = run_.pick((id(run_), signature_of(padded)))(*padded), None
+        run_, signature = entry.run, (id(entry.run), signature_of(padded))
+        outs, node = (run_.choose(signature, False) if shared else run_.pick(signature))(*padded), None
     cut = [_cut(o, c) for o, c in zip(outs, cuts)] + list(outs[len(cuts):])
     if node is None:
         return cut, None

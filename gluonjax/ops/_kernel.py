@@ -114,12 +114,13 @@ def _as_tuple_fn(fn, static, dynamic, n_out, random):
     bound = functools.partial(fn, **static)
     n_dyn = len(dynamic)
 
-    def run(*args):
+    def run(*args, **extra):  # extra: keywords of one traced call (OpDef.steps' _steps)
         if random:
             args, key = args[:-1], args[-1]
             kw = {'_key': key}
         else:
             kw = {}
+        kw.update(extra)
         if n_dyn:
             kw.update(zip(dynamic, args[-n_dyn:]))
             args = args[:-n_dyn]

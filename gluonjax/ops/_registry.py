@@ -491,6 +491,10 @@ class OpDef:
     # Shapes of inputs that follow from the data (a layer's weight from its input), as MXNet's
     # FInferShape gives them: (attrs, {input name: known shape}) -> {input name: shape}.
     input_shapes: Optional[Callable] = None
+    # Output dtypes where they are not all the first input's (or the ``dtype`` parameter's), as
+    # MXNet's FInferType gives them without shapes (``infer_type``): (attrs, input dtype names)
+    # -> one dtype per output (topk's values keep the data's, its indices take ``dtype``).
+    out_dtypes: Optional[Callable] = None
     # All array inputs and the output share one shape (elemwise_add, MXNet's ElemwiseShape): a
     # known one gives the others.
     same_shape_inputs: bool = False
@@ -530,6 +534,12 @@ class OpDef:
     # allowed axes per input (``along_axes``); None: no axis. Creation operators with any rule
     # fill every position alike, so their shape may follow the padded size.
     along: Any = None
+    # A recurrence along one of those axes that can stop after the real positions of a padded
+    # input (a forward RNN along time): fn(attrs) -> (input index, axis), or None where it
+    # cannot. Given ``_steps`` (a traced count), the function computes only the first ``_steps``
+    # positions and repeats the last of them after, without gradient; a padded graph passes the
+    # real length (symbol/_buckets.py), so a larger size bucket costs the recurrence nothing.
+    steps: Optional[Callable] = None
     # How mx.onnx.export_model writes a node of the operator: fn(g, node) -> ONNX output names
     # (see ops/_onnx.py); None where there is no ONNX form (the export names the op and node).
     onnx: Optional[Callable] = None

@@ -148,14 +148,79 @@ def _scan_direction(xw, h0, c0, w_h, b_h, w_r, step, lengths):
     return out, h, c
 
 
+def _stepped(step, params, carry, xs, n):
+    """``lax.scan(partial(step, params), carry, xs)`` over the first ``n`` positions of ``xs`` only
+    (``n`` traced): one program serves every length up to ``xs``'s, at the cost of those ``n``
+    steps. Outputs past ``n`` are zeros. ``jax.custom_vjp`` because reverse-mode jax cannot
+    differentiate a loop of traced length: the backward loop runs the same ``n`` steps in
+    reverse, each step's forward recomputed from the carry saved before it."""
+    return _stepped_vjp(step, params, carry, xs, n)
+
+
+def _stepped_forward(step, params, carry, xs, n):
+    length = xs.shape[0]
+    y = jax.eval_shape(lambda: step(params, carry, xs[0])[1])
+    ys = jnp.zeros((length,) + y.shape, y.dtype)
+    saved = jax.tree_util.tree_map(lambda c: jnp.zeros((length,) + c.shape, c.dtype), carry)
+
+    def body(t, state):
+        carry, ys, saved = state
+        saved = jax.tree_util.tree_map(lambda buf, c: lax.dynamic_update_index_in_dim(buf, c, t, 0), saved, carry)
+        carry, y = step(params, carry, lax.dynamic_index_in_dim(xs, t, 0, False))
+        return carry, lax.dynamic_update_index_in_dim(ys, y, t, 0), saved
+    carry, ys, saved = lax.fori_loop(0, n, body, (carry, ys, saved))
+    return (carry, ys), (params, saved, xs, n)
+
+
+def _stepped_backward(step, residuals, cotangents):
+    params, saved, xs, n = residuals
+    ct_carry, ct_ys = cotangents
+
+    def body(i, state):
+        t = n - 1 - i
+        ct_carry, ct_params, ct_xs = state
+        carry = jax.tree_util.tree_map(lambda buf: lax.dynamic_index_in_dim(buf, t, 0, False), saved)
+        _, vjp = jax.vjp(step, params, carry, lax.dynamic_index_in_dim(xs, t, 0, False))
+        d_params, ct_carry, d_x = vjp((ct_carry, lax.dynamic_index_in_dim(ct_ys, t, 0, False)))
+        return (ct_carry, jax.tree_util.tree_map(jnp.add, ct_params, d_params),
+                lax.dynamic_update_index_in_dim(ct_xs, d_x, t, 0))
+    zeros = (jax.tree_util.tree_map(jnp.zeros_like, params), jnp.zeros_like(xs))
+    ct_carry, ct_params, ct_xs = lax.fori_loop(0, n, body, (ct_carry,) + zeros)
+    return ct_params, ct_carry, ct_xs, None
+
+
+_stepped_vjp = jax.custom_vjp(lambda step, *args: _stepped_forward(step, *args)[0], nondiff_argnums=(0,))
+_stepped_vjp.defvjp(_stepped_forward, _stepped_backward)
+
+
+def _stepped_layer(x, h0, c0, weights, biases, step, n):
+    """One forward direction over the first ``n`` steps of ``x`` (OpDef.steps). The input
+    projection runs inside the loop, step by step, so it too costs only the real steps; the
+    positions past ``n`` repeat the output at ``n - 1``, without gradient (a padded size
+    bucket's positions hold values the graph computes with, as the input's edge padding)."""
+    params = (weights[0], biases[0], weights[1], biases[1], weights[2] if len(weights) > 2 else None)
+
+    def projected(params, carry, x_t):
+        w_i, b_i, w_h, b_h, w_r = params
+        return step(carry, x_t @ w_i.T + b_i, w_h, b_h, w_r)
+    (h, c), out = _stepped(projected, params, (h0, c0), x, n)
+    last = lax.stop_gradient(lax.dynamic_index_in_dim(out, jnp.maximum(n - 1, 0), 0))
+    out = jnp.where(jnp.arange(x.shape[0])[:, None, None] < n, out, last)
+    return out, h, c
+
+
 def _time_reversed(x, lengths):
     return jnp.flip(x, 0) if lengths is None else _reverse_valid(x, lengths)
 
 
-def _run_layer(x, h0, c0, weights, biases, step, lengths):
+def _run_layer(x, h0, c0, weights, biases, step, lengths, steps=None):
     """One layer, every direction at once: the directions are a vmapped axis of one scan (the
     right-to-left one runs on time-reversed inputs), so a bidirectional layer compiles as one
-    recurrence. ``weights``/``biases`` and the states carry a leading direction axis."""
+    recurrence. ``weights``/``biases`` and the states carry a leading direction axis. With
+    ``steps`` (one direction only), the recurrence stops after that many steps."""
+    if steps is not None:
+        out, h, c = _stepped_layer(x, h0[0], c0[0], [w[0] for w in weights], [b[0] for b in biases], step, steps)
+        return out, h[None], c[None]
     w_i, w_h = weights[0], weights[1]
     w_r = weights[2] if len(weights) > 2 else None
     b_i, b_h = biases
@@ -290,6 +355,11 @@ def _onnx_rnn(g, node):
     return [x] + [g.add('Concat', f, axis=0) if len(f) > 1 else f[0] for f in finals]
 
 
+def _rnn_steps(attrs):
+    """``OpDef.steps`` of RNN: a forward-only network may stop after the real time steps."""
+    return None if attrs['bidirectional'] or attrs['use_sequence_length'] else (0, 0)
+
+
 def _rnn_along(attrs, ndims):
     """``OpDef.along`` of RNN: the batch axis of data, states and lengths; the time axis of the data
     too when the network runs forward only over all of it (each step depends on the steps before)."""
@@ -299,7 +369,8 @@ def _rnn_along(attrs, ndims):
 
 
 @register('RNN', onnx=_onnx_rnn, input_shapes=_input_shapes_rule, npx=('rnn',), inputs=_rnn_inputs, num_outputs=_rnn_outputs,
-          output_names=('output', 'state_output', 'statecell_output'), mode_dependent=True, random=True, along=_rnn_along,
+          output_names=('output', 'state_output', 'statecell_output'), mode_dependent=True, random=True,
+          along=_rnn_along, steps=_rnn_steps,
           params=[P('state_size', 'int'), P('num_layers', 'int'), P('bidirectional', 'bool', False),
                   P('mode', 'str'), P('p', 'float', 0.0), P('state_outputs', 'bool', False),
                   P('projection_size', 'int', None, optional=True),
@@ -308,14 +379,14 @@ def _rnn_along(attrs, ndims):
                   P('lstm_state_clip_nan', 'bool', False), P('use_sequence_length', 'bool', False)])
 def rnn(data, parameters, state, *rest, state_size, num_layers, bidirectional, mode, p, state_outputs,
         projection_size, lstm_state_clip_min, lstm_state_clip_max, lstm_state_clip_nan, use_sequence_length,
-        _train=False, _key=None):
+        _train=False, _key=None, _steps=None):
     """A stack of recurrent layers over time-major data (seq_len, batch, input_size).
 
     ``state`` (and ``state_cell`` for lstm) are (num_layers * directions, batch, H).
     Returns the last layer's outputs (seq_len, batch, directions * H) and, with
     ``state_outputs``, the final states. ``p`` is dropout between layers in training.
     With ``use_sequence_length`` each sequence stops at its length: later outputs are
-    0 and the final state is the one at the last valid step.
+    0 and the final state is the one at the last valid step. ``_steps``: see ``OpDef.steps``.
     """
     op = 'RNN'
     if mode not in _GATES:
@@ -364,14 +435,14 @@ def rnn(data, parameters, state, *rest, state_size, num_layers, bidirectional, m
     c0 = c0.reshape((num_layers, dirs, n, state_size))
     dropout = _train and p > 0 and _key is not None
     keys = jax.random.split(_key, max(num_layers - 1, 1)) if dropout else None
-    x, h_first, c_first = _run_layer(data.astype(ct), h0[0], c0[0], first[0], first[1], step, lengths)
+    x, h_first, c_first = _run_layer(data.astype(ct), h0[0], c0[0], first[0], first[1], step, lengths, _steps)
     h_out, c_out = h_first[None], c_first[None]
     if num_layers > 1:
         def one_layer(x, layer):
             weights, biases, h, c, key = layer
             if dropout:  # between layers: on each layer's input but the first's
                 x = _dropout(x, key, p, ct)
-            x, h, c = _run_layer(x, h, c, weights, biases, step, lengths)
+            x, h, c = _run_layer(x, h, c, weights, biases, step, lengths, _steps)
             return x, (h, c)
         x, (h_rest, c_rest) = lax.scan(one_layer, x, (later[0], later[1], h0[1:], c0[1:],
                                                       keys if dropout else jnp.zeros(num_layers - 1)))

@@ -28,11 +28,15 @@ _TAINTED = 'tainted'
 
 def axis_tags(graph, data_names, specs, train, group, key=None):
     """Where padding the data inputs' axes ``group`` ([(data position, axis)], all of one size)
-    shows in the graph's outputs: ``(heads, masks)``, or None when they may not be padded.
+    shows in the graph's outputs: ``(heads, masks, per_position)``, or None when they may not be
+    padded.
     ``heads`` has per output an ``(axis, unit)`` or None (an output not depending on them);
     ``masks`` maps the index of each reduction over a padded axis (``OpDef.rows``) in the
     graph's steps to its ``(input, axis, unit)``: run with the padded positions masked by the
-    reduction's neutral element (``GraphFunction``'s ``masks``), it gives the real result.
+    reduction's neutral element (``GraphFunction``'s ``masks``), it gives the real result; and
+    likewise each recurrence along a padded axis (``OpDef.steps``), run over the real steps only.
+    ``per_position`` counts the elements the graph's values hold per position of the axis: what
+    one padded position costs, roughly.
 
     ``specs`` are the data inputs' and parameters' ShapeDtypeStructs by name, ``key`` the PRNG
     key's of a random graph."""
@@ -49,7 +53,7 @@ def axis_tags(graph, data_names, specs, train, group, key=None):
     for pos, axis in group:
         tags[(slot_of[data_names[pos]], 0)] = (axis, 1)
     span = probes[1] - probes[0]
-    masks = {}
+    masks, per_position = {}, 0
     for n, step in enumerate(graph._steps):
         ins = [tags.get(entry) for entry in step.slots]
         outs = [_tag(shapes[0][step.out_slot][i], shapes[1][step.out_slot][i], probes[0], span)
@@ -64,6 +68,9 @@ def axis_tags(graph, data_names, specs, train, group, key=None):
             return None
         elif _keeps(step, ins, outs, shapes[0]):
             outs = [_TAINTED if t is None else t for t in outs]
+            stops = _stops(step, ins)
+            if stops:
+                masks[n] = stops
         elif _maskable(step, ins, outs):
             masks[n] = [(i, t[0], t[1]) for i, t in enumerate(ins) if t is not None]
         else:
@@ -71,8 +78,9 @@ def axis_tags(graph, data_names, specs, train, group, key=None):
         for i, t in enumerate(outs):
             if t is not None:
                 tags[(step.out_slot, i)] = t
+                per_position += (_size(shapes[1][step.out_slot][i]) - _size(shapes[0][step.out_slot][i])) // span
     heads = [tags.get(entry) for entry in graph._heads]
-    return None if _TAINTED in heads else (heads, masks)
+    return None if _TAINTED in heads else (heads, masks, per_position)
 
 
 def _may_pad(graph, data_names, specs, group):
@@ -108,6 +116,16 @@ def _resized(specs, data_names, group, size):
         shape[axis] = size
         specs[data_names[pos]] = jax.ShapeDtypeStruct(tuple(shape), spec.dtype)
     return specs
+
+
+def _stops(step, ins):
+    """``[(input, axis, unit)]`` of a recurrence stepping along its input's padded axis, which
+    may stop after the real positions (``OpDef.steps``); None otherwise."""
+    where = step.op.steps(step.kernel(False).attrs) if step.op.steps is not None else None
+    tag = ins[where[0]] if where is not None else None
+    if tag is None or tag[0] != where[1]:
+        return None
+    return [(where[0], tag[0], tag[1])]
 
 
 def _maskable(step, ins, outs):

@@ -137,7 +137,8 @@ class GraphFunction:
     def _evaluate(self, inputs, train, key, devices, masks=None, lengths=None):
         """Every slot's values (a tuple per slot, in ``_steps`` order) and the written aux states.
         ``masks`` ({step index: [(input, axis, unit, k)]}, symbol/_buckets.py) runs those
-        reductions over only the first ``unit * lengths[k]`` positions of a padded axis."""
+        reductions and recurrences over only the first ``unit * lengths[k]`` positions of a
+        padded axis."""
         values = [None] * self._n_slots
         for slot, name in self._variables:
             try:
@@ -162,8 +163,11 @@ class GraphFunction:
                 call_args.append(sub)
             with jax.named_scope(step.name):
                 try:
-                    if masks and n in masks:
+                    if masks and n in masks and step.op.rows is not None:
                         outs = _masked_reduction(kernel, call_args[0], masks[n], lengths)
+                    elif masks and n in masks:  # a recurrence along the padded axis (OpDef.steps)
+                        (_input, _axis, unit, k), = masks[n]
+                        outs = kernel.fn(*call_args, _steps=unit * lengths[k])
                     else:
                         outs = kernel.fn(*call_args)
                 except MXNetError as err:
