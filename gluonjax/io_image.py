@@ -19,6 +19,7 @@ do not depend on the number of threads, but are not MXNet's draws.
 """
 import collections
 import os
+import struct
 import threading
 import weakref
 from concurrent.futures import ThreadPoolExecutor
@@ -216,7 +217,11 @@ class ImageRecordIter(DataIter):
     def _load(self, offset, seed, data, label, index, slot):
         from .image.image import _decode_numpy, _interp_method, _resize_np
         record, _ = recordio.read_record_at(self._fd, offset, self.path_imgrec)
-        header, payload = recordio.unpack(record)
+        try:
+            header, payload = recordio.unpack(record)
+        except (struct.error, ValueError) as err:  # a damaged record: name the file and the offset
+            raise MXNetError('ImageRecordIter: record at byte offset %d of %s: %s'
+                             % (offset, self.path_imgrec, err)) from None
         where = 'record at byte offset %d of %s (id %d)' % (offset, self.path_imgrec, header.id)
         c, h, w = self.data_shape
         try:

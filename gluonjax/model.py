@@ -10,6 +10,7 @@ here load in MXNet 1.9.1 and the other way round.
 devices, a batch split across them, their gradients summed before one update per parameter
 (MXNet's 'local' kvstore).
 """
+import functools
 import logging
 import time
 import warnings
@@ -46,27 +47,37 @@ def save_checkpoint(prefix, epoch, symbol, arg_params, aux_params, remove_amp_ca
     logging.info('Saved checkpoint to "%s"', fname)
 
 
-def _split_params(saved, fname):
+def _split_params(saved, fname, skip_other_kinds=False):
+    """``(arg_params, aux_params)`` from the ``arg:<name>``/``aux:<name>`` keys of a loaded file.
+
+    A key of another kind is an error for a module's ``load_params`` and skipped by
+    ``mx.model.load_params`` (``skip_other_kinds``), as in MXNet 1.9.1; a key without a kind
+    is an error for both."""
     arg_params, aux_params = {}, {}
     if not isinstance(saved, dict):
         raise ValueError('Invalid param file %s: it holds a list of arrays, not arg:/aux: names' % fname)
     for key, value in saved.items():
-        kind, _, name = key.partition(':')
+        kind, colon, name = key.partition(':')
         if kind == 'arg' and name:
             arg_params[name] = value
         elif kind == 'aux' and name:
             aux_params[name] = value
-        else:
+        elif not (skip_other_kinds and colon):
             raise ValueError('Invalid param file %s: key %r is neither arg:<name> nor aux:<name>'
                              % (fname, key))
     return arg_params, aux_params
 
 
 def load_params(prefix, epoch):
-    """``(arg_params, aux_params)`` read from ``prefix-%04d.params``."""
+    """``(arg_params, aux_params)`` read from ``prefix-%04d.params`` (keys of other kinds than
+    ``arg:``/``aux:`` are skipped; an empty file gives two empty dicts, with a warning)."""
     from . import ndarray as nd
     fname = _params_name(prefix, epoch)
-    return _split_params(nd.load(fname), fname)
+    saved = nd.load(fname)
+    if not saved:  # (an empty dict saved reads back as an empty list)
+        logging.warning("Params file '%s' is empty", fname)
+        return {}, {}
+    return _split_params(saved, fname, skip_other_kinds=True)
 
 
 def load_checkpoint(prefix, epoch):
@@ -156,6 +167,28 @@ class _Executors:
                 for c in copies[1:]:
                     total = total + c
                 (total / len(copies) if len(copies) > 1 else total).astype(target.dtype).copyto(target)
+
+
+def _update_summed(group, param_names, updater):
+    """Sum each parameter's gradient over the devices, update the first device's copy once and
+    hand it to the others (MXNet's 'local' kvstore)."""
+    execs = group.execs
+    for index, name in enumerate(param_names):
+        grad = execs[0].grad_dict[name]
+        for exe in execs[1:]:
+            grad = grad + exe.grad_dict[name].as_in_context(grad.context)
+        weight = execs[0].arg_dict[name]
+        updater(index, grad, weight)
+        for exe in execs[1:]:
+            weight.copyto(exe.arg_dict[name])
+
+
+def _update_per_device(group, param_names, updater):
+    """No kvstore: each device updates its copy with its own slice's gradient."""
+    execs = group.execs
+    for index, name in enumerate(param_names):
+        for k, exe in enumerate(execs):
+            updater(index * len(execs) + k, exe.grad_dict[name], exe.arg_dict[name])
 
 
 class FeedForward:
@@ -372,14 +405,21 @@ class FeedForward:
         _, param_names, _ = self._init_params(data.provide_data + data.provide_label)
         if not isinstance(eval_metric, metric_mod.EvalMetric):
             eval_metric = metric_mod.create(eval_metric)
-        self.kwargs['param_idx2name'] = dict(enumerate(param_names))
+        # without a kvstore each device's copy is a parameter of its own to the optimizer
+        # (index i * devices + k), as in MXNet 1.9.1; a store sums the gradients first
+        per_device = kvstore is None and len(self.ctx) > 1
+        copies = len(self.ctx) if per_device else 1
+        self.kwargs['param_idx2name'] = {i * copies + k: name for i, name in enumerate(param_names)
+                                         for k in range(copies)}
         if isinstance(self.optimizer, str):
             optimizer = opt.create(self.optimizer, rescale_grad=1.0 / data.batch_size, **self.kwargs)
         else:
             optimizer = self.optimizer
             if not optimizer.idx2name:
                 optimizer.idx2name = dict(self.kwargs['param_idx2name'])
-        self._train(data, eval_data, eval_metric, param_names, opt.get_updater(optimizer),
+        update = _update_per_device if per_device else _update_summed
+        self._train(data, eval_data, eval_metric, param_names,
+                    functools.partial(update, updater=opt.get_updater(optimizer)),
                     epoch_end_callback, batch_end_callback, logger or logging, monitor,
                     eval_end_callback, eval_batch_end_callback)
 
@@ -394,7 +434,7 @@ class FeedForward:
             group = cache[key] = _Executors(symbol, self.ctx, descs, param_names, True)
         return group
 
-    def _train(self, train_data, eval_data, eval_metric, param_names, updater,
+    def _train(self, train_data, eval_data, eval_metric, param_names, update,
                epoch_end_callback, batch_end_callback, logger, monitor, eval_end_callback,
                eval_batch_end_callback):
         logger.info('Start training with %s', str(self.ctx))
@@ -431,7 +471,7 @@ class FeedForward:
                     for exe in group.execs:
                         exe.forward(is_train=True)
                         exe.backward()
-                    self._update(group, param_names, updater)
+                    update(group, param_names)
                     if monitor is not None:
                         monitor.toc_print()
                     group.update_metric(eval_metric, batch.label)
@@ -468,20 +508,6 @@ class FeedForward:
             total += 1
         _multiple_callbacks(eval_end_callback, BatchEndParam(epoch, total, eval_metric, locals()))
         eval_data.reset()
-
-    @staticmethod
-    def _update(group, param_names, updater):
-        """Sum each parameter's gradient over the devices, update the first device's copy
-        once and hand it to the others (MXNet's 'local' kvstore)."""
-        execs = group.execs
-        for index, name in enumerate(param_names):
-            grad = execs[0].grad_dict[name]
-            for exe in execs[1:]:
-                grad = grad + exe.grad_dict[name].as_in_context(grad.context)
-            weight = execs[0].arg_dict[name]
-            updater(index, grad, weight)
-            for exe in execs[1:]:
-                weight.copyto(exe.arg_dict[name])
 
     def save(self, prefix, epoch=None, remove_amp_cast=True):
         """Checkpoint: ``prefix-symbol.json`` and ``prefix-%04d.params`` (epoch default num_epoch)."""

@@ -14,6 +14,7 @@ import jax
 import jax.numpy as jnp
 
 from .ops import _tiers
+from .symbol._monitor import MonitorCallback
 
 __all__ = ['Monitor']
 
@@ -37,7 +38,8 @@ class Monitor:
     sort : bool
         Sort the results by name.
     monitor_all : bool
-        Also collect the inputs of every operator (here: every graph variable).
+        Also collect the inputs of every operator (``relu_input0``, ``fc_weight``), as
+        ``Executor.set_monitor_callback`` reports them.
     """
 
     def __init__(self, interval, stat_func=None, pattern='.*', sort=False, monitor_all=False):
@@ -57,12 +59,13 @@ class Monitor:
         self.exes = []
         self.sort = sort
         self.monitor_all = monitor_all
-        self._internals = {}   # id(executor) -> (output names, jitted function)
+        self._internals = {}   # ('backward', id(executor)) -> (gradient names, jitted function)
 
     def install(self, exe):
         """Watch executor ``exe`` (its forward reports to this monitor, and a Module's
         executors report their backward too)."""
-        exe._set_monitor_hook(self._on_forward)
+        report = MonitorCallback(self.stat_helper, self.monitor_all)  # MXNet's names and order
+        exe._set_monitor_hook(lambda e: report(e) if self.activated else None)
         exe._monitor_backward = self._on_backward
         self.exes.append(exe)
 
@@ -71,39 +74,6 @@ class Monitor:
         if not self.activated or not self.re_prog.match(name):
             return
         self.queue.append((self.step, name, self.stat_func(array)))
-
-    def _internal_fn(self, exe):
-        entry = self._internals.get(id(exe))
-        if entry is None:
-            from .symbol.graph import GraphFunction
-            internals = exe._symbol.get_internals()
-            variables = set(internals.list_inputs())
-            names = internals.list_outputs()
-            keep = [i for i, n in enumerate(names) if self.monitor_all or n not in variables]
-            graph = GraphFunction(internals)
-
-            def run(inputs, train, key):
-                outs, _ = graph(inputs, train, key)
-                return [outs[i] for i in keep]
-            entry = ([names[i] for i in keep], _tiers.jit(run, static_argnums=(1,)))
-            self._internals[id(exe)] = entry
-        return entry
-
-    def _on_forward(self, exe):
-        """Called by an executor after its forward: record its operators' outputs."""
-        if not self.activated:
-            return
-        names, fn = self._internal_fn(exe)
-        if exe._last is not None:
-            args, aux, key, train = exe._last
-        else:
-            (args, aux), key, train = exe._jax_inputs(), None, False
-        if key is None and exe._fn.has_random:
-            key = jax.random.PRNGKey(0)
-        from .ndarray import NDArray
-        values = fn(dict(args, **aux), train, key)
-        for name, value in zip(names, values):
-            self.stat_helper(name, NDArray._from_jax(value, exe._ctx))
 
     def _backward_fn(self, exe):
         """A jitted function giving the gradient of every operator's inputs (what MXNet's

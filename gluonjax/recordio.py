@@ -159,12 +159,14 @@ class MXRecordIO:
         self.open()
 
     def _check(self, writing):
+        """Fails on a closed file, and with AssertionError (MXNet's asserts) in the wrong mode."""
         if not self.is_open:
             raise MXNetError('%s: %s is closed' % (type(self).__name__, self.uri))
+        name = type(self).__name__
         if writing and not self.writable:
-            raise MXNetError('%s: %s is open for reading (flag "r"); cannot write' % (type(self).__name__, self.uri))
+            raise AssertionError('%s: %s is open for reading (flag "r"); cannot write' % (name, self.uri))
         if not writing and self.writable:
-            raise MXNetError('%s: %s is open for writing (flag "w"); cannot read' % (type(self).__name__, self.uri))
+            raise AssertionError('%s: %s is open for writing (flag "w"); cannot read' % (name, self.uri))
 
     # -- writing ----------------------------------------------------------------------
     def write(self, buf):
@@ -175,9 +177,8 @@ class MXRecordIO:
         self._files.rec.write(encode_record(buf))   # one write call per record
 
     def tell(self):
-        """The byte offset where the next record will be written (or read)."""
-        if not self.is_open:
-            raise MXNetError('%s: %s is closed' % (type(self).__name__, self.uri))
+        """The byte offset where the next record will be written (a writer's only, as in MXNet)."""
+        self._check(True)
         return self._files.rec.tell()
 
     # -- reading ----------------------------------------------------------------------
@@ -250,9 +251,9 @@ class MXIndexedRecordIO(MXRecordIO):
                     key, pos = self.key_type(fields[0]), int(fields[1])
                     if len(fields) != 2 or pos < 0:
                         raise ValueError
-                except (ValueError, IndexError):
-                    raise MXNetError('MXIndexedRecordIO: %s line %d: expected "key<TAB>byte offset", got %r'
-                                     % (self.idx_path, line_no, line.rstrip('\n'))) from None
+                except (ValueError, IndexError) as err:   # the types MXNet's parsing raises
+                    raise type(err)('MXIndexedRecordIO: %s line %d: expected "key<TAB>byte offset", got %r'
+                                    % (self.idx_path, line_no, line.rstrip('\n'))) from None
                 self.idx[key] = pos
                 self.keys.append(key)
         self.fidx = self._files.idx
@@ -263,9 +264,9 @@ class MXIndexedRecordIO(MXRecordIO):
         try:
             pos = self.idx[idx]
         except (KeyError, TypeError):
-            raise MXNetError('MXIndexedRecordIO: key %r is not in the index %s (%d keys%s)'
-                             % (idx, self.idx_path, len(self.keys),
-                                ', from %r to %r' % (self.keys[0], self.keys[-1]) if self.keys else '')) from None
+            raise KeyError('MXIndexedRecordIO: key %r is not in the index %s (%d keys%s)'
+                           % (idx, self.idx_path, len(self.keys),
+                              ', from %r to %r' % (self.keys[0], self.keys[-1]) if self.keys else '')) from None
         self._seek(pos)
 
     def read_idx(self, idx):
@@ -313,21 +314,22 @@ def pack(header, s):
         extra = label.tobytes()
     try:
         head = struct.pack(_IR_FORMAT, *header)
-    except struct.error as err:
-        raise MXNetError('recordio.pack: bad header %r: %s' % (tuple(header), err)) from None
+    except struct.error as err:   # still struct.error, as MXNet's struct.pack raises
+        raise struct.error('recordio.pack: bad header %r: %s' % (tuple(header), err)) from None
     return head + extra + bytes(s)
 
 
 def unpack(s):
     """(IRHeader, payload bytes) of an image record; ``label`` is a float32 array when flag > 0."""
+    # struct.error and ValueError, as MXNet's struct.unpack and np.frombuffer raise
     if len(s) < _IR_SIZE:
-        raise MXNetError('recordio.unpack: a record of %d bytes is shorter than its %d-byte header'
-                         % (len(s), _IR_SIZE))
+        raise struct.error('recordio.unpack: a record of %d bytes is shorter than its %d-byte header'
+                           % (len(s), _IR_SIZE))
     header = IRHeader(*struct.unpack(_IR_FORMAT, s[:_IR_SIZE]))
     s = s[_IR_SIZE:]
     if header.flag > 0:
         if len(s) < 4 * header.flag:
-            raise MXNetError('recordio.unpack: the header announces %d labels (%d bytes) but only %d bytes follow'
+            raise ValueError('recordio.unpack: the header announces %d labels (%d bytes) but only %d bytes follow'
                              % (header.flag, 4 * header.flag, len(s)))
         header = header._replace(label=np.frombuffer(s, np.float32, header.flag).copy())
         s = s[header.flag * 4:]

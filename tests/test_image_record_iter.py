@@ -112,3 +112,8 @@ def test_multi_label_and_errors(tmp_path, mnist_rec):
     broken.write_bytes(open(rec, 'rb').read()[:1000])
     with pytest.raises(MXNetError, match=r'broken\.rec.*truncated record'):
         mx.io.ImageRecordIter(path_imgrec=str(broken), data_shape=(1, 28, 28), batch_size=3)
+    short = str(tmp_path / 'short.rec')  # a whole record holding less than an image header
+    with mx.recordio.MXRecordIO(short, 'w') as w:
+        w.write(b'tiny')
+    with pytest.raises(MXNetError, match=r'record at byte offset 0 of .*short\.rec: .*shorter than its 24-byte header'):
+        mx.io.ImageRecordIter(path_imgrec=short, data_shape=(1, 28, 28), batch_size=1).next()

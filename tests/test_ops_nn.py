@@ -7,6 +7,7 @@ through autograd, Dropout's statistics, RNN sequence lengths and projections, dt
 and the errors users see.
 """
 import itertools
+from functools import partial
 
 import jax
 import jax.numpy as jnp
@@ -475,6 +476,32 @@ def test_batchnorm_moving_stats_change_only_in_recorded_training(rng, hybridize)
 
 
 @pytest.mark.parametrize('hybridize', [False, True])
+def test_batchnorm_moving_stats_change_only_where_backward_passes(rng, hybridize):
+    """A BatchNorm on the data learning neither gamma nor beta (ResNet V2's first) is passed by
+    no backward: MXNet keeps its moving statistics, eagerly and hybridized, while those of a
+    BatchNorm after a learned layer change (MXNet 1.9.1's numbers)."""
+    from gluonjax.gluon import nn as gnn
+    net = gnn.HybridSequential()
+    net.add(gnn.BatchNorm(scale=False, center=False, in_channels=2), gnn.Conv2D(2, 1, in_channels=2),
+            gnn.BatchNorm(in_channels=2))
+    net.initialize(mx.init.Constant(0.5))
+    if hybridize:
+        net.hybridize()
+    x = nd(np.array([[[[1.]], [[2.]]], [[[3.]], [[5.]]]]))
+    for attach, first, second in (
+            (False, ([0, 0], [1, 1]), [0.9999992847442627] * 2),
+            (True, ([0.2, 0.35], [1, 1.125]), [0.9999986290931702] * 2)):
+        if attach:  # a recorded input: the backward now passes the first BatchNorm too
+            x.attach_grad()
+        with mx.autograd.record():
+            out = net(x)
+        out.backward()
+        np.testing.assert_allclose(net[0].running_mean.data().asnumpy(), first[0], rtol=1e-6)
+        np.testing.assert_allclose(net[0].running_var.data().asnumpy(), first[1], rtol=1e-6)
+        np.testing.assert_allclose(net[2].running_var.data().asnumpy(), second, rtol=1e-7, atol=0)
+
+
+@pytest.mark.parametrize('hybridize', [False, True])
 def test_batchnorm_two_recorded_passes_update_in_backward_order(rng, hybridize):
     """Two passes recorded before one backward (a GAN discriminator on real and fake data):
     MXNet applies both updates when backward reaches each pass, the later pass first."""
@@ -875,6 +902,44 @@ def test_rnn_sequence_length_equals_truncated_runs(rng, mode):
         np.testing.assert_array_equal(out[0].asnumpy()[length:, b], 0)
         for got, want in zip(out[1:], single[1:]):
             np.testing.assert_allclose(got.asnumpy()[:, b], want.asnumpy()[:, 0], rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize('mode, layers, proj', [('lstm', 2, None), ('gru', 3, None), ('rnn_tanh', 1, None),
+                                               ('lstm', 2, 2), ('rnn_relu', 2, None)])
+def test_rnn_stepped_over_a_padded_length_equals_the_exact_run(rng, mode, layers, proj):
+    """OpDef.steps: given ``_steps``, RNN runs only that many steps of longer (padded) data, with
+    the exact run's outputs, final states and gradients; later outputs repeat the last real one
+    and pass no gradient back."""
+    t, real, n, ni, hidden = 9, 5, 3, 4, 6
+    size = nn_rnn.rnn_param_size(mode, ni, hidden, layers, projection_size=proj)
+    p = jnp.asarray(rng.standard_normal(size) * 0.4, jnp.float32)
+    x = jnp.asarray(rng.standard_normal((t, n, ni)), jnp.float32)
+    states = [jnp.asarray(rng.standard_normal((layers, n, proj or hidden)), jnp.float32)]
+    if mode == 'lstm':
+        states.append(jnp.asarray(rng.standard_normal((layers, n, hidden)), jnp.float32))
+    op = get_op('RNN')
+    attrs = op.parse_attrs(dict(state_size=hidden, num_layers=layers, mode=mode, state_outputs=True,
+                                projection_size=proj))
+    assert op.steps(attrs) == (0, 0)
+
+    def loss(run, p, x, *states):
+        outs = run(p, x, *states)
+        return (outs[0][:real] ** 2).sum() + outs[0][:real].sum() + sum(o.sum() for o in outs[1:]), outs
+    exact = lambda p, x, *states: op.fn(x[:real], p, *states, **attrs)
+    stepped = lambda p, x, *states: op.fn(x, p, *states, **attrs, _steps=jnp.int32(real))
+    argnums = tuple(range(2 + len(states)))
+    (want, want_outs), want_grads = jax.value_and_grad(partial(loss, exact), argnums, has_aux=True)(p, x, *states)
+    (got, got_outs), got_grads = jax.jit(jax.value_and_grad(partial(loss, stepped), argnums, has_aux=True))(
+        p, x, *states)
+    np.testing.assert_allclose(got_outs[0][:real], want_outs[0], rtol=1e-5, atol=1e-6)
+    padded = got_outs[0][real:]
+    np.testing.assert_array_equal(padded, np.broadcast_to(got_outs[0][real - 1], padded.shape))
+    for g, w in zip(got_outs[1:], want_outs[1:]):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+    for g, w in zip(got_grads, want_grads):
+        np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-5)
+    np.testing.assert_array_equal(got_grads[1][real:], 0)
+    assert get_op('RNN').steps(dict(attrs, bidirectional=True)) is None
 
 
 def test_rnn_dropout_only_in_training(rng):

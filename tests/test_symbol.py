@@ -201,8 +201,8 @@ def test_copy_deepcopy_and_pickle_keep_the_graph():
     for other in (copy.copy(s), copy.deepcopy(s), pickle.loads(pickle.dumps(s))):
         assert other.tojson() == s.tojson()
     c = copy.deepcopy(s)
-    c[0]._set_attr(foo='bar')
-    assert s[0].attr('foo') is None
+    c[0]._set_attr(__foo__='bar')  # a plain name is refused by _mul_scalar's parameters, as in MXNet
+    assert s[0].attr('__foo__') is None
 
 
 def test_bool_and_unsupported_operands():
@@ -442,6 +442,11 @@ SHAPE_CASES = {
                                                 {'kernel': (3, 3), 'num_filter': 3, 'num_deformable_group': 2}),
     'Deconvolution': ([(2, 3, 4, 4), (3, 2, 3, 3)], {'kernel': (3, 3), 'num_filter': 2}),
     'Pooling': ([(2, 3, 8, 8)], {'kernel': (2, 2), 'pool_type': 'max', 'stride': (2, 2)}),
+    'Pooling_v1': ([(2, 3, 8, 8)], {'kernel': (3, 3), 'pool_type': 'avg', 'stride': (2, 2), 'pad': (1, 1)}),
+    'Convolution_v1': ([(2, 3, 8, 8), (4, 3, 3, 3), (4,)], {'kernel': (3, 3), 'num_filter': 4, 'stride': (2, 2)}),
+    '_contrib_BatchNormWithReLU': ([(2, 3, 4, 4), (3,), (3,), (3,), (3,)], {}),
+    'IdentityAttachKLSparseReg': ([(2, 3, 4), (3,)], {'penalty': 0.01}),
+    'multi_lars': ([(4,), (4,), (4,), (4,)], {'eta': 0.5, 'eps': 1e-3}),
     'BatchNorm': ([(2, 3, 4, 4), (3,), (3,), (3,), (3,)], {}),
     '_contrib_SyncBatchNorm': ([(2, 3, 4, 4), (3,), (3,), (3,), (3,)], {'ndev': 1, 'key': 'bn'}),
     'InstanceNorm': ([(2, 3, 4), (3,), (3,)], {}),

@@ -97,6 +97,7 @@ class GraphRunner:
         self.extra = ()  # a single operator's dynamic parameter values (_dynamic_values)
         self._arrays = {}
         self._last_arrays = (None, None, None)  # (ctx, generation, arrays) of the last call
+        self._reached = {}  # {which inputs are recorded: the auxiliary states backward writes}
         self._recorded_form = None
 
     def finish_deferred_init(self):
@@ -232,7 +233,8 @@ class GraphRunner:
                 r._ag = (node, i)
             if train and self.aux_keys and results:
                 # as MXNet: running statistics are written when backward passes the graph
-                node.on_backward = self._aux_writer([arrays[pos] for pos in self.aux_pos], outs[n:])
+                node.on_backward = self._aux_writer([arrays[pos] for pos in self.aux_pos], outs[n:],
+                                                    self._reached_aux(parents))
         return results
 
     def _record_kernel(self, kernel, entry, parents, vals):
@@ -312,18 +314,47 @@ class GraphRunner:
             raise self._error(err) from None
         return [values[s][i] for s, i in graph._heads]
 
-    def _aux_writer(self, aux_arrays, after):
-        """A function storing the new auxiliary states into their arrays (see ndarray._aux_writer)."""
+    def _aux_writer(self, aux_arrays, after, reached):
+        """A function storing the new auxiliary states named in ``reached`` into their arrays
+        (see ndarray._aux_writer)."""
         before = [a._data for a in aux_arrays]
         rules = self._aux_rules()
 
         def write():
             for key, arr, b, a in zip(self.aux_keys, aux_arrays, before, after):
+                if key not in reached:
+                    continue
                 op, attrs = rules.get(key, (None, None))
                 if arr._data is not b and op is not None and op.rebase_aux is not None:
                     a = op.rebase_aux(attrs, (b,), (a,), (arr._data,))[0]
                 arr._set_data(a)
         return write
+
+    def _reached_aux(self, parents):
+        """The auxiliary states a backward pass writes, for the call's tape entries ``parents``:
+        those of operators with an input computed from a recorded input. As eager calls (an
+        operator on untracked inputs is not recorded), MXNet runs the backward of no other
+        operator, and writes running statistics there: a BatchNorm on the data with neither
+        gamma nor beta learned (ResNet V2's first) keeps its statistics."""
+        names = self.data_keys + self.param_keys
+        key = tuple(p is not None for p in parents[:len(names)])
+        reached = self._reached.get(key)
+        if reached is None:
+            reached = self._reached[key] = self._aux_reached_from({n for n, t in zip(names, key) if t})
+        return reached
+
+    def _aux_reached_from(self, tracked):
+        """The auxiliary states of the updating operators reached from the inputs ``tracked``."""
+        graph = self.graph
+        live = {slot for slot, name in graph._variables if name in tracked}
+        reached = set()
+        for step in graph._steps:
+            if not any(slot in live for j, (slot, _i) in enumerate(step.slots) if j not in step.aux):
+                continue
+            live.add(step.out_slot)
+            if step.op is not None and step.op.updates_aux:
+                reached.update(step.node.inputs[pos][0].name for pos in step.aux)
+        return reached
 
     def _aux_rules(self):
         """{aux name: (operator, attrs)} of the operators updating each auxiliary state."""

@@ -26,7 +26,7 @@ import random
 import numpy as np
 
 from ..base import MXNetError
-from ..io import DataBatch, DataDesc, DataIter
+from ..io import DataBatch, DataIter
 from ..ndarray import ndarray as _ndarray_module
 from ..ndarray.ndarray import NDArray, array as _nd_array
 from .. import recordio
@@ -112,6 +112,8 @@ def _decode_numpy(buf, flag=1, bgr=False, what='imdecode', squeeze=False):
         formats = _FORMATS.get(buf[:2]) if buf[:2] != b'\x89P' else ['PNG']
         img = Image.open(_io.BytesIO(buf), formats=formats)
         if flag == 0 and img.mode != 'L':
+            if img.format == 'PNG':
+                return _png_grey(img, squeeze)
             if img.format == 'JPEG':
                 img.draft('L', img.size)    # the luma plane, as libjpeg decodes greyscale for OpenCV
             img = img.convert('L')
@@ -128,6 +130,16 @@ def _decode_numpy(buf, flag=1, bgr=False, what='imdecode', squeeze=False):
     elif bgr:
         arr = arr[:, :, [2, 1, 0, 3][:arr.shape[2]]]
     return np.ascontiguousarray(arr)
+
+
+def _png_grey(img, squeeze):
+    """A colour PNG as grey levels the way OpenCV gets them from libpng (png_set_rgb_to_gray):
+    15-bit coefficients of 0.299 and 0.587 with the rest for blue, truncated, where Pillow's
+    ``convert('L')`` rounds (one grey level apart on about half the pixels)."""
+    rgb = np.asarray(img.convert('RGB'), dtype=np.uint32)
+    grey = (9798 * rgb[:, :, 0] + 19235 * rgb[:, :, 1] + 3735 * rgb[:, :, 2]) >> 15
+    grey = grey.astype(np.uint8)
+    return np.ascontiguousarray(grey if squeeze else grey[:, :, None])
 
 
 def _encode_numpy(img, quality=95, img_fmt='.jpg', bgr=False):
@@ -163,11 +175,15 @@ def imdecode(buf, flag=1, to_rgb=1, out=None, **kwargs):
     """Decode an image (bytes, bytearray, numpy uint8 or NDArray of the file's bytes) to an
     NDArray H x W x C uint8: C is 3 when ``flag`` is 1 (RGB, or BGR with ``to_rgb=0``) and 1
     when ``flag`` is 0."""
+    if flag < 0:   # MXNet's operator parameter takes 0 or more; -1 is not OpenCV's "as stored" here
+        raise MXNetError('imdecode: flag must be 1 (colour) or 0 (greyscale), got %d' % flag)
     if isinstance(buf, NDArray):
-        buf = buf.asnumpy().astype(np.uint8)
+        if buf.dtype != np.uint8:
+            raise MXNetError('imdecode: an NDArray buffer must be uint8, got %s' % np.dtype(buf.dtype).name)
+        buf = buf.asnumpy()
     if not isinstance(buf, (bytes, bytearray, memoryview, np.ndarray)):
-        raise TypeError('imdecode: buf must be bytes, bytearray, a numpy array or an NDArray, got %s'
-                        % type(buf).__name__)
+        raise ValueError('imdecode: buf must be bytes, bytearray, a numpy array or an NDArray, got %s'
+                         % type(buf).__name__)
     arr = _profiled('Imdecode', lambda: _decode_numpy(buf, 1 if flag else 0, bgr=not to_rgb, what='imdecode'))
     res = _nd_array(arr, dtype=np.uint8)
     if out is not None:
@@ -265,19 +281,32 @@ def resize_short(src, size, interp=2):
 
 
 _BORDER_MODES = {1: 'edge', 2: 'symmetric', 3: 'wrap', 4: 'reflect'}
+# OpenCV's BORDER_ISOLATED flag, or-ed into a border type (MXNet's DetRandomPadAug pads with
+# type 16): it only matters for a view into a larger image, which an array here never is
+_BORDER_ISOLATED = 16
+
+
+def _border_fill(value, values, channels):
+    """The constant border's pixel: ``value`` in every channel, or ``values`` per channel
+    with the channels it does not name 0 (OpenCV's cv::Scalar; a number is one channel)."""
+    if values is None:
+        return np.full(channels, value, dtype=np.float64)
+    given = np.asarray(values, dtype=np.float64).ravel()[:channels]
+    return np.concatenate([given, np.zeros(channels - given.size)])
 
 
 def copyMakeBorder(src, top, bot, left, right, type=0, value=0, values=None, out=None):  # noqa: N802,A002
-    """Pad an image with a border like ``cv2.copyMakeBorder``: ``type`` 0 constant (``value``
-    or per-channel ``values``), 1 replicate, 2 reflect, 3 wrap, 4 reflect-101."""
+    """Pad an image with a border like ``cv2.copyMakeBorder``: ``type`` 0 constant (``value``,
+    or per-channel ``values`` with missing channels 0), 1 replicate, 2 reflect, 3 wrap,
+    4 reflect-101, any of them or-ed with 16 (BORDER_ISOLATED)."""
     x, ctx = _np(src)
     _check_hwc(x, 'copyMakeBorder')
+    type &= ~_BORDER_ISOLATED  # noqa: A001
     pads = ((int(top), int(bot)), (int(left), int(right)), (0, 0))
     if type == 0:
-        fill = np.asarray(values if values is not None else [value] * x.shape[2], dtype=np.float64)
         res = np.empty((x.shape[0] + pads[0][0] + pads[0][1], x.shape[1] + pads[1][0] + pads[1][1], x.shape[2]),
                        dtype=x.dtype)
-        res[:] = np.resize(fill, x.shape[2]).astype(x.dtype)
+        res[:] = _border_fill(value, values, x.shape[2]).astype(x.dtype)
         res[pads[0][0]:pads[0][0] + x.shape[0], pads[1][0]:pads[1][0] + x.shape[1]] = x
     elif type in _BORDER_MODES:
         res = np.pad(x, pads, mode=_BORDER_MODES[type])
@@ -444,17 +473,32 @@ def random_rotate(src, angle_limits, zoom_in=False, zoom_out=False):
 # Augmenters
 # ---------------------------------------------------------------------------------------
 
+def _json_kwargs(kwargs):
+    """An augmenter's arguments as ``dumps`` writes them: arrays become lists."""
+    for k, v in kwargs.items():
+        if isinstance(v, NDArray):
+            v = v.asnumpy()
+        if isinstance(v, np.ndarray):
+            kwargs[k] = v.tolist()
+    return kwargs
+
+
 class Augmenter:
     """Base of the image augmenters: ``aug(src)`` returns the augmented image (NDArray in,
-    NDArray out; numpy in, numpy out). ``dumps()`` describes it as JSON."""
+    NDArray out; numpy in, numpy out). ``dumps()`` describes it as JSON.
+
+    A class whose ``__call__`` accepts numpy images too says so with ``_takes_numpy = True``
+    in its own body (the built-in augmenters; a user's subclass that overrides ``__call__``
+    does not inherit the promise), and ``_children()`` lists the augmenters it applies in
+    turn; ``ImageIter`` keeps an image on the host while every augmenter takes numpy."""
+
+    _takes_numpy = False
 
     def __init__(self, **kwargs):
-        self._kwargs = kwargs
-        for k, v in self._kwargs.items():
-            if isinstance(v, NDArray):
-                v = v.asnumpy()
-            if isinstance(v, np.ndarray):
-                self._kwargs[k] = v.tolist()
+        self._kwargs = _json_kwargs(kwargs)
+
+    def _children(self):
+        return ()
 
     def dumps(self):
         """``[class name in lower case, arguments]`` as a JSON string."""
@@ -467,6 +511,8 @@ class Augmenter:
 class _NumpyAug(Augmenter):
     """An augmenter computed on numpy: ``_apply(x)`` on the host copy of the image."""
 
+    _takes_numpy = True
+
     def __call__(self, src):
         x, ctx = _np(src)
         return _back(self._apply(x), ctx)
@@ -478,9 +524,14 @@ class _NumpyAug(Augmenter):
 class SequentialAug(Augmenter):
     """Apply the augmenters ``ts`` in order."""
 
+    _takes_numpy = True
+
     def __init__(self, ts):
         super().__init__()
         self.ts = ts
+
+    def _children(self):
+        return self.ts
 
     def dumps(self):
         return [self.__class__.__name__.lower(), [x.dumps() for x in self.ts]]
@@ -493,6 +544,8 @@ class SequentialAug(Augmenter):
 
 class RandomOrderAug(SequentialAug):
     """Apply the augmenters ``ts`` in a random order (``random.shuffle``)."""
+
+    _takes_numpy = True
 
     def __call__(self, src):
         random.shuffle(self.ts)
@@ -667,6 +720,8 @@ class LightingAug(_NumpyAug):
 class ColorNormalizeAug(Augmenter):
     """Subtract ``mean`` and divide by ``std`` (per channel)."""
 
+    _takes_numpy = True
+
     def __init__(self, mean, std):
         super().__init__(mean=mean, std=std)
         self.mean = mean if mean is None or isinstance(mean, NDArray) else _nd_array(np.asarray(mean))
@@ -720,7 +775,7 @@ def CreateAugmenter(data_shape, resize=0, rand_crop=False, rand_resize=False, ra
                     mean=None, std=None, brightness=0, contrast=0, saturation=0, hue=0,
                     pca_noise=0, rand_gray=0, inter_method=2):
     """MXNet's default augmenter list for ``data_shape`` (C, H, W); ``mean``/``std`` True
-    means ImageNet's."""
+    means ImageNet's. Bad arguments raise AssertionError, as MXNet's asserts do."""
     auglist = []
     if resize > 0:
         auglist.append(ResizeAug(resize, inter_method))
@@ -749,28 +804,28 @@ def CreateAugmenter(data_shape, resize=0, rand_crop=False, rand_resize=False, ra
         mean = _nd_array([123.68, 116.28, 103.53])
     elif mean is not None:
         if not (isinstance(mean, (np.ndarray, NDArray)) and mean.shape[0] in (1, 3)):
-            raise MXNetError('CreateAugmenter: mean must be True or an array of 1 or 3 values, got %r' % (mean,))
+            raise AssertionError('CreateAugmenter: mean must be True or an array of 1 or 3 values, got %r' % (mean,))
     if std is True:
         std = _nd_array([58.395, 57.12, 57.375])
     elif std is not None:
         if not (isinstance(std, (np.ndarray, NDArray)) and std.shape[0] in (1, 3)):
-            raise MXNetError('CreateAugmenter: std must be True or an array of 1 or 3 values, got %r' % (std,))
+            raise AssertionError('CreateAugmenter: std must be True or an array of 1 or 3 values, got %r' % (std,))
     if mean is not None or std is not None:
         auglist.append(ColorNormalizeAug(mean, std))
     return auglist
 
 
-_BUILTIN_AUGS = (_NumpyAug, ColorNormalizeAug, SequentialAug, RandomOrderAug)
+def _takes_numpy(aug):
+    """Whether the class that defines ``aug.__call__`` declares that it accepts numpy images."""
+    for cls in type(aug).__mro__:
+        if '__call__' in vars(cls):
+            return vars(cls).get('_takes_numpy', False)
+    return False
 
 
 def _numpy_safe(augs):
     """Whether every augmenter in ``augs`` takes numpy arrays (ours do; a user's may not)."""
-    for aug in augs:
-        if not isinstance(aug, _BUILTIN_AUGS):
-            return False
-        if isinstance(aug, (SequentialAug, RandomOrderAug)) and not _numpy_safe(aug.ts):
-            return False
-    return True
+    return all(_takes_numpy(aug) and _numpy_safe(aug._children()) for aug in augs)
 
 
 # ---------------------------------------------------------------------------------------
@@ -794,10 +849,11 @@ class ImageIter(DataIter):
                  aug_list=None, imglist=None, data_name='data', label_name='softmax_label',
                  dtype='float32', last_batch_handle='pad', **kwargs):
         super().__init__(batch_size)
+        # bad arguments raise AssertionError, as MXNet's asserts do
         if not (path_imgrec or path_imglist or isinstance(imglist, list)):
-            raise MXNetError('ImageIter: give path_imgrec, path_imglist or imglist (a list)')
+            raise AssertionError('ImageIter: give path_imgrec, path_imglist or imglist (a list)')
         if dtype not in ('int32', 'float32', 'int64', 'float64'):
-            raise MXNetError('ImageIter: dtype %r label not supported (int32, float32, int64, float64)' % (dtype,))
+            raise AssertionError('ImageIter: dtype %r label not supported (int32, float32, int64, float64)' % (dtype,))
         if last_batch_handle not in ('pad', 'discard', 'roll_over'):
             raise MXNetError("ImageIter: last_batch_handle must be 'pad', 'discard' or 'roll_over', got %r"
                              % (last_batch_handle,))
@@ -833,9 +889,10 @@ class ImageIter(DataIter):
 
         self.check_data_shape(data_shape)
         data_shape = tuple(data_shape)
-        self.provide_data = [DataDesc(data_name, (batch_size,) + data_shape)]
+        # (name, shape) pairs, not DataDesc: MXNet's ImageIter prints them so
+        self.provide_data = [(data_name, (batch_size,) + data_shape)]
         label_shape = (batch_size, label_width) if label_width > 1 else (batch_size,)
-        self.provide_label = [DataDesc(label_name, label_shape)]
+        self.provide_label = [(label_name, label_shape)]
         self.batch_size = batch_size
         self.data_shape = data_shape
         self.label_width = label_width
@@ -844,17 +901,16 @@ class ImageIter(DataIter):
             self.seq = imgkeys
         elif shuffle or num_parts > 1 or path_imgidx:
             if self.imgidx is None:
-                raise MXNetError('ImageIter: shuffle and num_parts > 1 with path_imgrec need path_imgidx')
+                raise AssertionError('ImageIter: shuffle and num_parts > 1 with path_imgrec need path_imgidx')
             self.seq = self.imgidx
         else:
             self.seq = None
         if num_parts > 1:
             if not 0 <= part_index < num_parts:
-                raise MXNetError('ImageIter: part_index %d must be in [0, num_parts=%d)' % (part_index, num_parts))
+                raise AssertionError('ImageIter: part_index %d must be in [0, num_parts=%d)' % (part_index, num_parts))
             per = len(self.seq) // num_parts
             self.seq = self.seq[part_index * per:(part_index + 1) * per]
         self.auglist = CreateAugmenter(data_shape, **kwargs) if aug_list is None else aug_list
-        self._numpy_augs = _numpy_safe(self.auglist)
         self.cur = 0
         self._allow_read = True
         self.last_batch_handle = last_batch_handle
@@ -890,7 +946,8 @@ class ImageIter(DataIter):
         self._allow_read = True
 
     def next_sample(self):
-        """(label, encoded image bytes) of the next image; StopIteration at the end."""
+        """(label, encoded image bytes) of the next image; StopIteration at the end. The label
+        is the record header's, or an NDArray where it comes from the image list (as in MXNet)."""
         if not self._allow_read:
             raise StopIteration
         if self.seq is not None:
@@ -902,9 +959,11 @@ class ImageIter(DataIter):
             self.cur += 1
             if self.imgrec is not None:
                 header, img = recordio.unpack(self.imgrec.read_idx(idx))
-                return (header.label if self.imglist is None else self.imglist[idx][0]), img
+                if self.imglist is None:
+                    return header.label, img
+                return _nd_array(self.imglist[idx][0]), img
             label, fname = self.imglist[idx]
-            return label, self.read_image(fname)
+            return _nd_array(label), self.read_image(fname)
         s = self.imgrec.read()
         if s is None:
             if self.last_batch_handle != 'discard':
@@ -913,37 +972,50 @@ class ImageIter(DataIter):
         header, img = recordio.unpack(s)
         return header.label, img
 
+    _label_init = 0.0   # the label rows' value before an image fills them
+
     def _fill(self, data, label, start):
+        """Decode, augment and write images into rows ``start``.. of ``data`` and ``label``
+        (numpy); returns the number of rows filled, raising StopIteration when none could be."""
         i = start
         try:
             while i < self.batch_size:
                 lab, s = self.next_sample()
-                img = self.imdecode(s)
-                try:
-                    self.check_valid_image(img)
-                except RuntimeError as err:
-                    logging.debug('Invalid image, skipping: %s', err)
+                sample = self._sample(lab, self._decoded(s))
+                if sample is None:
                     continue
-                img = self.augmentation_transform(img)
+                img, lab = sample
                 datum = self.postprocess_data(img)
                 datum = datum.asnumpy() if isinstance(datum, NDArray) else np.asarray(datum)
                 if datum.shape != data.shape[1:]:
-                    raise MXNetError('ImageIter: an augmented image has shape %s, expected %s (data_shape); '
-                                     'add a crop or resize augmenter' % (datum.shape, data.shape[1:]))
+                    raise ValueError('%s: an augmented image has shape %s, expected %s (data_shape); add a crop '
+                                     'or resize augmenter' % (type(self).__name__, datum.shape, data.shape[1:]))
                 _profiled('_slice_assign', data.__setitem__, i, datum)
-                label[i] = np.asarray(lab.asnumpy() if isinstance(lab, NDArray) else lab).reshape(label.shape[1:])
+                self._store_label(label, i, np.asarray(lab.asnumpy() if isinstance(lab, NDArray) else lab))
                 i += 1
         except StopIteration:
             if not i:
                 raise
         return i
 
+    def _sample(self, label, img):
+        """(augmented image, label) of one decoded image, or None to skip an invalid image."""
+        try:
+            self.check_valid_image(img)
+        except RuntimeError as err:
+            logging.debug('Invalid image, skipping: %s', err)
+            return None
+        return self.augmentation_transform(img), label
+
+    def _store_label(self, label, i, lab):
+        label[i] = lab.reshape(label.shape[1:])
+
     def next(self):
         if self._cache is not None:
             data, label, i = self._cache
         else:
-            data = np.zeros((self.batch_size,) + self.data_shape, dtype=np.float32)
-            label = np.zeros(self.provide_label[0].shape, dtype=np.float32)
+            data = np.zeros((self.batch_size,) + tuple(self.data_shape), dtype=np.float32)
+            label = np.full(self.provide_label[0][1], self._label_init, dtype=np.float32)
             i = self._fill(data, label, 0)
         pad = self.batch_size - i
         if pad:
@@ -981,21 +1053,28 @@ class ImageIter(DataIter):
         return 'index: %s' % (idx,)
 
     def imdecode(self, s):
-        """Decode image bytes (RGB, H x W x 3 uint8); RuntimeError names the broken image."""
+        """Decode image bytes to an NDArray (RGB, H x W x 3 uint8); RuntimeError names the broken image."""
+        return _nd_array(self._decode_host(s), dtype=np.uint8)
+
+    def _decode_host(self, s):
         try:
-            img = _profiled('Imdecode', _decode_numpy, s, 1, False, 'ImageIter')
+            return _profiled('Imdecode', _decode_numpy, s, 1, False, 'ImageIter')
         except Exception as err:
             raise RuntimeError('Broken image %s, %s' % (self._where(), err)) from None
-        return img if self._numpy_augs else _nd_array(img, dtype=np.uint8)
+
+    def _decoded(self, s):
+        """``imdecode(s)``, left a numpy array on the host when every augmenter takes numpy and
+        ``imdecode`` is not a subclass's. Checked per image: ImageDetIter and users replace or
+        extend ``auglist`` after ``__init__``."""
+        if type(self).imdecode is ImageIter.imdecode and _numpy_safe(self.auglist):
+            return self._decode_host(s)
+        return self.imdecode(s)
 
     def read_image(self, fname):
         """The bytes of the image file ``fname`` under ``path_root``."""
         path = os.path.join(self.path_root, fname) if self.path_root is not None else fname
-        try:
-            with open(path, 'rb') as fin:
-                return fin.read()
-        except OSError as err:
-            raise MXNetError('ImageIter: cannot open %s: %s' % (path, err.strerror)) from None
+        with open(path, 'rb') as fin:   # OSError (FileNotFoundError...) names the path, as in MXNet
+            return fin.read()
 
     def augmentation_transform(self, data):
         """Apply the augmenters in order."""

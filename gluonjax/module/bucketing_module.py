@@ -178,7 +178,8 @@ class BucketingModule(BaseModule):
         self.for_training = for_training
         self.inputs_need_grad = inputs_need_grad
         self._grad_req = grad_req
-        module = self._new_module(self._default_bucket_key)
+        # a module BucketingModule.load made from the checkpoint's symbol, else a new one
+        module = self._buckets.get(self._default_bucket_key) or self._new_module(self._default_bucket_key)
         module.bind(data_shapes, label_shapes, for_training, inputs_need_grad,
                     force_rebind=False, shared_module=None, grad_req=grad_req)
         self.binded = True
@@ -191,11 +192,12 @@ class BucketingModule(BaseModule):
     def switch_bucket(self, bucket_key, data_shapes, label_shapes=None):
         """Make ``bucket_key``'s module current, binding it (sharing parameters) on first use."""
         self._check_bound('switch_bucket')
-        if bucket_key not in self._buckets:
+        module = self._buckets.get(bucket_key)
+        if module is None or not module.binded:  # new, or loaded from a checkpoint unbound
             if data_shapes is None:
-                raise ValueError('switch_bucket: bucket %r is new, its data_shapes are needed'
+                raise ValueError('switch_bucket: bucket %r is not bound yet, its data_shapes are needed'
                                  % (bucket_key,))
-            module = self._new_module(bucket_key)
+            module = module or self._new_module(bucket_key)
             default = self._buckets[self._default_bucket_key]
             module.bind(data_shapes, label_shapes, self._curr_module.for_training,
                         self._curr_module.inputs_need_grad, force_rebind=False,
@@ -203,7 +205,7 @@ class BucketingModule(BaseModule):
             if self._monitor is not None:
                 module.install_monitor(self._monitor)
             self._buckets[bucket_key] = module
-        self._curr_module = self._buckets[bucket_key]
+        self._curr_module = module
         self._curr_bucket_key = bucket_key
 
     def init_optimizer(self, kvstore='local', optimizer='sgd',
@@ -275,17 +277,25 @@ class BucketingModule(BaseModule):
         for key in self._buckets:
             symbol = self._call_sym_gen(key)[0]
             symbol.save('%s-%s-symbol.json' % (prefix, key), remove_amp_cast=remove_amp_cast)
+        # (no 'Saved checkpoint' log line here: MXNet 1.9.1 logs one for Module only)
         nd.save('%s.buckets' % prefix, nd.array(list(self._buckets.keys()), dtype='int32'))
-        logging.info('Saved checkpoint to "%s"', param_name)
 
     @staticmethod
     def load(prefix, epoch, sym_gen=None, default_bucket_key=None, **kwargs):
-        """A BucketingModule with the parameters of checkpoint ``prefix``/``epoch``."""
+        """A BucketingModule with the parameters of checkpoint ``prefix``/``epoch`` and, unbound,
+        a module for each bucket the checkpoint lists, made from that bucket's saved symbol
+        (``sym_gen`` still gives the data and label names)."""
+        from .. import ndarray as nd
+        from .. import symbol as sym
         from ..model import load_params
         if sym_gen is None or default_bucket_key is None:
             raise AssertionError('BucketingModule.load needs sym_gen and default_bucket_key')
-        arg_params, aux_params = load_params(prefix, epoch)
         mod = BucketingModule(sym_gen=sym_gen, default_bucket_key=default_bucket_key, **kwargs)
+        for key in nd.load('%s.buckets' % prefix)[0].asnumpy().astype('int32').tolist():
+            _, data_names, label_names = mod._call_sym_gen(key)
+            symbol = sym.load('%s-%s-symbol.json' % (prefix, key))
+            mod._buckets[key] = Module(symbol, data_names, label_names, **kwargs)
+        arg_params, aux_params = load_params(prefix, epoch)
         mod._arg_params = arg_params
         mod._aux_params = aux_params
         mod.params_initialized = True

@@ -309,6 +309,7 @@ class DataParallelExecutorGroup:
     def bind_exec(self, data_shapes, label_shapes, shared_group=None, reshape=False):
         """Bind one executor per context for these shapes (arrays of equal shapes are kept)."""
         self.batch_size = None
+        self._check_label_names(label_shapes)
         self.data_layouts = self.decide_slices(data_shapes)
         self.label_layouts = [_batch_axis(d) for d in label_shapes] if label_shapes else None
         old = self.execs
@@ -325,6 +326,14 @@ class DataParallelExecutorGroup:
         self.label_names = [d.name for d in label_shapes] if label_shapes else []
         self._spmd = None   # the one-program training step, built on first use for these shapes
         self._collect_arrays()
+
+    def _check_label_names(self, label_shapes):
+        """Every label given must be an input of the symbol: a KeyError naming it, as MXNet 1.9.1
+        raises (the usual sign of an iterator's label name differing from the symbol's)."""
+        for desc in label_shapes or []:
+            if desc.name not in self.arg_names:
+                raise KeyError('bind: label %r is not an input of the symbol (its arguments: %s)'
+                               % (desc.name, ', '.join(self.arg_names)))
 
     def _bind_ith_exec(self, i, data_shapes, label_shapes, shared_exec, prev_exec):
         ctx = self.contexts[i]
@@ -406,9 +415,8 @@ class DataParallelExecutorGroup:
         execs = self.execs
         self.data_arrays = [[(self.slices[i], e.arg_dict[name]) for i, e in enumerate(execs)]
                             for name in self.data_names]
-        # None for labels the symbol does not take (a metric may still read them)
         self.label_arrays = [[(self.slices[i], e.arg_dict[name]) for i, e in enumerate(execs)]
-                             if name in self.arg_names else None for name in self.label_names]
+                             for name in self.label_names]
         self.state_arrays = [[e.arg_dict[name] for e in execs] for name in self.state_names]
         self.param_arrays = [[e.arg_arrays[i] for e in execs]
                              for i, name in enumerate(self.arg_names) if name in self.param_names]
@@ -460,8 +468,6 @@ class DataParallelExecutorGroup:
             raise ValueError('forward: the batch has %d %s arrays, the module takes %d'
                              % (len(sources), what, len(targets)))
         for src, dsts, axis in zip(sources, targets, axes):
-            if dsts is None:
-                continue
             if isinstance(src, nd.NDArray):
                 data, src_ctx = src._data, src.context
             else:
@@ -487,7 +493,7 @@ class DataParallelExecutorGroup:
         self._load(self.data_arrays, data_batch.data, 'data', self.data_layouts)
         if is_train is None:
             is_train = self.for_training
-        if any(t is not None for t in self.label_arrays or []) and data_batch.label:
+        if self.label_arrays and data_batch.label:
             self._load(self.label_arrays, data_batch.label, 'label',
                        self.label_layouts or [0] * len(self.label_arrays))
         if is_train and self.one_program and self._spmd_forward():
@@ -623,15 +629,16 @@ class DataParallelExecutorGroup:
         return self.state_arrays
 
     def set_states(self, states=None, value=None):
+        # AssertionErrors for the misuse, as MXNet 1.9.1 asserts
         if states is not None:
             if value is not None:
-                raise ValueError('set_states: give states or value, not both')
+                raise AssertionError('set_states: give states or value, not both')
             for dsts, srcs in zip(self.state_arrays, states):
                 for d, s in zip(dsts, srcs):
                     s.copyto(d)
         else:
             if value is None:
-                raise ValueError('set_states: give states or value')
+                raise AssertionError('set_states: give states or value')
             for dsts in self.state_arrays:
                 for d in dsts:
                     d[:] = value

@@ -3,8 +3,7 @@ import logging
 import os
 import warnings
 
-import jax
-
+from ..base import MXNetError
 from ..context import Context, cpu
 from ..initializer import InitDesc, Uniform
 from .base_module import BaseModule, _check_input_names, _check_names, _parse_data_desc
@@ -17,18 +16,6 @@ __all__ = ['Module']
 def _nd():
     from .. import ndarray
     return ndarray
-
-
-@jax.jit
-def _sum_per_param(grads):
-    """``[sum of each parameter's per-device gradients]`` (all on one device)."""
-    out = []
-    for per_device in grads:
-        total = per_device[0]
-        for g in per_device[1:]:
-            total = total + g
-        out.append(total)
-    return out
 
 
 def _create_kvstore(kvstore, num_device, arg_params):
@@ -89,8 +76,8 @@ class Module(BaseModule):
         self._context = context
         if work_load_list is None:
             work_load_list = [1] * len(context)
-        if len(work_load_list) != len(context):
-            raise ValueError('Module: work_load_list has %d entries for %d contexts'
+        if len(work_load_list) != len(context):  # an AssertionError, as MXNet 1.9.1 raises
+            raise AssertionError('Module: work_load_list has %d entries for %d contexts'
                              % (len(work_load_list), len(context)))
         self._work_load_list = list(work_load_list)
         self._group2ctxs = group2ctxs
@@ -218,8 +205,9 @@ class Module(BaseModule):
                 if name in cache:
                     src = cache[name]
                     if src is not arr:
+                        # MXNetError: MXNet's copy into the module's array fails there
                         if tuple(src.shape) != tuple(arr.shape):
-                            raise ValueError('init_params: %r has shape %s in the given parameters, '
+                            raise MXNetError('init_params: %r has shape %s in the given parameters, '
                                              'the module needs %s' % (str(name), src.shape, arr.shape))
                         src.copyto(arr)
                 else:
@@ -416,7 +404,8 @@ class Module(BaseModule):
         self._exec_group.backward(out_grads=out_grads)
 
     def update(self):
-        """Apply the optimizer to every parameter with its gradient (summed over devices)."""
+        """Apply the optimizer to every parameter with its gradient (summed over the devices by
+        the kvstore, if any)."""
         self._check_ready('update', optimizer=True)
         self._params_dirty = True
         group = self._exec_group
@@ -437,16 +426,8 @@ class Module(BaseModule):
         num_device = len(self._context)
         if kv is not None:
             kv.pushpull(names, grads, out=grads)
-        elif num_device > 1:
-            # no store: gather to the first device in one transfer, sum in one compiled call,
-            # send the sums back in one transfer per device
-            dev0 = self._context[0].jax_device
-            moved = jax.device_put([[x._data for x in g] for g in grads], dev0)
-            totals = _sum_per_param(moved)
-            for k, ctx in enumerate(self._context):
-                values = totals if k == 0 else jax.device_put(totals, ctx.jax_device)
-                for g, v in zip(grads, values):
-                    g[k]._set_data(v)
+        # without a store nothing is summed: as in MXNet 1.9.1, each device updates its copy with
+        # its own slice's gradient (fit averages the copies at the end of each epoch)
         index = {n: i for i, n in enumerate(group.param_names)}
         for k in range(num_device):
             self._updater([index[n] * num_device + k for n in names],

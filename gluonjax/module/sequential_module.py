@@ -29,8 +29,8 @@ class SequentialModule(BaseModule):
         if not isinstance(module, BaseModule):
             raise TypeError('SequentialModule.add: expected a module, got %s' % type(module).__name__)
         for key in kwargs:
-            if key not in self._meta_keys:
-                raise ValueError('Unknown meta "%s", a typo?' % key)
+            if key not in self._meta_keys:  # an AssertionError, as MXNet 1.9.1 raises
+                raise AssertionError('Unknown meta "%s", a typo?' % key)
         self._modules.append(module)
         self._metas.append(kwargs)
         self.binded = False

@@ -17,7 +17,7 @@ def _ctc_inputs(attrs):
     return tuple(names)
 
 
-@register('CTCLoss', mxnet_outputs=2, npx=('ctc_loss',), inputs=_ctc_inputs, aliases=('ctc_loss', '_contrib_CTCLoss', '_contrib_ctc_loss'),
+@register('CTCLoss', mxnet_outputs=2, output_names=('output0',), npx=('ctc_loss',), inputs=_ctc_inputs, aliases=('ctc_loss', '_contrib_CTCLoss', '_contrib_ctc_loss'),
           params=[P('use_data_lengths', 'bool', False), P('use_label_lengths', 'bool', False),
                   P('blank_label', 'str', 'first')])
 def ctc_loss(data, label, *lengths, use_data_lengths, use_label_lengths, blank_label):

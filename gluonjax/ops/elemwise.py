@@ -299,16 +299,18 @@ def _mod(a, b):
 # The Python arithmetic of each front end (arith entries): nd and np broadcast; MXNet's symbols
 # use the equal-shapes operators under their CamelCase names (``a + b`` is '_Plus', node _plus0);
 # the symbol functions (sym.maximum, sym.pow) are a front end of their own ('symfunc').
-_binary('broadcast_add', jnp.add, aliases=('broadcast_plus',), backs=arith('nd np', 'add'), host=int_exact(cpu_arithmetic(numpy.add)), onnx='Add',
+# The '_npi_' aliases are MXNet's mx.np names of add, subtract, multiply and mod: its NumPy-mode
+# graphs (a ResNet exported after npx.set_np()) write them in their JSON.
+_binary('broadcast_add', jnp.add, aliases=('broadcast_plus', '_npi_add'), backs=arith('nd np', 'add'), host=int_exact(cpu_arithmetic(numpy.add)), onnx='Add',
         elemwise=('elemwise_add', ('_plus', '_add', '_Plus'), arith('sym', 'add', call_name='_Plus')))
-_binary('broadcast_sub', jnp.subtract, aliases=('broadcast_minus',), backs=arith('nd', 'subtract') + arith('np', 'subtract'),
+_binary('broadcast_sub', jnp.subtract, aliases=('broadcast_minus', '_npi_subtract'), backs=arith('nd', 'subtract') + arith('np', 'subtract'),
         host=int_exact(cpu_arithmetic(numpy.subtract)), onnx='Sub',
         elemwise=('elemwise_sub', ('_minus', '_sub', '_Minus'), arith('sym', 'subtract', call_name='_Minus')))
-_binary('broadcast_mul', jnp.multiply, backs=arith('nd np', 'multiply'), host=int_exact(cpu_arithmetic(numpy.multiply)), onnx='Mul',
+_binary('broadcast_mul', jnp.multiply, aliases=('_npi_multiply',), backs=arith('nd np', 'multiply'), host=int_exact(cpu_arithmetic(numpy.multiply)), onnx='Mul',
         elemwise=('elemwise_mul', ('_mul', '_Mul'), arith('sym', 'multiply', call_name='_Mul')))
 _binary('broadcast_div', _true_div, backs=arith('nd', 'divide'), host=_host_div, onnx='Div',
         elemwise=('elemwise_div', ('_div', '_Div'), arith('sym', 'divide', call_name='_Div')))
-_binary('broadcast_mod', _mod, backs=arith('nd', 'modulo') + arith('np', 'mod'),
+_binary('broadcast_mod', _mod, aliases=('_npi_mod',), backs=arith('nd', 'modulo') + arith('np', 'mod'),
         elemwise=('_mod', ('_Mod',), arith('sym', 'modulo', call_name='_Mod')))
 def _power(a, b):
     """a ** b. An integer base to a negative integer power is MXNet's double result truncated:

@@ -218,7 +218,13 @@ def _topk_outputs(attrs):
     return 2 if attrs['ret_typ'] == 'both' else 1
 
 
-@register('topk', npx=('topk',), methods=('topk',), num_outputs=_topk_outputs,
+def _topk_dtypes(attrs, dtypes):
+    # the indices take the dtype parameter (known even while the data's is not); values and masks keep the data's
+    index = attrs['dtype'] if attrs['ret_typ'] == 'indices' else dtypes[0]
+    return (dtypes[0], attrs['dtype']) if attrs['ret_typ'] == 'both' else (index,)
+
+
+@register('topk', npx=('topk',), methods=('topk',), num_outputs=_topk_outputs, out_dtypes=_topk_dtypes,
           params=[P('axis', 'int', -1, optional=True), P('k', 'int', 1), P('ret_typ', 'str', 'indices'),
                   P('is_ascend', 'bool', False), P('dtype', 'dtype', 'float32')])
 def topk(data, *, axis, k, ret_typ, is_ascend, dtype):
@@ -260,7 +266,7 @@ def _host_sort(data, *, axis, is_ascend):
     return np.sort(x, axis=ax, kind='stable')
 
 
-@register('sort', mxnet_outputs=2, methods=('sort',), params=[P('axis', 'int', -1, optional=True), P('is_ascend', 'bool', True)],
+@register('sort', mxnet_outputs=2, output_names=('output0',), methods=('sort',), params=[P('axis', 'int', -1, optional=True), P('is_ascend', 'bool', True)],
           np=(Np('sort(a, axis=-1, kind=None, order=None)', method=True, ignored=('kind',), unsupported=('order',)),),
           host=int_exact(_host_sort))
 def sort(data, *, axis, is_ascend):

@@ -458,6 +458,19 @@ def convolution(data, weight, bias=None, *, kernel, stride, dilate, pad, num_fil
     return y
 
 
+@register('Convolution_v1', input_shapes=_input_shapes.convolution, inputs=_bias_inputs, params=_CONV_PARAMS)
+def convolution_v1(data, weight, bias=None, *, kernel, stride, dilate, pad, num_filter, num_group, workspace,
+                   no_bias, cudnn_tune, cudnn_off, layout):
+    """MXNet's first Convolution, which old scripts and JSON files still name: the same 2-D or
+    3-D convolution (it never had a 1-D form)."""
+    if len(kernel) not in (2, 3):
+        raise MXNetError('Convolution_v1: kernel %s must be 2-D or 3-D (data %s)'
+                         % (tuple(kernel), shape_str(data.shape)))
+    return convolution(data, weight, bias, kernel=kernel, stride=stride, dilate=dilate, pad=pad,
+                       num_filter=num_filter, num_group=num_group, workspace=workspace, no_bias=no_bias,
+                       cudnn_tune=cudnn_tune, cudnn_off=cudnn_off, layout=layout)
+
+
 # ---------------------------------------------------------------------------------------------
 # Deconvolution (transposed convolution)
 # ---------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Normalisation operators: BatchNorm, LayerNorm, InstanceNorm, GroupNorm, L2Normalization, LRN.
+"""Normalisation operators: BatchNorm (and its legacy and fused-relu forms), LayerNorm, InstanceNorm,
+GroupNorm, L2Normalization, LRN, and IdentityAttachKLSparseReg (a sparseness penalty on activations).
 
 Statistics of half-precision data are computed in float32 and the result cast
 back, as MXNet's kernels accumulate in float32.
@@ -75,6 +76,11 @@ def _bn_visible(attrs):
     return 3 if attrs['output_mean_var'] else 1
 
 
+def _bn_dtypes(attrs, dtypes):
+    # the statistics outputs come in the moving statistics' dtype (float32 for half data)
+    return dtypes[0], dtypes[3], dtypes[3]
+
+
 def _bn_rebase(attrs, before, after, now):
     """Moving statistics when backward runs: ``after`` moved onto the current ``now``.
 
@@ -102,16 +108,18 @@ def _onnx_batch_norm(g, node):
     return g.add('BatchNormalization', [data, gamma, beta, mean, var], epsilon=a['eps'])
 
 
-@register('BatchNorm', onnx=_onnx_batch_norm, mxnet_outputs=3, input_inits=_MOVING_INITS, plot=Plot('norm'), input_shapes=_input_shapes.per_channel(('gamma', 'beta', 'moving_mean', 'moving_var'), 'axis', 1),
+_BN_PARAMS = [P('eps', 'float', 1e-3), P('momentum', 'float', 0.9), P('fix_gamma', 'bool', True),
+              P('use_global_stats', 'bool', False), P('output_mean_var', 'bool', False),
+              P('axis', 'int', 1), P('cudnn_off', 'bool', False),
+              P('min_calib_range', 'float', None, optional=True),
+              P('max_calib_range', 'float', None, optional=True)]
+
+
+@register('BatchNorm', onnx=_onnx_batch_norm, mxnet_outputs=3, out_dtypes=_bn_dtypes, input_inits=_MOVING_INITS, plot=Plot('norm'), input_shapes=_input_shapes.per_channel(('gamma', 'beta', 'moving_mean', 'moving_var'), 'axis', 1),
           npx=('batch_norm',), inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
           aux=('moving_mean', 'moving_var'), num_outputs=3, num_visible_outputs=_bn_visible,
           output_names=('output', 'mean', 'var'), mode_dependent=True, updates_aux=True,
-          rebase_aux=_bn_rebase,
-          params=[P('eps', 'float', 1e-3), P('momentum', 'float', 0.9), P('fix_gamma', 'bool', True),
-                  P('use_global_stats', 'bool', False), P('output_mean_var', 'bool', False),
-                  P('axis', 'int', 1), P('cudnn_off', 'bool', False),
-                  P('min_calib_range', 'float', None, optional=True),
-                  P('max_calib_range', 'float', None, optional=True)])
+          rebase_aux=_bn_rebase, params=_BN_PARAMS)
 def batch_norm(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, fix_gamma, use_global_stats,
                output_mean_var, axis, cudnn_off, min_calib_range, max_calib_range, _train=False):
     """Batch normalisation over every axis but ``axis`` (the channels).
@@ -176,6 +184,61 @@ def batch_norm_v1(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, 
     invstd = outs[2]
     var = (1 / jnp.square(invstd) - jnp.asarray(eps, invstd.dtype)).astype(invstd.dtype)
     return outs[:2] + (var,) + outs[3:]
+
+
+@register('_contrib_BatchNormWithReLU', mxnet_outputs=4, out_dtypes=_bn_dtypes, input_inits=_MOVING_INITS,
+          plot=Plot('norm'),
+          input_shapes=_input_shapes.per_channel(('gamma', 'beta', 'moving_mean', 'moving_var'), 'axis', 1),
+          inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'), aux=('moving_mean', 'moving_var'),
+          num_outputs=3, num_visible_outputs=_bn_visible, output_names=('output', 'mean', 'var'),
+          mode_dependent=True, updates_aux=True, rebase_aux=_bn_rebase, params=_BN_PARAMS)
+def batch_norm_relu(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, fix_gamma, use_global_stats,
+                    output_mean_var, axis, cudnn_off, min_calib_range, max_calib_range, _train=False):
+    """BatchNorm followed by relu, as one operator (MXNet's fused oneDNN form; its CPU build
+    takes 4-D data only, any rank works here). The statistics outputs are BatchNorm's; MXNet's
+    graphs count a fourth, hidden one (the fused relu's workspace)."""
+    outs = batch_norm(data, gamma, beta, moving_mean, moving_var, eps=eps, momentum=momentum, fix_gamma=fix_gamma,
+                      use_global_stats=use_global_stats, output_mean_var=output_mean_var, axis=axis,
+                      cudnn_off=cudnn_off, min_calib_range=min_calib_range, max_calib_range=max_calib_range,
+                      _train=_train)
+    return (jnp.maximum(outs[0], jnp.zeros((), outs[0].dtype)),) + outs[1:]
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3))
+def _kl_sparse_attach(data, avg, penalty, target):
+    """The identity, whose gradient adds the penalty's derivative at ``avg`` (the averages
+    updated with this batch, as MXNet's backward reads them)."""
+    return data
+
+
+def _kl_sparse_fwd(data, avg, penalty, target):
+    return data, avg
+
+
+def _kl_sparse_bwd(penalty, target, avg, g):
+    # d/d(avg) of the KL divergence between the target activation and each unit's average
+    extra = penalty * (-target / avg + (1 - target) / (1 - avg))
+    return g + _along(extra, g.ndim, 1).astype(g.dtype), jnp.zeros_like(avg)
+
+
+_kl_sparse_attach.defvjp(_kl_sparse_fwd, _kl_sparse_bwd)
+
+
+@register('IdentityAttachKLSparseReg', inputs=('data', 'moving_avg'), aux=('moving_avg',),
+          input_inits={'moving_avg': '["zero", {}]'}, input_shapes=_input_shapes.per_channel(('moving_avg',)),
+          mode_dependent=True, updates_aux=True, rebase_aux=_bn_rebase,
+          params=[P('sparseness_target', 'float', 0.1), P('penalty', 'float', 0.001), P('momentum', 'float', 0.9)])
+def identity_attach_kl_sparse_reg(data, moving_avg, *, sparseness_target, penalty, momentum, _train=False):
+    """The data unchanged; in training its gradient gains a sparseness penalty: the derivative of
+    KL(sparseness_target || average activation of each unit of axis 1), the averages kept as a
+    moving average over batches (``moving * momentum + batch mean * (1 - momentum)``)."""
+    float32_only('IdentityAttachKLSparseReg', data=data)
+    if not _train:
+        return (data,)
+    axes = tuple(i for i in range(data.ndim) if i != 1)
+    m = jnp.asarray(momentum, moving_avg.dtype)
+    avg = moving_avg * m + jnp.mean(lax.stop_gradient(data), axis=axes).astype(moving_avg.dtype) * (1 - m)
+    return _kl_sparse_attach(data, avg, penalty, sparseness_target), avg
 
 
 # ---------------------------------------------------------------------------------------------
@@ -358,7 +421,7 @@ def lrn(data, *, alpha, beta, knorm, nsize):
     return (x * tmp ** jnp.asarray(-beta, ct)).astype(data.dtype), lax.stop_gradient(tmp.astype(data.dtype))
 
 
-@register('_contrib_SyncBatchNorm', mxnet_outputs=3, input_inits=_MOVING_INITS, input_shapes=_input_shapes.per_channel(('gamma', 'beta', 'moving_mean', 'moving_var')),
+@register('_contrib_SyncBatchNorm', mxnet_outputs=3, out_dtypes=_bn_dtypes, input_inits=_MOVING_INITS, input_shapes=_input_shapes.per_channel(('gamma', 'beta', 'moving_mean', 'moving_var')),
           inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
           aux=('moving_mean', 'moving_var'), num_outputs=3, num_visible_outputs=_bn_visible,
           output_names=('output', 'mean', 'var'), mode_dependent=True, updates_aux=True,

@@ -245,3 +245,30 @@ def pooling(data, *, kernel, pool_type, global_pool, cudnn_off, pooling_conventi
         counts = np.multiply.outer(counts, c) if i else c
         shape[ax] = o
     return (total / jnp.asarray(counts.reshape(shape), data.dtype)).astype(data.dtype)
+
+
+@register('Pooling_v1', params=[P('kernel', 'shape', ()), P('pool_type', 'str', 'max'), P('global_pool', 'bool', False),
+                                P('pooling_convention', 'str', 'valid'), P('stride', 'shape', ()),
+                                P('pad', 'shape', ())])
+def pooling_v1(data, *, kernel, pool_type, global_pool, pooling_convention, stride, pad):
+    """MXNet's first Pooling, which old scripts and JSON files still name: 2-D only, its padding
+    is zeros for max pooling too, and an average divides by the whole kernel's area (padding and
+    the 'full' convention's tail past the input included)."""
+    op = 'Pooling_v1'
+    if pool_type not in ('max', 'avg', 'sum'):
+        raise MXNetError("%s: pool_type must be one of max, avg, sum, got %r" % (op, pool_type))
+    if pooling_convention not in ('valid', 'full'):
+        raise MXNetError("%s: pooling_convention must be valid or full, got %r" % (op, pooling_convention))
+    if data.ndim != 4 or (not global_pool and len(kernel) != 2):
+        raise MXNetError('%s: pools 2-D only: data must be 4-D (batch, channel, y, x) and kernel 2-D, got data %s '
+                         'and kernel %s' % (op, shape_str(data.shape), tuple(kernel)))
+    common = dict(global_pool=global_pool, cudnn_off=False, pooling_convention=pooling_convention, stride=stride,
+                  pad=(), p_value=None, count_include_pad=None, layout=None)
+    if global_pool:
+        return pooling(data, kernel=kernel, pool_type=pool_type, **common)
+    pads = [(0, 0), (0, 0)] + [(p, p) for p in spatial(op, 'pad', pad, 2, 0)]
+    padded = jnp.pad(data, pads)  # zeros, which a max over a border window sees as MXNet's did
+    out = pooling(padded, kernel=kernel, pool_type='max' if pool_type == 'max' else 'sum', **common)
+    if pool_type == 'avg':
+        out = (out / np.asarray(np.prod(kernel), out.dtype)).astype(data.dtype)
+    return out

@@ -24,7 +24,7 @@ from . import _input_shapes, _onnx
 from ._host import Fallback, Rows, int_exact, moves
 from ._registry import Np, P, arith, register
 from .reduce import _host_extreme, amax, amin, arg_indices, reduce_axes, sum_rows
-from .elemwise import _check_broadcast, exact_divide
+from .elemwise import _check_broadcast, _mod, _power, exact_divide
 
 _DEFAULT_FLOAT = jnp.float32
 
@@ -347,6 +347,38 @@ _register_binary('_npi_floor_divide', jnp.floor_divide, 'floor_divide')
 _register_scalar('_npi_floor_divide_scalar', _cast_scalar(jnp.floor_divide), arith('np', 'floor_divide', 'scalar'))
 _register_scalar('_npi_rfloor_divide_scalar', _cast_scalar(lambda x, s: jnp.floor_divide(s, x)),
                  arith('np', 'floor_divide', 'rscalar'))
+
+
+def _np_scalar_type(dtype, is_int):
+    """The result type of MXNet's mx.np arithmetic of an array and a Python number in a graph:
+    a float array keeps its type; an integer array too when the number is an integer (``is_int``),
+    a bool array becomes int64 then; with a non-integer number both compute in float64."""
+    if jnp.issubdtype(dtype, jnp.floating):
+        return dtype
+    if not is_int:
+        return jnp.dtype(jnp.float64)
+    return jnp.dtype(jnp.int64) if dtype == jnp.bool_ else dtype
+
+
+def _register_graph_scalar(name, fn):
+    """An mx.np array-scalar operator as MXNet's NumPy-mode graphs name it (``x + 1`` in a
+    hybridized block is ``_npi_add_scalar``): gluonjax's own mx.np calls the legacy scalar
+    operators, which give MXNet's eager results; these give its graphs' (``_np_scalar_type``)."""
+    def op(data, *, scalar, is_int=True):
+        dtype = _np_scalar_type(data.dtype, is_int)
+        # an integer scalar goes through int64: -3 is 253 for uint8 data, as MXNet casts it
+        number = lax.convert_element_type(scalar, jnp.int64) if is_int else scalar
+        return fn(data.astype(dtype), lax.convert_element_type(number, dtype))
+    op.__name__ = name
+    register(name, params=[P('scalar', 'float', 1.0), P('is_int', 'bool', True)], dynamic_params=('scalar',),
+             pointwise=True)(op)
+
+
+for _name, _fn in (('add', jnp.add), ('subtract', jnp.subtract), ('rsubtract', lambda x, s: s - x),
+                   ('multiply', jnp.multiply), ('mod', _mod), ('rmod', lambda x, s: _mod(s, x)),
+                   ('power', _power), ('rpower', lambda x, s: _power(s, x))):
+    _register_graph_scalar('_npi_%s_scalar' % _name, _fn)
+
 for _name, _fn in _COMPARISONS.items():
     _register_binary('_npi_' + _name, _fn, _name)
     # MXNet 1.9's np casts the scalar to the array's type first (int_array < 1.5 compares with 1)

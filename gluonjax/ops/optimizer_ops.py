@@ -268,12 +268,12 @@ def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, *, lr, eta,
     return master.astype(weight.dtype), mean, var, master
 
 
-def _multi_names(per_weight):
-    """Input names of a multi-tensor update: ``per_weight`` arrays for each weight, then rescale_grad
+def _multi_names(per_weight, tail=('rescale_grad',)):
+    """Input names of a multi-tensor update: ``per_weight`` arrays for each weight, then ``tail``
     (one weight's when the number is not known: ``attrs`` None)."""
     def names(attrs):
         count = 1 if attrs is None else int(attrs.get('num_weights', 1))
-        return tuple('%s_%d' % (name, i) for i in range(count) for name in per_weight) + ('rescale_grad',)
+        return tuple('%s_%d' % (name, i) for i in range(count) for name in per_weight) + tuple(tail)
     return names
 
 
@@ -312,6 +312,93 @@ def multi_adamw_update(*arrays, num_weights, lrs, wds, etas, **common):
 def multi_mp_adamw_update(*arrays, num_weights, lrs, wds, etas, **common):
     """mp_adamw_update of several weights in one call, each with its own lr, wd and eta."""
     return _multi_adamw('multi_mp_adamw_update', mp_adamw_update, 5, arrays, num_weights, lrs, wds, etas, **common)
+
+
+# ---- SGD of several weights in one call (MXNet's aggregated updates: Optimizer.aggregate_num) ----------
+# The inputs are each weight's arrays in turn (weight, grad[, mom][, weight32]); the outputs the new
+# weights (``out=`` the weights, as the optimizer calls them) and the states are written in place.
+# The "preloaded" forms take the learning rates and weight decays as two arrays after them.
+
+def _multi_sgd(op, step, per_weight, arrays, num_weights, lrs, wds, **common):
+    if len(arrays) != per_weight * num_weights:
+        raise MXNetError('%s: num_weights=%d needs %d arrays (%d per weight), got %d'
+                         % (op, num_weights, per_weight * num_weights, per_weight, len(arrays)))
+    if not len(lrs) == len(wds) == num_weights:
+        raise MXNetError('%s: lrs and wds need num_weights=%d values each, got %d and %d'
+                         % (op, num_weights, len(lrs), len(wds)))
+    results = []
+    for i in range(num_weights):
+        out = step(*arrays[i * per_weight:(i + 1) * per_weight], lr=lrs[i], wd=wds[i], **common)
+        results.append(out if isinstance(out, tuple) else (out,))
+    return tuple(r[0] for r in results) + tuple(a for r in results for a in r[1:])
+
+
+def _preloaded(op, step, per_weight, arrays, num_weights, **common):
+    """_multi_sgd with lrs and wds read from the last two arrays (traced, so new rates compile nothing)."""
+    *arrays, lrs, wds = arrays
+    for name, values in (('lrs', lrs), ('wds', wds)):
+        if values.shape != (num_weights,):
+            raise MXNetError('%s: %s must be a vector of num_weights=%d values, got shape %s'
+                             % (op, name, num_weights, shape_str(values.shape)))
+    return _multi_sgd(op, step, per_weight, arrays, num_weights, list(lrs), list(wds), **common)
+
+
+def _sgd_as_momentum(weight, grad, **params):
+    # MXNet's aggregated kernel runs plain SGD as momentum SGD from a zero momentum:
+    # weight + (-lr * wd * weight - lr * g), rounded otherwise than sgd_update's (1 - lr * wd) * weight - lr * g
+    return sgd_mom_update(weight, grad, jnp.zeros_like(weight), momentum=0.0, **params)[0]
+
+
+def _mp_sgd_as_momentum(weight, grad, weight32, **params):
+    new, _mom, master = mp_sgd_mom_update(weight, grad, jnp.zeros_like(weight32), weight32, momentum=0.0, **params)
+    return new, master
+
+
+_MULTI_SGD = [P('num_weights', 'int', 1), P('rescale_grad', 'float', 1.0), P('clip_gradient', 'float', -1.0)]
+_MOMENTUM = [P('momentum', 'float', 0.0)]
+_RATES = [P('lrs', 'floats'), P('wds', 'floats')]
+# per form: (the one-weight update, its arrays per weight, the states it writes, its extra parameters)
+_MULTI_SGD_FORMS = {
+    'sgd': (_sgd_as_momentum, ('weight', 'grad'), (), []),
+    'sgd_mom': (sgd_mom_update, ('weight', 'grad', 'mom'), ('mom',), _MOMENTUM),
+    'mp_sgd': (_mp_sgd_as_momentum, ('weight', 'grad', 'weight32'), ('weight32',), []),
+    'mp_sgd_mom': (mp_sgd_mom_update, ('weight', 'grad', 'mom', 'weight32'), ('mom', 'weight32'), _MOMENTUM),
+}
+
+
+def _register_multi_sgd(form, preloaded):
+    step, per_weight, states, extra = _MULTI_SGD_FORMS[form]
+    name = '%smulti_%s_update' % ('preloaded_' if preloaded else '', form)
+    inputs = _multi_names(per_weight, ('lrs', 'wds') if preloaded else ())
+
+    def update(*arrays, num_weights, **params):
+        apply = _preloaded if preloaded else _multi_sgd
+        return apply(name, step, len(per_weight), arrays, num_weights, lazy_update=False, **params)
+    update.__name__ = name
+    update.__doc__ = '%s_update of each of num_weights weights in one call, each with its own lr and wd%s.' % (
+        form, ' (the arrays lrs and wds after the weights\' arrays)' if preloaded else '')
+    register(name, inputs=inputs, call_inputs=inputs, mutate_inputs=_multi_mutated(states),
+             num_outputs=lambda attrs: attrs['num_weights'],
+             params=_MULTI_SGD + extra + ([] if preloaded else _RATES))(update)
+
+
+for _form in _MULTI_SGD_FORMS:
+    _register_multi_sgd(_form, preloaded=False)
+    _register_multi_sgd(_form, preloaded=True)
+
+
+@register('multi_lars', inputs=('lrs', 'weights_sum_sq', 'grads_sum_sq', 'wds'),
+          params=[P('eta', 'float'), P('eps', 'float'), P('rescale_grad', 'float', 1.0)])
+def multi_lars(lrs, weights_sum_sq, grads_sum_sq, wds, *, eta, eps, rescale_grad):
+    """LARS learning rates (You et al., 2017) from per-weight squared norms (multi_sum_sq's):
+    lr * eta * |w| / (|g| * rescale_grad + wd * |w| + eps), the lr unchanged where either norm is 0."""
+    arrays = {'lrs': lrs, 'weights_sum_sq': weights_sum_sq, 'grads_sum_sq': grads_sum_sq, 'wds': wds}
+    if len({a.shape for a in arrays.values()}) > 1:
+        raise MXNetError('multi_lars: lrs, weights_sum_sq, grads_sum_sq and wds must share one shape, got %s'
+                         % ', '.join('%s %s' % (n, shape_str(a.shape)) for n, a in arrays.items()))
+    w, g = jnp.sqrt(weights_sum_sq), jnp.sqrt(grads_sum_sq)
+    scaled = lrs * eta * w / (g * rescale_grad + wds * w + eps)
+    return jnp.where((w > 0) & (g > 0), scaled, lrs).astype(lrs.dtype)
 
 
 def _all_arrays(attrs):

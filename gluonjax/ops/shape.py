@@ -180,13 +180,13 @@ def reshape_like(lhs, rhs, *, lhs_begin, lhs_end, rhs_begin, rhs_end):
     return lhs.reshape(new)
 
 
-@register('shape_array', npx=('shape_array',), methods=('shape_array',))
+@register('shape_array', npx=('shape_array',), methods=('shape_array',), out_dtypes=lambda attrs, dtypes: ('int64',))
 def shape_array(data):
     """The shape of the input as a 1-D int64 array."""
     return jnp.asarray(np.array(data.shape, dtype=np.int64))
 
 
-@register('size_array', methods=('size_array',))
+@register('size_array', methods=('size_array',), out_dtypes=lambda attrs, dtypes: ('int64',))
 def size_array(data):
     """The number of elements of the input as a (1,) int64 array."""
     return jnp.asarray(np.array([data.size], dtype=np.int64))

@@ -204,10 +204,10 @@ def node_avals(node):
             return eval_node(node, in_avals)
         except MXNetError as err:
             return _value_dependent_avals(node, in_avals, err)
-    dtype = _fallback_dtype(node, [d for _, d in ins])
-    if dtype is None:
+    dtypes = _fallback_dtypes(node, [d for _, d in ins])
+    if all(d is None for d in dtypes):
         return None
-    return tuple((None, dtype) for _ in range(node.num_outputs()))
+    return tuple((None, d) for d in dtypes)
 
 
 @x64
@@ -246,6 +246,16 @@ def _resolve_pending_inputs(node, ins):
     return out
 
 
+def _fallback_dtypes(node, in_dtypes):
+    """The output dtypes (a tuple, None where unknown) when shapes are unknown: the entry's
+    ``out_dtypes`` rule (given None for inputs of unknown dtype), else one dtype for all
+    (_fallback_dtype)."""
+    if node.op.out_dtypes is None:
+        return (_fallback_dtype(node, in_dtypes),) * node.num_outputs()
+    in_dtypes = list(in_dtypes) + [None] * (len(node.input_names()) - len(in_dtypes))
+    return tuple(None if d is None else np.dtype(d).name for d in node.op.out_dtypes(node.parsed(), in_dtypes))
+
+
 def _fallback_dtype(node, in_dtypes):
     """The output dtype when shapes are unknown: the 'dtype' parameter, else the first input's
     (integer indices aside)."""
@@ -269,6 +279,8 @@ def _fallback_dtype(node, in_dtypes):
 
 def _given(symbol, args, kwargs, what):
     """{variable name: value} from infer_shape's positional (argument order) and keyword inputs."""
+    if args and kwargs:
+        raise ValueError('infer_%s: give the known arguments either by position or by keyword, not both' % what)
     arg_names = symbol.list_arguments()
     inputs = symbol.list_inputs()
     given = {}
@@ -324,7 +336,7 @@ def _run(symbol, shapes, dtypes, seed_pending=True):
             if node.op.name == '_foreach':
                 progress |= _foreach_shapes(node, keys, ent_shape)
             progress |= _fill_dtypes(node, keys, ent_dtype)
-            n_out = node.num_outputs()
+            progress |= _same_dtype(node, keys, ent_dtype)
             outs = None
             if all(is_known(ent_shape.get(k)) for k in keys):
                 outs = _eval_static(node, tuple(zip([ent_shape[k] for k in keys],
@@ -338,12 +350,10 @@ def _run(symbol, shapes, dtypes, seed_pending=True):
                 progress = True
                 continue
             progress |= _partial_node(node, keys, ent_shape, ent_dtype)
-            d = _fallback_dtype(node, [ent_dtype.get(k) for k in keys])
-            if d is not None:
-                for i in range(n_out):
-                    if (id(node), i) not in ent_dtype:
-                        ent_dtype[(id(node), i)] = d
-                        progress = True
+            for i, d in enumerate(_fallback_dtypes(node, [ent_dtype.get(k) for k in keys])):
+                if d is not None and (id(node), i) not in ent_dtype:
+                    ent_dtype[(id(node), i)] = d
+                    progress = True
         if not progress:
             break
     return order, ent_shape, ent_dtype
@@ -659,7 +669,7 @@ def _inconsistent(node, provided, inferred):
 
 
 # Operators whose parameters and statistics stay float32 for float16 data.
-_FLOAT32_PARAMS_FOR_HALF = ('BatchNorm', '_contrib_SyncBatchNorm')
+_FLOAT32_PARAMS_FOR_HALF = ('BatchNorm', '_contrib_SyncBatchNorm', '_contrib_BatchNormWithReLU')
 
 
 def _fill_dtypes(node, keys, ent_dtype):
@@ -677,6 +687,8 @@ def _fill_dtypes(node, keys, ent_dtype):
     # (an operator's dtype parameter says nothing of its inputs: Cast's data stays unknown, as in MXNet)
     first = next((d for n, d in zip(names, known) if d is not None and n not in _INDEX_INPUTS and n not in own),
                  None)
+    if first is None:
+        return _dtype_from_output(node, keys, ent_dtype)
     new = False
     for n, k, d in zip(names, keys, known):
         target = own.get(n, first if n not in _INDEX_INPUTS else None)
@@ -684,6 +696,39 @@ def _fill_dtypes(node, keys, ent_dtype):
             ent_dtype[k] = target
             new = True
     return new
+
+
+def _dtype_from_output(node, keys, ent_dtype):
+    """MXNet's type rules run both ways: with no input's dtype known, an output's known from its
+    consumer (``infer_type(label='float16')``) is the first data input's, whose dtype the others
+    then follow. Not for operators that decide their outputs' dtypes (a dtype parameter, a rule)."""
+    out = ent_dtype.get((id(node), 0))
+    if out is None or 'dtype' in node.op._param_map or node.op.out_dtypes is not None:
+        return False
+    for name, key in zip(node.input_names(), keys):
+        if name not in _INDEX_INPUTS:
+            ent_dtype[key] = out
+            return True
+    return False
+
+
+def _same_dtype(node, keys, ent_dtype):
+    """MXNet's ElemwiseType for the operators whose inputs and output share one shape: they share
+    one dtype too, known from any of them (an output's dtype known from its consumer gives the
+    inputs theirs), and two different ones are an error. True if any was new."""
+    if not node.op.same_shape_inputs or 'dtype' in node.op._param_map:
+        return False
+    keys = list(keys) + [(id(node), 0)]
+    known = {ent_dtype[k] for k in keys if k in ent_dtype}
+    if len(known) > 1:
+        raise node_error(node, '%s: inputs and output must share one dtype, got %s'
+                         % (node.op.name, ', '.join(ent_dtype.get(k) or '?' for k in keys[:-1])))
+    if not known:
+        return False
+    dtype = known.pop()
+    new = [k for k in keys if k not in ent_dtype]
+    ent_dtype.update((k, dtype) for k in new)
+    return bool(new)
 
 
 def _partition(symbol, order, table):

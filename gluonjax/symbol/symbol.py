@@ -324,12 +324,13 @@ class Symbol(ArrayType):
         return self._outputs[0][0].attrs.get(hidden_key(key))
 
     def list_attr(self, recursive=False):
-        """Attributes of the node (MXNet 1.x raises DeprecationWarning for ``recursive=True``)."""
+        """Attributes of the (first output's) node (MXNet 1.x raises DeprecationWarning for ``recursive=True``)."""
         if recursive:
             raise DeprecationWarning('Symbol.list_attr with recursive=True has been deprecated. '
                                      'Please use attr_dict instead.')
-        if self.name is None:
+        if not self._outputs:
             return {}
+        # a group shows its first output's node, as MXNet's shallow listing does
         return _with_plain_hidden(self._outputs[0][0].attrs)
 
     def attr_dict(self):
@@ -343,6 +344,9 @@ class Symbol(ArrayType):
                 raise ValueError('Set Attr only accepts string values')
             for node in self._head_nodes():
                 node.set_attr(hidden_key(key), value)
+        for node in self._head_nodes():  # MXNet stores the attributes, then parses all the node's
+            if node.op is not None:
+                _check_attr_names(node.op, node.attrs)
 
     # ---- composition -------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
@@ -618,7 +622,9 @@ def create(op, inputs, params, name=None, attr=None, hint=None, subgraphs=()):
     """
     params, hidden = _split_hidden(op, params)
     parsed = op.parse_attrs(params)  # validate now, naming the operator
-    attrs = _op_attrs(op, op.format_attrs(params), {**_user_attrs(attr, stringify=True), **hidden})
+    user = _user_attrs(attr, stringify=True)
+    _check_attr_names(op, user)
+    attrs = _op_attrs(op, op.format_attrs(params), {**user, **hidden})
     name = _name.current().get(name, hint or op.name.lower())
     if op.variadic:
         if any(x is None for x in inputs):
@@ -665,6 +671,18 @@ def _split_hidden(op, params):
 
 def _dunder(key):
     return len(key) > 4 and key.startswith('__') and key.endswith('__')
+
+
+def _check_attr_names(op, names):
+    """MXNet parses an operator node's attributes as its parameters: a plain name (``attr={'note': ..}``,
+    an ``AttrScope(group=..)``) that is no parameter is refused; ``__hidden__`` names always pass, and so
+    does anything given to an operator without parameters."""
+    if not op._param_map or op.open_params:
+        return
+    unknown = [k for k in names if not _dunder(k) and k not in op._param_map]
+    if unknown:
+        raise MXNetError('%s: cannot find argument %s (possible arguments: %s; other attributes must be '
+                         'spelled __name__)' % (op.name, ', '.join(map(repr, unknown)), ', '.join(op._param_map)))
 
 
 def _op_attrs(op, formatted, user):
