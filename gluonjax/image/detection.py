@@ -12,7 +12,6 @@ are NDArrays or numpy arrays, as for the classification augmenters of ``mx.image
 choices use Python's ``random`` module in the order MXNet 1.9.1 makes them, so seeding it
 gives MXNet's crops, pads and flips.
 """
-import json
 import logging
 import math
 import numbers
@@ -23,29 +22,31 @@ import numpy as np
 
 from ..ndarray.ndarray import NDArray
 from .image import (Augmenter, CastAug, ColorJitterAug, ColorNormalizeAug, ForceResizeAug, HueJitterAug,
-                    ImageIter, LightingAug, RandomGrayAug, ResizeAug, _back, _json_kwargs, _np,
+                    ImageIter, LightingAug, RandomGrayAug, ResizeAug, _back, _Described, _np,
                     copyMakeBorder, fixed_crop)
 
 __all__ = ['DetAugmenter', 'DetBorrowAug', 'DetRandomSelectAug', 'DetHorizontalFlipAug', 'DetRandomCropAug',
            'DetRandomPadAug', 'CreateMultiRandCropAugmenter', 'CreateDetAugmenter', 'ImageDetIter']
 
 
-class DetAugmenter:
+class DetAugmenter(_Described):
     """Base of the detection augmenters: ``aug(src, label)`` returns ``(src, label)``.
     ``dumps()`` describes it as JSON. See ``Augmenter`` for ``_takes_numpy``/``_children``."""
 
-    def __init__(self, **kwargs):
-        self._kwargs = _json_kwargs(kwargs)
-
-    def _children(self):
-        return ()
-
-    def dumps(self):
-        """``[class name in lower case, arguments]`` as a JSON string."""
-        return json.dumps([self.__class__.__name__.lower(), self._kwargs])
-
     def __call__(self, src, label):
         raise NotImplementedError('%s must implement __call__(src, label)' % type(self).__name__)
+
+
+def _valid_ranges(name, area_range, aspect_ratio_range, least_area):
+    """Whether a random crop or pad augmenter's ranges make sense; where they do not it warns and
+    stays disabled (MXNet means to warn here, but its malformed call raises TypeError)."""
+    if area_range[1] <= least_area or area_range[0] > area_range[1]:
+        warnings.warn('%s is disabled: invalid area_range %s' % (name, area_range))
+        return False
+    if aspect_ratio_range[0] <= 0 or aspect_ratio_range[0] > aspect_ratio_range[1]:
+        warnings.warn('%s is disabled: invalid aspect_ratio_range %s' % (name, aspect_ratio_range))
+        return False
+    return True
 
 
 class DetBorrowAug(DetAugmenter):
@@ -177,13 +178,7 @@ class DetRandomCropAug(DetAugmenter):
         self.max_attempts = max_attempts
         self.aspect_ratio_range = aspect_ratio_range
         self.area_range = area_range
-        self.enabled = False
-        if area_range[1] <= 0 or area_range[0] > area_range[1]:
-            warnings.warn('DetRandomCropAug is disabled: invalid area_range %s' % (area_range,))
-        elif aspect_ratio_range[0] <= 0 or aspect_ratio_range[0] > aspect_ratio_range[1]:
-            warnings.warn('DetRandomCropAug is disabled: invalid aspect_ratio_range %s' % (aspect_ratio_range,))
-        else:
-            self.enabled = True
+        self.enabled = _valid_ranges('DetRandomCropAug', area_range, aspect_ratio_range, 0)
 
     def __call__(self, src, label):
         crop = self._random_crop_proposal(label, src.shape[0], src.shape[1])
@@ -270,13 +265,7 @@ class DetRandomPadAug(DetAugmenter):
         self.aspect_ratio_range = aspect_ratio_range
         self.area_range = area_range
         self.max_attempts = max_attempts
-        self.enabled = False
-        if area_range[1] <= 1.0 or area_range[0] > area_range[1]:
-            warnings.warn('DetRandomPadAug is disabled: invalid area_range %s' % (area_range,))
-        elif aspect_ratio_range[0] <= 0 or aspect_ratio_range[0] > aspect_ratio_range[1]:
-            warnings.warn('DetRandomPadAug is disabled: invalid aspect_ratio_range %s' % (aspect_ratio_range,))
-        else:
-            self.enabled = True
+        self.enabled = _valid_ranges('DetRandomPadAug', area_range, aspect_ratio_range, 1.0)
 
     def __call__(self, src, label):
         height, width = src.shape[0], src.shape[1]

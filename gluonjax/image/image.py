@@ -483,16 +483,9 @@ def _json_kwargs(kwargs):
     return kwargs
 
 
-class Augmenter:
-    """Base of the image augmenters: ``aug(src)`` returns the augmented image (NDArray in,
-    NDArray out; numpy in, numpy out). ``dumps()`` describes it as JSON.
-
-    A class whose ``__call__`` accepts numpy images too says so with ``_takes_numpy = True``
-    in its own body (the built-in augmenters; a user's subclass that overrides ``__call__``
-    does not inherit the promise), and ``_children()`` lists the augmenters it applies in
-    turn; ``ImageIter`` keeps an image on the host while every augmenter takes numpy."""
-
-    _takes_numpy = False
+class _Described:
+    """What classification and detection augmenters share: the arguments ``dumps`` writes, and
+    ``_children()``, the augmenters one applies in turn."""
 
     def __init__(self, **kwargs):
         self._kwargs = _json_kwargs(kwargs)
@@ -503,6 +496,19 @@ class Augmenter:
     def dumps(self):
         """``[class name in lower case, arguments]`` as a JSON string."""
         return json.dumps([self.__class__.__name__.lower(), self._kwargs])
+
+
+class Augmenter(_Described):
+    """Base of the image augmenters: ``aug(src)`` returns the augmented image (NDArray in,
+    NDArray out; numpy in, numpy out). ``dumps()`` describes it as JSON.
+
+    A class whose ``__call__`` accepts numpy images too says so with ``_takes_numpy = True``
+    in its own body (the built-in augmenters; a user's subclass that overrides ``__call__``
+    does not inherit the promise), and ``_children()`` lists the augmenters it applies in
+    turn; ``ImageIter`` keeps an image on the host while every augmenter takes numpy."""
+
+    _takes_numpy = False
+
 
     def __call__(self, src):
         raise NotImplementedError('%s must implement __call__' % type(self).__name__)
