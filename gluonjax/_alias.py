@@ -51,11 +51,21 @@ def _mxnet_module():
     return module
 
 
+# MXNet modules whose gluonjax counterpart has another path: ``mx.nd.np`` and ``mx.sym.npx`` are
+# mx.np and mx.npx themselves, ``mx.sym.np`` is a module object of gluonjax.numpy ('module:attribute',
+# its submodules attributes of it: ``mxnet.symbol.numpy.random``).
+_MOVED = {'ndarray.numpy': 'gluonjax.numpy', 'ndarray.numpy_extension': 'gluonjax.numpy_extension',
+          'symbol.numpy': 'gluonjax.numpy._symbol:symbol_np', 'symbol.numpy_extension': 'gluonjax.numpy_extension'}
+
+
 def _target(fullname):
     """The gluonjax module standing for ``fullname`` (``mxnet.gluon.nn`` -> ``gluonjax.gluon.nn``)."""
     if fullname == _ALIAS:
         return 'gluonjax'
     rest = fullname[len(_ALIAS) + 1:]
+    for path, moved in _MOVED.items():
+        if rest == path or rest.startswith(path + '.'):
+            return moved + rest[len(path):]
     head, _, tail = rest.partition('.')
     mapped = LAZY.get(head)
     if mapped is not None:
@@ -70,7 +80,7 @@ class _AliasLoader(importlib.abc.Loader):
     def create_module(self, spec):
         if spec.name == _ALIAS:
             return _mxnet_module()
-        module = importlib.import_module(self.target)
+        module = _resolve(self.target)
         self._own_spec = module.__spec__  # the import system sets the alias's spec on it next
         return module
 
@@ -83,6 +93,15 @@ class _AliasLoader(importlib.abc.Loader):
             module.__spec__ = own
 
 
+def _resolve(target):
+    """The module a target of ``_target`` names (a 'module:attribute.sub' is that attribute's)."""
+    name, _, attributes = target.partition(':')
+    module = importlib.import_module(name)
+    for attribute in attributes.split('.') if attributes else ():
+        module = getattr(module, attribute)
+    return module
+
+
 class MXNetAliasFinder(importlib.abc.MetaPathFinder):
     """Finds ``mxnet`` and ``mxnet.*`` as the gluonjax modules of the same path."""
 
@@ -90,6 +109,8 @@ class MXNetAliasFinder(importlib.abc.MetaPathFinder):
         if fullname != _ALIAS and not fullname.startswith(_ALIAS + '.'):
             return None
         name = _target(fullname)
+        if ':' in name:  # a module object without a path of its own (mx.sym.np)
+            return importlib.machinery.ModuleSpec(fullname, _AliasLoader(name), is_package=False)
         try:
             found = sys.modules.get(name) or importlib.util.find_spec(name)
         except (ImportError, ValueError):

@@ -7,6 +7,7 @@ numpy's global generator the same way (``mx.random.seed`` seeds it), so a run
 seeded like an MXNet run sees the same batches.
 """
 import numbers
+import sys
 import threading
 from collections import OrderedDict, namedtuple
 
@@ -15,6 +16,13 @@ import numpy as np
 from .base import MXNetError, NotSupportedError, upper_layer
 from .context import current_context
 from .ndarray.ndarray import NDArray, array as _nd_array
+
+# MXNet's mx.io is a package keeping these names in its submodule mx.io.io (scripts subclass
+# mx.io.io.DataIter, import from mxnet.io.io): here that submodule is this module itself, and
+# an empty __path__ lets the import system look for submodules of this module at all.
+__path__ = []
+io = sys.modules[__name__]
+sys.modules[__name__ + '.io'] = io
 
 __all__ = ['DataDesc', 'DataBatch', 'DataIter', 'ResizeIter', 'PrefetchingIter', 'NDArrayIter',
            'MNISTIter', 'CSVIter', 'ImageRecordIter', 'ImageRecordUInt8Iter', 'ImageRecordIter_v1',
@@ -65,10 +73,11 @@ class DataBatch:
 
     def __init__(self, data, label=None, pad=None, index=None,
                  bucket_key=None, provide_data=None, provide_label=None):
+        # AssertionError, as MXNet's argument checks raise here
         if data is not None and not isinstance(data, (list, tuple)):
-            raise DataIterError('DataBatch: data must be a list of NDArrays, got %s' % type(data).__name__)
+            raise AssertionError('DataBatch: data must be a list of NDArrays, got %s' % type(data).__name__)
         if label is not None and not isinstance(label, (list, tuple)):
-            raise DataIterError('DataBatch: label must be a list of NDArrays, got %s' % type(label).__name__)
+            raise AssertionError('DataBatch: label must be a list of NDArrays, got %s' % type(label).__name__)
         self.data = data
         self.label = label
         self.pad = pad
@@ -185,7 +194,7 @@ class PrefetchingIter(_WrappingIter):
         if not isinstance(iters, list):
             iters = [iters]
         if not iters:
-            raise DataIterError('PrefetchingIter: needs at least one iterator')
+            raise AssertionError('PrefetchingIter: needs at least one iterator')  # MXNet asserts it
         self.n_iter = len(iters)
         self.iters = iters
         self.rename_data = rename_data
@@ -256,10 +265,10 @@ class PrefetchingIter(_WrappingIter):
                 raise err
         if self.next_batch[0] is None:
             if any(b is not None for b in self.next_batch):
-                raise DataIterError('PrefetchingIter: the iterators yield different numbers of batches')
+                raise AssertionError('PrefetchingIter: the iterators yield different numbers of batches')
             return False
         if any(b.pad != self.next_batch[0].pad for b in self.next_batch):
-            raise DataIterError('PrefetchingIter: the iterators yield batches with different padding')
+            raise AssertionError('PrefetchingIter: the iterators yield batches with different padding')
         self.current_batch = DataBatch(sum([b.data for b in self.next_batch], []),
                                        sum([b.label for b in self.next_batch], []),
                                        self.next_batch[0].pad, self.next_batch[0].index,
@@ -280,9 +289,29 @@ class PrefetchingIter(_WrappingIter):
 # NDArrayIter
 # ---------------------------------------------------------------------------------------
 
+class _CsrRows:
+    """The rows of a csr matrix on the host (values, column indices, row pointers): a source whose
+    batches are CSRNDArrays built from their rows' nonzeros, never from a dense copy."""
+    ndim = 2
+
+    def __init__(self, values, indices, indptr, num_cols):
+        self.values, self.indices, self.indptr = values, indices, indptr
+        self.shape = (len(indptr) - 1, num_cols)
+
+    def take(self, idx, ctx):
+        """The rows ``idx`` as a CSRNDArray on ``ctx``."""
+        from .ndarray.sparse import csr_matrix
+        starts, ends = self.indptr[idx], self.indptr[idx + 1]
+        picked = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends)] + [np.zeros(0, np.int64)])
+        indptr = np.concatenate([[0], np.cumsum(ends - starts)]).astype(np.int64)
+        return csr_matrix((self.values[picked], self.indices[picked], indptr), shape=(len(idx), self.shape[1]),
+                          ctx=ctx, dtype=self.values.dtype)
+
+
 class _Source:
     """One named input of NDArrayIter: its values on the host, dtype, device and the storage
-    type of its batches ('csr' for a CSRNDArray or scipy csr matrix; the host copy is dense)."""
+    type of its batches ('csr' for a CSRNDArray or scipy csr matrix, whose host copy is dense,
+    and for the _CsrRows of a LibSVM file, kept sparse)."""
     __slots__ = ('name', 'host', 'dtype', 'ctx', 'stype')
 
     def __init__(self, name, host, dtype, ctx, stype='default'):
@@ -300,14 +329,14 @@ def _init_data(data, allow_empty, default_name, what):
     them in MXNet; NDArrays keep their dtype and device.
     """
     if data is None:
-        if not allow_empty:
-            raise DataIterError('NDArrayIter: %s must be given' % what)
+        if not allow_empty:  # AssertionError, as MXNet's check of it raises
+            raise AssertionError('NDArrayIter: %s must be given' % what)
         data = []
-    if isinstance(data, (np.ndarray, NDArray)) or _is_scipy_csr(data):
+    if isinstance(data, (np.ndarray, NDArray, _CsrRows)) or _is_scipy_csr(data):
         data = [data]
     if isinstance(data, list):
         if not data and not allow_empty:
-            raise DataIterError('NDArrayIter: %s is an empty list' % what)
+            raise AssertionError('NDArrayIter: %s is an empty list' % what)
         if len(data) == 1:
             data = OrderedDict([(default_name, data[0])])
         else:
@@ -316,7 +345,9 @@ def _init_data(data, allow_empty, default_name, what):
         raise TypeError('Input must be NDArray, numpy.ndarray, a list of them or dict with them as values')
     sources = []
     for name, value in data.items():
-        if isinstance(value, NDArray):
+        if isinstance(value, _CsrRows):
+            src = _Source(name, value, value.values.dtype, current_context(), 'csr')
+        elif isinstance(value, NDArray):
             src = _Source(name, value.asnumpy(), np.dtype(value.dtype), value.context, value.stype)
         elif _is_scipy_csr(value):
             src = _Source(name, value.toarray().astype(np.float32), np.dtype(np.float32), current_context(), 'csr')
@@ -383,10 +414,7 @@ class NDArrayIter(DataIter):
         self._data = _init_data(data, False, data_name, 'data')
         self._label = _init_data(label, True, label_name, 'label')
         self.num_data = self._check_lengths()
-        sparse = [name for name, src in self._data + self._label if src.stype != 'default']
-        if sparse and last_batch_handle != 'discard':
-            raise NotImplementedError("NDArrayIter: sparse inputs (%s) are batched with last_batch_handle='discard' "
-                                      "only, got %r" % (', '.join(sparse), last_batch_handle))
+        self._check_sparse(last_batch_handle)
         self.batch_size = int(batch_size)
         self.shuffle = shuffle
         self.last_batch_handle = last_batch_handle
@@ -400,6 +428,13 @@ class NDArrayIter(DataIter):
         self._cache_idx = None
         self.num_source = len(self._data) + len(self._label)
         self.reset()
+
+    def _check_sparse(self, last_batch_handle):
+        """MXNet's NDArrayIter batches sparse inputs only when it discards the last partial batch."""
+        sparse = [name for name, src in self._data + self._label if src.stype != 'default']
+        if sparse and last_batch_handle != 'discard':
+            raise NotImplementedError("NDArrayIter: sparse inputs (%s) are batched with last_batch_handle='discard' "
+                                      "only, got %r" % (', '.join(sparse), last_batch_handle))
 
     def _check_lengths(self):
         sources = self._data + self._label
@@ -483,13 +518,18 @@ class NDArrayIter(DataIter):
             self._cache_idx = idx
             raise StopIteration
         return DataBatch(data=self._batch(self._data, idx), label=self._batch(self._label, idx),
-                         pad=self.getpad(), index=None)
+                         pad=self.getpad(), index=self._batch_index(idx))
+
+    @staticmethod
+    def _batch_index(idx):
+        """``DataBatch.index`` of the batch of samples ``idx``: NDArrayIter gives none."""
+        return None
 
     def _batch_indices(self):
         """The sample indices of the batch at the cursor."""
         c, bs, n = self.cursor, self.batch_size, self.num_data
         if c >= n:
-            raise DataIterError('NDArrayIter: no batch left; call reset()')
+            raise AssertionError('NDArrayIter: no batch left; call reset()')  # MXNet asserts it
         if self.last_batch_handle == 'roll_over' and -bs < c < 0:
             if self._cache_idx is None:
                 raise DataIterError('NDArrayIter: no rolled-over samples to start this epoch with')
@@ -500,6 +540,8 @@ class NDArrayIter(DataIter):
         return self._order[c:min(c + bs, n)]
 
     def _gather(self, src, idx):
+        if isinstance(src.host, _CsrRows):
+            return src.host.take(idx, src.ctx)
         axis = self._axis
         if _is_range(idx):
             index = [slice(None)] * src.host.ndim
@@ -537,7 +579,16 @@ class NDArrayIter(DataIter):
 
 class _NativeGetters:
     """``getdata()``/``getlabel()`` of MXNet's C++ iterators (MXDataIter): the current batch's
-    one data array and one label array, where the Python iterators return lists."""
+    one data array and one label array, where the Python iterators return lists; the batch's
+    index is its samples' positions (uint64), where NDArrayIter gives None. Their errors are
+    MXNetErrors, as the C++ library raises them."""
+
+    def getindex(self):
+        return self._batch_index(self._batch_indices())
+
+    @staticmethod
+    def _batch_index(idx):
+        return idx.astype(np.uint64)
 
     def getdata(self):
         return self._batch(self._data, self._batch_indices())[0]
@@ -549,9 +600,10 @@ class _NativeGetters:
 class MNISTIter(_NativeGetters, NDArrayIter):
     """MNIST from IDX files (``image``, ``label``; ``.gz`` or plain), as MXNet's MNISTIter.
 
-    Data is float32 in [0, 1], shaped (batch, 1, 28, 28), or (batch, 784) with ``flat=True``;
-    labels are float32. When the files are not found, the copy of MNIST shipped with
-    gluonjax is used for the file names it knows (``train-*`` / ``t10k-*``).
+    Data is float32 in [0, 1) (the bytes divided by 256, as MXNet divides them), shaped
+    (batch, 1, 28, 28), or (batch, 784) with ``flat=True``; labels are float32. Every batch is
+    full: samples after the last full batch are skipped. When the files are not found, the copy
+    of MNIST shipped with gluonjax is used for the file names it knows (``train-*`` / ``t10k-*``).
     """
 
     def __init__(self, image='./train-images-idx3-ubyte', label='./train-labels-idx1-ubyte', batch_size=128,
@@ -561,22 +613,25 @@ class MNISTIter(_NativeGetters, NDArrayIter):
         images = _idx.read_idx(_mnist_path(image, _idx))
         labels = _idx.read_idx(_mnist_path(label, _idx))
         if images.shape[0] != labels.shape[0]:
-            raise DataIterError('MNISTIter: %s has %d images but %s has %d labels'
+            raise MXNetError('MNISTIter: %s has %d images but %s has %d labels'
                                 % (image, images.shape[0], label, labels.shape[0]))
+        if num_parts > 1:
+            # part k holds images n*k//parts up to n*(k+1)//parts, as in MXNet; it shuffles within the part
+            n = images.shape[0]
+            part = slice(n * part_index // num_parts, n * (part_index + 1) // num_parts)
+            images, labels = images[part], labels[part]
         if shuffle:
             order = np.random.RandomState(seed).permutation(images.shape[0])
             images, labels = images[order], labels[order]
-        if num_parts > 1:
-            images = np.array_split(images, num_parts)[part_index]
-            labels = np.array_split(labels, num_parts)[part_index]
         data = images.reshape(images.shape[0], -1) if flat else images.reshape(images.shape[0], 1, 28, 28)
-        data = data.astype(np.float32) * np.float32(1.0 / 255)
+        data = data.astype(np.float32) * np.float32(1.0 / 256)  # MXNet's scale: 255 reads 0.996
         if not silent:  # MXNet's C++ iterator says what it loaded (its two lines print the shape apart)
             from ._logs import native_log
             dims = ','.join(map(str, (batch_size,) + data.shape[1:]))
             native_log('../src/io/iter_mnist.cc:%d' % (109 if flat else 112), 'MNISTIter: load %d images, shuffle=%d, '
                        'shape=%s' % (data.shape[0], int(bool(shuffle)), ('(%s)' if flat else '[%s]') % dims))
-        super().__init__(data, labels.astype(np.float32), batch_size, False, 'pad', data_name, label_name)
+        # MXNet's C++ iterator yields only full batches: the samples after the last one are skipped
+        super().__init__(data, labels.astype(np.float32), batch_size, False, 'discard', data_name, label_name)
 
 
 def _mnist_path(path, _idx):
@@ -587,11 +642,11 @@ def _mnist_path(path, _idx):
     shipped = os.path.join(_idx.PACKAGE_MNIST_DIR, os.path.basename(path).replace('.gz', '') + '.gz')
     if os.path.basename(path).replace('.gz', '') in _idx.MNIST_MD5 and os.path.isfile(shipped):
         return shipped
-    raise DataIterError('MNISTIter: file %s not found' % path)
+    raise MXNetError('MNISTIter: file %s not found' % path)
 
 
-class CSVIter(_NativeGetters, NDArrayIter):
-    """Rows of a CSV file as data (reshaped to ``data_shape``), with labels from ``label_csv``.
+class _RowFileIter(_NativeGetters, NDArrayIter):
+    """The batching of MXNet's C++ row iterators (CSVIter, LibSVMIter).
 
     The last batch of an epoch is always full size, as MXNet's C++ iterator makes it:
     ``round_batch=True`` fills it with rows from the beginning (``batch.pad`` of them)
@@ -599,21 +654,14 @@ class CSVIter(_NativeGetters, NDArrayIter):
     previous batch's rows in the unfilled places (``batch.pad`` says how many).
     """
 
-    def __init__(self, data_csv, data_shape, label_csv=None, label_shape=(1,), batch_size=1,
-                 round_batch=True, dtype='float32', data_name='data', label_name='softmax_label', **kwargs):
+    def __init__(self, data, label, batch_size, round_batch, data_name, label_name):
         self._round = bool(round_batch)
         self._overflow = 0      # rows wrapped into the last batch: where the next epoch starts
         self._prev_idx = None   # the previous batch's rows (what an unfilled place still holds)
-        data = self._read(data_csv, data_shape, dtype)
-        label = None
-        if label_csv is not None:
-            label = self._read(label_csv, label_shape, dtype)
-        else:
-            label = np.zeros((data.shape[0],) + tuple(label_shape), dtype=dtype)
-        if label.ndim == 2 and label.shape[1] == 1:
-            label = label.reshape(-1)
-        super().__init__(_nd_array(data, dtype=data.dtype), _nd_array(label, dtype=label.dtype), batch_size, False,
-                         'pad' if round_batch else 'discard', data_name, label_name)
+        super().__init__(data, label, batch_size, False, 'pad' if round_batch else 'discard', data_name, label_name)
+
+    def _check_sparse(self, last_batch_handle):
+        """Sparse rows are fine here: the last batch is filled by this class, not NDArrayIter's padding."""
 
     def reset(self):
         start, self._overflow = (self._overflow, 0) if self._round else (0, 0)
@@ -625,12 +673,12 @@ class CSVIter(_NativeGetters, NDArrayIter):
         idx = self._batch_indices()
         self._prev_idx = idx
         return DataBatch(data=self._batch(self._data, idx), label=self._batch(self._label, idx),
-                         pad=self.getpad(), index=None)
+                         pad=self.getpad(), index=self._batch_index(idx))
 
     def _batch_indices(self):
         c, bs, n = self.cursor, self.batch_size, self.num_data
         if c >= n:
-            raise DataIterError('CSVIter: no batch left; call reset()')
+            raise MXNetError('%s: no batch left; call reset()' % type(self).__name__)
         missing = c + bs - n
         if missing <= 0:
             return self._order[c:c + bs]
@@ -643,17 +691,82 @@ class CSVIter(_NativeGetters, NDArrayIter):
     def getpad(self):
         return max(0, self.cursor + self.batch_size - self.num_data)
 
+
+class CSVIter(_RowFileIter):
+    """Rows of a CSV file as data (reshaped to ``data_shape``), with labels from ``label_csv``
+    (zeros without it); batches as :class:`_RowFileIter` describes."""
+
+    def __init__(self, data_csv, data_shape, label_csv=None, label_shape=(1,), batch_size=1,
+                 round_batch=True, dtype='float32', data_name='data', label_name='softmax_label', **kwargs):
+        data = self._read(data_csv, data_shape, dtype)
+        if label_csv is not None:
+            label = self._read(label_csv, label_shape, dtype)
+        else:
+            label = np.zeros((data.shape[0],) + tuple(label_shape), dtype=dtype)
+        if label.ndim == 2 and label.shape[1] == 1:
+            label = label.reshape(-1)
+        super().__init__(_nd_array(data, dtype=data.dtype), _nd_array(label, dtype=label.dtype), batch_size,
+                         round_batch, data_name, label_name)
+
     @staticmethod
     def _read(path, shape, dtype):
         try:
             values = np.loadtxt(path, delimiter=',', dtype=np.dtype(dtype), ndmin=2)
         except (OSError, ValueError) as err:
-            raise DataIterError('CSVIter: cannot read %s: %s' % (path, err)) from None
+            raise MXNetError('CSVIter: cannot read %s: %s' % (path, err)) from None
         shape = tuple(shape)
         if int(np.prod(shape)) != values.shape[1]:
-            raise DataIterError('CSVIter: rows of %s have %d values, which cannot be shaped %s'
-                                % (path, values.shape[1], shape))
+            raise MXNetError('CSVIter: rows of %s have %d values, which cannot be shaped %s'
+                             % (path, values.shape[1], shape))
         return values.reshape((values.shape[0],) + shape)
+
+
+class LibSVMIter(_RowFileIter):
+    """Rows of a LibSVM file (``label index:value ...``, 0-based column indices) as csr data of
+    ``data_shape`` columns; labels are each line's first number, or the rows of ``label_libsvm``
+    (csr, ``label_shape`` columns). Batches as :class:`_RowFileIter` describes, with
+    ``round_batch=True`` only, as in MXNet."""
+
+    def __init__(self, data_libsvm, data_shape, label_libsvm=None, label_shape=(1,), batch_size=1,
+                 round_batch=True, data_name='data', label_name='softmax_label', **kwargs):
+        if not round_batch:
+            raise MXNetError('LibSVMIter: round_batch=False is not supported (nor is it by MXNet)')
+        label, data = _read_libsvm(data_libsvm, data_shape)
+        if label_libsvm is not None:
+            label = _read_libsvm(label_libsvm, label_shape)[1]
+            if label.shape[0] != data.shape[0]:
+                raise MXNetError('LibSVMIter: %s has %d rows but %s has %d'
+                                 % (data_libsvm, data.shape[0], label_libsvm, label.shape[0]))
+        super().__init__(data, label, batch_size, round_batch, data_name, label_name)
+
+
+def _read_libsvm(path, shape):
+    """(first numbers, _CsrRows of the index:value pairs) of the LibSVM file ``path``; ``shape`` is
+    the 1-D row shape the column indices must fall in."""
+    if len(tuple(shape)) != 1:
+        raise MXNetError('LibSVMIter: the row shape of %s must have one axis, got %s' % (path, tuple(shape)))
+    firsts, values, indices, indptr = [], [], [], [0]
+    try:
+        with open(path) as f:
+            for line in f:
+                fields = line.split()
+                if not fields:
+                    continue
+                firsts.append(float(fields[0]))
+                for pair in fields[1:]:
+                    column, _, value = pair.partition(':')
+                    indices.append(int(column))
+                    values.append(float(value))
+                indptr.append(len(indices))
+    except (OSError, ValueError) as err:
+        raise MXNetError('LibSVMIter: cannot read %s: %s' % (path, err)) from None
+    indices = np.array(indices, dtype=np.int64)
+    num_cols = int(tuple(shape)[0])
+    if indices.size and not 0 <= indices.min() <= indices.max() < num_cols:
+        raise MXNetError('LibSVMIter: %s has column indices %d..%d, outside a row shape of %d'
+                         % (path, indices.min(), indices.max(), num_cols))
+    rows = _CsrRows(np.array(values, dtype=np.float32), indices, np.array(indptr, dtype=np.int64), num_cols)
+    return np.array(firsts, dtype=np.float32), rows
 
 
 def _unsupported(name, advice):
@@ -664,8 +777,6 @@ def _unsupported(name, advice):
 
 
 ImageDetRecordIter = _unsupported('ImageDetRecordIter', 'use gluon.data.vision.ImageRecordDataset')
-LibSVMIter = _unsupported('LibSVMIter', 'read the file with sklearn.datasets.load_svmlight_file and wrap it in '
-                                         'mx.nd.sparse.csr_matrix')
 MXDataIter = _unsupported('MXDataIter', 'it wraps a C++ iterator; use NDArrayIter or a DataLoader')
 
 

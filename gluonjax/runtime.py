@@ -3,9 +3,10 @@
 MXNet reports the switches its C++ library was compiled with. gluonjax has no such build, so each
 feature is reported for what this process can really do: CUDA (and cuDNN/NCCL, which XLA uses on
 NVIDIA GPUs) only when jax sees a GPU; LAPACK (jax's linear algebra), the distributed KVStore and
-int64 array sizes (x64 is on) and the profiler (``mx.profiler``) always; the CPU instruction sets
-from the processor's own flags. Features gluonjax lacks (MKLDNN, OpenCV, TensorRT, TVM operators,
-...) are listed, disabled, so ``is_enabled`` answers for every name MXNet knows.
+int64 array sizes (x64 is on) and the profiler (``mx.profiler``) always; OPENCV (what ``mx.image``
+decodes and resizes with in MXNet) when Pillow, which ``mx.image`` uses instead, is installed; the
+CPU instruction sets from the processor's own flags. Features gluonjax lacks (MKLDNN, TensorRT, TVM
+operators, ...) are listed, disabled, so ``is_enabled`` answers for every name MXNet knows.
 """
 import collections
 import os
@@ -14,13 +15,13 @@ __all__ = ['Feature', 'Features', 'feature_list']
 
 # MXNet 1.9.1's feature names, in its order.
 _NAMES = ('CUDA', 'CUDNN', 'NCCL', 'CUDA_RTC', 'TENSORRT', 'CPU_SSE', 'CPU_SSE2', 'CPU_SSE3', 'CPU_SSE4_1',
-          'CPU_SSE4_2', 'CPU_SSE4A', 'CPU_AVX', 'CPU_AVX512F', 'OPENMP', 'SSE', 'F16C', 'JEMALLOC', 'BLAS_OPEN',
+          'CPU_SSE4_2', 'CPU_SSE4A', 'CPU_AVX', 'CPU_AVX2', 'OPENMP', 'SSE', 'F16C', 'JEMALLOC', 'BLAS_OPEN',
           'BLAS_ATLAS', 'BLAS_MKL', 'BLAS_APPLE', 'LAPACK', 'MKLDNN', 'OPENCV', 'CAFFE', 'PROFILER',
           'DIST_KVSTORE', 'CXX14', 'INT64_TENSOR_SIZE', 'SIGNAL_HANDLER', 'DEBUG', 'TVM_OP')
 
 # feature -> the /proc/cpuinfo flag that shows it
 _CPU_FLAGS = {'CPU_SSE': 'sse', 'CPU_SSE2': 'sse2', 'CPU_SSE3': 'pni', 'CPU_SSE4_1': 'sse4_1',
-              'CPU_SSE4_2': 'sse4_2', 'CPU_SSE4A': 'sse4a', 'CPU_AVX': 'avx', 'CPU_AVX512F': 'avx512f',
+              'CPU_SSE4_2': 'sse4_2', 'CPU_SSE4A': 'sse4a', 'CPU_AVX': 'avx', 'CPU_AVX2': 'avx2',
               'SSE': 'sse', 'F16C': 'f16c'}
 
 
@@ -33,6 +34,11 @@ def _cpu_flags():
     except OSError:
         pass
     return set()
+
+
+def _has_pillow():
+    import importlib.util
+    return importlib.util.find_spec('PIL') is not None
 
 
 def _has_gpu():
@@ -59,7 +65,7 @@ def feature_list():
     gpu = _has_gpu()
     flags = _cpu_flags()
     on = {'CUDA': gpu, 'CUDNN': gpu, 'NCCL': gpu, 'LAPACK': True, 'DIST_KVSTORE': True, 'CXX14': True,
-          'INT64_TENSOR_SIZE': True, 'PROFILER': True}
+          'INT64_TENSOR_SIZE': True, 'PROFILER': True, 'OPENCV': _has_pillow()}
     for name, flag in _CPU_FLAGS.items():
         on[name] = flag in flags
     return [Feature(n, on.get(n, False)) for n in _NAMES]

@@ -288,8 +288,9 @@ def _find_max_violation(a, b, rtol, atol):
 def assert_almost_equal(a, b, rtol=None, atol=None, names=('a', 'b'), equal_nan=False,
                         use_broadcast=True, mismatches=(10, 10)):
     """Raise AssertionError unless ``a`` and ``b`` (NDArrays, numpy arrays or numbers) are
-    element-wise close; the default tolerances depend on the dtypes. The message gives the
-    worst element and the fraction of elements out of tolerance."""
+    element-wise close; the default tolerances depend on the dtypes. Before raising it prints
+    the worst elements (``mismatches``, see :func:`_print_mismatches`), as MXNet's does; the
+    message gives the worst element and the fraction of elements out of tolerance."""
     if not use_broadcast:
         checkShapes(_as_np(a), _as_np(b))
     rtol, atol = get_tols(a, b, rtol, atol)
@@ -297,13 +298,11 @@ def assert_almost_equal(a, b, rtol=None, atol=None, names=('a', 'b'), equal_nan=
     if a.dtype == np.bool_ and b.dtype == np.bool_:
         np.testing.assert_equal(a, b)
         return
-    if np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan):
+    if np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan):  # ValueError for shapes that do not broadcast
         return
-    try:
-        ab, bb = np.broadcast_arrays(a, b)
-    except ValueError:
-        raise AssertionError('%s of shape %s and %s of shape %s cannot be compared'
-                             % (names[0], a.shape, names[1], b.shape)) from None
+    ab, bb = np.broadcast_arrays(a, b)
+    if ab.ndim:  # MXNet reports elements of arrays, not of two numbers
+        _print_mismatches(ab, bb, rtol, atol, names, equal_nan, mismatches)
     ab, bb = ab.astype(np.float64), bb.astype(np.float64)
     index, rel = _find_max_violation(ab, bb, rtol, atol)
     close = np.isclose(ab, bb, rtol=rtol, atol=atol, equal_nan=equal_nan)
@@ -316,6 +315,23 @@ def assert_almost_equal(a, b, rtol=None, atol=None, names=('a', 'b'), equal_nan=
         location = '\n%s=%.8f, %s=%.8f' % (names[0], ab, names[1], bb)
     raise AssertionError('Error %f exceeds tolerance rtol=%e, atol=%e (mismatch %f%%).%s'
                          % (rel, rtol, atol, percent, location))
+
+
+def _print_mismatches(a, b, rtol, atol, names, equal_nan, mismatches):
+    """Print the elements of ``a`` and ``b`` (same shape) out of tolerance, worst first, on stdout
+    as MXNet's assert_almost_equal does: at most ``mismatches[0]`` lines; the search stops after
+    ``mismatches[1]`` elements (0: after all of them). Errors are computed in the arrays' own
+    dtypes, as MXNet computes them."""
+    print('\n*** Maximum errors for vector of size {}:  rtol={}, atol={}\n'.format(a.size, rtol, atol))
+    rest_a, rest_b = a.copy(), b.copy()
+    for count in range(1, a.size + 1):
+        index, rel = _find_max_violation(rest_a, rest_b, rtol, atol)
+        index = tuple(int(i) for i in index)
+        if count <= mismatches[0]:
+            print('%3d: Error %f  %s' % (count, rel, locationError(a, b, index, names)))
+        rest_a[index] = rest_b[index] = 0   # set aside, then look for the next worst
+        if 0 < mismatches[1] <= count or np.allclose(rest_a, rest_b, rtol=rtol, atol=atol, equal_nan=equal_nan):
+            return
 
 
 def assert_allclose(a, b, rtol=1e-07, atol=0, equal_nan=True):
@@ -359,8 +375,8 @@ def retry(n):
 
 
 def list_gpus():
-    """The ids of the GPUs jax can see."""
-    return list(range(_num_gpus()))
+    """The ids of the GPUs jax can see (a range, as MXNet returns them)."""
+    return range(_num_gpus())
 
 
 @contextmanager

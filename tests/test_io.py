@@ -273,3 +273,33 @@ def test_mnist_iter_says_what_it_loaded_unless_silent(capsys):
         '../src/io/iter_mnist.cc:109: MNISTIter: load 10000 images, shuffle=1, shape=(100,784)',
         '../src/io/iter_mnist.cc:112: MNISTIter: load 10000 images, shuffle=0, shape=[50,1,28,28]']
     assert all(line[0] == '[' and line[9:11] == '] ' for line in lines)
+
+
+def test_libsvm_iter_batches_csr_rows_without_a_dense_copy(tmp_path):
+    path = tmp_path / 'd.libsvm'
+    path.write_text('1 0:1.5 2:3\n0 1:2\n2 0:-1 3:4.25\n')
+    it = mx.io.LibSVMIter(data_libsvm=str(path), data_shape=(100000,), batch_size=2)
+    assert it._data[0][1].host.values.size == 5  # the rows stay sparse on the host
+    batches = list(it)
+    assert [b.data[0].stype for b in batches] == ['csr', 'csr'] and [b.pad for b in batches] == [0, 1]
+    assert batches[1].data[0].indices.asnumpy().tolist() == [0, 3, 0, 2]
+    assert batches[1].label[0].asnumpy().tolist() == [2, 1] and batches[1].index.tolist() == [2, 0]
+    with pytest.raises(MXNetError, match='round_batch=False'):
+        mx.io.LibSVMIter(data_libsvm=str(path), data_shape=(4,), batch_size=2, round_batch=False)
+    with pytest.raises(MXNetError, match='column indices 0..3, outside a row shape of 3'):
+        mx.io.LibSVMIter(data_libsvm=str(path), data_shape=(3,), batch_size=2)
+
+
+def test_mxnet_io_io_is_mx_io():
+    import importlib
+    assert importlib.import_module('gluonjax.io.io') is mx.io and mx.io.io.DataIter is mx.io.DataIter
+
+
+def test_assert_almost_equal_prints_the_worst_elements_as_mxnet(capsys):
+    with pytest.raises(AssertionError):
+        mx.test_utils.assert_almost_equal(np.array([1.0, 2.0, 3.0]), np.array([1.0, 2.5, 4.0]), names=('x', 'y'),
+                                          mismatches=(1, 10))
+    out = capsys.readouterr().out
+    assert '*** Maximum errors for vector of size 3:  rtol=1e-05, atol=1e-20' in out
+    assert '  1: Error ' in out and 'Location of error: (2,), x=3.00000000, y=4.00000000' in out
+    assert '  2: Error ' not in out

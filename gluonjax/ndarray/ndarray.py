@@ -866,7 +866,12 @@ def waitall():
 
 def _infer_dtype(source, dtype):
     if dtype is not None:
-        return np.dtype(dtype)
+        dtype = np.dtype(dtype)
+        if dtype.kind in 'USO':
+            # MXNet looks the dtype up in its type table: strings and Python objects are a KeyError
+            # (e.g. the default batchify of string samples, or of ragged numpy samples)
+            raise KeyError('array: dtype %s is not an MXNet array type' % dtype)
+        return dtype
     if isinstance(source, NDArray):
         return source._data.dtype
     # MXNet: float32 for anything that is not an NDArray, numpy integer arrays included.

@@ -16,22 +16,32 @@ from .ndarray import NDArray, _carry_failure, invoke
 def _shape(shape):
     if shape is None:
         return (1,)
-    if isinstance(shape, (int, np.integer)):
+    if isinstance(shape, numbers.Integral):
         return (int(shape),)
+    if not (hasattr(shape, '__iter__') and all(isinstance(d, numbers.Integral) for d in shape)):
+        # (2.5, or (2, 2.0)): a shape MXNet fails to parse
+        raise MXNetError('shape must be an int or a tuple of ints, got %r' % (shape,))
     return tuple(int(d) for d in shape)  # NumPy integers too (rand_shape_nd's)
 
 
 def _sample(scalar_op, array_op, params, shape, dtype, ctx, out, **extra):
     arrays = [v for v in params.values() if isinstance(v, NDArray)]
     if arrays:
-        if len(arrays) != len(params):
-            raise MXNetError('%s: parameters must be all NDArrays or all numbers' % array_op)
+        if len(arrays) != len(params):  # AssertionError, as MXNet's front end asserts it
+            raise AssertionError('%s: parameters must be all NDArrays or all numbers, got %s'
+                                 % (array_op, [type(v).__name__ for v in params.values()]))
         kw = {'shape': () if shape is None else _shape(shape)}
         if dtype is not None:
             kw['dtype'] = np.dtype(dtype).name
         return invoke(array_op, arrays, dict(kw, **extra), out=out)
+    for k, v in params.items():
+        if not isinstance(v, numbers.Real):  # ValueError, as MXNet's front end raises it
+            raise ValueError('%s: parameter %s must be an NDArray or a number, got %s'
+                             % (scalar_op, k, type(v).__name__))
     kw = {k: float(v) for k, v in params.items()}
     kw.update(shape=_shape(shape), dtype=np.dtype(dtype or 'float32').name, **extra)
+    if not kw['shape']:  # the operator's own check, which a bucketed draw (of one value) would skip
+        raise MXNetError('%s: shape must be given (got %r)' % (scalar_op, kw['shape']))
     if out is None:
         return draw(scalar_op, kw, ctx)
     return invoke(scalar_op, [], kw, out=out, ctx=ctx)
@@ -56,7 +66,7 @@ _ELEMENTWISE = frozenset(('_random_uniform', '_random_normal', '_random_exponent
                           '_random_poisson', '_random_negative_binomial', '_random_generalized_negative_binomial',
                           # mx.np.random's, with number parameters (a function of uniform bits i, or gamma's)
                           '_npi_uniform', '_npi_normal', '_npi_exponential', '_npi_rayleigh', '_npi_weibull',
-                          '_npi_pareto', '_npi_logistic', '_npi_gumbel', '_npi_power', '_npi_gamma'))
+                          '_npi_pareto', '_npi_logistic', '_npi_gumbel', '_npi_powerd', '_npi_gamma'))
 _MAX_BUCKETED = 1 << 20
 
 
@@ -101,7 +111,7 @@ def normal(loc=0, scale=1, shape=None, dtype=None, ctx=None, out=None, **kwargs)
 def randn(*shape, **kwargs):
     loc = kwargs.pop('loc', 0)
     scale = kwargs.pop('scale', 1)
-    return normal(loc, scale, shape or None, **kwargs)
+    return normal(loc, scale, shape, **kwargs)  # no dimensions is an empty shape, an error as in MXNet
 
 
 def exponential(scale=1, shape=None, dtype=None, ctx=None, out=None, **kwargs):
@@ -117,6 +127,8 @@ def poisson(lam=1, shape=None, dtype=None, ctx=None, out=None, **kwargs):
 
 
 def randint(low, high, shape=None, dtype=None, ctx=None, out=None, **kwargs):
+    if isinstance(low, NDArray) or isinstance(high, NDArray):
+        raise TypeError('randint: low and high must be integers; there is no sampler per element of NDArray bounds')
     if not isinstance(low, numbers.Integral) or not isinstance(high, numbers.Integral):
         raise MXNetError('randint: low and high must be integers, got %r and %r' % (low, high))
     return invoke('_random_randint', [], {'low': int(low), 'high': int(high), 'shape': _shape(shape),

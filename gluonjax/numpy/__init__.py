@@ -22,7 +22,7 @@ from .multiarray import (ndarray, array, asarray, zeros, ones, full, empty, aran
                          remainder, power, maximum, minimum, fmax, fmin, hypot, arctan2, equal, not_equal,
                          greater, greater_equal, less, less_equal, logical_and, logical_or, logical_xor, bitwise_and, bitwise_or, bitwise_xor,
                          clip, where, nonzero, around, round_, sum, prod, mean, amax, amin, max, min, std, var,
-                         argmax, argmin, any, all, cumsum, reshape, ravel, transpose, swapaxes, moveaxis,
+                         argmax, argmin, any, all, cumsum, reshape, ravel, transpose, swapaxes,
                          expand_dims, squeeze, broadcast_to, tile, repeat, flip, concatenate, stack, vstack,
                          hstack, split, copy, dot, matmul, tensordot, einsum, pad, unique, inner, outer, vdot, sort, argsort, take,
                          shape, size, ndim, _table_functions)

@@ -561,16 +561,6 @@ def nonzero(a):
 # Shapes
 # ---------------------------------------------------------------------------------------
 
-def moveaxis(a, source, destination):
-    a = to_array(a, 'moveaxis', 'a')
-    src = [s % a.ndim for s in ((source,) if isinstance(source, int) else source)]
-    dst = [d % a.ndim for d in ((destination,) if isinstance(destination, int) else destination)]
-    order = [i for i in range(a.ndim) if i not in src]
-    for d, s in sorted(zip(dst, src)):
-        order.insert(d, s)
-    return transpose(a, tuple(order))
-
-
 def split(ary, indices_or_sections, axis=0):
     """Split into equal sections or at the given indices; a list of arrays."""
     if isinstance(indices_or_sections, (numbers.Integral, onp.integer)):

@@ -124,7 +124,7 @@ def pareto(a, size=None, ctx=None, out=None):
 
 def power(a, size=None, ctx=None, out=None):
     """Samples in [0, 1] of density a x**(a - 1) (a > 0)."""
-    return _np_sample('power', {'a': a}, size, None, ctx, out, positive=('a',))
+    return _np_sample('power', {'a': a}, size, None, ctx, out, positive=('a',), op='_npi_powerd')
 
 
 def beta(a, b, size=None, dtype=None, ctx=None):

@@ -4,7 +4,6 @@ The layer functions (``fully_connected``, ``convolution``, ``batch_norm``, ...) 
 operators of the same table as ``mx.nd.FullyConnected`` & co., with MXNet's parameter
 names; they take and return ``mx.np.ndarray`` and build graph nodes on Symbols.
 """
-import numpy as _onp
 
 from ..context import cpu, gpu, cpu_pinned, num_gpus, current_context, gpu_memory_info  # noqa: F401
 from ..ndarray.ndarray import waitall  # noqa: F401
@@ -21,8 +20,3 @@ def seed(seed, ctx='all'):  # noqa: A002 (MXNet's name)
     from .. import random as _random
     _random.seed(seed, ctx=ctx)
 
-
-def nonzero(x):
-    """The indices of ``x``'s non-zero elements, one int64 row of x.ndim coordinates each:
-    shape (count, x.ndim), NumPy's ``argwhere`` (computed on the host: the count sets the shape)."""
-    return _np.array(_onp.argwhere(x.asnumpy()), dtype='int64', ctx=x.context)

@@ -151,6 +151,8 @@ def _one_to_one():
         op_type = getattr(op.onnx, 'onnx_op_type', None)
         if op_type is None or name != op.name:  # aliases are their operator
             continue
+        if name.startswith(('_np_', '_npi_', '_npx_')):  # MXNet's importer builds legacy graphs: not the
+            continue  # NumPy-mode twins (ops/numpy_names.py) of the legacy operators
         if op_type not in pairs or (name.startswith('broadcast_') and not pairs[op_type].startswith('broadcast_')):
             pairs[op_type] = name
     return pairs

@@ -11,3 +11,4 @@ from . import image  # noqa: F401,E402
 from . import hawkes  # noqa: F401,E402
 from . import dgl  # noqa: F401,E402
 from . import cached_op  # noqa: F401,E402
+from . import numpy_names  # noqa: F401,E402  (names of operators above: imported last)

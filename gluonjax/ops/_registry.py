@@ -27,7 +27,7 @@ import numpy as np
 
 from ..base import MXNetError
 
-__all__ = ['P', 'OpDef', 'Arith', 'Np', 'Plot', 'plot_dims', 'arith', 'register', 'set_sparse_form', 'add_sparse_alias', 'get_op', 'find_op', 'all_ops', 'canonical_ops',
+__all__ = ['P', 'OpDef', 'Arith', 'Np', 'Plot', 'plot_dims', 'arith', 'register', 'register_like', 'add_alias', 'set_sparse_form', 'add_sparse_alias', 'get_op', 'find_op', 'all_ops', 'canonical_ops',
            'REQUIRED', 'ELEMENTWISE', 'MOVES', 'ORDER', 'along_axes']
 
 
@@ -654,15 +654,42 @@ _CANONICAL = {}
 def register(name, *, params=(), inputs=('data',), aliases=(), **options):
     """Decorator adding a pure jax function to the table under ``name`` and its aliases."""
     def wrap(fn):
-        op = OpDef(name=name, fn=fn, params=tuple(params), inputs=inputs,
-                   aliases=tuple(aliases), doc=fn.__doc__ or '', **options)
-        for key in (name,) + op.aliases:
-            if key in _TABLE:
-                raise ValueError('operator %r registered twice' % key)
-            _TABLE[key] = op
-        _CANONICAL[name] = op
+        _enter(OpDef(name=name, fn=fn, params=tuple(params), inputs=inputs,
+                     aliases=tuple(aliases), doc=fn.__doc__ or '', **options))
         return fn
     return wrap
+
+
+def _enter(op):
+    """Put ``op`` in the table under its name and aliases, none of them taken before."""
+    for key in (op.name,) + op.aliases:
+        if key in _TABLE:
+            raise ValueError('operator %r registered twice' % key)
+        _TABLE[key] = op
+    _CANONICAL[op.name] = op
+    return op
+
+
+def add_alias(name, *aliases):
+    """Other MXNet names of operator ``name`` registered apart from its entry (MXNet's
+    NumPy-mode aliases, ops/numpy_names.py): ``_npx_activation`` is Activation."""
+    op = get_op(name)
+    for alias in aliases:
+        if alias in _TABLE:
+            raise ValueError('operator %r registered twice' % alias)
+        _TABLE[alias] = op
+    op.aliases = op.aliases + tuple(aliases)
+
+
+def register_like(name, base, inputs=None, aliases=()):
+    """An entry ``name`` computing what ``base`` computes, with its own array input names
+    (``inputs``): MXNet's NumPy-mode twin of a legacy operator (``_npi_exp(x)`` of ``exp(data)``).
+    It is its own node in symbol JSON, as in MXNet, and takes over none of the base's front-end
+    names (methods, mx.np functions, arithmetic) or sparse form."""
+    like = get_op(base)
+    return _enter(dataclasses.replace(like, name=name, inputs=like.inputs if inputs is None else tuple(inputs),
+                                      aliases=tuple(aliases), arith=(), methods=(), np=(), npx=(), sparse=None,
+                                      _param_map={}))
 
 
 def set_sparse_form(name, fn, sparse_aliases=True):

@@ -48,6 +48,13 @@ def _require_csr(op, graph):
                          % (op, getattr(graph, 'stype', 'default')))
 
 
+def _require_edge_ids(op, graph):
+    # the values of a DGL graph are edge ids, int64 in MXNet's type check (checked where a csr graph
+    # is computed on, so that shape inference of a graph node, whose inputs default to float32, works)
+    if graph.dtype != jnp.int64:
+        raise MXNetError('%s: the graph must hold int64 edge ids, got %s' % (op, graph.dtype))
+
+
 # ---- edge_id -----------------------------------------------------------------------------
 
 @register('_contrib_edge_id', inputs=('data', 'u', 'v'))
@@ -87,6 +94,7 @@ def dgl_adjacency(data):
 
 def _adjacency_sparse(kernel, data):
     _require_csr('dgl_adjacency', data)
+    _require_edge_ids('dgl_adjacency', data)
     return (CSR(jnp.ones(data.data.shape, jnp.float32), data.indices, data.indptr, data.shape),)
 
 

@@ -128,7 +128,15 @@ for _name, _fn, _where in (
         ('gammaln', _gammaln, 'mx'), ('reciprocal', lambda x: 1.0 / x, 'mn')):
     _unary(_name, _float_only(_fn), method='m' in _where, np=(_name,) if 'n' in _where else (),
            npx=(_name,) if 'x' in _where else (), host=_EXACT_FLOAT.get(_name))
-_unary('degrees', _float_only(jnp.degrees), method=True, np=('degrees', 'rad2deg'))
+
+
+def _degrees(x):
+    """x * (180 / pi) with the factor divided in x's dtype, as MXNet's kernel (float32: 57.295776,
+    where jnp.degrees rounds the double 57.29577951 to 57.29578)."""
+    return x * (jnp.asarray(180, x.dtype) / jnp.asarray(jnp.pi, x.dtype))
+
+
+_unary('degrees', _float_only(_degrees), method=True, np=('degrees', 'rad2deg'))
 _unary('radians', _float_only(jnp.radians), method=True, np=('radians', 'deg2rad'))
 
 
@@ -299,18 +307,16 @@ def _mod(a, b):
 # The Python arithmetic of each front end (arith entries): nd and np broadcast; MXNet's symbols
 # use the equal-shapes operators under their CamelCase names (``a + b`` is '_Plus', node _plus0);
 # the symbol functions (sym.maximum, sym.pow) are a front end of their own ('symfunc').
-# The '_npi_' aliases are MXNet's mx.np names of add, subtract, multiply and mod: its NumPy-mode
-# graphs (a ResNet exported after npx.set_np()) write them in their JSON.
-_binary('broadcast_add', jnp.add, aliases=('broadcast_plus', '_npi_add'), backs=arith('nd np', 'add'), host=int_exact(cpu_arithmetic(numpy.add)), onnx='Add',
+_binary('broadcast_add', jnp.add, aliases=('broadcast_plus',), backs=arith('nd np', 'add'), host=int_exact(cpu_arithmetic(numpy.add)), onnx='Add',
         elemwise=('elemwise_add', ('_plus', '_add', '_Plus'), arith('sym', 'add', call_name='_Plus')))
-_binary('broadcast_sub', jnp.subtract, aliases=('broadcast_minus', '_npi_subtract'), backs=arith('nd', 'subtract') + arith('np', 'subtract'),
+_binary('broadcast_sub', jnp.subtract, aliases=('broadcast_minus',), backs=arith('nd', 'subtract') + arith('np', 'subtract'),
         host=int_exact(cpu_arithmetic(numpy.subtract)), onnx='Sub',
         elemwise=('elemwise_sub', ('_minus', '_sub', '_Minus'), arith('sym', 'subtract', call_name='_Minus')))
-_binary('broadcast_mul', jnp.multiply, aliases=('_npi_multiply',), backs=arith('nd np', 'multiply'), host=int_exact(cpu_arithmetic(numpy.multiply)), onnx='Mul',
+_binary('broadcast_mul', jnp.multiply, backs=arith('nd np', 'multiply'), host=int_exact(cpu_arithmetic(numpy.multiply)), onnx='Mul',
         elemwise=('elemwise_mul', ('_mul', '_Mul'), arith('sym', 'multiply', call_name='_Mul')))
 _binary('broadcast_div', _true_div, backs=arith('nd', 'divide'), host=_host_div, onnx='Div',
         elemwise=('elemwise_div', ('_div', '_Div'), arith('sym', 'divide', call_name='_Div')))
-_binary('broadcast_mod', _mod, aliases=('_npi_mod',), backs=arith('nd', 'modulo') + arith('np', 'mod'),
+_binary('broadcast_mod', _mod, backs=arith('nd', 'modulo') + arith('np', 'mod'),
         elemwise=('_mod', ('_Mod',), arith('sym', 'modulo', call_name='_Mod')))
 def _power(a, b):
     """a ** b. An integer base to a negative integer power is MXNet's double result truncated:
@@ -521,6 +527,9 @@ def where(condition, x, y):
 @register('_contrib_div_sqrt_dim')
 def div_sqrt_dim(data):
     """data / sqrt(size of the last axis): the scaling of dot-product attention scores."""
+    if jnp.issubdtype(data.dtype, jnp.integer):
+        # MXNet takes the square root in the data's type: integers divide (truncating) by its integer part
+        return lax.div(data, jnp.full(data.shape, int(data.shape[-1] ** 0.5), data.dtype))
     return exact_divide(data, jnp.sqrt(jnp.asarray(data.shape[-1], data.dtype)))
 
 
@@ -562,8 +571,8 @@ def sign_ste(data):
     return _with_scaled_gradient(jnp.sign, 1)(data)
 
 
-@register('_contrib_gradientmultiplier', params=[P('scalar', 'float')])
-def gradientmultiplier(data, *, scalar):
+@register('_contrib_gradientmultiplier', params=[P('scalar', 'float'), P('is_int', 'bool', True)])
+def gradientmultiplier(data, *, scalar, is_int):  # is_int: MXNet's flag of scalar operators, changes nothing here
     """data unchanged forward; the gradient is multiplied by ``scalar`` (a negative one reverses it)."""
     return _with_scaled_gradient(lambda x: x, scalar)(data)
 

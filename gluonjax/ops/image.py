@@ -15,6 +15,7 @@ import numpy as np
 
 from ..base import MXNetError, shape_str
 from ._registry import P, register
+from .elemwise import exact_divide
 
 
 def _check_image(op, data, layouts, ndims=(3, 4)):
@@ -33,7 +34,7 @@ def image_to_tensor(data):
     C x H x W (N x C x H x W) with values in [0, 1]."""
     _check_image('to_tensor', data, _HWC)
     axes = (2, 0, 1) if data.ndim == 3 else (0, 3, 1, 2)
-    return jnp.transpose(data.astype(jnp.float32) * (np.float32(1) / np.float32(255)), axes)
+    return jnp.transpose(exact_divide(data.astype(jnp.float32), np.float32(255)), axes)
 
 
 @register('_image_normalize', params=[P('mean', 'floats', (0.0, 0.0, 0.0, 0.0)),
@@ -53,7 +54,7 @@ def image_normalize(data, *, mean, std):
                              % (name, len(values), channels, shape_str(data.shape)))
         values = values * channels if len(values) == 1 else values[:channels]
         per_channel.append(jnp.asarray(values, data.dtype).reshape(channels, 1, 1))
-    return (data - per_channel[0]) / per_channel[1]
+    return exact_divide(data - per_channel[0], per_channel[1])
 
 
 # ---- crops and flips -------------------------------------------------------------------------------
@@ -247,10 +248,11 @@ def resize(xp, x, out_h, out_w, interp=1):
 def resize_shape(h, w, size, keep_ratio, what='resize'):
     """MXNet's output (height, width) for ``size``: one int (a square, or with ``keep_ratio`` the
     short edge) or (width, height)."""
-    size = tuple(int(s) for s in size) if isinstance(size, (tuple, list)) else (int(size),)
-    if len(size) not in (1, 2) or any(s <= 0 for s in size):
+    size = tuple(size) if isinstance(size, (tuple, list)) else (size,)
+    if len(size) not in (1, 2) or any(s != int(s) or s <= 0 for s in size):  # MXNet parses a shape: 5.5 fails
         raise MXNetError('%s: size must be one positive int or a positive (width, height), got %s'
                          % (what, size if len(size) != 1 else size[0]))
+    size = tuple(int(s) for s in size)
     if len(size) == 2:
         return size[1], size[0]
     s = size[0]

@@ -382,8 +382,8 @@ def index_array(data, *, axes):
     axes = tuple(range(data.ndim)) if axes is None else tuple(norm_axis('index_array', a, data.ndim, 'axes')
                                                                 for a in axes)
     positions = [lax.broadcasted_iota(jnp.int64, data.shape, a) for a in axes]
-    if not positions:  # a 0-d array: no axis to index
-        return jnp.zeros((0,), jnp.int64)
+    if not positions:  # no axis to index (a 0-d array, or axes=()): an empty last axis
+        return jnp.zeros(data.shape + (0,), jnp.int64)
     return jnp.stack(positions, axis=-1)
 
 

@@ -111,10 +111,15 @@ def khatri_rao(*args, num_args):
 
 # ---- _linalg_* ----------------------------------------------------------------------------
 
+def _check_float(name, a):
+    # MXNet's linalg kernels are instantiated for float32 and float64 only (float16 fails too)
+    if a.dtype not in (jnp.float32, jnp.float64):
+        raise MXNetError('%s: only float32 and float64 inputs are supported, got %s' % (name, a.dtype))
+
+
 def _float_matrices(name, *arrays, square=False):
     for a in arrays:
-        if not jnp.issubdtype(a.dtype, jnp.floating):
-            raise MXNetError('%s: only floating point inputs are supported, got %s' % (name, a.dtype))
+        _check_float(name, a)
         if a.ndim < 2:
             raise MXNetError('%s: inputs must have at least 2 dimensions, got shape %s' % (name, shape_str(a.shape)))
         if square and a.shape[-1] != a.shape[-2]:
@@ -166,10 +171,18 @@ def linalg_gemm(A, B, C, *, transpose_a, transpose_b, alpha, beta, axis):
     return out + jnp.asarray(beta, A.dtype) * C
 
 
-def _check_factorized(failed):
-    if failed:
-        raise DeferredError('linalg_potrf: the Cholesky factorization failed: the input matrix is either '
-                            'not symmetric or not positive definite', [])
+def _failure_report(message):
+    """A host callback raising ``message`` when its flag is set: a LAPACK factorization that failed
+    is an error as the operator runs (at the next wait), as MXNet's CPU kernels report it."""
+    def report(failed):
+        if failed:
+            raise DeferredError(message, [])
+    return report
+
+
+_CHOLESKY_FAILED = _failure_report('linalg_potrf: the Cholesky factorization failed: the input matrix is '
+                                   'either not symmetric or not positive definite')
+_SINGULAR = _failure_report('linalg_inverse: the matrix is singular (its LU factorization has a zero pivot)')
 
 
 @register('_linalg_potrf', inputs=('A',), aliases=('linalg_potrf',), params=[P('lower', 'bool', True)])
@@ -180,7 +193,7 @@ def linalg_potrf(A, *, lower):
     _float_matrices('linalg_potrf', A, square=True)
     factor = jnp.linalg.cholesky(A)
     # The factorization fails into NaNs; a NaN of A itself is passed through, not reported.
-    jax.debug.callback(_check_factorized, jnp.any(jnp.isnan(factor)) & ~jnp.any(jnp.isnan(A)))
+    jax.debug.callback(_CHOLESKY_FAILED, jnp.any(jnp.isnan(factor)) & ~jnp.any(jnp.isnan(A)))
     return factor if lower else jnp.swapaxes(factor, -1, -2)
 
 
@@ -252,10 +265,13 @@ def linalg_sumlogdiag(A):
 def linalg_inverse(A):
     """The inverse of each square matrix."""
     _float_matrices('linalg_inverse', A, square=True)
+    # an exactly zero pivot fails MXNet's getrf (a nearly singular matrix is inverted, as there)
+    pivots = jnp.diagonal(lax.stop_gradient(lax.linalg.lu(A)[0]), axis1=-2, axis2=-1)
+    jax.debug.callback(_SINGULAR, jnp.any(pivots == 0))
     return jnp.linalg.inv(A)
 
 
-@register('_linalg_det', inputs=('A',), aliases=('linalg_det',))
+@register('_linalg_det', mxnet_outputs=3, output_names=('output0',), inputs=('A',), aliases=('linalg_det',))
 def linalg_det(A):
     """The determinant of each square matrix."""
     _float_matrices('linalg_det', A, square=True)
@@ -275,6 +291,9 @@ def linalg_slogdet(A):
 def linalg_extractdiag(A, *, offset):
     """Diagonal ``offset`` of each square matrix, as the last axis."""
     _float_matrices('linalg_extractdiag', A, square=True)
+    n = A.shape[-1]
+    if not -n < offset < n:
+        raise MXNetError('linalg_extractdiag: offset %d is out of range for %dx%d matrices' % (offset, n, n))
     return jnp.diagonal(A, offset=offset, axis1=-2, axis2=-1)
 
 
@@ -284,6 +303,7 @@ def linalg_makediag(A, *, offset):
     """Square matrices with the last axis of A on diagonal ``offset`` (zero elsewhere)."""
     if A.ndim < 1:
         raise MXNetError('linalg_makediag: the input must have at least one dimension')
+    _check_float('linalg_makediag', A)
     n = A.shape[-1] + abs(offset)
     rows = jnp.arange(A.shape[-1]) + max(-offset, 0)
     cols = jnp.arange(A.shape[-1]) + max(offset, 0)
@@ -292,7 +312,7 @@ def linalg_makediag(A, *, offset):
 
 
 
-@register('_linalg_gelqf', inputs=('A',), aliases=('linalg_gelqf',), num_outputs=2, output_names=('Q', 'L'))
+@register('_linalg_gelqf', inputs=('A',), aliases=('linalg_gelqf',), num_outputs=2)
 def linalg_gelqf(A):
     """LQ factorisation A = L Q of each (m, n) matrix with m <= n: Q (m, n) with orthonormal rows,
     L (m, m) lower triangular (Householder signs, as LAPACK's gelqf), from the QR of A's transpose."""
@@ -304,7 +324,7 @@ def linalg_gelqf(A):
     return jnp.swapaxes(q, -1, -2), jnp.swapaxes(r, -1, -2)
 
 
-@register('_linalg_syevd', inputs=('A',), aliases=('linalg_syevd',), num_outputs=2, output_names=('U', 'L'))
+@register('_linalg_syevd', inputs=('A',), num_outputs=2)
 def linalg_syevd(A):
     """Eigendecomposition A = U^T diag(L) U of each symmetric matrix: eigenvalues L ascending,
     eigenvectors as the rows of U, each signed so that its largest-magnitude entry is positive."""
@@ -344,6 +364,7 @@ def linalg_maketrian(A, *, offset, lower):
     """The square matrices whose triangle (as extracttrian takes it) is the last axis of A, zero elsewhere."""
     if A.ndim < 1:
         raise MXNetError('linalg_maketrian: the input must have at least one dimension')
+    _check_float('linalg_maketrian', A)
     size = A.shape[-1]
     m = int(round((math.sqrt(8 * size + 1) - 1) / 2))
     if m * (m + 1) // 2 != size:

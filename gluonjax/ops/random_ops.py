@@ -250,6 +250,9 @@ def _make_sample(dist, sampler, input_names):
             if p.shape != first.shape:
                 raise MXNetError('%s: %s %s and %s %s must have the same shape'
                                  % (name, input_names[0], shape_str(first.shape), n, shape_str(p.shape)))
+            if p.dtype != first.dtype:
+                raise MXNetError('%s: %s (%s) and %s (%s) must have the same dtype'
+                                 % (name, input_names[0], first.dtype, n, p.dtype))
         out_shape = first.shape + tuple(shape)
         # Parameters broadcast over the trailing sample axes; no gradient flows back to them.
         cast = [lax.stop_gradient(p).astype(jnp.float32 if p.dtype == jnp.float16 else p.dtype)
@@ -298,12 +301,17 @@ def _multinomial_outputs(attrs):
     return 2 if attrs['get_prob'] else 1
 
 
+def _multinomial_dtypes(attrs, dtypes):
+    # the indices come in ``dtype``, their log-probabilities in the probabilities' dtype
+    return (attrs['dtype'], dtypes[0]) if attrs['get_prob'] else (attrs['dtype'],)
+
+
 # The largest category index each output dtype writes exactly, as MXNet checks before drawing.
 _LARGEST_EXACT = {'uint8': 255, 'float16': 2 ** 11, 'float32': 2 ** 24, 'int32': 2 ** 31 - 1, 'float64': 2 ** 53}
 
 
 @register('_sample_multinomial', aliases=('sample_multinomial',), random=True,
-          num_outputs=_multinomial_outputs,
+          num_outputs=_multinomial_outputs, out_dtypes=_multinomial_dtypes,
           params=[P('shape', 'shape', ()), P('get_prob', 'bool', False), P('dtype', 'dtype', 'int32')])
 def sample_multinomial(data, *, shape, get_prob, dtype, _key):
     """Category indices drawn from the probabilities on the last axis of ``data``.
@@ -462,10 +470,14 @@ _NP_SAMPLERS = {
 }
 
 
+# MXNet's sampler names where they are not _npi_<dist> (its _npi_power is np.power of two arrays).
+_SAMPLER_NAMES = {'power': '_npi_powerd'}
+
+
 def _np_sampler(dist, names, sample, batch=False):
     """Registers ``_npi_<dist>``: samples of shape ``size`` (the parameters' broadcast shape when
     None); with ``batch``, ``_npi_<dist>_n``: ``size`` samples of that shape (shape size + it)."""
-    name = '_npi_' + dist + ('_n' if batch else '')
+    name = _SAMPLER_NAMES.get(dist, '_npi_' + dist) + ('_n' if batch else '')
 
     def inputs(attrs):
         given = [n for n in names if attrs is None or attrs.get(n) is None]

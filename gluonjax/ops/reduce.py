@@ -263,12 +263,14 @@ def moments(data, *, axes, keepdims):
 
 # ---- whole-array tests --------------------------------------------------------------------------
 
-@register('_contrib_allclose', inputs=('a', 'b'),
+@register('_contrib_allclose', inputs=('a', 'b'), out_dtypes=lambda attrs, dtypes: ('uint8',),
           params=[P('rtol', 'float', 1e-5), P('atol', 'float', 1e-8), P('equal_nan', 'bool', True)])
 def allclose(a, b, *, rtol, atol, equal_nan):
     """1 (uint8, 0-d) when |a - b| <= atol + rtol * |b| everywhere (NaNs equal with ``equal_nan``), else 0."""
     if a.shape != b.shape:
         raise MXNetError('allclose: a %s and b %s must have the same shape' % (shape_str(a.shape), shape_str(b.shape)))
+    if a.dtype != b.dtype:
+        raise MXNetError('allclose: a (%s) and b (%s) must have the same dtype' % (a.dtype, b.dtype))
     return jnp.allclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan).astype(jnp.uint8)
 
 

@@ -16,7 +16,7 @@ from jax import lax
 
 from ..base import MXNetError, shape_str
 from ._registry import P, register
-from .nn_util import float32_only, float_only
+from .nn_util import float32_only, float_only, same_dtype
 
 _BOX_FORMATS = ('corner', 'center')
 
@@ -157,6 +157,8 @@ def box_encode(samples, matches, anchors, refs, means, stds):
         raise MXNetError('box_encode: expected samples (B, N), anchors (B, N, 4) and refs (B, M, 4); got '
                          'samples %s anchors %s refs %s' % (shape_str(samples.shape), shape_str(anchors.shape),
                                                              shape_str(refs.shape)))
+    # MXNet gives all six inputs one dtype (a float64 anchors with float32 samples is refused)
+    same_dtype('box_encode', samples, matches=matches, anchors=anchors, refs=refs, means=means, stds=stds)
     index = jnp.clip(matches.astype(jnp.int32), 0, refs.shape[1] - 1)
     matched = jnp.take_along_axis(refs, index[..., None], axis=1)
     a_center, a_size = _center_size(anchors)
@@ -174,9 +176,12 @@ def box_decode(data, anchors, *, std0, std1, std2, std3, clip, format):  # noqa:
     """Corner boxes from predicted offsets ``data`` (B, N, 4) relative to ``anchors`` (1, N, 4) in
     ``format``: the inverse of box_encode with zero means; log sizes are clipped at ``clip`` if > 0."""
     _check_format('box_decode', 'format', format)
-    if data.shape[-1:] != (4,) or anchors.shape[-1:] != (4,):
-        raise MXNetError('box_decode: data and anchors need 4 coordinates on the last axis, got data %s '
-                         'anchors %s' % (shape_str(data.shape), shape_str(anchors.shape)))
+    if data.ndim != 3 or data.shape[-1] != 4 or anchors.shape != (1,) + data.shape[1:]:
+        raise MXNetError('box_decode: expected data (B, N, 4) and anchors (1, N, 4), got data %s anchors %s'
+                         % (shape_str(data.shape), shape_str(anchors.shape)))
+    same_dtype('box_decode', data, anchors=anchors)
+    # MXNet defines no gradient for the decoding: zero for both inputs
+    data, anchors = lax.stop_gradient(data), lax.stop_gradient(anchors)
     a_center, a_size = _center_size(_to_corner(anchors, format))
     offsets = data * jnp.asarray([std0, std1, std2, std3], data.dtype)
     log_size = offsets[..., 2:] if clip <= 0 else jnp.minimum(offsets[..., 2:], clip)
@@ -274,6 +279,7 @@ def _multibox_target_one(anchors, labels, cls_pred, *, overlap_threshold, ignore
 
 
 @register('_contrib_MultiBoxTarget', inputs=('anchor', 'label', 'cls_pred'), num_outputs=3, npx=('multibox_target',),
+          output_names=('loc_target', 'loc_mask', 'cls_target'),
           params=[P('overlap_threshold', 'float', 0.5), P('ignore_label', 'float', -1.0),
                   P('negative_mining_ratio', 'float', -1.0), P('negative_mining_thresh', 'float', 0.5),
                   P('minimum_negative_samples', 'int', 0), P('variances', 'floats', (0.1, 0.1, 0.2, 0.2))])
@@ -604,6 +610,7 @@ def bilinear_resize_2d(data, like=None, *, height, width, scale_height, scale_wi
     the spatial size of ``like`` (mode='like')."""
     if data.ndim != 4:
         raise MXNetError('BilinearResize2D: data must be NCHW, got %s' % shape_str(data.shape))
+    float_only('BilinearResize2D', data=data)
     in_h, in_w = data.shape[2:]
     out_h, out_w = _resize_size('BilinearResize2D', mode, (in_h, in_w), height, width,
                                 scale_height, scale_width, like)
@@ -626,10 +633,11 @@ def adaptive_avg_pooling_2d(data, *, output_size):
     """Average pooling of an NCHW map onto an ``output_size`` grid (one int: square; empty: 1x1)."""
     if data.ndim != 4:
         raise MXNetError('AdaptiveAvgPooling2D: data must be NCHW, got %s' % shape_str(data.shape))
-    out_h, out_w = {0: (1, 1), 1: tuple(output_size) * 2, 2: tuple(output_size)}.get(len(output_size), (0, 0))
-    if out_h < 1 or out_w < 1:
-        raise MXNetError('AdaptiveAvgPooling2D: output_size must be one or two positive ints, got %s'
+    float_only('AdaptiveAvgPooling2D', data=data)
+    if len(output_size) > 2 or min(output_size, default=0) < 0:  # a 0 gives an empty map, as in MXNet
+        raise MXNetError('AdaptiveAvgPooling2D: output_size must be one or two non-negative ints, got %s'
                          % (output_size,))
+    out_h, out_w = {0: (1, 1), 1: tuple(output_size) * 2, 2: tuple(output_size)}[len(output_size)]
     rows = jnp.asarray(_average_bins(data.shape[2], out_h), data.dtype)
     cols = jnp.asarray(_average_bins(data.shape[3], out_w), data.dtype)
     return jnp.einsum('oh,nchw,pw->ncop', rows, data, cols)
@@ -707,8 +715,8 @@ def psroi_pooling(data, rois, *, spatial_scale, output_dim, pooled_size, group_s
     group = group_size or pooled_size
     _check_rois(op, data, rois, (pooled_size, pooled_size))
     n, channels, height, width = data.shape
-    if channels != output_dim * group * group:
-        raise MXNetError('%s: data has %d channels (%s), output_dim * group_size**2 = %d * %d**2 expected'
+    if channels < output_dim * group * group:  # channels past those are not read, as in MXNet
+        raise MXNetError('%s: data has %d channels (%s), at least output_dim * group_size**2 = %d * %d**2 expected'
                          % (op, channels, shape_str(data.shape), output_dim, group))
     dtype = data.dtype if jnp.issubdtype(data.dtype, jnp.floating) else jnp.float32
     rois = lax.stop_gradient(rois).astype(dtype)

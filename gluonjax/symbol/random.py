@@ -7,7 +7,6 @@ import numbers
 
 import numpy as np
 
-from ..base import MXNetError
 from ..ops import get_op
 from ..ops._frontend import populate as _populate
 from ._gen import make_function as _make_function
@@ -24,8 +23,9 @@ def _sample(scalar_op, array_op, params, shape, dtype, kwargs):
     if dtype is not None:
         extra['dtype'] = np.dtype(dtype).name
     if symbols:
-        if len(symbols) != len(params):
-            raise MXNetError('%s: parameters must be all Symbols or all numbers' % array_op)
+        if len(symbols) != len(params):  # AssertionError, as MXNet's front end asserts it
+            raise AssertionError('%s: parameters must be all Symbols or all numbers, got %s'
+                                 % (array_op, [type(v).__name__ for v in params.values()]))
         return create(get_op(array_op), symbols, extra, name=name, attr=attr, hint=array_op)
     for k, v in params.items():
         if not isinstance(v, (numbers.Number, np.generic)):
@@ -76,7 +76,8 @@ def randint(low, high, shape=None, dtype=None, **kwargs):
     return _sample('_random_randint', None, {'low': low, 'high': high}, shape, dtype, kwargs)
 
 
-def multinomial(data, shape=None, get_prob=False, dtype='int32', **kwargs):
+def multinomial(data, shape=None, get_prob=True, dtype='int32', **kwargs):
+    # MXNet's symbol form returns the log-probabilities by default (nd.random.multinomial does not)
     extra = dict(kwargs, get_prob=get_prob, dtype=np.dtype(dtype).name)
     if shape is not None:
         extra['shape'] = shape

@@ -213,7 +213,8 @@ class DataLoader:
                             'if batch_sampler is specified.')
         self._batch_sampler = batch_sampler
         if isinstance(num_workers, bool) or not isinstance(num_workers, numbers.Integral):
-            raise ValueError('DataLoader: num_workers must be an integer, got %r' % (num_workers,))
+            # TypeError, as MXNet's worker pool raises for a count that is not an int
+            raise TypeError('DataLoader: num_workers must be an integer, got %r' % (num_workers,))
         self._num_workers = max(0, int(num_workers))  # MXNet treats a negative count as 0
         self._prefetch = max(0, int(prefetch) if prefetch is not None else 2 * self._num_workers)
         self._pool = None

@@ -221,7 +221,9 @@ class ImageFolderDataset(dataset.Dataset):
 
     def _list_images(self, root):
         if not os.path.isdir(root):
-            raise MXNetError('ImageFolderDataset: %s is not a folder' % root)
+            # the errors of os.listdir, which MXNet calls on root directly, with a clearer message
+            error = NotADirectoryError if os.path.exists(root) else FileNotFoundError
+            raise error('ImageFolderDataset: %s is not a folder' % root)
         self.synsets = []
         self.items = []
         for folder in sorted(os.listdir(root)):

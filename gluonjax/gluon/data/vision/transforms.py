@@ -24,6 +24,7 @@ from ....image import image as _mx_image
 from ....ndarray import image as nd_image
 from ....ndarray.ndarray import NDArray, apply_fn, array as nd_array
 from ....ops import image as _image_ops
+from ....ops.elemwise import exact_divide
 from ..dataset import NoHostBatch
 
 __all__ = ['Compose', 'Cast', 'ToTensor', 'Normalize', 'Resize', 'CenterCrop', 'RandomResizedCrop',
@@ -198,6 +199,12 @@ class Cast(_BatchableTransform):
         return batch.astype(self._dtype)
 
 
+def _divide(xp, x, divisor):
+    """``x / divisor`` correctly rounded, as MXNet divides: the same bits from host batches (numpy)
+    and device samples (``exact_divide`` keeps XLA from multiplying by the inexact reciprocal)."""
+    return x / divisor if xp is np else exact_divide(x, divisor)
+
+
 def _image_shape_error(shape):
     return MXNetError('ToTensor: input image must have shape (height, width, channels), or '
                       '(N, height, width, channels) but got %s' % shape_str(shape))
@@ -216,9 +223,7 @@ class ToTensor(_BatchableTransform):
         if x.ndim not in (3, 4):
             raise _image_shape_error(x.shape)
         axes = (2, 0, 1) if x.ndim == 3 else (0, 3, 1, 2)
-        # a product with the reciprocal, which XLA would make of a division anyway, so that
-        # host batches and device samples agree to the bit
-        return xp.transpose(x.astype(np.float32) * (np.float32(1) / np.float32(255)), axes)
+        return xp.transpose(_divide(xp, x.astype(np.float32), np.float32(255)), axes)
 
 
 class Normalize(_BatchableTransform):
@@ -259,7 +264,7 @@ class Normalize(_BatchableTransform):
         channel_axis = 0 if x.ndim == 3 else 1
         shape = [1] * x.ndim
         shape[channel_axis] = -1
-        out = (x.astype(np.float32) - mean.reshape(shape)) * (np.float32(1) / std).reshape(shape)
+        out = _divide(xp, x.astype(np.float32) - mean.reshape(shape), std.reshape(shape))
         return out.astype(x.dtype) if x.dtype != np.float32 else out
 
 
@@ -301,7 +306,7 @@ class Resize(_BatchableTransform):
         self._interpolation = interpolation
         
     def _key(self):
-        size = self._size if isinstance(self._size, numbers.Integral) else tuple(self._size)
+        size = tuple(self._size) if isinstance(self._size, (list, tuple)) else self._size
         return (size, self._keep, self._interpolation)
 
     def _check(self, shape, dtype):
@@ -357,24 +362,35 @@ class CropResize(_BatchableTransform):
 
 
 class CenterCrop(_BatchableTransform):
-    """Crop the centre of an image to ``size`` (an int for a square, or ``(width, height)``)."""
+    """Crop the centre of an image to ``size`` (an int for a square, or ``(width, height)``).
+
+    As ``mx.image.center_crop``: a crop larger than the image is first shrunk to fit (keeping
+    its aspect ratio), and the region is then resized to ``size`` with ``interpolation``.
+    """
 
     def __init__(self, size, interpolation=1):
         self._h, self._w = _size_hw(size, 'CenterCrop')
         self._interpolation = interpolation
 
     def _key(self):
-        return (self._h, self._w)
+        return (self._h, self._w, self._interpolation)
+
+    def _crop_hw(self, shape):
+        crop_w, crop_h = _mx_image.scale_down((shape[-2], shape[-3]), (self._w, self._h))
+        return crop_h, crop_w
 
     def _check(self, shape, dtype):
         _check_image(shape, 'CenterCrop')
-        if shape[-3] < self._h or shape[-2] < self._w:
-            raise MXNetError('CenterCrop: the crop of %dx%d (width x height) is larger than the image of shape %s; '
-                             'Resize the image first' % (self._w, self._h, shape_str(shape)))
+        if self._crop_hw(shape) != (self._h, self._w):  # interpolation matters only for a resize
+            _image_ops.check_interp(self._interpolation, 'CenterCrop')
 
     def _compute(self, xp, x, batched):
         h, w = x.shape[-3], x.shape[-2]
-        return _crop(xp, x, (h - self._h) // 2, (w - self._w) // 2, self._h, self._w)
+        crop_h, crop_w = self._crop_hw(x.shape)
+        out = _crop(xp, x, int((h - crop_h) / 2), int((w - crop_w) / 2), crop_h, crop_w)
+        if (crop_h, crop_w) != (self._h, self._w):
+            out = _image_ops.resize(xp, out, self._h, self._w, self._interpolation)
+        return out
 
 
 class RandomResizedCrop(_Transform):
