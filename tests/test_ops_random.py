@@ -397,3 +397,15 @@ def test_np_uniform_is_nd_uniforms_bucketed_draw():
     assert isinstance(a, mx.np.ndarray) and a.shape == (3, 5)
     np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
     assert ((a.asnumpy() >= -1) & (a.asnumpy() < 2)).all()
+
+
+def test_seed_leaves_numpys_generator_alone():
+    """As in MXNet, mx.random.seed does not touch NumPy's global generator: a script seeding NumPy,
+    drawing from it and then seeding mx.random draws on from NumPy's stream as it would under MXNet."""
+    np.random.seed(5)
+    np.random.rand()
+    want = np.random.rand()
+    np.random.seed(5)
+    np.random.rand()
+    mx.random.seed(1)
+    assert np.random.rand() == want

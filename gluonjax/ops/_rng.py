@@ -33,7 +33,7 @@ def seed(seed_state, ctx='all'):
     else:
         ctx = Context(ctx)
         _keys[ctx] = jax.device_put(jax.random.PRNGKey(int(seed_state)), ctx.jax_device)
-    np.random.seed(int(seed_state) % (2 ** 32))
+    # NumPy's global generator is left alone, as MXNet leaves it
 
 
 @x64
