@@ -30,6 +30,7 @@ def np_mode():
     """The book starts every chapter with ``npx.set_np()``."""
     npx.set_np()
     mx.random.seed(0)
+    onp.random.seed(0)  # DataLoader shuffles draw from NumPy, which mx.random.seed leaves alone (as MXNet)
     yield
     npx.reset_np()
     d2l.plt.close('all')
