@@ -3,8 +3,8 @@
 NDArrayIter keeps its sources as numpy arrays on the host and an index order;
 each batch is one numpy gather per source and one transfer to the source's
 device. Its batches follow MXNet's exactly, shuffling included: it draws from
-numpy's global generator the same way (``mx.random.seed`` seeds it), so a run
-seeded like an MXNet run sees the same batches.
+numpy's global generator the same way (which ``np.random.seed`` seeds, as in MXNet;
+``mx.random.seed`` does not), so a run seeded like an MXNet run sees the same batches.
 """
 import numbers
 import sys

@@ -94,9 +94,10 @@ def plan(runner, entry, train, vals):
                 continue  # (two axes showing in one output axis: only the first is padded)
             k = len(lengths)
             lengths.append(size)
-            along = bool(group_masks) and per_position <= LIGHT  # a sequence, cheap per position
-            shared = shared or along
-            pads.extend((j, b, max(pow2(size), SHARED_BUCKET) if along else pow2(size), k) for j, b in group)
+            light_sequence = bool(group_masks) and per_position <= LIGHT  # reduced or stepped along, cheap
+            shared = shared or light_sequence
+            bucket = max(pow2(size), SHARED_BUCKET) if light_sequence else pow2(size)
+            pads.extend((j, b, bucket, k) for j, b in group)
             for i, t in enumerate(heads):
                 if t is not None:
                     used.add((i, t[0]))

@@ -108,6 +108,13 @@ def _onnx_batch_norm(g, node):
     return g.add('BatchNormalization', [data, gamma, beta, mean, var], epsilon=a['eps'])
 
 
+# What the BatchNorm family's entries share: data, scale, shift and the moving statistics (aux
+# states written when backward passes the node), giving (output, mean, var).
+_BN_FAMILY = dict(inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'), aux=('moving_mean', 'moving_var'),
+                  input_inits=_MOVING_INITS, num_outputs=3, num_visible_outputs=_bn_visible,
+                  output_names=('output', 'mean', 'var'), mode_dependent=True, updates_aux=True,
+                  rebase_aux=_bn_rebase)
+_BN_STATS = ('gamma', 'beta', 'moving_mean', 'moving_var')
 _BN_PARAMS = [P('eps', 'float', 1e-3), P('momentum', 'float', 0.9), P('fix_gamma', 'bool', True),
               P('use_global_stats', 'bool', False), P('output_mean_var', 'bool', False),
               P('axis', 'int', 1), P('cudnn_off', 'bool', False),
@@ -115,11 +122,9 @@ _BN_PARAMS = [P('eps', 'float', 1e-3), P('momentum', 'float', 0.9), P('fix_gamma
               P('max_calib_range', 'float', None, optional=True)]
 
 
-@register('BatchNorm', onnx=_onnx_batch_norm, mxnet_outputs=3, out_dtypes=_bn_dtypes, input_inits=_MOVING_INITS, plot=Plot('norm'), input_shapes=_input_shapes.per_channel(('gamma', 'beta', 'moving_mean', 'moving_var'), 'axis', 1),
-          npx=('batch_norm',), inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
-          aux=('moving_mean', 'moving_var'), num_outputs=3, num_visible_outputs=_bn_visible,
-          output_names=('output', 'mean', 'var'), mode_dependent=True, updates_aux=True,
-          rebase_aux=_bn_rebase, params=_BN_PARAMS)
+@register('BatchNorm', onnx=_onnx_batch_norm, mxnet_outputs=3, out_dtypes=_bn_dtypes, plot=Plot('norm'),
+          input_shapes=_input_shapes.per_channel(_BN_STATS, 'axis', 1), npx=('batch_norm',), params=_BN_PARAMS,
+          **_BN_FAMILY)
 def batch_norm(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, fix_gamma, use_global_stats,
                output_mean_var, axis, cudnn_off, min_calib_range, max_calib_range, _train=False):
     """Batch normalisation over every axis but ``axis`` (the channels).
@@ -167,11 +172,8 @@ def batch_norm(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, fix
     return outs + (new_mean.astype(stat_dtype), new_var.astype(moving_var.dtype))
 
 
-@register('BatchNorm_v1', mxnet_outputs=3, input_inits=_MOVING_INITS, plot=Plot('norm'),
-          input_shapes=_input_shapes.per_channel(('gamma', 'beta', 'moving_mean', 'moving_var')),
-          inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'), aux=('moving_mean', 'moving_var'),
-          num_outputs=3, num_visible_outputs=_bn_visible, output_names=('output', 'mean', 'var'),
-          mode_dependent=True, updates_aux=True, rebase_aux=_bn_rebase,
+@register('BatchNorm_v1', mxnet_outputs=3, plot=Plot('norm'), input_shapes=_input_shapes.per_channel(_BN_STATS),
+          **_BN_FAMILY,
           params=[P('eps', 'float', 1e-3), P('momentum', 'float', 0.9), P('fix_gamma', 'bool', True),
                   P('use_global_stats', 'bool', False), P('output_mean_var', 'bool', False)])
 def batch_norm_v1(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, fix_gamma, use_global_stats,
@@ -186,12 +188,8 @@ def batch_norm_v1(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, 
     return outs[:2] + (var,) + outs[3:]
 
 
-@register('_contrib_BatchNormWithReLU', mxnet_outputs=4, out_dtypes=_bn_dtypes, input_inits=_MOVING_INITS,
-          plot=Plot('norm'),
-          input_shapes=_input_shapes.per_channel(('gamma', 'beta', 'moving_mean', 'moving_var'), 'axis', 1),
-          inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'), aux=('moving_mean', 'moving_var'),
-          num_outputs=3, num_visible_outputs=_bn_visible, output_names=('output', 'mean', 'var'),
-          mode_dependent=True, updates_aux=True, rebase_aux=_bn_rebase, params=_BN_PARAMS)
+@register('_contrib_BatchNormWithReLU', mxnet_outputs=4, out_dtypes=_bn_dtypes, plot=Plot('norm'),
+          input_shapes=_input_shapes.per_channel(_BN_STATS, 'axis', 1), params=_BN_PARAMS, **_BN_FAMILY)
 def batch_norm_relu(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, fix_gamma, use_global_stats,
                     output_mean_var, axis, cudnn_off, min_calib_range, max_calib_range, _train=False):
     """BatchNorm followed by relu, as one operator (MXNet's fused oneDNN form; its CPU build
@@ -421,11 +419,8 @@ def lrn(data, *, alpha, beta, knorm, nsize):
     return (x * tmp ** jnp.asarray(-beta, ct)).astype(data.dtype), lax.stop_gradient(tmp.astype(data.dtype))
 
 
-@register('_contrib_SyncBatchNorm', mxnet_outputs=3, out_dtypes=_bn_dtypes, input_inits=_MOVING_INITS, input_shapes=_input_shapes.per_channel(('gamma', 'beta', 'moving_mean', 'moving_var')),
-          inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
-          aux=('moving_mean', 'moving_var'), num_outputs=3, num_visible_outputs=_bn_visible,
-          output_names=('output', 'mean', 'var'), mode_dependent=True, updates_aux=True,
-          rebase_aux=_bn_rebase,
+@register('_contrib_SyncBatchNorm', mxnet_outputs=3, out_dtypes=_bn_dtypes,
+          input_shapes=_input_shapes.per_channel(_BN_STATS), **_BN_FAMILY,
           params=[P('eps', 'float', 1e-3), P('momentum', 'float', 0.9), P('fix_gamma', 'bool', True),
                   P('use_global_stats', 'bool', False), P('output_mean_var', 'bool', False),
                   P('ndev', 'int', 1), P('key', 'str', '')])

@@ -163,13 +163,14 @@ class GraphFunction:
                 call_args.append(sub)
             with jax.named_scope(step.name):
                 try:
-                    if masks and n in masks and step.op.rows is not None:
-                        outs = _masked_reduction(kernel, call_args[0], masks[n], lengths)
-                    elif masks and n in masks:  # a recurrence along the padded axis (OpDef.steps)
-                        (_input, _axis, unit, k), = masks[n]
-                        outs = kernel.fn(*call_args, _steps=unit * lengths[k])
-                    else:
+                    mask = masks.get(n) if masks else None
+                    if mask is None:
                         outs = kernel.fn(*call_args)
+                    elif step.op.rows is not None:
+                        outs = _masked_reduction(kernel, call_args[0], mask, lengths)
+                    else:  # a recurrence along the padded axis (OpDef.steps)
+                        (_input, _axis, unit, k), = mask
+                        outs = kernel.fn(*call_args, _steps=unit * lengths[k])
                 except MXNetError as err:
                     raise same_kind(err, 'Error in operator %s: %s' % (step.name, err)) from None
                 except Exception as err:  # jax's own errors: name the node, operator and shapes

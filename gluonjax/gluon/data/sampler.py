@@ -1,7 +1,7 @@
 """Samplers: which sample indices a DataLoader reads, and in which batches.
 
-As in MXNet, RandomSampler draws from numpy's global generator, so
-``mx.random.seed`` (which seeds numpy too) makes the order reproducible.
+As in MXNet, RandomSampler draws from numpy's global generator, so ``np.random.seed``
+(not ``mx.random.seed``, which leaves numpy alone as MXNet's does) makes the order reproducible.
 """
 import numbers
 
