@@ -473,22 +473,17 @@ def random_rotate(src, angle_limits, zoom_in=False, zoom_out=False):
 # Augmenters
 # ---------------------------------------------------------------------------------------
 
-def _json_kwargs(kwargs):
-    """An augmenter's arguments as ``dumps`` writes them: arrays become lists."""
-    for k, v in kwargs.items():
-        if isinstance(v, NDArray):
-            v = v.asnumpy()
-        if isinstance(v, np.ndarray):
-            kwargs[k] = v.tolist()
-    return kwargs
-
-
 class _Described:
-    """What classification and detection augmenters share: the arguments ``dumps`` writes, and
-    ``_children()``, the augmenters one applies in turn."""
+    """What classification and detection augmenters share: the arguments ``dumps`` writes
+    (arrays as lists), and ``_children()``, the augmenters one applies in turn."""
 
     def __init__(self, **kwargs):
-        self._kwargs = _json_kwargs(kwargs)
+        for k, v in kwargs.items():
+            if isinstance(v, NDArray):
+                v = v.asnumpy()
+            if isinstance(v, np.ndarray):
+                kwargs[k] = v.tolist()
+        self._kwargs = kwargs
 
     def _children(self):
         return ()
@@ -508,7 +503,6 @@ class Augmenter(_Described):
     turn; ``ImageIter`` keeps an image on the host while every augmenter takes numpy."""
 
     _takes_numpy = False
-
 
     def __call__(self, src):
         raise NotImplementedError('%s must implement __call__' % type(self).__name__)

@@ -10,7 +10,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 
 
 def main(names):
-    scripts = sorted(p for p in HERE.glob('*.py') if p.name != 'make_expected.py')
+    scripts = sorted(p for p in HERE.glob('*.py') if p.name != 'make_expected.py' and not p.name.startswith('_'))
     if names:
         scripts = [p for p in scripts if p.stem in names]
     for script in scripts:

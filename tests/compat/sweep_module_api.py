@@ -1,39 +1,14 @@
 # The Module API beyond fit: score/predict/iter_predict, parameters, bucketing, sequential and
 # Python modules, Monitor lines.
-import logging
 import os
-import sys
-import tempfile
 
-import re
 
 import numpy as np
 import mxnet as mx
+from _fit_logs import attempt, log_to_stdout, r
 
 
-class Steady(logging.Filter):
-    """Replace the epoch's time cost, which depends on the clock, with 'N'."""
-
-    def filter(self, record):
-        record.msg, record.args = re.sub(r'Time cost=[0-9.]+', 'Time cost=N', record.getMessage()), None
-        return True
-
-
-logging.basicConfig(level=logging.INFO, format='%(message)s', stream=sys.stdout)
-logging.getLogger().handlers[0].addFilter(Steady())
-os.chdir(tempfile.mkdtemp())
-
-
-def attempt(f):
-    try:
-        v = f()
-        print(v if isinstance(v, (str, int, float, list, tuple, type(None))) else type(v).__name__)
-    except Exception as e:
-        print(type(e).__name__)
-
-
-def r(a, k=4):
-    return np.round(a.asnumpy().astype('float64'), k).tolist()
+log_to_stdout()
 
 
 X = (np.sin(np.arange(40) * 0.37).reshape(10, 4) * 2).astype('float32')

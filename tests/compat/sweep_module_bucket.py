@@ -1,48 +1,28 @@
 # BucketingModule as bucketed training scripts use it: mx.rnn.BucketSentenceIter batches, fit
 # logs, score/predict across buckets, parameters before and after binding, monitors, errors.
-import logging
-import os
 import random
 import re
-import sys
-import tempfile
 import warnings
 
 import numpy as np
 import mxnet as mx
+from _fit_logs import attempt, log_to_stdout, r, Steady
 
 warnings.simplefilter('ignore')
 
 
-class Steady(logging.Filter):
-    """Replace the numbers that depend on the clock (speed, time cost) with 'N', and round the
-    perplexity (a float32 sum of logs, summed in another order by XLA)."""
+class SteadyPerplexity(Steady):
+    """Also round the perplexity (a float32 sum of logs, summed in another order by XLA)."""
 
-    def filter(self, record):
-        msg = re.sub(r'Speed: [0-9.]+', 'Speed: N', record.getMessage())
+    def steady(self, msg):
         msg = re.sub(r'perplexity=([0-9.]+)', lambda m: 'perplexity=%.4f' % float(m.group(1)), msg)
-        record.msg, record.args = re.sub(r'Time cost=[0-9.]+', 'Time cost=N', msg), None
-        return True
+        return super().steady(msg)
 
 
-logging.basicConfig(level=logging.INFO, format='%(message)s', stream=sys.stdout)
-logging.getLogger().handlers[0].addFilter(Steady())
-os.chdir(tempfile.mkdtemp())
+log_to_stdout(SteadyPerplexity)
 # BucketSentenceIter.reset shuffles with Python's and NumPy's generators
 random.seed(3)
 np.random.seed(3)
-
-
-def attempt(f):
-    try:
-        v = f()
-        print(v if isinstance(v, (str, int, float, list, tuple, type(None))) else type(v).__name__)
-    except Exception as e:
-        print(type(e).__name__)
-
-
-def r(a, k=4):
-    return np.round(a.asnumpy().astype('float64'), k).tolist()
 
 
 VOCAB = 6

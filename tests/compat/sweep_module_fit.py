@@ -1,37 +1,13 @@
 # Module.fit as training scripts use it: its log lines, the callbacks of mx.callback, metrics in
 # the logs, checkpoint files and what load_checkpoint gives back.
-import logging
 import os
-import re
-import sys
-import tempfile
 
 import numpy as np
 import mxnet as mx
+from _fit_logs import attempt, log_to_stdout
 
 
-class Steady(logging.Filter):
-    """Replace the numbers that depend on the clock (speed, time cost) with 'N'."""
-
-    def filter(self, record):
-        msg = record.getMessage()
-        msg = re.sub(r'Speed: [0-9.]+', 'Speed: N', msg)
-        msg = re.sub(r'Time cost=[0-9.]+', 'Time cost=N', msg)
-        record.msg, record.args = msg, None
-        return True
-
-
-logging.basicConfig(level=logging.INFO, format='%(message)s', stream=sys.stdout)
-logging.getLogger().handlers[0].addFilter(Steady())
-os.chdir(tempfile.mkdtemp())
-
-
-def attempt(f):
-    try:
-        v = f()
-        print(v if isinstance(v, (str, int, float, list, tuple, type(None))) else type(v).__name__)
-    except Exception as e:
-        print(type(e).__name__)
+log_to_stdout()
 
 
 X = (np.sin(np.arange(48) * 0.37).reshape(12, 4) * 2).astype('float32')

@@ -1,43 +1,14 @@
 # mx.monitor.Monitor on executors and modules (toc/toc_print lines, stat functions, patterns,
 # monitor_all, fit(monitor=...)), and Module corners: states, label-less losses, regression
 # outputs, metrics with output_names, misuse before bind.
-import logging
-import os
-import re
-import sys
-import tempfile
 import warnings
 
 import numpy as np
 import mxnet as mx
+from _fit_logs import attempt, log_to_stdout, r
 
 warnings.simplefilter('ignore')
-
-
-class Steady(logging.Filter):
-    """Replace the numbers that depend on the clock (speed, time cost) with 'N'."""
-
-    def filter(self, record):
-        msg = re.sub(r'Speed: [0-9.]+', 'Speed: N', record.getMessage())
-        record.msg, record.args = re.sub(r'Time cost=[0-9.]+', 'Time cost=N', msg), None
-        return True
-
-
-logging.basicConfig(level=logging.INFO, format='%(message)s', stream=sys.stdout)
-logging.getLogger().handlers[0].addFilter(Steady())
-os.chdir(tempfile.mkdtemp())
-
-
-def attempt(f):
-    try:
-        v = f()
-        print(v if isinstance(v, (str, int, float, list, tuple, type(None))) else type(v).__name__)
-    except Exception as e:
-        print(type(e).__name__)
-
-
-def r(a, k=4):
-    return np.round(a.asnumpy().astype('float64'), k).tolist()
+log_to_stdout()
 
 
 X = (np.sin(np.arange(48) * 0.37).reshape(12, 4) * 2).astype('float32')
