@@ -369,7 +369,7 @@ def _in_rows(kernel, array):
     rows, order, m, k = rows_of(kernel, array)
     matrix = np.asarray(array).transpose(order).reshape(m, k)
     placement = array.sharding
-    out = _rows_on_host(rows, matrix) if rows.host is not None and _state['cpu'] else None
+    out = _rows_on_host(rows, matrix) if rows.host is not None and on_cpu() else None
     if out is None:
         row_kernel = kernel.sibling(rows.op, dict(rows.attrs, axis=1))
         out = np.asarray(row_kernel.jitted(put(padded_rows(rows, matrix), placement))[0])[:m]
