@@ -326,7 +326,7 @@ def test_sampling_with_a_shape_of_numpy_integers():
 
 
 def test_rejection_samplers_match_scipy():
-    # gamma (Marsaglia-Tsang, boosted below alpha 1) and poisson (Knuth below 10, PTRS above)
+    # gamma (Marsaglia-Tsang, boosted below alpha 1) and poisson (inversion below 10, PTRS above)
     from scipy import stats
     x = nd.random.gamma(0.5, 2.0, shape=(20000,)).asnumpy()
     assert stats.kstest(x, stats.gamma(0.5, scale=2.0).cdf).pvalue > 1e-3
@@ -343,6 +343,25 @@ def test_rejection_samplers_match_scipy():
 def test_rejection_samplers_give_nan_for_invalid_array_parameters():
     out = nd.random.gamma(nd.array([-1.0, np.nan, 2.0]), nd.array([1.0, 1.0, 1.0])).asnumpy()
     assert np.isnan(out[:2]).all() and out[2] > 0
+    # both Poisson methods (the search below 10, PTRS above) in one draw, beside invalid rates
+    out = nd.random.poisson(nd.array([-1.0, np.nan, np.inf, 0.0, 3.0, 40.0]), shape=(2000,)).asnumpy()
+    assert np.isnan(out[:3]).all() and (out[3] == 0).all()
+    np.testing.assert_allclose(out[4:].mean(axis=1), [3.0, 40.0], rtol=0.05)
+    assert (out[4:] == np.round(out[4:])).all() and (out[4:] >= 0).all()
+
+
+def test_poisson_log_factorial_matches_lgamma():
+    import math
+    from gluonjax._x64 import on, restore
+    from gluonjax.ops.random_ops import _log_factorial
+    prev = on()
+    try:
+        k = np.arange(3000.0)
+        want = np.array([math.lgamma(v + 1) for v in k])
+        got = np.asarray(_log_factorial(mx.nd.array(k, dtype='float64')._data))
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-9)
+    finally:
+        restore(prev)
 
 
 def test_negative_binomial_front_ends():
