@@ -172,3 +172,21 @@ def test_a_program_with_options_runs_inside_another_trace():
     np.testing.assert_allclose(jax.grad(lambda x: f(x))(x), 2 * np.cos(0.5), rtol=1e-6)
     assert jax.eval_shape(f, x).shape == ()
     np.testing.assert_allclose(f(x), 2 * np.sin(0.5), rtol=1e-6)
+
+
+def test_rejection_samplers_compile_the_optimised_program_from_their_first_call():
+    """Their loops gain nothing from the cheap tier (OpDef.optimised_at_once): one program, the
+    optimised one, serves their first calls, and the draws repeat after a seed; a sampler without
+    loops keeps both tiers."""
+    gamma = kernel_for('_sample_gamma', {'shape': (70,)})
+    assert gamma.tiered.cold is gamma.tiered.hot
+    before = gamma.tiered.hot._cache_size()
+    alpha, beta = nd.array([0.5, 2.0, 9.0]), nd.array([1.0, 1.0, 3.0])
+    mx.random.seed(11)
+    first = nd.random.gamma(alpha, beta, shape=(70,)).asnumpy()
+    assert gamma.tiered.hot._cache_size() == before + 1
+    mx.random.seed(11)
+    np.testing.assert_array_equal(nd.random.gamma(alpha, beta, shape=(70,)).asnumpy(), first)
+    assert first.shape == (3, 70) and (first > 0).all()
+    normal = kernel_for('_random_normal', {'loc': 0.0, 'scale': 1.0, 'shape': (3, 70)})
+    assert normal.tiered.cold is not normal.tiered.hot

@@ -62,10 +62,11 @@ class Kernel:
         shared = _compiled.get(self.key)
         if shared is None:
             fn = _as_tuple_fn(op.fn, static, self.dynamic, self.n_out, op.random)
+            at_once = op.optimised_at_once
             if device is None:
-                tiered = Tiered(fn)
+                tiered = Tiered(fn, at_once)
             else:
-                tiered = Tiered(fn, out_shardings=jax.sharding.SingleDeviceSharding(device))
+                tiered = Tiered(fn, at_once, out_shardings=jax.sharding.SingleDeviceSharding(device))
             shared = _compiled[self.key] = (fn, tiered)
         self.fn, self.tiered = shared
         self.host = None if op.host is None else _as_tuple_fn(op.host, static, self.dynamic, self.n_out, False)

@@ -477,6 +477,10 @@ class OpDef:
     # Control flow: a node carries this many subgraphs, which the function takes as
     # ``_subgraphs`` (see ops/control_flow.py); it runs only as a node of a symbol graph.
     subgraphs: int = 0
+    # Its first calls run the optimised program too: the cheap tier (ops/_tiers.py) saves no compile
+    # time on its loops and runs them 10-30 times slower (the rejection samplers: a million gamma
+    # draws 0.61 s against 0.07 s, compiled in 1.2 against 1.4 s).
+    optimised_at_once: bool = False
     doc: str = ''
     # ---- where the operator appears beyond nd.<name> and sym.<name> -------------------------
     # Python arithmetic it implements: Arith entries (``x + y`` on NDArrays is broadcast_add).
@@ -488,6 +492,10 @@ class OpDef:
     # and the names of the ``mx.npx`` functions (MXNet's calling convention).
     np: Tuple['Np', ...] = ()
     npx: Tuple[str, ...] = ()
+    # The operator MXNet's NumPy front end puts in a graph where an mx.np/npx call of this one is
+    # traced (``np.exp`` is ``_npi_exp``, ``x + 1`` is ``_npi_add_scalar``), set by set_np_graph_op;
+    # None: this operator itself. Eager calls are unaffected.
+    np_graph: Optional[str] = None
     # Shapes of inputs that follow from the data (a layer's weight from its input), as MXNet's
     # FInferShape gives them: (attrs, {input name: known shape}) -> {input name: shape}.
     input_shapes: Optional[Callable] = None
@@ -548,6 +556,9 @@ class OpDef:
     # ops.sparse.RowSparse/CSR, returning a tuple of outputs of either kind, or None where MXNet
     # falls back to dense storage. Run eagerly: sparse sizes depend on the data.
     sparse: Optional[Callable] = None
+    # MXNet has no dense kernel for it (retain): eager calls on dense inputs run the sparse form
+    # too, whose storage check refuses them.
+    sparse_only: bool = False
     # The output's shape depends on input values (boolean_mask's count of selected rows):
     # fn(attrs, *inputs as numpy arrays) -> {keyword: value} of static keywords the function
     # also takes, read on the host before each eager call (``ops/_kernel.with_values``); in a
@@ -681,6 +692,15 @@ def add_alias(name, *aliases):
     op.aliases = op.aliases + tuple(aliases)
 
 
+def set_np_graph_op(name, graph_name):
+    """Operator ``graph_name`` stands for ``name`` in the graphs of traced mx.np/npx calls, as in
+    MXNet's NumPy-mode -symbol.json (OpDef.np_graph)."""
+    op, twin = get_op(name), get_op(graph_name)
+    if twin.name != graph_name:
+        raise ValueError('%r is an alias of %s, not an operator of its own' % (graph_name, twin.name))
+    op.np_graph = graph_name
+
+
 def register_like(name, base, inputs=None, aliases=()):
     """An entry ``name`` computing what ``base`` computes, with its own array input names
     (``inputs``): MXNet's NumPy-mode twin of a legacy operator (``_npi_exp(x)`` of ``exp(data)``).
@@ -689,17 +709,19 @@ def register_like(name, base, inputs=None, aliases=()):
     like = get_op(base)
     return _enter(dataclasses.replace(like, name=name, inputs=like.inputs if inputs is None else tuple(inputs),
                                       aliases=tuple(aliases), arith=(), methods=(), np=(), npx=(), sparse=None,
-                                      _param_map={}))
+                                      np_graph=None, _param_map={}))
 
 
-def set_sparse_form(name, fn, sparse_aliases=True):
+def set_sparse_form(name, fn, sparse_aliases=True, sparse_only=False):
     """Give operator ``name`` its sparse form and MXNet's ``_sparse_<name>`` aliases (which put
     it in ``mx.nd.sparse`` under its public names: add_n and ElementWiseSum); without
-    ``sparse_aliases`` where MXNet has none (BatchNorm's form only checks its storage rule)."""
+    ``sparse_aliases`` where MXNet has none (BatchNorm's form only checks its storage rule);
+    ``sparse_only`` where MXNet has no dense kernel (OpDef.sparse_only)."""
     op = get_op(name)
     if op.sparse is not None:
         raise ValueError('operator %r has two sparse forms' % name)
     op.sparse = fn
+    op.sparse_only = sparse_only
     for public in (name,) + op.aliases if sparse_aliases else ():
         alias = '_sparse_' + public
         if not public.startswith('_') and alias not in _TABLE:

@@ -139,11 +139,12 @@ class Tiered:
     everything else the compiled program depends on; callers put the Tiered's ``id()`` in it,
     which a later Tiered may reuse once this one is evicted from its cache: that only starts the
     newcomer's count where this one's ended)."""
-    __slots__ = ('_hot', '_cold', '_fn', '_jit_kwargs', '__weakref__')
+    __slots__ = ('_hot', '_cold', '_fn', '_jit_kwargs', '_at_once', '__weakref__')
 
-    def __init__(self, fn, **jit_kwargs):
+    def __init__(self, fn, at_once=False, **jit_kwargs):
         self._hot = self._cold = None
         self._fn, self._jit_kwargs = fn, jit_kwargs
+        self._at_once = at_once  # no cheap tier: OpDef.optimised_at_once
 
     @property
     def hot(self):
@@ -159,7 +160,7 @@ class Tiered:
         """The cheaply compiled function (the optimised one where there are no two tiers)."""
         if self._cold is None:
             self._cold = jax.jit(self._fn, compiler_options={**CPU_OPTIONS, **COLD_OPTIONS}, **self._jit_kwargs) \
-                if _two_tiers() else self.hot
+                if _two_tiers() and not self._at_once else self.hot
         return self._cold
 
     def pick(self, signature):

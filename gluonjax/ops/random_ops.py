@@ -262,6 +262,8 @@ _DISTRIBUTIONS = {
     'generalized_negative_binomial': (_generalized_negative_binomial, [('mu', 1.0), ('alpha', 1.0)],
                                       ('mu', 'alpha'), _check_gnb),
 }
+# Those drawn by loops of rejection rounds, which the cheap tier runs slowly (OpDef.optimised_at_once).
+_LOOPS = ('gamma', 'poisson', 'negative_binomial', 'generalized_negative_binomial')
 # MXNet's names for some of them ('normal', 'uniform' are also top-level operators).
 _ALIASES = {'uniform': ('uniform', 'random_uniform'), 'normal': ('normal', 'random_normal')}
 
@@ -288,7 +290,7 @@ def _make_random(dist, sampler, scalar_params, check):
     op.__doc__ = 'Samples of the %s distribution (%s) with the given shape; float32 by default.' % (
         dist.replace('_', ' '), ', '.join(names))
     register(name, inputs=(), aliases=_ALIASES.get(dist, ('random_' + dist,)), creation=True, random=True,
-             params=[P(n, 'float', d) for n, d in scalar_params]
+             optimised_at_once=dist in _LOOPS, params=[P(n, 'float', d) for n, d in scalar_params]
              + [P('shape', 'shape', ()), P('ctx', 'str', ''), P('dtype', 'dtype', None, optional=True)])(op)
 
 
@@ -313,7 +315,7 @@ def _make_sample(dist, sampler, input_names):
     op.__doc__ = ('Samples of the %s distribution for each element of the parameter arrays (%s): '
                   'shape params.shape + shape.' % (dist.replace('_', ' '), ', '.join(input_names)))
     register(name, inputs=tuple(input_names), aliases=('sample_' + dist,), random=True,
-             params=[P('shape', 'shape', ()), P('dtype', 'dtype', None, optional=True)])(op)
+             optimised_at_once=dist in _LOOPS, params=[P('shape', 'shape', ()), P('dtype', 'dtype', None, optional=True)])(op)
 
 
 def _make_like(dist, sampler, scalar_params, check):
@@ -327,7 +329,8 @@ def _make_like(dist, sampler, scalar_params, check):
         return sampler(_key, data.shape, data.dtype, *[values[n] for n in names]).astype(data.dtype)
     op.__name__ = name
     op.__doc__ = 'Samples of the %s distribution with the shape and dtype of the input.' % dist.replace('_', ' ')
-    register(name, random=True, params=[P(n, 'float', d) for n, d in scalar_params])(op)
+    register(name, random=True, optimised_at_once=dist in _LOOPS,
+             params=[P(n, 'float', d) for n, d in scalar_params])(op)
 
 
 for _dist, (_sampler, _scalars, _inputs, _check) in _DISTRIBUTIONS.items():
@@ -549,7 +552,7 @@ def _np_sampler(dist, names, sample, batch=False):
     op.__name__ = name
     op.__doc__ = ('Samples of the %s distribution (%s: numbers or arrays), of shape ``size`` or the parameters\' '
                   'broadcast shape; differentiable in array parameters.' % (dist, ', '.join(names)))
-    register(name, inputs=inputs, random=True,
+    register(name, inputs=inputs, random=True, optimised_at_once=dist in _LOOPS,
              params=[P(n, 'float', None, optional=True) for n in names]
              + [P('size', 'shape', None, optional=True), P('ctx', 'str', ''), P('dtype', 'dtype', None, optional=True)])(op)
 

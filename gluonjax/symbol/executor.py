@@ -282,8 +282,8 @@ class Executor:
                 return vjp(heads)[0]
             if devices is not None:
                 return run
-            return Tiered(run, static_argnums=(3,))
-        return run if devices is not None else Tiered(run)
+            return Tiered(run, graph.optimised_at_once, static_argnums=(3,))
+        return run if devices is not None else Tiered(run, graph.optimised_at_once)
 
     # ---- running ---------------------------------------------------------------------------
     @x64  # the graph runs with 64-bit dtypes on (see gluonjax/_x64.py)

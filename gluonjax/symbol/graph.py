@@ -93,6 +93,7 @@ class GraphFunction:
         self._heads = [(slot_of[id(n)], i) for n, i in symbol._outputs]
         self._aux_slot = {name: slot for slot, name in self._variables if name in set(self.aux_names)}
         self.has_random = any(s.op.random for s in self._steps)
+        self.optimised_at_once = any(s.op.optimised_at_once for s in self._steps)
         self.has_subgraphs = any(s.op.subgraphs for s in self._steps)
         # an output shape follows input values (boolean_mask): only run_storage runs the graph
         self.has_dynamic_shapes = any(s.op.value_attrs is not None and _shape_unknown(s.node) for s in self._steps)
