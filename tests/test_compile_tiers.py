@@ -190,3 +190,6 @@ def test_rejection_samplers_compile_the_optimised_program_from_their_first_call(
     assert first.shape == (3, 70) and (first > 0).all()
     normal = kernel_for('_random_normal', {'loc': 0.0, 'scale': 1.0, 'shape': (3, 70)})
     assert normal.tiered.cold is not normal.tiered.hot
+    # a big draw by any sampler: the cheap tier's threefry runs many times slower (_kernel.BIG_DRAW)
+    big = kernel_for('_random_normal', {'loc': 0.0, 'scale': 1.0, 'shape': (512, 256)})
+    assert big.tiered.cold is big.tiered.hot

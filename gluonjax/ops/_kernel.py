@@ -7,6 +7,7 @@ compiled function costs a few microseconds; tracing again would cost hundreds.
 """
 import collections
 import functools
+import math
 
 import jax
 import numpy as np
@@ -36,6 +37,17 @@ def freeze(value):
     return value
 
 
+# Random operators drawing this many values by their ``shape`` run optimised from their first
+# call (as OpDef.optimised_at_once): jax's threefry compiled at the cheap tier's level 0 drew
+# 262,144 normal values in 67 ms against 2 ms optimised, where its compile saved 0.35 s.
+BIG_DRAW = 1 << 17
+
+
+def _draw_size(attrs):
+    shape = attrs.get('shape') or attrs.get('size')
+    return math.prod(shape) if isinstance(shape, tuple) else 0
+
+
 class Kernel:
     """An operator with bound attributes, ready to run.
 
@@ -62,7 +74,7 @@ class Kernel:
         shared = _compiled.get(self.key)
         if shared is None:
             fn = _as_tuple_fn(op.fn, static, self.dynamic, self.n_out, op.random)
-            at_once = op.optimised_at_once
+            at_once = op.optimised_at_once or (op.random and _draw_size(attrs) >= BIG_DRAW)
             if device is None:
                 tiered = Tiered(fn, at_once)
             else:

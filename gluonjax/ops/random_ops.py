@@ -251,14 +251,14 @@ def _check_gnb(op, v):
         raise MXNetError('%s: mu and alpha must be non-negative, got mu=%r, alpha=%r' % (op, v['mu'], v['alpha']))
 
 
-# name: (sampler, [(MXNet scalar param, default)], names of the _sample_ inputs, check)
+# name: (sampler, [(MXNet scalar param, default: its type)], names of the _sample_ inputs, check)
 _DISTRIBUTIONS = {
     'uniform': (_uniform, [('low', 0.0), ('high', 1.0)], ('low', 'high'), _check_uniform),
     'normal': (_normal, [('loc', 0.0), ('scale', 1.0)], ('mu', 'sigma'), _positive('scale')),
     'exponential': (_exponential, [('lam', 1.0)], ('lam',), _positive('lam')),
     'gamma': (_gamma, [('alpha', 1.0), ('beta', 1.0)], ('alpha', 'beta'), _positive('alpha', 'beta')),
     'poisson': (_poisson, [('lam', 1.0)], ('lam',), _check_poisson),
-    'negative_binomial': (_negative_binomial, [('k', 1.0), ('p', 1.0)], ('k', 'p'), _check_nb),
+    'negative_binomial': (_negative_binomial, [('k', 1), ('p', 1.0)], ('k', 'p'), _check_nb),  # k: MXNet's int
     'generalized_negative_binomial': (_generalized_negative_binomial, [('mu', 1.0), ('alpha', 1.0)],
                                       ('mu', 'alpha'), _check_gnb),
 }
@@ -266,6 +266,10 @@ _DISTRIBUTIONS = {
 _LOOPS = ('gamma', 'poisson', 'negative_binomial', 'generalized_negative_binomial')
 # MXNet's names for some of them ('normal', 'uniform' are also top-level operators).
 _ALIASES = {'uniform': ('uniform', 'random_uniform'), 'normal': ('normal', 'random_normal')}
+
+
+def _kind(default):
+    return 'int' if isinstance(default, int) else 'float'
 
 
 def _checked_when_run(check, name, values, aval):
@@ -290,7 +294,7 @@ def _make_random(dist, sampler, scalar_params, check):
     op.__doc__ = 'Samples of the %s distribution (%s) with the given shape; float32 by default.' % (
         dist.replace('_', ' '), ', '.join(names))
     register(name, inputs=(), aliases=_ALIASES.get(dist, ('random_' + dist,)), creation=True, random=True,
-             optimised_at_once=dist in _LOOPS, params=[P(n, 'float', d) for n, d in scalar_params]
+             optimised_at_once=dist in _LOOPS, params=[P(n, _kind(d), d) for n, d in scalar_params]
              + [P('shape', 'shape', ()), P('ctx', 'str', ''), P('dtype', 'dtype', None, optional=True)])(op)
 
 
@@ -330,7 +334,7 @@ def _make_like(dist, sampler, scalar_params, check):
     op.__name__ = name
     op.__doc__ = 'Samples of the %s distribution with the shape and dtype of the input.' % dist.replace('_', ' ')
     register(name, random=True, optimised_at_once=dist in _LOOPS,
-             params=[P(n, 'float', d) for n, d in scalar_params])(op)
+             params=[P(n, _kind(d), d) for n, d in scalar_params])(op)
 
 
 for _dist, (_sampler, _scalars, _inputs, _check) in _DISTRIBUTIONS.items():
