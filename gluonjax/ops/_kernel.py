@@ -7,7 +7,6 @@ compiled function costs a few microseconds; tracing again would cost hundreds.
 """
 import collections
 import functools
-import math
 
 import jax
 import numpy as np
@@ -37,17 +36,6 @@ def freeze(value):
     return value
 
 
-# Random operators drawing this many values by their ``shape`` run optimised from their first
-# call (as OpDef.optimised_at_once): jax's threefry compiled at the cheap tier's level 0 drew
-# 262,144 normal values in 67 ms against 2 ms optimised, where its compile saved 0.35 s.
-BIG_DRAW = 1 << 17
-
-
-def _draw_size(attrs):
-    shape = attrs.get('shape') or attrs.get('size')
-    return math.prod(shape) if isinstance(shape, tuple) else 0
-
-
 class Kernel:
     """An operator with bound attributes, ready to run.
 
@@ -74,11 +62,10 @@ class Kernel:
         shared = _compiled.get(self.key)
         if shared is None:
             fn = _as_tuple_fn(op.fn, static, self.dynamic, self.n_out, op.random)
-            at_once = op.optimised_at_once or (op.random and _draw_size(attrs) >= BIG_DRAW)
             if device is None:
-                tiered = Tiered(fn, at_once)
+                tiered = Tiered(fn, op.optimised_at_once)
             else:
-                tiered = Tiered(fn, at_once, out_shardings=jax.sharding.SingleDeviceSharding(device))
+                tiered = Tiered(fn, op.optimised_at_once, out_shardings=jax.sharding.SingleDeviceSharding(device))
             shared = _compiled[self.key] = (fn, tiered)
         self.fn, self.tiered = shared
         self.host = None if op.host is None else _as_tuple_fn(op.host, static, self.dynamic, self.n_out, False)

@@ -2,7 +2,8 @@
 parameters), ``_random_*_like``, ``_sample_multinomial`` and ``_shuffle``.
 
 Each function receives a jax PRNG key as ``_key`` (split from the per-context
-key of ``mx.random``, so results repeat after ``mx.random.seed``). Parameters
+key of ``mx.random``, so results repeat after ``mx.random.seed``; the samplers
+run optimised from their first call, OpDef.optimised_at_once). Parameters
 are checked while tracing, with MXNet's rules. As in MXNet, sampled values carry
 no gradient to the distribution parameters (multinomial's log-probabilities do
 carry one to the probabilities).
@@ -262,8 +263,6 @@ _DISTRIBUTIONS = {
     'generalized_negative_binomial': (_generalized_negative_binomial, [('mu', 1.0), ('alpha', 1.0)],
                                       ('mu', 'alpha'), _check_gnb),
 }
-# Those drawn by loops of rejection rounds, which the cheap tier runs slowly (OpDef.optimised_at_once).
-_LOOPS = ('gamma', 'poisson', 'negative_binomial', 'generalized_negative_binomial')
 # MXNet's names for some of them ('normal', 'uniform' are also top-level operators).
 _ALIASES = {'uniform': ('uniform', 'random_uniform'), 'normal': ('normal', 'random_normal')}
 
@@ -294,7 +293,7 @@ def _make_random(dist, sampler, scalar_params, check):
     op.__doc__ = 'Samples of the %s distribution (%s) with the given shape; float32 by default.' % (
         dist.replace('_', ' '), ', '.join(names))
     register(name, inputs=(), aliases=_ALIASES.get(dist, ('random_' + dist,)), creation=True, random=True,
-             optimised_at_once=dist in _LOOPS, params=[P(n, _kind(d), d) for n, d in scalar_params]
+             optimised_at_once=True, params=[P(n, _kind(d), d) for n, d in scalar_params]
              + [P('shape', 'shape', ()), P('ctx', 'str', ''), P('dtype', 'dtype', None, optional=True)])(op)
 
 
@@ -319,7 +318,7 @@ def _make_sample(dist, sampler, input_names):
     op.__doc__ = ('Samples of the %s distribution for each element of the parameter arrays (%s): '
                   'shape params.shape + shape.' % (dist.replace('_', ' '), ', '.join(input_names)))
     register(name, inputs=tuple(input_names), aliases=('sample_' + dist,), random=True,
-             optimised_at_once=dist in _LOOPS, params=[P('shape', 'shape', ()), P('dtype', 'dtype', None, optional=True)])(op)
+             optimised_at_once=True, params=[P('shape', 'shape', ()), P('dtype', 'dtype', None, optional=True)])(op)
 
 
 def _make_like(dist, sampler, scalar_params, check):
@@ -333,7 +332,7 @@ def _make_like(dist, sampler, scalar_params, check):
         return sampler(_key, data.shape, data.dtype, *[values[n] for n in names]).astype(data.dtype)
     op.__name__ = name
     op.__doc__ = 'Samples of the %s distribution with the shape and dtype of the input.' % dist.replace('_', ' ')
-    register(name, random=True, optimised_at_once=dist in _LOOPS,
+    register(name, random=True, optimised_at_once=True,
              params=[P(n, _kind(d), d) for n, d in scalar_params])(op)
 
 
@@ -368,7 +367,7 @@ def _multinomial_dtypes(attrs, dtypes):
 _LARGEST_EXACT = {'uint8': 255, 'float16': 2 ** 11, 'float32': 2 ** 24, 'int32': 2 ** 31 - 1, 'float64': 2 ** 53}
 
 
-@register('_sample_multinomial', aliases=('sample_multinomial',), random=True,
+@register('_sample_multinomial', aliases=('sample_multinomial',), random=True, optimised_at_once=True,
           num_outputs=_multinomial_outputs, out_dtypes=_multinomial_dtypes,
           params=[P('shape', 'shape', ()), P('get_prob', 'bool', False), P('dtype', 'dtype', 'int32')])
 def sample_multinomial(data, *, shape, get_prob, dtype, _key):
@@ -476,7 +475,7 @@ def random_pdf_dirichlet(sample, alpha, *, is_log):
     return (out if is_log else jnp.exp(out)).astype(sample.dtype)
 
 
-@register('_sample_unique_zipfian', inputs=(), creation=True, random=True, num_outputs=2,
+@register('_sample_unique_zipfian', inputs=(), creation=True, random=True, optimised_at_once=True, num_outputs=2,
           params=[P('range_max', 'int'), P('shape', 'shape', ())])
 def sample_unique_zipfian(*, range_max, shape, _key):
     """For each row of ``shape`` (batch, n): n distinct classes of [0, range_max) drawn from the
@@ -556,7 +555,7 @@ def _np_sampler(dist, names, sample, batch=False):
     op.__name__ = name
     op.__doc__ = ('Samples of the %s distribution (%s: numbers or arrays), of shape ``size`` or the parameters\' '
                   'broadcast shape; differentiable in array parameters.' % (dist, ', '.join(names)))
-    register(name, inputs=inputs, random=True, optimised_at_once=dist in _LOOPS,
+    register(name, inputs=inputs, random=True, optimised_at_once=True,
              params=[P(n, 'float', None, optional=True) for n in names]
              + [P('size', 'shape', None, optional=True), P('ctx', 'str', ''), P('dtype', 'dtype', None, optional=True)])(op)
 
@@ -567,7 +566,7 @@ for _dist in ('uniform', 'normal'):
     _np_sampler(_dist, *_NP_SAMPLERS[_dist], batch=True)
 
 
-@register('_npi_multivariate_normal', inputs=('mean', 'cov'), random=True,
+@register('_npi_multivariate_normal', inputs=('mean', 'cov'), random=True, optimised_at_once=True,
           params=[P('size', 'shape', None, optional=True)])
 def np_multivariate_normal(mean, cov, *, size, _key):
     """Samples of N(mean, cov) for the broadcast batch of means (..., k) and covariances
@@ -589,7 +588,7 @@ def _bernoulli_inputs(attrs):
     return ('input1',) if given else ()
 
 
-@register('_npi_bernoulli', inputs=_bernoulli_inputs, random=True,
+@register('_npi_bernoulli', inputs=_bernoulli_inputs, random=True, optimised_at_once=True,
           params=[P('prob', 'float', None, optional=True), P('logit', 'float', None, optional=True),
                   P('size', 'shape', None, optional=True), P('ctx', 'str', ''),
                   P('dtype', 'dtype', None, optional=True), P('is_logit', 'bool', False)])
@@ -616,7 +615,7 @@ def _choice_inputs(attrs):
     return (('input1',) if attrs.get('a') is None else ()) + (('input2',) if attrs.get('weighted') else ())
 
 
-@register('_npi_choice', inputs=_choice_inputs, random=True,
+@register('_npi_choice', inputs=_choice_inputs, random=True, optimised_at_once=True,
           params=[P('a', 'int', None, optional=True), P('size', 'shape', None, optional=True), P('ctx', 'str', ''),
                   P('replace', 'bool', True), P('weighted', 'bool', False)])
 def np_choice(*arrays, a, size, ctx, replace, weighted, _key):
