@@ -56,6 +56,18 @@ def _mxnet_module():
 # its submodules attributes of it: ``mxnet.symbol.numpy.random``).
 _MOVED = {'ndarray.numpy': 'gluonjax.numpy', 'ndarray.numpy_extension': 'gluonjax.numpy_extension',
           'symbol.numpy': 'gluonjax.numpy._symbol:symbol_np', 'symbol.numpy_extension': 'gluonjax.numpy_extension'}
+# MXNet's private modules that libraries import from (``from mxnet.ndarray.numpy import _op``): their
+# functions are those of the public module here (the most specific path of _MOVED wins).
+_MOVED.update({'ndarray.numpy._op': 'gluonjax.numpy', 'symbol.numpy._symbol': 'gluonjax.numpy._symbol:symbol_np',
+               'numpy.utils': 'gluonjax.numpy',
+               'numpy.function_base': 'gluonjax.numpy', 'numpy.stride_tricks': 'gluonjax.numpy',
+               'numpy.io': 'gluonjax.numpy', 'numpy.arrayprint': 'gluonjax.numpy',
+               'numpy.fallback_linalg': 'gluonjax.numpy.linalg',
+               'ndarray.numpy_extension._op': 'gluonjax.numpy_extension._ops',
+               'symbol.numpy_extension._op': 'gluonjax.numpy_extension._ops',
+               'numpy_extension._op': 'gluonjax.numpy_extension._ops', 'numpy_extension.utils': 'gluonjax.numpy_extension._io',
+               'ndarray.op': 'gluonjax.ndarray', 'ndarray.gen_op': 'gluonjax.ndarray', 'ndarray.utils': 'gluonjax.ndarray',
+               'symbol.op': 'gluonjax.symbol', 'symbol.gen_op': 'gluonjax.symbol'})
 
 
 def _target(fullname):
@@ -63,7 +75,7 @@ def _target(fullname):
     if fullname == _ALIAS:
         return 'gluonjax'
     rest = fullname[len(_ALIAS) + 1:]
-    for path, moved in _MOVED.items():
+    for path, moved in sorted(_MOVED.items(), key=lambda item: -len(item[0])):
         if rest == path or rest.startswith(path + '.'):
             return moved + rest[len(path):]
     head, _, tail = rest.partition('.')

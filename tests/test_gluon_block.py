@@ -522,3 +522,24 @@ def test_blocks_differing_in_a_dynamic_parameter_share_the_operators_program():
             assert out.item() == np.trace(data, offset, 1, 0)
             rows, cols = np.indices(data.shape)
             assert x.grad.asnumpy().tolist() == (rows == cols + offset).astype(float).tolist()
+
+
+class _DenseOnUnknownWidth(gluon.HybridBlock):
+    """A Dense layer fed ``zeros((2, 0))``: nothing in the graph says its input width."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.dense = gluon.nn.Dense(3, flatten=False)
+
+    def hybrid_forward(self, F, x):
+        return F.broadcast_add(x.sum(), self.dense(F.zeros(shape=(2, 0))).sum())
+
+
+@pytest.mark.filterwarnings('ignore:Cannot decide shape')
+def test_hybridized_deferred_shape_the_graph_cannot_infer_is_mxnets_value_error():
+    net = _DenseOnUnknownWidth()
+    net.initialize()
+    net.hybridize()
+    with pytest.raises(ValueError, match='Deferred initialization failed'):
+        net(nd.ones((2, 4)))

@@ -119,6 +119,12 @@ def test_constant():
     assert c.grad_req == 'null' and 'does not support' in str(w[0].message)
 
 
+def test_tensor_types_is_exported_from_gluon():
+    """MXNet's gluon star-imports gluon.parameter, so libraries test ``isinstance(x, mx.gluon.tensor_types)``."""
+    assert gluon.tensor_types == gluon.parameter.tensor_types == (mx.sym.Symbol, nd.NDArray)
+    assert 'tensor_types' in dir(gluon)
+
+
 # ---- ParameterDict --------------------------------------------------------------------------
 
 def test_parameter_dict_get_share_and_merge():
@@ -276,3 +282,26 @@ def test_dense_parameter_refuses_row_sparse_reads_and_symbol_block_refuses_row_s
     data, weight = mx.sym.var('data'), mx.sym.var('weight', stype='row_sparse')
     with pytest.raises(AssertionError, match="Parameter 'weight' because its storage type is 'row_sparse'"):
         gluon.SymbolBlock(mx.sym.dot(data, weight), data)
+
+
+def test_unknown_dimensions_read_minus_one_under_numpy_shapes():
+    """MXNet stores 0 for an unknown dimension and shows it as -1 under npx.set_np() (where 0 is a
+    size); gluon.utils.shape_is_known follows the same rule."""
+    from gluonjax import np as mnp, npx
+    known = gluon.utils.shape_is_known
+    dense = nn.Dense(4)
+    assert dense.weight.shape == (4, 0) and known((2, 3)) and not known((0, 3))
+    with pytest.raises(AssertionError):
+        known((-1, 3))
+    npx.set_np()
+    try:
+        assert dense.weight.shape == (4, -1) and repr(dense) == 'Dense(-1 -> 4, linear)'
+        assert known((0, 3)) and not known((-1, 3))
+        p = gluon.Parameter('p', shape=(-1, 3))
+        p.shape = (5, 3)  # an unknown dimension, given as -1, is filled in
+        assert p.shape == (5, 3)
+        dense.initialize()
+        dense(mnp.ones((2, 7)))
+        assert dense.weight.shape == (4, 7)
+    finally:
+        npx.reset_np()

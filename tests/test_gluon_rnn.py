@@ -85,6 +85,33 @@ def test_input_size_is_inferred():
     assert layer.l0_i2h_weight.shape == (9, 7) and layer.r0_i2h_weight.shape == (9, 7)
 
 
+
+class _UnrollFromZeroState(mx.gluon.HybridBlock):
+    """A cell unrolled from ``begin_state(batch_size=0, func=F.zeros)`` when hybridized, as
+    GluonTS's LSTNet does: the state's batch is unknown while the cell is traced."""
+
+    def __init__(self, cell, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.cell = cell
+
+    def hybrid_forward(self, F, x):
+        batch = x.shape[1] if F is nd else 0
+        states = self.cell.begin_state(batch_size=batch, func=F.zeros)
+        return self.cell.unroll(3, x, begin_state=states, layout='TNC', merge_outputs=True)[0]
+
+
+@pytest.mark.parametrize('cell', [lambda: rnn.GRUCell(5), lambda: rnn.ZoneoutCell(rnn.LSTMCell(5), zoneout_states=0.2)])
+def test_deferred_input_size_with_zero_batch_begin_state(cell):
+    """The cell's input size follows from the whole graph (MXNet's deferred shape inference),
+    though the state it was traced with had no batch size."""
+    net = _UnrollFromZeroState(cell())
+    net.initialize()
+    net.hybridize()
+    assert net(nd.ones((3, 2, 4))).shape == (3, 2, 5)
+    i2h = [p for name, p in net.collect_params().items() if name.endswith('i2h_weight')]
+    assert [p.shape[1] for p in i2h] == [4]
+
 def test_lstm_cell_unroll_matches_mxnet_and_hybridized():
     ref = data()
     for hybrid in (False, True):

@@ -106,6 +106,33 @@ def test_integer_around_with_negative_decimals_truncates_as_mxnet():
     assert np.around(np.array([126, 5], dtype='int8'), -3).asnumpy().tolist() == [0, 0]
 
 
+def test_float_around_scales_by_ten_one_step_at_a_time_as_mxnet():
+    # MXNet 1.9.1's values: x*10*10 rounded and divided by 10 twice in float32 (7.39 -> 7.3900003,
+    # where one division by 100 gives 7.3899999), in eager and compiled code alike
+    x = np.array([7.3890562, 0.125, 54.598148, 1234.5678], dtype='float32')
+    expected = [[7.390000343322754, 0.12000000476837158, 54.599998474121094, 1234.570068359375],
+                [7.389100551605225, 0.125, 54.59819793701172, 1234.5677490234375]]
+    net = gluon.nn.HybridLambda(lambda F, v: F.np.round(v, 2))
+    net.hybridize()
+    for decimals, values in zip((2, 4), expected):
+        assert np.round(x, decimals).asnumpy().tolist() == values
+    assert net(x).asnumpy().tolist() == expected[0]
+    assert np.round(x, -1).asnumpy().tolist() == [10.0, 0.0, 50.0, 1230.0]
+    with pytest.raises(mx.base.MXNetError, match='float16'):  # MXNet's kernel has no float16 variant
+        np.round(x.astype('float16'), 1)
+
+
+def test_index_arrays_must_broadcast_before_their_bounds_are_checked():
+    a = np.arange(6).reshape(2, 3)
+    with pytest.raises(ValueError, match='do not broadcast'):  # MXNet's ValueError, checked first
+        a[[0, 5, 1], np.array([0, 1])]
+    with pytest.raises(ValueError, match='do not broadcast'):
+        mx.nd.arange(6).reshape((2, 3))[[0, 1], [0, 1, 2]]
+    with pytest.raises(IndexError, match='out of bounds'):
+        a[[0, 5], [0, 1]]
+    assert a[[0, 1], [[0], [1], [2]]].shape == (3, 2)
+
+
 def test_hybridized_splits_give_one_array_per_piece():
     class Net(gluon.HybridBlock):
         def hybrid_forward(self, F, a):

@@ -221,6 +221,8 @@ def test_host_forms_raise_the_operators_errors():
     with pytest.raises(MXNetError, match='transpose'):
         nd.transpose(x, axes=(0, 0))
     with pytest.raises(MXNetError, match='broadcast_to'):
+        nd.broadcast_to(x, shape=(4, 3))
+    with pytest.raises(ValueError, match='remapped'):  # the method checks first, as MXNet's does
         x.broadcast_to((4, 3))
     with pytest.raises(MXNetError, match='slice_axis'):
         nd.slice_axis(x, axis=1, begin=2, end=1)

@@ -454,6 +454,21 @@ def test_broadcast_errors(call, match):
         call()
 
 
+def test_broadcast_methods_add_leading_axes_as_mxnet_does():
+    """The NDArray methods (not the operators) pad the shape with leading 1s first, and raise
+    ValueError for a shape they cannot reach; mx.np's method is np.broadcast_to."""
+    check(nd.array([5.]).broadcast_like(nd.zeros((3, 1))), np.full((3, 1), 5.), 'float32')
+    check(nd.array([1., 2.]).broadcast_to((3, 2)), np.broadcast_to([1., 2.], (3, 2)), 'float32')
+    check(nd.array([1.]).broadcast_to((2, 0, 3)), np.ones((2, 1, 3)), 'float32')  # the operator's 0 keeps the axis
+    for call in (lambda: nd.ones((1, 2)).broadcast_to((2,)), lambda: nd.ones((2,)).broadcast_like(nd.ones((3, 4))),
+                 lambda: nd.ones((1, 2)).broadcast_to((3, 0))):
+        with pytest.raises(ValueError, match='requested shape'):
+            call()
+    assert mx.np.array([1., 2.]).broadcast_to((3, 2)).shape == (3, 2)
+    with pytest.raises(MXNetError):
+        mx.np.ones((1, 2)).broadcast_to((3, 0))  # a real size 0 under NumPy semantics
+
+
 def test_broadcast_grads():
     check_grad(lambda v: nd.broadcast_to(v, shape=(2, 3, 4)), rand((2, 1, 4)))
     check_grad(lambda v: nd.broadcast_axis(v, axis=(0, 2), size=(2, 3)), rand((1, 2, 1)))

@@ -643,6 +643,14 @@ SHAPE_CASES = {
 }
 # infer_shape traces a graph's kernels with float32 variables; these kernels refuse float32 data
 WITHOUT_SHAPE_CASE = {'_contrib_dequantize': 'takes uint8/int8 data only',
+                      '_contrib_requantize': 'takes int32 data only',
+                      '_contrib_quantized_act': 'takes int8 data only',
+                      '_contrib_quantized_fully_connected': 'takes int8 data only',
+                      '_contrib_quantized_pooling': 'takes int8/uint8 data only',
+                      '_contrib_quantized_elemwise_add': 'takes int8 data only',
+                      '_contrib_quantized_embedding': 'takes int8 weights only',
+                      '_sparse_retain': 'takes row_sparse data only (MXNet has no dense kernel)',
+                      '_contrib_getnnz': 'takes csr data only (MXNet has no dense kernel)',
                       '_contrib_boolean_mask': 'its output shape depends on the index values: eager only',
                       '_npi_bincount': 'its output length depends on the data values: eager only',
                       '_npx_nonzero': 'its output length depends on the data values: eager only',
@@ -897,3 +905,27 @@ def test_get_optimized_symbol_merges_common_expressions_as_mxnet(monkeypatch):
     assert len(dropout.simple_bind(mx.cpu(), a=(2, 2)).get_optimized_symbol().get_internals()) == 4
     monkeypatch.setenv('MXNET_ELIMINATE_COMMON_EXPR', '0')
     assert len(group.simple_bind(mx.cpu(), **shapes).get_optimized_symbol().get_internals()) == 7
+
+
+def test_numpy_symbols_print_as_mxnets_np_symbol_class(tmp_path):
+    """MXNet's ``mx.sym.np._Symbol`` names its class in its repr and lists a group's (and a
+    multi-output node's) members by their reprs; SymbolBlock.imports under set_np loads it."""
+    a, b = mx.sym.var('a'), mx.sym.var('b')
+    assert repr(a.as_np_ndarray()) == '<_Symbol a>' and repr(a) == '<Symbol a>'
+    assert repr(mx.sym.Group([a, b]).as_np_ndarray()) == '<_Symbol group [<_Symbol a>, <_Symbol b>]>'
+    split = mx.sym.split(a, num_outputs=2, name='sp')
+    assert repr(split.as_np_ndarray()) == '<_Symbol group [<_Symbol sp>, <_Symbol sp>]>'
+    assert repr(split) == '<Symbol sp>'
+    net = mx.gluon.nn.Dense(3, in_units=2, prefix='fc_')
+    net.initialize()
+    net.hybridize()
+    mx.npx.set_np()
+    try:
+        net(mx.np.ones((1, 2)))
+        net.export(str(tmp_path / 'm'))
+        block = mx.gluon.SymbolBlock.imports(str(tmp_path / 'm-symbol.json'), ['data'],
+                                             str(tmp_path / 'm-0000.params'))
+        assert repr(block) == 'SymbolBlock(\n<_Symbol fc_fwd> : 1 -> 1\n)'
+        assert isinstance(block(mx.np.ones((1, 2))), mx.np.ndarray)
+    finally:
+        mx.npx.reset_np()

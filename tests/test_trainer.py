@@ -282,7 +282,7 @@ def test_load_states_checks_the_file(tmp_path):
     bad.write_bytes(b'not a state file')
     with pytest.raises(MXNetError, match='not a gluonjax optimizer-state file'):
         trainer.load_states(str(bad))
-    with pytest.raises(MXNetError, match='cannot read'):
+    with pytest.raises(FileNotFoundError):  # MXNet's exception
         trainer.load_states(str(tmp_path / 'missing.states'))
 
 
@@ -452,3 +452,26 @@ def test_data_parallel_lenet_on_four_devices_matches_one_device(kvstore, update_
         for c in copies[1:]:
             np.testing.assert_allclose(c, copies[0], rtol=1e-6, atol=1e-7, err_msg=name)
         np.testing.assert_allclose(copies[0], q.data().asnumpy(), rtol=2e-4, atol=2e-5, err_msg=name)
+
+
+def test_step_by_a_0d_numpy_array():
+    """MXNet accepts a 0-d mx.np array as batch_size (d2l's train_seq2seq steps by
+    ``Y_valid_len.sum()``); a 1-element 1-d array, as a legacy NDArray, is refused."""
+    from gluonjax import np as mnp, npx
+    npx.set_np()
+    try:
+        net = gluon.nn.Dense(1, in_units=2)
+        net.initialize(mx.init.One())
+        trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 1.0})
+        for batch_size in (mnp.array(4), mnp.array([4.0]), nd.array([4.0])):
+            with autograd.record():
+                loss = net(mnp.ones((4, 2))).sum()
+            loss.backward()
+            if batch_size.ndim == 0:
+                trainer.step(batch_size)
+            else:
+                with pytest.raises(MXNetError, match='batch_size must be'):
+                    trainer.step(batch_size)
+        np.testing.assert_array_equal(net.weight.data().asnumpy(), [[0.0, 0.0]])
+    finally:
+        npx.reset_np()

@@ -24,6 +24,10 @@ def _load(target, name):
 
 
 def __getattr__(name):
+    if name == 'tensor_types':  # MXNet's star-export of gluon.parameter: (Symbol, NDArray)
+        from . import parameter
+        globals()[name] = parameter.tensor_types  # resolved late there (symbol imports gluon)
+        return globals()[name]
     if name == 'Trainer':
         trainer = _load('.trainer', name)
         globals()['Trainer'] = trainer.Trainer
@@ -37,4 +41,4 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY_MODULES) | {'Trainer'})
+    return sorted(set(globals()) | set(_LAZY_MODULES) | {'Trainer', 'tensor_types'})

@@ -51,6 +51,21 @@ class _Compiled:
         self.padded_groups = set()  # the groups of axes earlier calls padded (ditto)
 
 
+def _param_array(param, ctx):
+    """``param``'s array for a graph run on ``ctx``. A Parameter held on one other device only is
+    MXNet's MXNetError (its CachedOp takes that array and meets inputs of another device), not
+    the RuntimeError of ``data(ctx)``."""
+    try:
+        return param.data(ctx)
+    except RuntimeError:
+        held = param.list_ctx() if param._data is not None else []
+        if len(held) == 1:
+            raise MXNetError('hybridized block: the inputs are on %s but Parameter %r is on %s; move '
+                             'the inputs (as_in_context) or the Parameters (reset_ctx)'
+                             % (ctx, param.name, held[0])) from None
+        raise
+
+
 class GraphRunner:
     """Runs a Symbol graph compiled with jax.jit on a Block's Parameters."""
 
@@ -187,7 +202,7 @@ class GraphRunner:
             return arrays
         cached = self._arrays.get(ctx)
         if cached is None or cached[0] != _generation[0]:
-            cached = self._arrays[ctx] = (_generation[0], [p.data(ctx) for p in self.params])
+            cached = self._arrays[ctx] = (_generation[0], [_param_array(p, ctx) for p in self.params])
         self._last_arrays = (ctx, cached[0], cached[1])
         return cached[1]
 

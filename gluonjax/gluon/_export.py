@@ -117,6 +117,8 @@ def _write_symbol_json(sym, data_names, filename, declared=None):
     """
     declared = declared or {}
     graph = sym_json.graph_dict(sym)
+    # a Parameter marks an unknown dimension 0; a NumPy-shape graph spells it -1 (0 is a size there)
+    unknown = -1 if 'is_np_shape' in graph['attrs'] else 0
     make_map, writer = sym_json._map, sym_json._Writer()
     for node in graph['nodes']:
         if node.get('op') == 'null' and node.get('name') in data_names and 'attrs' in node:
@@ -132,7 +134,7 @@ def _write_symbol_json(sym, data_names, filename, declared=None):
             if shape is None:
                 attrs.pop('__shape__', None)
             else:
-                attrs['__shape__'] = str(tuple(int(d) for d in shape))
+                attrs['__shape__'] = str(tuple(int(d) or unknown for d in shape))
             node['attrs'] = make_map(attrs)
     writer.value(graph)
     atomic_write(filename, ''.join(writer.parts))

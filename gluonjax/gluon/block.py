@@ -447,11 +447,14 @@ class Block:
     # ---- running -----------------------------------------------------------------------------
     def __call__(self, *args):
         """Run ``forward`` (with the hooks)."""
-        for hook in self._forward_pre_hooks.values():
-            hook(self, args)
+        hooks_on = not _hooks_quiet()
+        if hooks_on:
+            for hook in self._forward_pre_hooks.values():
+                hook(self, args)
         out = _to_np(self.forward(*args))
-        for hook in self._forward_hooks.values():
-            hook(self, args, out)
+        if hooks_on:
+            for hook in self._forward_hooks.values():
+                hook(self, args, out)
         return out
 
     def forward(self, *args):
@@ -538,6 +541,26 @@ class _TraceScope:
         _trace_state.depth -= 1
 
 
+class _QuietHooks:
+    """Marks a trace whose Blocks run no forward hooks: a hybridized Block's trace of a new
+    input signature after its first. MXNet traces a hybridized Block once (its CachedOp then
+    serves every shape), so the hooks of its children ran then, and only then."""
+
+    def __init__(self, quiet):
+        self._quiet = quiet
+
+    def __enter__(self):
+        self._before = _hooks_quiet()
+        _trace_state.quiet_hooks = self._before or self._quiet
+
+    def __exit__(self, *exc):
+        _trace_state.quiet_hooks = self._before
+
+
+def _hooks_quiet():
+    return getattr(_trace_state, 'quiet_hooks', False)
+
+
 def _trace_error(block, err):
     """Annotate an error raised while tracing ``block`` with the Block's path (once)."""
     if getattr(err, '_gluon_block_path', False):
@@ -575,14 +598,21 @@ def _check_np_outputs(out):
                         % ('Symbols' if isinstance(arrays[0], Symbol) else 'NDArrays'))
 
 
-def _print_infer_shape_failure(inputs):
-    """What MXNet's Symbol.infer_shape prints on stdout when it fails: the graph's inputs
-    (``data``, or ``data0``, ``data1``, ... for several) and their shapes."""
+def _print_infer_failure(inputs, infer_fn='infer_shape', attr='shape'):
+    """What MXNet's Symbol.infer_shape (infer_type) prints on stdout when it fails: the graph's
+    inputs (``data``, or ``data0``, ``data1``, ... for several) and their shapes (dtypes)."""
     arrays = [a for a in _flatten(list(inputs), 'input')[0] if a is not None]
     names = ['data'] if len(arrays) == 1 else ['data%d' % i for i in range(len(arrays))]
-    print('infer_shape error. Arguments:')
+    print('%s error. Arguments:' % infer_fn)
     for name, a in zip(names, arrays):
-        print('  %s: %s' % (name, tuple(a.shape)))
+        value = getattr(a, attr)
+        print('  %s: %s' % (name, tuple(value) if attr == 'shape' else value))
+
+
+def _inference_failed(err):
+    """Whether an error met while tracing is a failed shape or type inference (an operator's
+    MXNetError, or a deferred Parameter's ValueError), not the user's own exception."""
+    return isinstance(err, MXNetError) or getattr(err, '_deferred_failure', False)
 
 
 def _deferred_error(block, err):
@@ -593,7 +623,21 @@ def _deferred_error(block, err):
     new = ValueError('Deferred initialization failed because shape cannot be inferred. %s'
                      % _trace_error(block, err))
     new._gluon_block_path = True
+    new._deferred_failure = True
     return new
+
+
+def _whole_graph_failure(block, err, params, args):
+    """What a hybridized Block's first call raises for an error met while tracing it.
+
+    With Parameters still deferred, MXNet infers the shapes of the whole graph before running
+    it, so any operator's shape error (in a child without deferred Parameters too) is its
+    deferred-initialisation ValueError, after printing the inputs; otherwise ``err`` itself.
+    """
+    if not _inference_failed(err) or not any(p._deferred_init for p in params.values()):
+        return err
+    _print_infer_failure(args)
+    return _deferred_error(block, err)
 
 
 class HybridBlock(Block):
@@ -681,10 +725,16 @@ class HybridBlock(Block):
         super().cast(dtype)
 
     def optimize_for(self, x, *args, backend=None, clear=False, static_alloc=False,
-                     static_shape=False, **kwargs):
+                     static_shape=False, inline_limit=2, forward_bulk_size=None,
+                     backward_bulk_size=None, **kwargs):
         """Hybridize and build the compiled graph for these inputs now, partitioned for
-        ``backend`` (symbol/_partition.py)."""
-        self.hybridize(True, backend, clear, static_alloc, static_shape)
+        ``backend`` (symbol/_partition.py). Without a backend it is MXNet's ValueError."""
+        if kwargs:
+            self._backend_opts = kwargs
+        if not backend:
+            raise ValueError('Must specify "backend" to optimize_for')
+        self.hybridize(True, backend, clear, static_alloc, static_shape, inline_limit,
+                       forward_bulk_size, backward_bulk_size)
         self._runner_for(*((x,) + args))
 
     def _for_backend(self, graph):
@@ -716,16 +766,19 @@ class HybridBlock(Block):
         if (self._active and len(args) == 1 and isinstance(args[0], NDArray) and not self._forward_hooks
                 and not self._forward_pre_hooks and self._runs_graph() and not _in_trace()):
             return _to_np(self._call_one(args[0]))  # the common call, without the detours below
-        for hook in self._forward_pre_hooks.values():
-            hook(self, args)
+        hooks_on = not _hooks_quiet()
+        if hooks_on:
+            for hook in self._forward_pre_hooks.values():
+                hook(self, args)
         if self._gluon2():
             out = self._call_gluon2(*args)
         else:
             out = self.forward(*args)
         _check_np_outputs(out)
         out = _to_np(out)
-        for hook in self._forward_hooks.values():
-            hook(self, args, out)
+        if hooks_on:
+            for hook in self._forward_hooks.values():
+                hook(self, args, out)
         return out
 
     def _call_gluon2(self, *args):
@@ -777,7 +830,7 @@ class HybridBlock(Block):
                 try:  # MXNet infers every shape first: a shape error here is its ValueError
                     return self.hybrid_forward(ndarray, x, *args, **params)
                 except MXNetError as err:
-                    _print_infer_shape_failure([x] + list(args))
+                    _print_infer_failure([x] + list(args))
                     raise _deferred_error(self, err) from None
             return self.hybrid_forward(ndarray, x, *args, **params)
 
@@ -843,21 +896,41 @@ class HybridBlock(Block):
             else:
                 self._infer_param_shapes(*args)
         except Exception as err:
-            _print_infer_shape_failure(args)
+            _print_infer_failure(args)
             raise ValueError('Deferred initialization failed because shape cannot be inferred. %s'
                              % err) from None
 
     def infer_shape(self, *args):
         """Infer the shapes of the Parameters of this Block and its children from inputs."""
-        if not self._gluon2():
-            self._infer_param_shapes(*args)
-        own = set(id(p) for p in self._reg_params.values())
-        if self._gluon2() or any(not _shape_known(p.shape) for p in self.collect_params().values()
-                                 if id(p) not in own):
-            self._get_graph(*args)  # a trace runs every child's own rule
+        self._infer_attrs('infer_shape', 'shape', *args)
 
     def infer_type(self, *args):
-        """Parameters keep their declared dtypes (cast() changes them)."""
+        """Infer the dtypes of the Parameters of this Block and its children from inputs (a
+        Parameter declares its dtype, so this checks the inputs against it)."""
+        self._infer_attrs('infer_type', 'dtype', *args)
+
+    def _infer_attrs(self, infer_fn, attr, *args):
+        """Trace this Block on ``args`` and set ``attr`` of every Parameter of the graph from the
+        graph's ``infer_fn``, as MXNet does. Inputs that do not fit the Parameters are MXNet's
+        MXNetError, after the inputs are printed as MXNet's Symbol inference prints them."""
+        try:
+            inputs, out = self._get_graph(*args)  # a trace runs every child's own shape rule
+        except Exception as err:
+            if not _inference_failed(err):
+                raise  # the user's own error in hybrid_forward
+            _print_infer_failure(args, infer_fn, attr)
+            raise MXNetError(str(err)) from None
+        real = [a for a in _flatten(list(args), 'input')[0] if a is not None]
+        arg_attrs, _, aux_attrs = getattr(out, infer_fn)(
+            **{i.name: getattr(a, attr) for i, a in zip(inputs, real)})
+        if arg_attrs is None:
+            raise ValueError('%s: cannot infer the %s of every Parameter of %s from inputs %s'
+                             % (infer_fn, attr, self._describe(), [getattr(a, attr) for a in real]))
+        found = dict(zip(out.list_arguments(), arg_attrs))
+        found.update(zip(out.list_auxiliary_states(), aux_attrs))
+        for p in self.collect_params().values():
+            if p.name in found:
+                setattr(p, attr, found[p.name])
 
     # ---- tracing and the compiled graph ------------------------------------------------------
     def _get_graph(self, *args):
@@ -912,8 +985,21 @@ class HybridBlock(Block):
         runner = self._size_independent_runner(sig)
         if runner is None:
             params = self.collect_params()
-            shapes_before = [(p, p.shape) for p in params.values()]
-            sym_inputs, out = self._get_graph(*args)
+            shapes_before = [(p, p._shape) for p in params.values()]
+            try:
+                with _QuietHooks(bool(self._cached)):
+                    sym_inputs, out = self._get_graph(*args)
+            except Exception as err:
+                failure = _whole_graph_failure(self, err, params, args)
+                if failure is err:
+                    raise
+                raise failure from None
+            # Children the trace created own Parameters of the graph too (GluonCV's FasterRCNN
+            # makes its target generator on first use in training): MXNet collects after tracing
+            params = self._params_after_trace(params, shapes_before)
+            # A child traced with some inputs' shapes unknown (an RNN cell's begin_state of batch
+            # size 0 beside known data) could not shape its Parameters: the whole graph can
+            _require_shapes(_shapes_from_graph(params.values(), sym_inputs, out, flat), flat)
             runner = GraphRunner(self._for_backend(out), [s.name for s in sym_inputs], params, self)
             _check_unused_with_deferred(runner, shapes_before)
             runner.finish_deferred_init()
@@ -923,6 +1009,13 @@ class HybridBlock(Block):
         if len(self._cached) > self._MAX_CACHED_SIGNATURES:
             self._cached.popitem(last=False)
         return runner, flat
+
+    def _params_after_trace(self, params, shapes_before):
+        """``collect_params()`` again, with Parameters new since ``params`` added to ``shapes_before``."""
+        after = self.collect_params()
+        if len(after) != len(params):
+            shapes_before += [(p, p._shape) for name, p in after.items() if name not in params]
+        return after
 
     # A graph traced for two sizes of some input axes and found the same (equal structure keys:
     # operators, parameters, wiring) does not depend on those sizes: a third size reuses it
@@ -1030,6 +1123,34 @@ def _shape_known(shape):
     return shape is not None and all(d > 0 for d in shape)
 
 
+def _shapes_from_graph(params, sym_inputs, out, flat):
+    """Infer the unknown shapes of those of ``params`` in the graph ``out`` (and not loaded from
+    a file) from the whole graph and the inputs' shapes, as MXNet's deferred initialisation
+    does; returns those whose shapes stay unknown."""
+    in_graph = set(out.list_arguments()) | set(out.list_auxiliary_states())
+    unknown = [p for p in params if p.name in in_graph and not _shape_known(p.shape) and p._data is None]
+    if not unknown:
+        return []
+    shapes = {s.name: a.shape for s, a in zip(sym_inputs, [a for a in flat if a is not None])}
+    arg_shapes, _, aux_shapes = out.infer_shape(**shapes)
+    found = dict(zip(out.list_arguments(), arg_shapes or []))
+    found.update(zip(out.list_auxiliary_states(), aux_shapes or []))
+    for p in unknown:
+        if found.get(p.name):
+            p.shape = tuple(found[p.name])
+    return [p for p in unknown if not _shape_known(p.shape)]
+
+
+def _require_shapes(unknown, flat):
+    """MXNet's ValueError where deferred Parameters of a graph stay unshaped after inference."""
+    unknown = [p for p in unknown if p._deferred_init]
+    if unknown:
+        raise ValueError('Deferred initialization failed because shape cannot be inferred: '
+                         'the shapes of %s do not follow from inputs of shape %s'
+                         % (', '.join(p.name for p in unknown),
+                            ', '.join(str(a.shape) for a in flat if a is not None)))
+
+
 def _input_shapes_known(args):
     flat, _ = _flatten(list(args), 'input')
     for a in flat:
@@ -1079,6 +1200,8 @@ class SymbolBlock(HybridBlock):
         if isinstance(input_names, str):
             input_names = [input_names]
         inputs = [symbol.var(i) for i in input_names]
+        if _is_np_array():  # MXNet loads NumPy symbols then (the Block prints <_Symbol ...>)
+            sym, inputs = sym.as_np_ndarray(), [i.as_np_ndarray() for i in inputs]
         ret = SymbolBlock(sym, inputs)
         if param_file is not None:
             ret.collect_params().load(param_file, ctx, allow_missing, ignore_extra, cast_dtype=True,
@@ -1154,10 +1277,12 @@ class SymbolBlock(HybridBlock):
         flat, fmt = _flatten(list(args), 'input')
         if getattr(self, '_runner', None) is None:
             sym_inputs, out = self._cached_graph
-            self._deferred_shapes(sym_inputs, out, flat)
+            _require_shapes(self._deferred_shapes(sym_inputs, out, flat), flat)
             runner = GraphRunner(self._for_backend(out), [s.name for s in sym_inputs], self.collect_params(), self)
             runner.finish_deferred_init()
             runner.in_format, runner.out_format = self._in_format, self._out_format
+            if any(p._data is None for p in runner.params):
+                return runner, flat  # not kept: shapes are inferred again once initialize() is called
             self._runner = runner
         return self._runner, flat
 
@@ -1168,21 +1293,17 @@ class SymbolBlock(HybridBlock):
         return _regroup(out, runner.out_format)
 
     def _deferred_shapes(self, sym_inputs, out, flat):
-        """Infer the shapes of Parameters not loaded from a file, from the inputs' shapes."""
-        unknown = [p for p in self._params.values() if not _shape_known(p.shape) and p._data is None]
-        if not unknown:
-            return
-        shapes = {s.name: a.shape for s, a in zip(sym_inputs, [a for a in flat if a is not None])}
-        arg_shapes, _, aux_shapes = out.infer_shape(**shapes)
-        found = dict(zip(out.list_arguments(), arg_shapes or []))
-        found.update(zip(out.list_auxiliary_states(), aux_shapes or []))
-        for p in unknown:
-            if found.get(p.name):
-                p.shape = tuple(found[p.name])
+        """Infer the shapes of Parameters not loaded from a file, from the inputs' shapes;
+        returns those whose shapes stay unknown."""
+        return _shapes_from_graph(self._params.values(), sym_inputs, out, flat)
 
     def _infer_param_shapes(self, *args):
         sym_inputs, out = self._cached_graph
         self._deferred_shapes(sym_inputs, out, list(args))
+
+    def _get_graph(self, *args):
+        """The graph this Block was made from: nothing to trace (infer_shape, infer_type)."""
+        return self._cached_graph
 
     def hybrid_forward(self, F, x, *args, **kwargs):
         raise NotImplementedError
@@ -1190,10 +1311,30 @@ class SymbolBlock(HybridBlock):
     def cast(self, dtype):
         self._clear_cached_op()
         super().cast(dtype)
+        if np.dtype(dtype).name == 'float16':  # BatchNorm keeps float32 parameters for half data
+            for name in _batchnorm_variables(self._cached_graph[1].list_inputs()):
+                if name in self.params:
+                    self.params[name].cast('float32')
 
     def reset_ctx(self, ctx):
         for p in self.collect_params().values():
             p.reset_ctx(ctx)
+
+
+def _batchnorm_variables(names):
+    """The variables among ``names`` that are a BatchNorm's, recognised by their names as MXNet's
+    SymbolBlock.cast recognises them: ``<p>running_var`` (or ``moving_var``) with the same
+    prefix's ``running_mean`` (``moving_mean``), ``gamma`` and ``beta``."""
+    present = set(names)
+    found = []
+    for stats in ('running', 'moving'):
+        for name in names:
+            if name.endswith(stats + '_var'):
+                prefix = name[:-len(stats + '_var')]
+                group = [name] + [prefix + t for t in (stats + '_mean', 'gamma', 'beta')]
+                if all(n in present for n in group):
+                    found.extend(group)
+    return found
 
 
 def _var_shapes(sym):

@@ -57,8 +57,12 @@ def _apply_weighting(F, loss, weight=None, sample_weight=None):
     return loss
 
 
-def _reshape_like(F, x, y, who, what='label'):
-    """``x`` reshaped to ``y``'s shape; a clear error when their sizes differ."""
+def _reshape_like(F, x, y, who='loss', what='label'):
+    """``x`` reshaped to ``y``'s shape; a clear error when their sizes differ.
+
+    ``who`` (the loss named in the error) is optional because client libraries' own losses
+    (GluonCV's MaskedL1Loss) call MXNet's ``_reshape_like(F, x, y)``.
+    """
     xs, ys = _shape(x), _shape(y)
     if xs is not None and ys is not None and xs != ys:
         if int(np.prod(xs)) != int(np.prod(ys)):

@@ -170,6 +170,10 @@ class Parameter:
 
     @property
     def shape(self):
+        # A Parameter is never zero-size, so 0 marks an unknown dimension; under NumPy shape
+        # semantics (npx.set_np()) 0 is a size and MXNet shows the unknown dimension as -1
+        if self._shape is not None and is_np_shape():
+            return tuple(-1 if d == 0 else d for d in self._shape)
         return self._shape
 
     @shape.setter
@@ -181,7 +185,7 @@ class Parameter:
             self._shape = new_shape
             return
         if len(self._shape) != len(new_shape) or not all(
-                j in (0, i) for i, j in zip(new_shape, self._shape)):
+                j in (-1, 0, i) for i, j in zip(new_shape, self._shape)):
             raise AssertionError("Parameter '%s': expected shape %s is incompatible with given shape %s"
                              % (self.name, str(new_shape), str(self._shape)))
         if new_shape != self._shape and self._var_shape is _UNSET:
@@ -439,7 +443,7 @@ class Parameter:
         """The Symbol variable standing for this Parameter in graphs."""
         from .. import symbol
         if self._var_shape is _UNSET:
-            self._var_shape = self.shape
+            self._var_shape = self._shape
         key = (self.shape, _dtype_name(self.dtype), self.lr_mult, self.wd_mult)
         if self._var is None or self._var_key != key:
             shape = self.shape
@@ -468,11 +472,11 @@ class Parameter:
         _generation[0] += 1
 
     # ---- loading ---------------------------------------------------------------------------
-    def _check_loadable(self, data, cast_dtype=False, dtype_source='current'):
-        """An error message when ``data`` cannot be loaded into this Parameter, else None."""
+    def _check_loadable(self, data, cast_dtype=False, dtype_source='current', ctx=None):
+        """An error message when ``data`` cannot be loaded into this Parameter (on ``ctx``), else None."""
         if self.shape:
             if len(self.shape) != len(data.shape) or not all(
-                    s in (0, d) for s, d in zip(self.shape, data.shape)):
+                    s in (-1, 0, d) for s, d in zip(self.shape, data.shape)):
                 return ("Failed loading Parameter '%s' from saved params: shape incompatible "
                         "expected %s vs saved %s" % (self.name, str(self.shape), str(tuple(data.shape))))
         if self.dtype is not None and not cast_dtype:
@@ -480,13 +484,19 @@ class Parameter:
                 return ("Failed loading Parameter '%s' from saved params: dtype incompatible "
                         "expected %s vs saved %s. Set cast_dtype=True to cast the dtype of saved "
                         "params." % (self.name, _dtype_name(self.dtype), _dtype_name(data.dtype)))
+        if ctx is not None and (self._data is not None or self._deferred_init):
+            # initialize() chose the devices (deferred or not): loading moves nothing (reset_ctx does)
+            held = self.list_ctx()
+            if set(_as_ctx_list(ctx)) != set(held):
+                return ("Failed to load Parameter '%s' on %s because it was previous initialized "
+                        "on %s." % (self.name, str(ctx), str(held)))
         return None
 
     def _load_init(self, data, ctx, cast_dtype=False, dtype_source='current'):
         """(Re)initialise from loaded ``data``; the caller has checked it with _check_loadable."""
         if cast_dtype and dtype_source not in ('current', 'saved'):
             raise AssertionError("dtype_source must be 'current' or 'saved', not %r" % (dtype_source,))
-        message = self._check_loadable(data, cast_dtype, dtype_source)
+        message = self._check_loadable(data, cast_dtype, dtype_source, ctx)
         if message:
             raise AssertionError(message)
         if self.shape:
@@ -500,14 +510,12 @@ class Parameter:
         # otherwise the arrays keep the Parameter's dtype: _init_impl and set_data cast to it
         if ctx is not None:
             ctx = _as_ctx_list(ctx)
+        # the devices chosen by initialize() (deferred or not) are kept (_check_loadable)
+        held = self.list_ctx() if self._data is not None or self._deferred_init else None
         if self._data is None:
-            if self._deferred_init:
-                ctx = self._deferred_init[1] if ctx is None else ctx
-            elif ctx is None:
-                ctx = [cpu()]
-            self._init_impl(data, ctx)
-        elif retype or (ctx is not None and set(ctx) != set(self.list_ctx())):
-            self._init_impl(data, ctx if ctx is not None else self.list_ctx())
+            self._init_impl(data, held or ctx or [cpu()])
+        elif retype:
+            self._init_impl(data, held)
         else:
             self.set_data(data)
         self._deferred_init = ()
@@ -629,8 +637,10 @@ class ParameterDict:
                 continue
             if k == 'shape':
                 v = (v,) if isinstance(v, int) else tuple(v)
-                if len(v) == len(existing) and all(a == b or a == 0 or b == 0 for a, b in zip(v, existing)):
-                    param._shape = tuple(b if a == 0 else a for a, b in zip(v, existing))
+                stored = param._shape  # 0 marks an unknown dimension (-1 as given under set_np)
+                if len(v) == len(stored) and all(a == b or a in (-1, 0) or b in (-1, 0)
+                                                 for a, b in zip(v, stored)):
+                    param._shape = tuple(b if a in (-1, 0) else a for a, b in zip(v, stored))
                     continue
             elif k == 'dtype' and np.dtype(v) == np.dtype(existing):
                 continue
@@ -783,7 +793,7 @@ def assign_checked(resolved, known, loaded, source, owner, allow_missing, ignore
     for name, param, key in resolved:
         if key is None:
             continue
-        message = param._check_loadable(loaded[key], cast_dtype, dtype_source)
+        message = param._check_loadable(loaded[key], cast_dtype, dtype_source, ctx)
         if message and (mismatch is None or position[key] < mismatch[0]):
             mismatch = (position[key], message)
         todo.append((param, loaded[key]))

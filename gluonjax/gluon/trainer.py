@@ -29,6 +29,7 @@ import jax
 from .. import optimizer as opt
 from .._x64 import x64
 from ..base import MXNetError, upper_layer
+from ..numpy.multiarray import ndarray as _np_ndarray
 from .parameter import Parameter, ParameterDict
 
 __all__ = ['Trainer']
@@ -262,9 +263,14 @@ class Trainer:
         self._optimizer.rescale_grad = scale
 
     def _scale_for(self, batch_size, who):
+        # MXNet passes the scale to its optimizer kernels as text, which parses for a 0-d
+        # mx.np array only (d2l's train_seq2seq steps by ``Y_valid_len.sum()``)
+        if isinstance(batch_size, _np_ndarray) and batch_size.ndim == 0:
+            batch_size = batch_size.item()
         if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Real):
-            raise MXNetError('Trainer.%s: batch_size must be a number (the number of samples the '
-                             'gradients were summed over), got %r' % (who, batch_size))
+            raise MXNetError('Trainer.%s: batch_size must be a number or a 0-d mx.np array (the '
+                             'number of samples the gradients were summed over), got %r'
+                             % (who, batch_size))
         if not batch_size > 0:
             raise MXNetError('Trainer.%s: batch_size must be positive, got %r' % (who, batch_size))
         return self._scale / batch_size
@@ -393,11 +399,8 @@ class Trainer:
             self._optimizer = self._kvstore._updater.optimizer
             self._check_loaded(self._kvstore._updater.states, fname)
         else:
-            try:
-                with open(fname, 'rb') as f:
-                    states = f.read()
-            except OSError as err:
-                raise MXNetError('load_states: cannot read %r: %s' % (fname, err)) from None
+            with open(fname, 'rb') as f:  # a missing file is FileNotFoundError, as in MXNet
+                states = f.read()
             for updater in self._updaters:
                 updater.set_states(states)
                 updater.optimizer = self._updaters[0].optimizer

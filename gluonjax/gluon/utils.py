@@ -11,6 +11,7 @@ import numpy as np
 from .._files import atomic_open
 from .._x64 import x64
 from ..base import MXNetError
+from ..numpy._state import is_np_shape
 
 __all__ = ['split_data', 'split_and_load', 'clip_global_norm', 'check_sha1', 'download',
            'replace_file', 'shape_is_known', 'HookHandle']
@@ -62,8 +63,8 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
     1-element NDArray when ``check_isfinite`` is False, as in MXNet.
     """
     from ..ndarray import NDArray
-    if not arrays:
-        raise MXNetError('clip_global_norm: no arrays given')
+    if not arrays:  # MXNet asserts it: scripts catch AssertionError
+        raise AssertionError('clip_global_norm: no arrays given')
     ctx = arrays[0].context
     device = ctx.jax_device
     total = _sum_squares([jax.device_put(a._data, device) for a in arrays])
@@ -145,14 +146,16 @@ def _get_repo_file_url(namespace, filename):
 
 
 def shape_is_known(shape):
-    """Whether every dimension of ``shape`` is known (0 means unknown, as in MXNet)."""
+    """Whether every dimension of ``shape`` is known: 0 means unknown, or -1 under NumPy shape
+    semantics (npx.set_np()), where 0 is a size, as in MXNet."""
     if shape is None:
         return False
+    unknown = -1 if is_np_shape() else 0
     for dim in shape:
-        if dim == 0:
+        if dim == unknown:
             return False
-        if dim < 0:  # MXNet asserts this
-            raise AssertionError('shape dimension size cannot be negative, got %s' % (shape,))
+        if dim < unknown:  # MXNet asserts this
+            raise AssertionError('shape dimension size cannot be less than %d, got %s' % (unknown, shape))
     return True
 
 

@@ -22,14 +22,14 @@ def make_function(op, public_name):
     hint = public_name.lower()
 
     def fn(*args, **kwargs):
-        inputs, params, extras = split_call(op, args, dict(kwargs), is_array)
+        inputs, params, extras = split_call(op, args, dict(kwargs), is_array, array_slots=True)
         owner = owner_of(inputs)
         if owner is not None and not issubclass(owner, NDArray):  # e.g. a Symbol: its own graph node
             return owner._apply_op(op, hint, inputs, params, extras)
         for i, x in enumerate(inputs):
-            if not isinstance(x, NDArray):
+            if not isinstance(x, NDArray):  # MXNet's generated functions assert their array inputs
                 names = op.input_names(params) if not op.variadic else ['data'] * len(inputs)
-                raise MXNetError('%s: input %r must be an NDArray, got %s'
+                raise AssertionError('%s: input %r must be an NDArray, got %s'
                                  % (op.name, names[i] if i < len(names) else i, type(x).__name__))
         if op.variadic:
             _check_num_args(op, inputs, params)

@@ -32,6 +32,7 @@ def _plan(x, key):
     if n_real > len(shape):
         raise IndexError('too many indices (%d) for an array of shape %s' % (n_real, shape_str(shape)))
     plan, dyn, axis = [], [], 0
+    arrays = []  # (index array or None when not read back, axis, dim): checked after the loop
     for k in key:
         if k is Ellipsis:
             skip = len(shape) - n_real
@@ -61,20 +62,35 @@ def _plan(x, key):
         elif isinstance(k, NDArray):
             plan.append(('array',))
             dyn.append(k._data)
-            if not isinstance(k._data, jax.core.Tracer) and _on_cpu(k._data):
-                _check_array_bounds(np.asarray(k._data), axis, dim)
+            readable = not isinstance(k._data, jax.core.Tracer) and _on_cpu(k._data)
+            arrays.append((k._data, np.asarray(k._data) if readable else None, axis, dim))
         elif isinstance(k, (list, tuple, np.ndarray)):  # a tuple inside the key: a sequence, as in NumPy
             a = np.asarray(k)
             if a.dtype == np.bool_:
                 raise IndexError('boolean mask indexing is not supported by mx.nd; use mx.np arrays')
             plan.append(('array',))
             dyn.append(a.astype(np.int64))
-            _check_array_bounds(dyn[-1], axis, dim)
+            arrays.append((a, dyn[-1], axis, dim))
         else:
             raise ValueError('NDArray does not support slicing with key %r of type %s' % (k, type(k)))
         axis += 1
+    _check_index_arrays(arrays)
     plan.extend([('all',)] * (len(shape) - axis))
     return tuple(plan), dyn
+
+
+def _check_index_arrays(arrays):
+    """MXNet's checks of the index arrays, in its order: their shapes broadcast together
+    (ValueError), then every entry read back is within its axis (IndexError)."""
+    shapes = [tuple(a.shape) for a, _, _, _ in arrays]
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise ValueError('index arrays of shapes %s do not broadcast together'
+                         % ', '.join(shape_str(s) for s in shapes)) from None
+    for _, host, axis, dim in arrays:
+        if host is not None:
+            _check_array_bounds(host, axis, dim)
 
 
 def _on_cpu(array):

@@ -393,11 +393,20 @@ class NDArray(ArrayType):
         out = invoke('squeeze', [self], {'axis': axis})
         return self.reshape(out.shape) if inplace else out
 
+    # MXNet's methods, unlike the operators (equal ranks), first give the array leading axes of
+    # size 1 (NumPy's rule), so GluonTS's `prob.broadcast_like(x)` of (1,) to (3, 1) works; a
+    # shape they cannot reach is a ValueError raised before the operator
     def broadcast_to(self, shape):
-        return invoke('broadcast_to', [self], {'shape': tuple(shape)})
+        shape = tuple(shape)
+        padded = (1,) * (len(shape) - self.ndim) + self.shape
+        if len(shape) < self.ndim or any(d != t and d != 1 for d, t in zip(padded, shape)):
+            raise ValueError('operands could not be broadcast together with remapped shapes '
+                             '[original->remapped]: %s and requested shape %s' % (self.shape, shape))
+        data = self.reshape(padded) if padded != self.shape else self
+        return invoke('broadcast_to', [data], {'shape': shape})
 
     def broadcast_like(self, other):
-        return invoke('broadcast_like', [self, other], {})
+        return self.broadcast_to(other.shape)
 
     def zeros_like(self):
         return invoke('zeros_like', [self], {})
@@ -660,8 +669,8 @@ def _sparse_call(kernel, inputs):
     for (cast_storage's stype, dot's forward_stype). Under record() with a tracked input the dense
     kernel runs instead, so that the call is differentiated (its outputs are then dense)."""
     attrs = kernel.attrs
-    wanted = (any(x.__class__._sparse for x in inputs) or attrs.get('stype', 'default') != 'default'
-              or attrs.get('forward_stype') not in (None, 'default'))
+    wanted = (kernel.op.sparse_only or any(x.__class__._sparse for x in inputs)
+              or attrs.get('stype', 'default') != 'default' or attrs.get('forward_stype') not in (None, 'default'))
     return wanted and not (_ag_state.recording and _tape.tracked([x._ag for x in inputs]))
 
 

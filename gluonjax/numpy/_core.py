@@ -98,6 +98,34 @@ def creating_symbols():
         _creation_front.symbols = before
 
 
+_NP_PREFIXES = ('_npi_', '_np_', '_npx_')
+
+
+def _graph_node(op, params):
+    """(operator, parameters) of the node a traced mx.np/npx call builds, as MXNet's NumPy front end
+    builds it: its own operator where it has one (OpDef.np_graph), no ``dtype`` attribute when
+    none was asked for, and a number operand as a float with its kind (``is_int``) where that
+    operator takes one."""
+    if op.np_graph is not None:
+        op = get_op(op.np_graph)
+    if 'dtype' in params and params['dtype'] is None:
+        del params['dtype']
+    if 'is_int' in op._param_map and 'is_int' not in params and isinstance(params.get('scalar'), numbers.Number):
+        scalar = params['scalar']
+        params.update(scalar=float(scalar), is_int=isinstance(scalar, numbers.Integral))
+    return op, params
+
+
+def _graph_hint(op):
+    """The name MXNet gives a traced mx.np call's node: the NumPy-mode name it calls without its
+    prefix (``_npi_add_scalar`` makes ``add_scalar0``), else the operator's own name."""
+    for name in (op.name,) + op.aliases:
+        for prefix in _NP_PREFIXES:
+            if name.startswith(prefix):
+                return name[len(prefix):].lower()
+    return op.name.lower()
+
+
 def apply_op(op_name, inputs, params=None, out=None, ctx=None, hint=None):
     """Run table operator ``op_name`` on ``inputs`` (np/nd arrays, or Symbols while tracing)."""
     params = params or {}
@@ -107,7 +135,8 @@ def apply_op(op_name, inputs, params=None, out=None, ctx=None, hint=None):
     if owner is not None and not issubclass(owner, NDArray):  # a Symbol: a graph node
         if out is not None:
             raise MXNetError('%s: out= is not supported inside a hybridized block' % op_name)
-        return as_np(owner._apply_op(get_op(op_name), hint or op_name.lower(), list(inputs), dict(params), {}))
+        op, params = _graph_node(get_op(op_name), dict(params))
+        return as_np(owner._apply_op(op, hint or _graph_hint(op), list(inputs), params, {}))
     if isinstance(out, NDArray):
         result = invoke(op_name, list(inputs), params, ctx=ctx)
         if isinstance(result, NDArray) and result.dtype == onp.bool_ and out.dtype != onp.bool_:

@@ -30,6 +30,16 @@ class NumpySymbol(_NumpyMethods, Symbol):
     def as_np_ndarray(self):
         return self
 
+    def __repr__(self):
+        # as MXNet's mx.sym.np._Symbol: named by its class, a group listing its members' reprs
+        if len(self) > 1:
+            return '<_Symbol group [%s]>' % ', '.join('<_Symbol %s>' % s.name for s in Symbol.__iter__(self))
+        return '<_Symbol %s>' % self.name
+
+    def __neg__(self):
+        # MXNet's NumPy Symbol negates by multiplying by -1.0 (an _npi_multiply_scalar node)
+        return sys.modules['gluonjax.numpy'].multiply(self, -1.0)
+
 
 def as_np_symbol(sym):
     if type(sym) is Symbol:

@@ -6,7 +6,7 @@ from ._kernel import Kernel, kernel_for  # noqa: F401
 # that fails to import is an error: the table would otherwise miss its operators silently.
 from . import elemwise, reduce, shape, nn, creation, random_ops, indexing, linalg, ctc, numpy_ops, custom  # noqa: F401,E402,E501
 from . import control_flow, numpy_more, vision, sparse, optimizer_ops  # noqa: F401,E402
-from . import mixed_precision  # noqa: F401,E402
+from . import mixed_precision, quantization  # noqa: F401,E402
 from . import image  # noqa: F401,E402
 from . import hawkes  # noqa: F401,E402
 from . import dgl  # noqa: F401,E402

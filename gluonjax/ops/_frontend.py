@@ -63,12 +63,14 @@ def owner_of(inputs):
     return None
 
 
-def split_call(op, args, kwargs, is_array):
+def split_call(op, args, kwargs, is_array, array_slots=False):
     """(inputs, params, extras) of a front-end call to ``op``.
 
     Leading positional arguments for which ``is_array`` holds (or None) are the
     inputs; later positionals fill parameters in declared order; keywords naming
     inputs are inputs, the rest parameters. ``extras`` holds out/name/ctx/attr.
+    With ``array_slots`` the first positionals fill the inputs whatever they are, and one that is
+    not an array raises AssertionError, as MXNet's generated ``mx.nd`` functions assert.
     """
     extras = {k: kwargs.pop(k) for k in _FRONTEND_KWARGS if k in kwargs}
     args = list(args)
@@ -85,6 +87,9 @@ def split_call(op, args, kwargs, is_array):
     inputs = []
     while args and (is_array(args[0]) or args[0] is None) and len(inputs) < len(names):
         inputs.append(args.pop(0))
+    if array_slots and args and len(inputs) < len(names):
+        raise AssertionError('%s: input %r must be an array, got %s'
+                             % (op.name, names[len(inputs)], type(args[0]).__name__))
     if args:
         for p, value in zip(op.params, args):
             if p.name in kwargs:

@@ -477,9 +477,11 @@ class OpDef:
     # Control flow: a node carries this many subgraphs, which the function takes as
     # ``_subgraphs`` (see ops/control_flow.py); it runs only as a node of a symbol graph.
     subgraphs: int = 0
-    # Its first calls run the optimised program too: the cheap tier (ops/_tiers.py) saves no compile
-    # time on its loops and runs them 10-30 times slower (the rejection samplers: a million gamma
-    # draws 0.61 s against 0.07 s, compiled in 1.2 against 1.4 s).
+    # Its first calls run the optimised program too, not the cheap tier's (ops/_tiers.py): the
+    # samplers, whose draws must repeat after mx.random.seed whichever call makes them (the
+    # optimised code fuses multiply-adds, the cheap code rounds them apart: low + (high - low) * u
+    # differed in 11,755 of 40,000 uniform draws), and whose loops the cheap tier runs 10-30 times
+    # slower (a million gamma draws 0.61 s against 0.07 s, compiled in 1.2 s against 1.4 s).
     optimised_at_once: bool = False
     doc: str = ''
     # ---- where the operator appears beyond nd.<name> and sym.<name> -------------------------

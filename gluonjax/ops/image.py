@@ -126,13 +126,102 @@ def _linear_taps(in_size, out_size):
     return i0, np.minimum(i0 + 1, in_size - 1), w.astype(np.float32)
 
 
-_COEF_BITS = 16  # bilinear weights of integer images in 1/65536ths (OpenCV's are 1/2048ths)
+def _opencv_linear_coefs(n_in, n_out, clamp):
+    """OpenCV's 8-bit bilinear taps along one axis: (first index, second index, weights in
+    1/2048ths). The position and fraction are float32 from the double ratio, each weight rounded
+    (half to even) on its own, so a pair may sum to 2047 or 2049. Along the width (``clamp``) a
+    position off the image takes the edge pixel with weight 2048; along the height only the row
+    indices are clipped and the weights stay as computed."""
+    scale = 1.0 / (n_out / n_in)
+    f = ((np.arange(n_out) + 0.5) * scale - 0.5).astype(np.float32)
+    i0 = np.floor(f).astype(np.int64)
+    f = f - i0.astype(np.float32)
+    if clamp:
+        off = (i0 < 0) | (i0 >= n_in - 1)
+        f[off] = 0
+        i0 = np.clip(i0, 0, n_in - 1)
+    c0 = np.rint((np.float32(1) - f) * np.float32(2048)).astype(np.int32)
+    c1 = np.rint(f * np.float32(2048)).astype(np.int32)
+    return np.clip(i0, 0, n_in - 1), np.clip(i0 + 1, 0, n_in - 1), c0, c1
+
+
+def _bilinear_uint8(xp, x, axes):
+    """OpenCV's bilinear resize of uint8 images, bit for bit: the width pass keeps integer sums of
+    pixels times 11-bit weights, the height pass scales each row sum down by 16, multiplies by its
+    weight keeping the high 16 bits, and rounds the total by 4 (its SIMD kernel's arithmetic)."""
+    (h_axis, in_h, out_h), (w_axis, in_w, out_w) = axes
+
+    def along(arr, axis, idx, coef):
+        shape = [1] * arr.ndim
+        shape[axis] = -1
+        return xp.take(arr, idx, axis=axis), coef.reshape(shape)
+
+    x0, x1, a0, a1 = _opencv_linear_coefs(in_w, out_w, clamp=True)
+    pixels = x.astype(np.int32)
+    (p0, w0), (p1, w1) = along(pixels, w_axis, x0, a0), along(pixels, w_axis, x1, a1)
+    rows = p0 * w0 + p1 * w1
+    y0, y1, b0, b1 = _opencv_linear_coefs(in_h, out_h, clamp=False)
+    (r0, v0), (r1, v1) = along(rows >> 4, h_axis, y0, b0), along(rows >> 4, h_axis, y1, b1)
+    out = (((r0 * v0) >> 16) + ((r1 * v1) >> 16) + 2) >> 2
+    return xp.clip(out, 0, 255).astype(np.uint8)
+
+
+def _opencv_cubic_coefs(n_in, n_out):
+    """OpenCV's 8-bit bicubic taps along one axis: (4 index arrays, 4 weight arrays in 1/2048ths).
+    The fraction is float32 as for bilinear, the kernel (a = -0.75) evaluated in float32 with the
+    last weight making the sum one, each rounded on its own; taps off the image repeat the edge."""
+    f32 = np.float32
+    scale = 1.0 / (n_out / n_in)
+    f = ((np.arange(n_out) + 0.5) * scale - 0.5).astype(f32)
+    i0 = np.floor(f).astype(np.int64)
+    x = f - i0.astype(f32)
+    a, one = f32(-0.75), f32(1)
+    w0 = ((a * (x + one) - f32(5) * a) * (x + one) + f32(8) * a) * (x + one) - f32(4) * a
+    w1 = ((a + f32(2)) * x - (a + f32(3))) * x * x + one
+    w2 = ((a + f32(2)) * (one - x) - (a + f32(3))) * (one - x) * (one - x) + one
+    w3 = one - w0 - w1 - w2
+    idx = [np.clip(i0 + k, 0, n_in - 1) for k in (-1, 0, 1, 2)]
+    return idx, [np.rint(w * f32(2048)).astype(np.int64) for w in (w0, w1, w2, w3)]
+
+
+_CUBIC_LANES = 8  # pixel values OpenCV's SIMD height pass computes per step; the rest of a row is scalar
+
+
+def _bicubic_uint8(xp, x, axes):
+    """OpenCV's bicubic resize of uint8 images, bit for bit: the width pass keeps integer sums of
+    pixels times 11-bit weights; the height pass computes each output in float32 as
+    (S0*b0 + S1*b1) + (S2*b2 + S3*b3) with b = weight / 2048^2, rounded half to even, except the
+    last values of each row (past a multiple of 8 along width x channels), which its scalar code
+    rounds in fixed point. Each float32 step is rounded explicitly (no fused multiply-add)."""
+    (h_axis, in_h, out_h), (w_axis, in_w, out_w) = axes
+
+    def weighted(arr, axis, idx, coef):
+        shape = [1] * arr.ndim
+        shape[axis] = -1
+        return xp.take(arr, idx, axis=axis) * coef.reshape(shape)
+
+    xi, xw = _opencv_cubic_coefs(in_w, out_w)
+    pixels = x.astype(np.int64)
+    rows = sum(weighted(pixels, w_axis, i, c) for i, c in zip(xi, xw))
+    yi, yw = _opencv_cubic_coefs(in_h, out_h)
+    fixed = (sum(weighted(rows, h_axis, i, c) for i, c in zip(yi, yw)) + (1 << 21)) >> 22
+    beta = [(c.astype(np.float32) * np.float32(1.0 / (2048 * 2048))).astype(np.float64) for c in yw]
+    f32 = lambda v: v.astype(np.float32).astype(np.float64)  # noqa: E731 (one float32 rounding)
+    terms = [f32(weighted(rows.astype(np.float64), h_axis, i, b)) for i, b in zip(yi, beta)]
+    floats = f32(f32(terms[0] + terms[1]) + f32(terms[2] + terms[3]))
+    channels = x.shape[-1]
+    scalar_tail = (np.arange(out_w * channels) >= (out_w * channels) // _CUBIC_LANES * _CUBIC_LANES)
+    out = xp.where(scalar_tail.reshape(out_w, channels), fixed, xp.rint(floats).astype(np.int64))
+    return xp.clip(out, 0, 255).astype(np.uint8)
+
+
+_COEF_BITS = 16  # bilinear weights of other integer images in 1/65536ths
 
 
 def _bilinear_fixed_point(xp, x, axes):
-    """Bilinear resize of an integer image in integer arithmetic, as OpenCV does it (finer
-    weights, the width pass first, the sum of both passes rounded once). Integer sums are exact,
-    so NumPy and XLA give the same pixels, where float sums may round to either side of a half."""
+    """Bilinear resize of an integer image other than uint8 in integer arithmetic (finer weights
+    than OpenCV's, the width pass first, the sum of both passes rounded once). Integer sums are
+    exact, so NumPy and XLA give the same pixels, where float sums may round to either side of a half."""
     out = x.astype(np.int64)
     for axis, n_in, n_out in reversed(axes):
         i0, i1, w = _linear_taps(n_in, n_out)
@@ -208,9 +297,10 @@ def _along(xp, x, axis, matrix):
 
 def resize(xp, x, out_h, out_w, interp=1):
     """Images H x W x C (or N x H x W x C) resized to ``out_h`` x ``out_w`` as OpenCV resizes them
-    (``interp`` 0-4, see INTERPOLATIONS), with ``xp`` NumPy or jax.numpy. Bilinear works in
-    OpenCV's fixed point on integer images and in float32 on float ones, the wider kernels in
-    float64 (within 1 of OpenCV's fixed point on uint8)."""
+    (``interp`` 0-4, see INTERPOLATIONS), with ``xp`` NumPy or jax.numpy. Bilinear and bicubic
+    work in OpenCV's fixed point on uint8 images (its exact pixels); bilinear in finer fixed point
+    on other integer images and in float32 on float ones; the other kernels in float64 (within 1
+    of OpenCV's fixed point on uint8)."""
     h_axis = x.ndim - 3
     in_h, in_w = x.shape[h_axis], x.shape[h_axis + 1]
     if (in_h, in_w) == (out_h, out_w):
@@ -219,6 +309,10 @@ def resize(xp, x, out_h, out_w, interp=1):
         x = xp.take(x, _nearest_taps(in_h, out_h), axis=h_axis)
         return xp.take(x, _nearest_taps(in_w, out_w), axis=h_axis + 1)
     axes = ((h_axis, in_h, out_h), (h_axis + 1, in_w, out_w))
+    if interp == 1 and x.dtype == np.uint8:
+        return _bilinear_uint8(xp, x, axes)
+    if interp == 2 and x.dtype == np.uint8:
+        return _bicubic_uint8(xp, x, axes)
     if interp == 1 and np.issubdtype(x.dtype, np.integer):
         return _bilinear_fixed_point(xp, x, axes)
     if interp == 1:

@@ -417,7 +417,7 @@ def npx_reshape(a, *, newshape, reverse, order):
 
 # ---- NumPy's broadcasting and tiling rules --------------------------------------------------
 
-@register('_npi_broadcast_to', inputs=('array',), params=[P('shape', 'shape')], np=(Np('broadcast_to(array, shape)'),),
+@register('_npi_broadcast_to', inputs=('array',), params=[P('shape', 'shape')], np=(Np('broadcast_to(array, shape)', method=True),),
           host=moves(lambda *a, **kw: np_broadcast_to(*a, xp=np, **kw)))
 def np_broadcast_to(array, *, shape, xp=jnp):
     """``array`` broadcast to ``shape`` by NumPy's rules (missing leading axes are added). As in

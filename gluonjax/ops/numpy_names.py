@@ -12,7 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..base import MXNetError, shape_str
-from ._registry import Np, P, add_alias, register, register_like
+from ._registry import Np, P, add_alias, register, register_like, set_np_graph_op
 from .creation import _DT
 from .numpy_more import _insert_plan, np_insert
 from .shape import norm_axis
@@ -53,25 +53,38 @@ for _name in ('adjust_lighting', 'crop', 'flip_left_right', 'flip_top_bottom', '
     add_alias('_image_' + _name, '_npx__image_' + _name)
 
 
+def _twin(name, base, **kwargs):
+    """MXNet's NumPy operator ``name`` computing what legacy ``base`` computes: an entry of its
+    own, and the node a traced mx.np/npx call of ``base`` builds, as MXNet's NumPy front end does."""
+    register_like(name, base, **kwargs)
+    set_np_graph_op(base, name)
+
+
 # MXNet's own NumPy operators computing what a legacy one computes: unary maths of one input x
 # (on integer arrays they keep the dtype, as the legacy ones do in MXNet 1.9.1).
 for _name in ('exp', 'expm1', 'log', 'log10', 'log2', 'log1p', 'sqrt', 'cbrt', 'sin', 'cos', 'tan', 'arcsin',
               'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh', 'degrees', 'radians',
               'reciprocal', 'negative', 'sign', 'square', 'rint', 'ceil', 'floor', 'trunc', 'fix'):
-    register_like('_npi_' + _name, _name, inputs=('x',))
+    _twin('_npi_' + _name, _name, inputs=('x',))
 # mx.np's arithmetic of two arrays (a ResNet exported after npx.set_np() writes _npi_add)
 for _name, _base in (('add', 'broadcast_add'), ('subtract', 'broadcast_sub'), ('multiply', 'broadcast_mul'),
                      ('mod', 'broadcast_mod'), ('power', 'broadcast_power')):
-    register_like('_npi_' + _name, _base)
-register_like('_npi_absolute', 'abs', inputs=('x',), aliases=('_npi_abs',))
-register_like('_npi_arctan2', 'arctan2', inputs=('x1', 'x2'))
-register_like('_npi_hypot', 'broadcast_hypot', inputs=('x1', 'x2'))
-register_like('_np_copy', '_copy', inputs=('a',))
-register_like('_npx_relu', 'relu')
-register_like('_npx_sigmoid', 'sigmoid')
-register_like('_npi_arange', '_arange')
-register_like('_npi_ones', '_ones')
-register_like('_npi_zeros', '_zeros')
+    _twin('_npi_' + _name, _base)
+_twin('_npi_absolute', 'abs', inputs=('x',), aliases=('_npi_abs',))
+_twin('_npi_arctan2', 'arctan2', inputs=('x1', 'x2'))
+_twin('_npi_hypot', 'broadcast_hypot', inputs=('x1', 'x2'))
+_twin('_np_copy', '_copy', inputs=('a',))
+_twin('_npx_relu', 'relu')
+_twin('_npx_sigmoid', 'sigmoid')
+_twin('_npi_arange', '_arange')
+_twin('_npi_ones', '_ones')
+_twin('_npi_zeros', '_zeros')
+# mx.np's arithmetic of an array and a number: MXNet's graphs name its own operators (ops/numpy_ops.py),
+# which also take the number's kind (is_int)
+for _name, _base in (('add', '_plus_scalar'), ('subtract', '_minus_scalar'), ('rsubtract', '_rminus_scalar'),
+                     ('multiply', '_mul_scalar'), ('mod', '_mod_scalar'), ('rmod', '_rmod_scalar'),
+                     ('power', '_power_scalar'), ('rpower', '_rpower_scalar')):
+    set_np_graph_op(_base, '_npi_%s_scalar' % _name)
 register_like('_npi_dsplit', '_npi_split', inputs=('data',))
 
 

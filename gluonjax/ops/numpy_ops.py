@@ -360,7 +360,17 @@ def _np_scalar_type(dtype, is_int):
     return jnp.dtype(jnp.int64) if dtype == jnp.bool_ else dtype
 
 
-def _register_graph_scalar(name, fn):
+def _onnx_graph_scalar(op_type, reverse):
+    """``x op scalar`` in the output's dtype (an integer array with a fractional number computes
+    in float64, as _np_scalar_type says)."""
+    def convert(g, node):
+        to = node.out_dtypes[0]
+        x, s = _onnx.cast(g, node.inputs[0], node.in_dtypes[0], to), g.const(node.attrs['scalar'], to)
+        return g.add(op_type, [s, x] if reverse else [x, s])
+    return convert
+
+
+def _register_graph_scalar(name, fn, onnx=None):
     """An mx.np array-scalar operator as MXNet's NumPy-mode graphs name it (``x + 1`` in a
     hybridized block is ``_npi_add_scalar``): gluonjax's own mx.np calls the legacy scalar
     operators, which give MXNet's eager results; these give its graphs' (``_np_scalar_type``)."""
@@ -371,13 +381,16 @@ def _register_graph_scalar(name, fn):
         return fn(data.astype(dtype), lax.convert_element_type(number, dtype))
     op.__name__ = name
     register(name, params=[P('scalar', 'float', 1.0), P('is_int', 'bool', True)], dynamic_params=('scalar',),
-             pointwise=True)(op)
+             pointwise=True, onnx=onnx)(op)
 
 
-for _name, _fn in (('add', jnp.add), ('subtract', jnp.subtract), ('rsubtract', lambda x, s: s - x),
-                   ('multiply', jnp.multiply), ('mod', _mod), ('rmod', lambda x, s: _mod(s, x)),
-                   ('power', _power), ('rpower', lambda x, s: _power(s, x))):
-    _register_graph_scalar('_npi_%s_scalar' % _name, _fn)
+for _name, _fn, _onnx_type, _reverse in (
+        ('add', jnp.add, 'Add', False), ('subtract', jnp.subtract, 'Sub', False),
+        ('rsubtract', lambda x, s: s - x, 'Sub', True), ('multiply', jnp.multiply, 'Mul', False),
+        ('mod', _mod, None, False), ('rmod', lambda x, s: _mod(s, x), None, True),
+        ('power', _power, 'Pow', False), ('rpower', lambda x, s: _power(s, x), 'Pow', True)):
+    _register_graph_scalar('_npi_%s_scalar' % _name, _fn,
+                           onnx=_onnx_graph_scalar(_onnx_type, _reverse) if _onnx_type else None)
 
 for _name, _fn in _COMPARISONS.items():
     _register_binary('_npi_' + _name, _fn, _name)
@@ -488,11 +501,15 @@ _float_test('_npi_isfinite', jnp.isfinite, of_integers=True)  # NumPy's and MXNe
 @register('_npi_around', inputs=('x',), params=[P('decimals', 'int', 0)],
           np=(Np('around(x, decimals=0, out=None)', aliases=('round', 'round_'), method='round', numpy_scalars=True),))
 def np_around(x, *, decimals):
-    """Round to the given number of decimals (halves to even, as NumPy): x * 10**d rounded,
-    then divided by 10**d, in x's own type. (XLA turns a division by a constant into a
-    multiplication by its inexact reciprocal, one float32 step off: the barrier keeps the
-    true division.) Integers keep their digits for decimals >= 0 and, as MXNet's integer
-    arithmetic, drop the last -decimals digits towards zero otherwise (15 -> 10, not NumPy's 20)."""
+    """Round to the given number of decimals (halves to even, as NumPy). Floats are scaled
+    as MXNet's kernel scales them, one factor of 10 at a time in x's own type (x*10*10, not
+    x*100: the results differ in the last float32 bit, 7.39 -> 7.3900003 as MXNet, not
+    7.3899999), rounded, and scaled back the same way. (XLA would merge the steps, x/10/10
+    into x/100, or divide by multiplying with an inexact reciprocal: the barriers keep them.)
+    Integers keep their digits for decimals >= 0 and, as MXNet's integer arithmetic, drop
+    the last -decimals digits towards zero otherwise (15 -> 10, not NumPy's 20)."""
+    if x.dtype == jnp.float16:  # MXNet's kernel has no float16 variant
+        raise MXNetError('_npi_around: float16 input is not supported; cast to float32 first')
     if not jnp.issubdtype(x.dtype, jnp.floating):
         if decimals >= 0 or x.dtype == jnp.bool_:
             return x
@@ -500,13 +517,15 @@ def np_around(x, *, decimals):
         if factor > jnp.iinfo(x.dtype).max:  # every digit dropped
             return jnp.zeros_like(x)
         return jax.lax.div(x, jnp.asarray(factor, x.dtype)) * jnp.asarray(factor, x.dtype)
-    if decimals == 0:
-        return _round_half_even(x)
-    if decimals > 0:
-        factor = jax.lax.optimization_barrier(jnp.full(x.shape, 10.0 ** decimals, x.dtype))
-        return _round_half_even(x * factor) / factor
-    factor = jnp.asarray(10.0 ** -decimals, x.dtype)
-    return _round_half_even(x / factor) * factor
+    # ten enters the barrier beside x: a constant one would be folded out of it
+    x, ten = jax.lax.optimization_barrier((x, jnp.full(x.shape, 10, x.dtype)))
+    up, down = (jnp.multiply, jnp.divide) if decimals > 0 else (jnp.divide, jnp.multiply)
+    for _ in range(abs(decimals)):
+        x, ten = jax.lax.optimization_barrier((up(x, ten), ten))
+    x = _round_half_even(x)
+    for _ in range(abs(decimals)):
+        x, ten = jax.lax.optimization_barrier((down(x, ten), ten))
+    return x
 
 
 def _round_half_even(x):

@@ -219,11 +219,9 @@ def check_format(value, full_check=True):
 
 # ---- operators of sparse storage -----------------------------------------------------------
 
-@register('cast_storage', params=[P('stype', 'str')])
+@register('cast_storage', params=[P('stype', 'str', choices=STYPES)])
 def cast_storage(data, *, stype):
     """Storage type conversion; on dense values (symbols, the dense fallback) the identity."""
-    if stype not in STYPES:
-        raise MXNetError('cast_storage: unknown storage type %r (one of %s)' % (stype, ', '.join(STYPES)))
     return data
 
 
@@ -247,11 +245,9 @@ def _retain_sparse(kernel, data, indices):
     return (RowSparse(data.data[pos], data.indices[pos], data.shape),)
 
 
-@register('_contrib_getnnz', params=[P('axis', 'int', None, optional=True)])
+@register('_contrib_getnnz', params=[P('axis', 'int', None, optional=True, choices=(None, 1))])
 def getnnz(data, *, axis):
     """The number of stored (non-zero) values of a csr matrix: in all (axis None) or per row (axis 1)."""
-    if axis not in (None, 1):
-        raise MXNetError('getnnz: axis must be None or 1, got %r' % (axis,))
     nonzero = (data != 0).astype(jnp.int64)
     return nonzero.sum(axis=axis).reshape(-1)
 
@@ -477,16 +473,26 @@ def _dot_by_storage(kernel, lhs, rhs):
 
 
 def _slice(kernel, data):
-    """slice of a csr matrix along its rows (step 1) stays csr."""
+    """slice of a csr matrix (step 1) stays csr: its rows by their pointers, its columns cut from
+    those rows' dense values."""
     if not isinstance(data, CSR):
         return None
     begin, end, step = (kernel.attrs.get(k) or () for k in ('begin', 'end', 'step'))
-    if len(begin) > 1 and (begin[1] not in (None, 0) or end[1] not in (None, data.shape[1])):
-        return None
-    if step and step[0] not in (None, 1):
+    if any(s not in (None, 1) for s in step):
         return None
     start, stop, _ = slice(begin[0] if begin else None, end[0] if end else None).indices(data.shape[0])
-    return (csr_rows(data, start, max(stop, start)),)
+    out = csr_rows(data, start, max(stop, start))
+    if len(begin) > 1 and (begin[1] not in (None, 0) or end[1] not in (None, data.shape[1])):
+        lo, hi, _ = slice(begin[1], end[1]).indices(data.shape[1])
+        out = from_dense(to_dense(out)[:, lo:max(hi, lo)], 'csr')
+    return (out,)
+
+
+def _concat(kernel, *values):
+    """csr matrices stacked along their rows stay csr; other storages compute on dense values."""
+    if kernel.attrs['dim'] != 0 or not all(isinstance(v, CSR) for v in values):
+        return None
+    return (from_dense(jnp.concatenate([to_dense(v) for v in values], axis=0), 'csr'),)
 
 
 def _take(kernel, a, indices):
@@ -541,7 +547,7 @@ _DENSE_IN_MXNET_SPARSE = ('elemwise_div', 'broadcast_sub', 'broadcast_add', 'bro
 
 def _install():
     set_sparse_form('cast_storage', _cast_storage_sparse)
-    set_sparse_form('_sparse_retain', _retain_sparse)
+    set_sparse_form('_sparse_retain', _retain_sparse, sparse_only=True)
     for name in _ZERO_PRESERVING_UNARY:
         set_sparse_form(name, _unary)
     for name in _SCALAR_OPS:
@@ -560,7 +566,8 @@ def _install():
     set_sparse_form('slice', _slice)
     set_sparse_form('take', _take)
     set_sparse_form('FullyConnected', _fully_connected)
-    set_sparse_form('_contrib_getnnz', _getnnz_sparse)
+    set_sparse_form('_contrib_getnnz', _getnnz_sparse, sparse_only=True)
+    set_sparse_form('Concat', _concat, sparse_aliases=False)
     set_sparse_form('_square_sum', _square_sum_sparse)
     set_sparse_form('_scatter_elemwise_div', _scatter_div)
     set_sparse_form('_scatter_plus_scalar', _on_stored_values)

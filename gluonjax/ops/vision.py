@@ -87,25 +87,26 @@ def _nms_one(rows, overlap_thresh, valid_thresh, topk, coord_start, score_index,
     if id_index >= 0:  # rows of the background class (by default id -1: padding) take no part
         valid &= rows[:, id_index] != background_id
     order = jnp.argsort(jnp.where(valid, -scores, jnp.inf), stable=True)
-    rows = rows[order]
-    valid = valid[order]
-    if 0 < topk < n:
-        valid &= jnp.arange(n) < topk
+    # Only the topk best rows can survive, so boxes are compared among them alone: a YOLOv3 on
+    # COCO sends 80 x 1008 rows with topk 400, whose N x N overlaps would not fit in memory
+    k = topk if 0 < topk < n else n
+    rows, valid = rows[order[:k]], valid[order[:k]]
     corners = _to_corner(rows[:, coord_start:coord_start + 4], in_format)
     overlapping = _pairwise_iou(corners, corners) > overlap_thresh
     if id_index >= 0 and not force_suppress:
         overlapping &= rows[:, id_index][:, None] == rows[:, id_index][None, :]
-    later = jnp.arange(n)[None, :] > jnp.arange(n)[:, None]
+    later = jnp.arange(k)[None, :] > jnp.arange(k)[:, None]
     suppresses = overlapping & later
 
     def visit(i, keep):  # a kept box suppresses the later boxes it overlaps
         return keep & ~(keep[i] & suppresses[i])
-    keep = lax.fori_loop(0, n, visit, valid)
+    keep = lax.fori_loop(0, k, visit, valid)
     if out_format != in_format:
         boxes = _from_corner(corners, out_format)
         rows = rows.at[:, coord_start:coord_start + 4].set(boxes)
     front = jnp.argsort(~keep, stable=True)  # survivors first, still in score order
-    return jnp.where(keep[front][:, None], rows[front], jnp.asarray(-1, rows.dtype))
+    kept = jnp.where(keep[front][:, None], rows[front], jnp.asarray(-1, rows.dtype))
+    return jnp.concatenate([kept, jnp.full((n - k, rows.shape[1]), -1, rows.dtype)])
 
 
 # MXNet numbers the visible output by its two (the other is a hidden workspace): 'output0'

@@ -225,3 +225,51 @@ def test_rnn_language_model_perplexity_falls(concise):
     assert after < 0.85 * before, (before, after)
     text = model.predict('the ', 10, data.vocab)
     assert len(text) == 14 and text.startswith('the ')
+
+
+def test_train_seq2seq_steps_by_a_token_count(capsys):
+    """Chapter 10's train_seq2seq calls ``trainer.step(Y_valid_len.sum())``: a 0-d array."""
+    vocab = d2l.Vocab([list('abcdef')], reserved_tokens=['<pad>', '<bos>', '<eos>'])
+    lines = [list('abc'), list('fed'), list('cab'), list('ddee')] * 4
+    array, valid_len = d2l.build_array_nmt(lines, vocab, 6)
+    data_iter = d2l.load_array((array, valid_len, array, valid_len), 8)
+
+    class Decoder(d2l.Decoder):
+        def __init__(self):
+            super().__init__()
+            self.embedding = nn.Embedding(len(vocab), 8)
+            self.rnn = gluon.rnn.GRU(16)
+            self.dense = nn.Dense(len(vocab), flatten=False)
+
+        def init_state(self, enc_outputs, *args):
+            return enc_outputs[1]
+
+        def forward(self, X, state):
+            out, state = self.rnn(self.embedding(X.T), state)
+            return self.dense(out).swapaxes(0, 1), state
+
+    class Net(d2l.EncoderDecoder):  # train_seq2seq unpacks (output, state)
+        def forward(self, enc_X, dec_X, *args):
+            return self.decoder(dec_X, self.decoder.init_state(self.encoder(enc_X, *args), *args))
+
+    net = Net(d2l.Seq2SeqEncoder(len(vocab), 8, 16, 1), Decoder())
+    d2l.train_seq2seq(net, data_iter, 0.02, 30, vocab, d2l.cpu())
+    loss = float(capsys.readouterr().out.split('loss ')[1].split(',')[0])
+    assert loss < 0.6 * math.log(len(vocab)), loss  # untrained: about ln(vocabulary size)
+    text, _ = d2l.predict_seq2seq(net, 'a b c', vocab, vocab, 6, d2l.cpu())
+    assert all(token in vocab.idx_to_token for token in text.split())
+
+
+def test_lazy_initialization_prints_unknown_dimensions_as_minus_one(capsys):
+    """The book's lazy-initialisation section: NumPy mode shows the unknown input size as -1."""
+    net = nn.Sequential()
+    net.add(nn.Dense(256, activation='relu'), nn.Dense(10))
+    net.initialize()
+    shapes = [p.shape for p in net.collect_params().values()]
+    assert shapes == [(256, -1), (256,), (10, -1), (10,)]
+    assert 'Dense(-1 -> 256, Activation(relu))' in repr(net)
+    net(np.zeros((2, 20)))
+    assert [p.shape for p in net.collect_params().values()] == [(256, 20), (256,), (10, 256), (10,)]
+    npx.reset_np()
+    assert nn.Dense(4).weight.shape == (4, 0)  # legacy shapes mark it 0
+    npx.set_np()

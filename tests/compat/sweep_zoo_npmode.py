@@ -48,7 +48,6 @@ net.export(os.path.join(tmp, 'npres'))
 print(sorted(os.listdir(tmp)))
 with open(os.path.join(tmp, 'npres-symbol.json')) as f:
     graph = json.load(f)
-# (gluonjax names mx.np arithmetic in graphs by its legacy operators: broadcast_add0 for add0)
 print(len(graph['nodes']), sorted(n['name'] for n in graph['nodes'][:10]))
 print(graph['attrs'])
 back = gluon.SymbolBlock.imports(os.path.join(tmp, 'npres-symbol.json'), ['data'],

@@ -3,6 +3,7 @@ import warnings
 
 import numpy as np
 
+from ...numpy._state import is_np_array
 from ...ops import get_op
 from ..block import Block, HybridBlock
 from ..utils import _indent
@@ -324,6 +325,8 @@ class Flatten(HybridBlock):
         super().__init__(**kwargs)
 
     def hybrid_forward(self, F, x):
+        if is_np_array():  # MXNet's NumPy mode calls npx.batch_flatten: its node is batch_flatten0
+            return F.npx.batch_flatten(x)
         return F.flatten(x)
 
     def __repr__(self):
