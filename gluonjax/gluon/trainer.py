@@ -267,11 +267,15 @@ class Trainer:
         # mx.np array only (d2l's train_seq2seq steps by ``Y_valid_len.sum()``)
         if isinstance(batch_size, _np_ndarray) and batch_size.ndim == 0:
             batch_size = batch_size.item()
+        what = ('Trainer.%s: batch_size must be a number or a 0-d mx.np array (the number of samples '
+                'the gradients were summed over), got %r' % (who, batch_size))
+        if hasattr(batch_size, 'shape'):  # an array MXNet's kernels cannot read as a scale
+            raise MXNetError(what)
         if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Real):
-            raise MXNetError('Trainer.%s: batch_size must be a number or a 0-d mx.np array (the '
-                             'number of samples the gradients were summed over), got %r'
-                             % (who, batch_size))
-        if not batch_size > 0:
+            raise TypeError(what)  # MXNet's scale / batch_size: a TypeError
+        if batch_size == 0:
+            raise ZeroDivisionError('Trainer.%s: batch_size is 0' % who)
+        if not batch_size > 0:  # MXNet steps against the gradient then (docs/MIGRATING.md)
             raise MXNetError('Trainer.%s: batch_size must be positive, got %r' % (who, batch_size))
         return self._scale / batch_size
 
