@@ -10,29 +10,17 @@ import mxnet as mx
 from mxnet import autograd, gluon, init, np, npx
 from mxnet.gluon import nn
 from d2l import mxnet as d2l
+from _d2l_common import attempt, pattern
 
 warnings.simplefilter('ignore')
 npx.set_np()
 onp.random.seed(0)
 
 
-def attempt(f):
-    try:
-        r = f()
-        print('ok', r)
-    except Exception as e:
-        print(type(e).__name__)
-
-
 def r4(x):
     if hasattr(x, 'asnumpy'):
         x = x.asnumpy()
     return (onp.round(onp.asarray(x, dtype=onp.float64), 4) + 0.0).tolist()  # -0.0 prints as 0.0
-
-
-def pattern(shape, k=0, scale=0.5):
-    n = int(onp.prod(shape)) if shape else 1
-    return np.array((onp.sin(onp.arange(n) * 0.37 + k) * scale).reshape(shape), dtype='float32')
 
 
 def fill(net, scale=0.5):

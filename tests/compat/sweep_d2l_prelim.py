@@ -10,17 +10,10 @@ import pandas as pd
 import mxnet as mx
 from mxnet import autograd, np, npx
 from d2l import mxnet as d2l
+from _d2l_common import attempt
 
 warnings.simplefilter('ignore')
 npx.set_np()
-
-
-def attempt(f):
-    try:
-        r = f()
-        print('ok', r)
-    except Exception as e:
-        print(type(e).__name__)
 
 
 print('== data manipulation')

@@ -12,23 +12,10 @@ import mxnet as mx
 from mxnet import autograd, gluon, init, np, npx
 from mxnet.gluon import nn
 from d2l import mxnet as d2l
+from _d2l_common import attempt, r4
 
 warnings.simplefilter('ignore')
 npx.set_np()
-
-
-def attempt(f):
-    try:
-        r = f()
-        print('ok', r)
-    except Exception as e:
-        print(type(e).__name__)
-
-
-def r4(x):
-    if hasattr(x, 'asnumpy'):
-        x = x.asnumpy()
-    return onp.round(onp.asarray(x, dtype=onp.float64), 4).tolist()
 
 
 def pattern(shape, k=0):
