@@ -37,14 +37,32 @@ def _run(name):
                           env=env, capture_output=True, text=True, timeout=300)
 
 
+class _OnDemand(dict):
+    """{name: future}, a script started when its test first asks for it."""
+
+    def __init__(self, pool):
+        super().__init__()
+        self.pool = pool
+
+    def __missing__(self, name):
+        future = self[name] = self.pool.submit(_run, name)
+        return future
+
+
 @pytest.fixture(scope='module')
 def runs(request):
-    """{name: future of the finished process} for the scripts selected, two or more at a time."""
-    selected = [item.callspec.params['name'] for item in request.session.items
-                if getattr(item, 'originalname', '') == 'test_script_prints_what_mxnet_printed'
-                and not _missing_client(item.callspec.params['name'])]
+    """{name: future of the finished process} for the scripts selected, two or more at a time.
+    Under pytest-xdist each worker starts only the scripts of the tests it is given (every worker
+    sees the whole collection: starting them all there ran each script once per worker, in the
+    same folder, at the same time)."""
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 1))
-    futures = {name: pool.submit(_run, name) for name in selected}
+    futures = _OnDemand(pool)
+    if not os.environ.get('PYTEST_XDIST_WORKER'):
+        for item in request.session.items:
+            name = getattr(item, 'callspec', None) and item.callspec.params.get('name')
+            if getattr(item, 'originalname', '') == 'test_script_prints_what_mxnet_printed' \
+                    and not _missing_client(name):
+                futures[name]  # started now, beside the others
     yield futures
     pool.shutdown(cancel_futures=True)
 
