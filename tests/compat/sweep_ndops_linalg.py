@@ -1,26 +1,9 @@
 import numpy as np
 import mxnet as mx
+from _nd_show import attempt, show
 
 nd = mx.nd
 la = nd.linalg
-
-
-def show(x):
-    if isinstance(x, (list, tuple)):
-        print(type(x).__name__, len(x))
-        for y in x:
-            show(y)
-    elif isinstance(x, nd.NDArray):
-        print(x.dtype.__name__, x.shape, (x.asnumpy().round(4) + 0).tolist())
-    else:
-        print(type(x).__name__, x)
-
-
-def attempt(f):
-    try:
-        show(f())
-    except Exception as e:
-        print(type(e).__name__)
 
 
 a = nd.array([[1, 2, 3], [4, 5, 6]])
