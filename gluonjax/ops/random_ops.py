@@ -159,8 +159,9 @@ def _standard_poisson(seed, lam):
     it by Hoermann's transformed rejection (PTRS, ~90% accepted per round), as NumPy does."""
     small = lam < 10
     invalid = ~(lam >= 0) | ~jnp.isfinite(lam)
-    by_search = _poisson_by_search(seed, jnp.where(small & ~invalid, lam, 0))
-    return jnp.where(small & ~invalid, by_search, _poisson_ptrs(seed, jnp.where(small, 10, lam), invalid, small))
+    searched = small & ~invalid
+    by_search = _poisson_by_search(seed, jnp.where(searched, lam, 0))
+    return jnp.where(searched, by_search, _poisson_ptrs(seed, jnp.where(small, 10, lam), invalid, small))
 
 
 def _poisson_by_search(seed, lam):
