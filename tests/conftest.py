@@ -19,24 +19,26 @@ def rng():
     return np.random.default_rng(0)
 
 
-_compiles = []  # [count]: XLA compiles in this process, once the listener is registered
+_compiles = []  # [count, names]: XLA compiles in this process, once the listener is registered
 
 
 @pytest.fixture
 def compiles():
-    """A one-element list holding the number of XLA compiles this process has run so far on the
-    main thread, the ones a caller waits for (read it before and after the work to count; the
-    optimised programs compiled in the background, ops/_tiers.py, are not counted); the listener
+    """A list holding the number of XLA compiles this process has run so far on the main thread,
+    the ones a caller waits for (read ``compiles[0]`` before and after the work to count; the
+    optimised programs compiled in the background, ops/_tiers.py, are not counted), then the
+    compiled functions' names in order (``compiles[1]``, e.g. 'jit(elemwise_add)'); the listener
     is registered once per process."""
     if not _compiles:
         import threading
         from jax._src import monitoring
-        _compiles.append(0)
+        _compiles.extend([0, []])
 
-        def listener(event, duration, **kwargs):
+        def listener(event, duration, fun_name='', **kwargs):
             if (event == '/jax/core/compile/backend_compile_duration'
                     and threading.current_thread() is threading.main_thread()):
                 _compiles[0] += 1
+                _compiles[1].append(fun_name)
         monitoring.register_event_duration_secs_listener(listener)
     return _compiles
 

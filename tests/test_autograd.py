@@ -7,6 +7,7 @@ import pytest
 import gluonjax as mx
 from gluonjax import autograd, nd
 from gluonjax.base import MXNetError
+from gluonjax.ops._registry import all_ops
 
 
 def _var(values, req='write'):
@@ -479,10 +480,15 @@ def test_unrolled_loop_compiles_each_step_pullback_once(rng, compiles):
             for _ in range(steps):
                 y = nd.tanh(y * w)
             z = y.sum()
-        before = compiles[0]
+        before = len(compiles[1])
         z.backward()
         if steps == 50:
-            assert compiles[0] == before, 'a longer unroll compiled %d programs' % (compiles[0] - before)
+            # The 49 additions of w's gradient may compile `elemwise_add` for its shape: an eager
+            # operator met often enough compiles (ops/_host.py's first calls, a budget in time, so
+            # on a slow machine sooner); that is not a pullback.
+            ops = all_ops()
+            new = [name for name in compiles[1][before:] if name[4:-1] not in ops]
+            assert not new, 'a longer unroll compiled %s' % new
         want, v, ys = np.ones_like(xv, dtype=np.float64), xv.astype(np.float64), []
         for _ in range(steps):
             ys.append(v)
