@@ -16,8 +16,27 @@ __all__ = []
 # Activation and LeakyReLU
 # ---------------------------------------------------------------------------------------------
 
+@jax.custom_vjp
+def _relu_from_output(x):
+    """max(x, 0), differentiated from its output as MXNet's relu_grad is: the gradient passes where
+    the output is positive. (jax.nn.relu's rule keeps a mask and a tensor of zeros from the forward
+    for the backward: two stored tensors per activation where the output, kept anyway, suffices.)"""
+    return jax.nn.relu(x)
+
+
+def _relu_forward(x):
+    y = jax.nn.relu(x)
+    return y, y
+
+
+def _relu_backward(y, g):
+    return (jnp.where(y > 0, g, jnp.zeros((), g.dtype)),)
+
+
+_relu_from_output.defvjp(_relu_forward, _relu_backward)
+
 _ACTIVATIONS = {
-    'relu': jax.nn.relu,
+    'relu': _relu_from_output,
     'sigmoid': jax.nn.sigmoid,
     'tanh': jnp.tanh,
     'softrelu': jax.nn.softplus,
