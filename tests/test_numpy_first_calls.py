@@ -49,3 +49,71 @@ def test_assigning_to_the_empty_index_fills_the_array():
     a = np.zeros((2, 2))
     a[()] = 5
     assert a.asnumpy().tolist() == [[5, 5], [5, 5]]
+
+
+_BASIC_KEYS = (1, (slice(None), slice(1, 4, 2)), (-1, None, slice(3, 0, -1)), (Ellipsis, 2), (0, slice(None), 1))
+
+
+def _basic_index_case(a, key, hybridize, compiles):
+    """``a[key] * 2`` (recorded, then differentiated) by a Block of the inputs alone: its value,
+    its gradient, and the programs compiled for it."""
+    class Index(mx.gluon.HybridBlock):
+        def hybrid_forward(self, F, x):
+            return x[key] * 2
+    net = Index()
+    if hybridize:
+        net.hybridize()
+    x = a.copy()
+    x.attach_grad()
+    before = compiles[0]
+    with mx.autograd.record():
+        y = net(x)
+    y.backward()
+    return y.asnumpy(), x.grad.asnumpy(), compiles[0] - before
+
+
+@pytest.mark.parametrize('hybridize', [False, True])
+def test_recorded_basic_indexing_compiles_nothing_on_a_new_index(hybridize, compiles):
+    """MXNet's tests build a Block per random index: its first recorded calls (eager, or
+    hybridized into slice/squeeze/expand_dims nodes and run node by node) compile nothing, and
+    their values and gradients are NumPy's."""
+    values = onp.arange(60, dtype='float32').reshape(3, 4, 5)
+    a = np.array(values)
+    for key in _BASIC_KEYS:
+        _basic_index_case(a, key, hybridize, compiles)  # the operators' and the tape's own programs
+    _host.forget()
+    for key in _BASIC_KEYS:
+        got, grad, compiled = _basic_index_case(a, key, hybridize, compiles)
+        onp.testing.assert_array_equal(got, values[key] * 2)
+        want = onp.zeros_like(values)
+        want[key] = 2  # each selected element is used once
+        onp.testing.assert_array_equal(grad, want)
+        assert compiled == 0, 'a new index %r compiled %d programs' % (key, compiled)
+
+
+def test_hybridized_graph_of_moves_gives_the_compiled_values_after_its_first_calls():
+    """A signature's first calls run node by node; past them the compiled graph runs: the same
+    values and gradients either way, and shape inference (from the moves' host forms) agrees."""
+    values = onp.arange(60, dtype='float32').reshape(3, 4, 5)
+    key = (slice(None), slice(1, 4, 2))
+
+    class Index(mx.gluon.HybridBlock):
+        def hybrid_forward(self, F, x, y):
+            return (x[key] + y[key]).T
+
+    net = Index()
+    net.hybridize()
+    _host.forget()
+    for _ in range(_host.HOST_CALLS + 2):
+        x, y = np.array(values), np.array(values + 1)
+        x.attach_grad()
+        with mx.autograd.record():
+            out = net(x, y)
+        out.backward()
+        onp.testing.assert_array_equal(out.asnumpy(), (values[key] + values[key] + 1).T)
+        want = onp.zeros_like(values)
+        want[key] = 1
+        onp.testing.assert_array_equal(x.grad.asnumpy(), want)
+    sym = net(mx.sym.var('x', shape=(3, 4, 5)).as_np_ndarray(), mx.sym.var('y', shape=(3, 4, 5)).as_np_ndarray())
+    _, out_shapes, _ = sym.infer_shape(x=(3, 4, 5), y=(3, 4, 5))
+    assert out_shapes == [(5, 2, 3)]

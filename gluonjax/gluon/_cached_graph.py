@@ -24,6 +24,7 @@ from ..ndarray import ndarray as _ndarray
 from ..ops import _costly, _first_records, _host
 from ..ops._kernel import error_cause, same_kind
 from ..ops._tiers import Tiered
+from ..symbol.executor import SMALL_GRAPH_STEPS
 from ..ndarray.ndarray import NDArray
 from . import _bucketed_call
 from .parameter import _generation
@@ -103,6 +104,14 @@ class GraphRunner:
         # graph cannot be one compiled program, so it runs node by node, as MXNet's CachedOp runs
         # a graph with dynamic-shape operators
         self.value_dependent = any(s.op.value_attrs is not None and _shape_unknown(s.node) for s in self.graph._steps)
+        # A small graph of the inputs alone whose operators all serve new shapes without compiling
+        # (pointwise, moves, reductions: a Block slicing and adding its inputs, as MXNet's tests
+        # build one per case) runs a signature's first calls node by node as eager calls: a graph
+        # met once compiles nothing, where its own program would be compiled for that one call.
+        # (A Block with Parameters, a layer, stays one recorded call, as MXNet's CachedOp.)
+        graph = self.graph
+        self.first_calls_by_node = (graph.first_calls_compile_nothing and not self.param_keys
+                                    and 1 < len(graph._steps) <= SMALL_GRAPH_STEPS)
         self.in_format = self.out_format = None
         self._compiled = {}
         # calls per signature, counted over all the block's graphs (one per traced input signature)
@@ -224,8 +233,11 @@ class GraphRunner:
         if self.needs_key:
             from .. import random as _random
             vals.append(_random.next_key(ctx))
-        parents = self._parents(args, arrays) if _ag_state.recording else ()
         hook = _ndarray.profiler_hook
+        if self.first_calls_by_node and hook is None and _host.on_cpu() and _host.first_call(
+                (id(entry.run), tuple([(a.shape, a.dtype) for a in vals[:len(self.data_index)]]))):
+            return self._run_nodes(args, ctx)
+        parents = self._parents(args, arrays) if _ag_state.recording else ()
         if hook is not None:
             started = hook.start()
         try:

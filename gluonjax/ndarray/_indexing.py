@@ -269,18 +269,24 @@ def getitem(x, key):
     return out
 
 
+def is_basic(key):
+    """Whether ``key`` is a basic index: ints, slices of ints, None and ``...`` (a tuple of them)."""
+    for k in key if isinstance(key, tuple) else (key,):
+        basic = k is None or k is Ellipsis or isinstance(k, (numbers.Integral, np.integer)) or (
+            isinstance(k, slice) and all(v is None or isinstance(v, (numbers.Integral, np.integer))
+                                         for v in (k.start, k.stop, k.step)))
+        if not basic or isinstance(k, bool):
+            return False
+    return True
+
+
 def host_basic_index(x, key, plan):
     """``x[key]`` for a basic index (ints, slices, None, ``...``) copied on the host, as a host
     form serves an operator's first calls on a shape (ops/_host.py), or None where the compiled
     program must run: a recorded array, a traced one, or a shape met often. (Iterating over
     arrays of many shapes compiled an indexing program per shape.)"""
-    parts = key if isinstance(key, tuple) else (key,)
-    for k in parts:
-        basic = k is None or k is Ellipsis or isinstance(k, (numbers.Integral, np.integer)) or (
-            isinstance(k, slice) and all(v is None or isinstance(v, (numbers.Integral, np.integer))
-                                         for v in (k.start, k.stop, k.step)))
-        if not basic or isinstance(k, bool):
-            return None
+    if not is_basic(key):
+        return None
     data = x._data
     if (_ag_state.recording and x._ag is not None) or not _host.hostable(data):
         return None

@@ -144,3 +144,43 @@ def apply_op(op_name, inputs, params=None, out=None, ctx=None, hint=None):
             raise TypeError('%s: the `out` parameter should be a boolean array, got %s' % (op_name, out.dtype))
         return as_np(_write_out(out, [result] if isinstance(result, NDArray) else result))
     return as_np(invoke(op_name, list(inputs), params, out=out, ctx=ctx))
+
+
+def basic_index(x, key):
+    """``x[key]`` for a basic NumPy index (ints, slices, None, Ellipsis; a tuple) as table
+    operators on an array or a Symbol of known rank: one ``slice``, then ``_np_squeeze`` of the
+    integer-indexed axes and ``expand_dims`` for each None. ``x`` itself where the index selects
+    everything as it is."""
+    ndim = x.ndim
+    used = sum(1 for k in key if k is not None and k is not Ellipsis)
+    if used > ndim or sum(1 for k in key if k is Ellipsis) > 1:
+        raise IndexError('too many indices for an array of %d dimensions: %r' % (ndim, key))
+    full = []
+    for k in key:
+        full.extend([slice(None)] * (ndim - used) if k is Ellipsis else [k])
+    if Ellipsis not in key:
+        full.extend([slice(None)] * (ndim - used))
+    begin, end, step, squeezed, new_axes, in_axis, out_axis = [], [], [], [], [], 0, 0
+    for k in full:
+        if k is None:
+            new_axes.append(out_axis)
+            out_axis += 1
+            continue
+        if isinstance(k, numbers.Integral):  # a one-element slice, squeezed afterwards
+            k = int(k)
+            k = slice(k, k + 1 if k != -1 else None, 1)
+            squeezed.append(in_axis)
+        else:
+            out_axis += 1
+        begin.append(k.start)
+        end.append(k.stop)
+        step.append(k.step)
+        in_axis += 1
+    res = x
+    if any(b is not None or e is not None or s not in (None, 1) for b, e, s in zip(begin, end, step)):
+        res = apply_op('slice', [res], {'begin': tuple(begin), 'end': tuple(end), 'step': tuple(step)})
+    if squeezed:
+        res = apply_op('_np_squeeze', [res], {'axis': tuple(squeezed)})
+    for axis in new_axes:
+        res = apply_op('expand_dims', [res], {'axis': axis})
+    return res

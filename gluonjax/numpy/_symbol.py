@@ -5,7 +5,6 @@ reduces to a 0-d value, ``x.reshape(-1, 4)`` follows NumPy. Here a traced Symbol
 the same methods as ``mx.np.ndarray`` (they build nodes of the same operators), by a
 class change at the points where Gluon hands arrays to user code.
 """
-import builtins as _builtins
 import functools
 import sys
 import types
@@ -94,46 +93,15 @@ symbol_np._Symbol = NumpySymbol  # MXNet's name of the class (mx.sym.np._Symbol)
 
 
 def _basic_index(sym, key):
-    """``sym[key]`` for a basic NumPy index (ints, slices, None, Ellipsis) as graph nodes: one
-    ``slice``, then ``_np_squeeze`` of the integer-indexed axes and ``expand_dims`` for each None."""
-    from ._core import apply_op
+    """``sym[key]`` for a basic NumPy index (ints, slices, None, Ellipsis) as graph nodes."""
+    from ._core import basic_index
     key = key if isinstance(key, tuple) else (key,)
     if not all(k is None or k is Ellipsis or isinstance(k, (int, slice)) for k in key):
         raise NotImplementedError('indexing a NumPy-mode Symbol supports ints, slices, None and Ellipsis, '
                                   'got %r' % (key,))
-    ndim = sym.ndim
-    if ndim is None:
+    if sym.ndim is None:
         raise MXNetError('indexing a Symbol of unknown shape: give the variable a shape')
-    used = _builtins.sum(1 for k in key if k is not None and k is not Ellipsis)
-    if used > ndim or _builtins.sum(1 for k in key if k is Ellipsis) > 1:
-        raise IndexError('too many indices for a symbol of %d dimensions: %r' % (ndim, key))
-    full = []
-    for k in key:
-        full.extend([slice(None)] * (ndim - used) if k is Ellipsis else [k])
-    if Ellipsis not in key:
-        full.extend([slice(None)] * (ndim - used))
-    begin, end, step, squeezed, new_axes, in_axis, out_axis = [], [], [], [], [], 0, 0
-    for k in full:
-        if k is None:
-            new_axes.append(out_axis)
-            out_axis += 1
-            continue
-        if isinstance(k, int):  # a one-element slice, squeezed afterwards
-            k = slice(k, k + 1 if k != -1 else None, 1)
-            squeezed.append(in_axis)
-        else:
-            out_axis += 1
-        begin.append(k.start)
-        end.append(k.stop)
-        step.append(k.step)
-        in_axis += 1
-    res = sym
-    if _builtins.any(b is not None or e is not None or s not in (None, 1) for b, e, s in zip(begin, end, step)):
-        res = apply_op('slice', [res], {'begin': tuple(begin), 'end': tuple(end), 'step': tuple(step)})
-    if squeezed:
-        res = apply_op('_np_squeeze', [res], {'axis': tuple(squeezed)})
-    for axis in new_axes:
-        res = apply_op('expand_dims', [res], {'axis': axis})
+    res = basic_index(sym, key)
     return res if res is not sym else as_np_symbol(Symbol(sym._outputs))
 
 

@@ -27,7 +27,9 @@ from ..ndarray.ndarray import NDArray, apply_fn, make_view, _carry_failure, _inp
 from ..ndarray import _indexing
 from ..ops._frontend import COMPARISONS, python_operators
 from ..ops._registry import arith_table
-from ._core import apply_op, as_np, is_scalar, is_symbol, output_list, to_array, _NP_CLASS
+from .._tape import state as _ag_state
+from ..ops import _host
+from ._core import apply_op, as_np, basic_index, is_scalar, is_symbol, output_list, to_array, _NP_CLASS
 from . import _gen
 
 __all__ = ['ndarray', 'array', 'asarray', 'zeros', 'ones', 'full', 'empty', 'arange', 'linspace', 'eye',
@@ -227,9 +229,12 @@ class ndarray(_NumpyMethods, NDArray):
             return self
         plan, dyn = _indexing._plan(self, key)
         region = _indexing._flat_region(self.shape, plan, dyn)
-        on_host = _indexing.host_basic_index(self, key, plan) if region is not None else None
+        on_host = _indexing.host_basic_index(self, key, plan)
+        recorded = None if on_host is not None else _recorded_basic_index(self, key, plan)
         if on_host is not None:
             out = _carry_failure([self], ndarray._from_jax(on_host, self._ctx))
+        elif recorded is not None:
+            out = recorded
         else:
             fn = _getitem_fn(plan)
             inputs = [self] + [d if isinstance(d, NDArray) else NDArray._from_jax(d, self._ctx) for d in dyn]
@@ -345,6 +350,19 @@ def _check_mask(x, k, axis):
 
 
 _getitem_fns = _caches.lru_cache('numpy.getitem_fns', 4096)  # by indexing plan
+
+
+def _recorded_basic_index(x, key, plan):
+    """``x[key]`` for a basic index of a recorded array, as the operators a hybridized graph
+    traces it to (``slice``, ``_np_squeeze``, ``expand_dims``), for a signature's first calls:
+    their recorded first calls compile nothing (ops/_first_records.py), where the indexing
+    program would compile its vjp form and pullback for this one index. None otherwise."""
+    if not (_ag_state.recording and x._ag is not None and _indexing.is_basic(key) and _host.on_cpu()):
+        return None
+    if not _host.first_call(('getitem recorded', plan, x.shape, x.dtype)):
+        return None
+    out = basic_index(x, key if isinstance(key, tuple) else (key,))
+    return None if out is x else out
 
 
 def _getitem_fn(plan):

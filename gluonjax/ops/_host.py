@@ -182,7 +182,7 @@ def run(kernel, args, while_cheap=True):
         if a.size > MAX_SIZE:
             return COLD
     # off the CPU only data movement runs on the host (a round trip; its bits are the data's)
-    on_host = kernel.host is not None and (_state['cpu'] or _moves(kernel.op.host)) \
+    on_host = kernel.host is not None and (_state['cpu'] or moves_data(kernel.op.host)) \
         and _host_serves(kernel.op.host, arrays)
     outs = _timed_on_host(kernel, arrays, dynamic, signature) if on_host else None
     if outs is None and kernel.op.pointwise:
@@ -320,7 +320,8 @@ def broadcast_shape(kernel, arrays, dynamic):
     return shape
 
 
-def _moves(host_form):
+def moves_data(host_form):
+    """Whether ``host_form`` is declared data movement (:func:`moves`)."""
     return getattr(host_form, 'host_dtypes', None) == 'all'
 
 
