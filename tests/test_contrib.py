@@ -14,6 +14,21 @@ def test_contrib_aliases_are_the_front_ends_contrib_modules():
     assert names and all(hasattr(mx.nd.contrib, n) and hasattr(mx.sym.contrib, n) for n in names)
 
 
+def test_contrib_ndarray_and_symbol_import_by_path():
+    # MXNet's contrib.ndarray / contrib.symbol are modules: the SSD chapter of "The Straight Dope"
+    # writes `from mxnet.contrib.ndarray import MultiBoxPrior`
+    from gluonjax.contrib.ndarray import MultiBoxPrior
+    from gluonjax.contrib.symbol import MultiBoxPrior as SymPrior
+    import gluonjax.contrib.ndarray as cnd
+    assert cnd is mx.nd.contrib and SymPrior is mx.sym.contrib.MultiBoxPrior
+    anchors = MultiBoxPrior(mx.nd.zeros((1, 3, 2, 2)), sizes=[.5], ratios=[1])
+    # one box of half the image centred on each of the four pixels: centre (i + 0.5) / 2, half-width 0.25
+    centres = (np.arange(2) + 0.5) / 2
+    cy, cx = np.meshgrid(centres, centres, indexing='ij')
+    expected = np.stack([cx - .25, cy - .25, cx + .25, cy + .25], axis=-1).reshape(1, 4, 4)
+    np.testing.assert_allclose(anchors.asnumpy(), expected, rtol=1e-6)
+
+
 def test_grad_and_loss_gives_analytic_gradients():
     x = mx.nd.array([[0.5, -1.0], [2.0, 3.0]])
     y = mx.nd.array([[1.5, 2.0], [-1.0, 0.25]])

@@ -101,6 +101,94 @@ def test_symbol_graph_json_and_executor():
     np.testing.assert_array_equal(outs[1].asnumpy(), [6.0, 24.0])
 
 
+def test_custom_node_lists_its_keywords_in_mxnets_order():
+    # MXNet's sym.Custom takes **kwargs and inserts them in the caller's order into the node's
+    # hash map, whose iteration order MXNet 1.9.1 prints (observed there for both call orders)
+    a, b = mx.sym.var('a'), mx.sym.var('b')
+    first = mx.sym.Custom(a, b, op_type='test_rowsums', scale=2, name='rs')
+    assert list(first.list_attr()) == ['scale', 'op_type']
+    assert list(first.attr_dict()['rs']) == ['scale', 'op_type']
+    second = mx.sym.Custom(a, b, scale=2, op_type='test_rowsums', name='rs')
+    assert list(second.list_attr()) == ['op_type', 'scale']
+    assert [k for k in second.tojson().split('"attrs"')[1].split('}')[0].split('"')[1::2]][::2] == ['op_type', 'scale']
+
+
+def test_prop_infer_shape_gives_an_unknown_label_the_datas_shape():
+    # MXNet calls the prop's infer_shape once the data's shape is known, an unknown one as [];
+    # a two-list answer (no auxiliary list) is accepted (example/numpy-ops' weighted logistic
+    # regression, bayesian-methods' NumpyOp LogSoftmax bound with only the data's shape)
+    class Halve(mx.operator.CustomOp):
+        def forward(self, is_train, req, in_data, out_data, aux):
+            self.assign(out_data[0], req[0], in_data[0] * 0.5 + in_data[1])
+
+        def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+            self.assign(in_grad[0], req[0], out_grad[0] * 0.5)
+
+    @mx.operator.register('test_halve_label_like_data')
+    class HalveProp(mx.operator.CustomOpProp):
+        def list_arguments(self):
+            return ['data', 'label']
+
+        def infer_shape(self, in_shape):
+            return [in_shape[0], in_shape[0]], [in_shape[0]]
+
+        def create_operator(self, ctx, shapes, dtypes):
+            return Halve()
+
+    s = mx.sym.Custom(mx.sym.var('data'), name='h', op_type='test_halve_label_like_data')
+    assert s.list_arguments() == ['data', 'h_label']
+    assert s.infer_shape(data=(2, 3)) == ([(2, 3), (2, 3)], [(2, 3)], [])
+    exe = s.simple_bind(mx.cpu(), data=(2, 3))
+    exe.arg_dict['data'][:] = nd.array(np.arange(6, dtype=np.float32).reshape(2, 3))
+    exe.arg_dict['h_label'][:] = 1
+    exe.forward(is_train=True)
+    np.testing.assert_allclose(exe.outputs[0].asnumpy(), np.arange(6).reshape(2, 3) * 0.5 + 1)
+
+    class LogSoftmax(mx.operator.NumpyOp):
+        def __init__(self):
+            super().__init__(False)
+
+        def list_arguments(self):
+            return ['data', 'label']
+
+        def infer_shape(self, in_shape):
+            return [in_shape[0], in_shape[0]], [in_shape[0]]
+
+        def forward(self, in_data, out_data):
+            x = in_data[0]
+            y = x - x.max(axis=1, keepdims=True)
+            out_data[0][:] = y - np.log(np.exp(y).sum(axis=1, keepdims=True))
+
+        def backward(self, out_grad, in_data, out_data, in_grad):
+            in_grad[0][:] = np.exp(out_data[0]) - in_data[1]
+
+    net = LogSoftmax()(data=mx.sym.var('data'), name='softmax')
+    exe = net.simple_bind(mx.cpu(), data=(2, 3))
+    assert exe.arg_dict['softmax_label'].shape == (2, 3)
+    xv = np.array([[1., 2., 3.], [0., 0., 1.]], np.float32)
+    exe.arg_dict['data'][:] = nd.array(xv)
+    exe.arg_dict['softmax_label'][:] = nd.array(np.eye(3, dtype=np.float32)[[2, 0]])
+    exe.forward(is_train=True)
+    exe.backward()
+    logp = xv - np.log(np.exp(xv).sum(1, keepdims=True))
+    np.testing.assert_allclose(exe.outputs[0].asnumpy(), logp, rtol=1e-5)
+    np.testing.assert_allclose(exe.grad_dict['data'].asnumpy(), np.exp(logp) - np.eye(3)[[2, 0]], rtol=1e-5, atol=1e-6)
+
+    # a prop refusing the unknown label (example/recommenders' CrossEntropyLoss) stops inference
+    # with MXNet's error type, naming the operator
+    @mx.operator.register('test_same_shapes_only')
+    class SameProp(HalveProp):
+        def infer_shape(self, in_shape):
+            if in_shape[0] != in_shape[1]:
+                raise ValueError('Input shapes differ. data:%s. label:%s.' % (in_shape[0], in_shape[1]))
+            return in_shape, [in_shape[0]], []
+
+    s = mx.sym.Custom(mx.sym.var('data'), mx.sym.var('labs'), op_type='test_same_shapes_only')
+    with pytest.raises(MXNetError, match=r"test_same_shapes_only.*ValueError: Input shapes differ. data:\[6, 4\]. label:\[\]"):
+        s.infer_shape(data=(6, 4))
+    assert s.infer_shape(data=(6, 4), labs=(6, 4))[1] == [(6, 4)]
+
+
 def test_hybridized_block_matches_imperative():
     class Net(mx.gluon.HybridBlock):
         def hybrid_forward(self, F, v):

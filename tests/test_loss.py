@@ -250,6 +250,64 @@ def test_ctc_against_brute_force():
     assert np.isfinite(data.grad.asnumpy()).all() and (data.grad.asnumpy()[4:, 1] == 0).all()
 
 
+def test_ctc_optional_input_passed_as_none_is_skipped():
+    # MXNet's nd functions leave a None array out: label_lengths moves into data_lengths' place
+    logits = _x(2, 4, 4)  # NTC
+    tnc = nd.array(logits.swapaxes(0, 1))
+    labels = nd.array([[1, 2], [3, 1]])
+    out = nd.contrib.ctc_loss(tnc, labels, None, nd.array([1, 2]), use_label_lengths=True).asnumpy()
+    expected = [_ctc_brute_force(logits[0], [1], 0), _ctc_brute_force(logits[1], [3, 1], 0)]
+    np.testing.assert_allclose(out, expected, rtol=1e-5)
+    # FullyConnected without a bias: the None bias is left out
+    x, w = _x(3, 4), _x(2, 4)
+    fc = nd.FullyConnected(nd.array(x), nd.array(w), None, num_hidden=2, no_bias=True).asnumpy()
+    np.testing.assert_allclose(fc, x @ w.T, rtol=1e-5, atol=1e-6)
+
+
+def test_ctc_label_no_alignment_fits_costs_zero_with_zero_gradient():
+    """MXNet 1.9: a label needing more steps than the sequence has (its length plus one blank
+    per repeated letter) costs 0 and passes no gradient; a feasible one beside it is unchanged."""
+    logits = _x(4, 2, 5)  # TNC: 4 steps, batch 2, blank first
+    cases = [  # (labels, data_lengths, which sequences cannot be aligned)
+        ([[1, 1, 1], [1, 1, 0]], None, [True, False]),        # 1 _ 1 _ 1 needs 5 steps
+        ([[1, 2, 1], [2, 2, 2]], None, [False, True]),
+        ([[1, 2, 3], [1, 1, 0]], [2, 4], [True, False]),      # 3 letters in 2 valid steps
+        ([[2, 2, 0], [3, 0, 0]], [3, 1], [False, False]),     # 2 _ 2 fits 3 steps exactly
+    ]
+    for labels, data_lengths, infeasible in cases:
+        data = nd.array(logits)
+        data.attach_grad()
+        args = [data, nd.array(labels)]
+        kwargs = {}
+        if data_lengths is not None:
+            args.append(nd.array(data_lengths))
+            kwargs['use_data_lengths'] = True
+        with autograd.record():
+            loss = nd.contrib.ctc_loss(*args, **kwargs)
+        loss.backward()
+        out, grad = loss.asnumpy(), data.grad.asnumpy()
+        for b in range(2):
+            steps = 4 if data_lengths is None else data_lengths[b]
+            label = [k for k in labels[b] if k != 0]
+            if infeasible[b]:
+                assert out[b] == 0 and (grad[:, b] == 0).all()
+            else:
+                np.testing.assert_allclose(out[b], _ctc_brute_force(logits[:steps, b], label, 0), rtol=1e-5)
+                assert np.abs(grad[:steps, b]).sum() > 0
+
+
+def test_ctc_label_wider_than_the_sequence_is_rejected():
+    # MXNet checks the label's width against the steps even where label_lengths are shorter
+    data = nd.array(_x(3, 2, 5))
+    with pytest.raises(MXNetError, match=r'label \[2,4\].*cannot exceed the sequence length'):
+        nd.contrib.ctc_loss(data, nd.array([[1, 2, 3, 4], [1, 0, 0, 0]]))
+    with pytest.raises(MXNetError, match='cannot exceed the sequence length'):
+        nd.contrib.ctc_loss(data, nd.array([[1, 2, 3, 4], [1, 0, 0, 0]]), nd.array([2, 1]),
+                            use_label_lengths=True)
+    with pytest.raises(MXNetError, match='cannot exceed the sequence length'):
+        gloss.CTCLoss()(nd.array(_x(2, 3, 5)), nd.array([[1, 2, 3, 4], [1, 2, 0, 0]]))
+
+
 # ---------------------------------------------------------------------------------------
 # Bad input and printing
 # ---------------------------------------------------------------------------------------
@@ -315,3 +373,51 @@ def test_sdml_loss_formula_and_shapes():
         np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)
     with pytest.raises(MXNetError, match='SDMLLoss: x1 and x2 must have the same shape'):
         gloss.SDMLLoss()(mx.nd.ones((4, 3)), mx.nd.ones((3, 3)))
+
+
+def test_user_written_loss_runs_eagerly_with_parameters_lists_and_branches():
+    """A Loss subclass with its own hybrid_forward runs operator by operator, as in MXNet (the
+    margin loss of MXNet's embedding_learning example takes a Parameter, indexes it with an
+    NDArray and branches on a value); built-in losses and subclasses that only change their
+    arguments start hybridized."""
+    class MarginLike(gloss.Loss):
+        def __init__(self, margin=0.2, **kwargs):
+            super().__init__(None, 0, **kwargs)
+            self._margin = margin
+
+        def hybrid_forward(self, F, anchors, negatives, beta_in, classes=None):
+            beta = beta_in.data()[classes]
+            d = F.sqrt(F.sum(F.square(negatives - anchors), axis=1))
+            hinge = F.maximum(beta - d + self._margin, 0.0)
+            count = F.sum(hinge > 0.0)
+            if count == 0.0:
+                return F.sum(hinge)
+            return F.sum(hinge) / count
+
+    class HalfL2(gloss.L2Loss):
+        def __init__(self):
+            super().__init__(weight=0.5)
+
+    loss = MarginLike()
+    assert not loss._active
+    assert gloss.L2Loss()._active and HalfL2()._active and gloss.CTCLoss()._active
+    a = np.array([[0., 0.], [1., 0.], [0., 2.]], np.float32)
+    n = np.array([[0., 1.], [1., 3.], [0., 2.5]], np.float32)
+    beta_values = np.array([1.5, 0.1], np.float32)
+    beta = mx.gluon.Parameter('beta', shape=(2,))
+    beta.initialize(mx.init.Constant(0.0))
+    beta.set_data(nd.array(beta_values))
+    classes = np.array([0, 1, 0])
+    anchors = nd.array(a)
+    anchors.attach_grad()
+    with autograd.record():
+        out = loss(anchors, nd.array(n), beta, nd.array(classes, dtype='float32'))
+    out.backward()
+    d = np.sqrt(((n - a) ** 2).sum(1))
+    hinge = np.maximum(beta_values[classes] - d + 0.2, 0)
+    np.testing.assert_allclose(out.asnumpy(), [hinge.sum() / (hinge > 0).sum()], rtol=1e-6)
+    active = (hinge > 0).astype(np.float32)[:, None]
+    np.testing.assert_allclose(anchors.grad.asnumpy(), active * (n - a) / d[:, None] / (hinge > 0).sum(), rtol=1e-5)
+    # the other branch: no pair inside the margin
+    far = loss(anchors, nd.array(n + 10.0), beta, nd.array(classes, dtype='float32'))
+    assert far.asnumpy().tolist() == [0.0]

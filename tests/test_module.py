@@ -512,6 +512,44 @@ def test_module_keeps_the_storage_type_declared_on_a_variable():
     np.testing.assert_allclose(mod.get_outputs()[0].asnumpy(), np.full((2, 1), 2.0))
 
 
+@pytest.mark.parametrize('dense_lookup', [False, True])
+def test_module_embedding_gradients_are_row_sparse_and_updated_lazily(dense_lookup):
+    # MXNet stores the gradient of a SparseEmbedding (or Embedding(sparse_grad=True)) weight
+    # row_sparse with the rows the batch looked up, zero rows among them; SGD's lazy update then
+    # decays and moves only those rows
+    w0 = (np.arange(12, dtype=np.float32).reshape(6, 2) - 5) / 4
+    weight = mx.sym.var('emb_weight', stype='row_sparse')  # wd applies to '*_weight'
+    if dense_lookup:
+        emb = mx.sym.Embedding(mx.sym.var('idx'), weight=weight, input_dim=6, output_dim=2, sparse_grad=True)
+    else:
+        emb = mx.sym.contrib.SparseEmbedding(mx.sym.var('idx'), weight=weight, input_dim=6, output_dim=2)
+    # relu zeroes the gradient of looked-up rows whose values are negative
+    net = mx.sym.LinearRegressionOutput(mx.sym.sum(mx.sym.relu(emb), axis=1), mx.sym.var('label'))
+    mod = mx.mod.Module(net, data_names=['idx'], label_names=['label'])
+    mod.bind(data_shapes=[('idx', (3,))], label_shapes=[('label', (3,))])
+    mod.init_params(arg_params={'emb_weight': mx.nd.array(w0).tostype('row_sparse')})
+    lr, wd = 0.1, 0.5
+    mod.init_optimizer(optimizer='sgd', optimizer_params={'learning_rate': lr, 'wd': wd, 'rescale_grad': 1.0})
+    idx = np.array([1, 4, 1], np.float32)
+    mod.forward_backward(mx.io.DataBatch([mx.nd.array(idx)], [mx.nd.zeros((3,))]))
+    grad = mod._exec_group.grad_arrays[0][0]
+    assert grad.stype == 'row_sparse'
+    assert grad.indices.asnumpy().tolist() == [1, 4]
+    # d/dw of sum((sum(relu(w[i])) - 0)^2 / 2) per looked-up row, summed over repeats
+    pred = np.maximum(w0[idx.astype(int)], 0).sum(1)
+    expected = np.zeros_like(w0)
+    for i, p in zip(idx.astype(int), pred):
+        expected[i] += p * (w0[i] > 0)
+    np.testing.assert_allclose(grad.asnumpy(), expected, rtol=1e-6)
+    assert not expected[1].any()  # row 1 is all negative: a zero row that is still stored
+    mod.update()
+    after = mod.get_params()[0]['emb_weight'].asnumpy()
+    rows = [1, 4]
+    np.testing.assert_allclose(after[rows], w0[rows] - lr * (expected[rows] + wd * w0[rows]), rtol=1e-6)
+    others = [0, 2, 3, 5]
+    np.testing.assert_array_equal(after[others], w0[others])
+
+
 def test_label_names_that_match_no_input_warn_and_bind_as_mxnet():
     # MXNet 1.9.1 (example/python-howto/debug_conv.py): a Module over a symbol without a label
     # keeps its default label_names with two warnings, the first in red, and binds

@@ -38,6 +38,9 @@ def test_alias_resolves_mxnet_names_to_gluonjax_modules(alias):
     assert mx.nd.NDArray is gluonjax.nd.NDArray
     import mxnet.gluon.nn as nn_module
     assert nn_module is nn and sys.modules['mxnet.gluon.nn'] is gluonjax.gluon.nn
+    from mxnet.contrib.ndarray import MultiBoxPrior  # a module in MXNet, an alias of mx.nd.contrib here
+    import mxnet.contrib.symbol
+    assert MultiBoxPrior is gluonjax.nd.contrib.MultiBoxPrior and mxnet.contrib.symbol is gluonjax.sym.contrib
 
 
 def test_modules_imported_through_the_alias_keep_their_own_spec(alias):

@@ -352,6 +352,28 @@ def test_pooling_max_gradient_goes_to_the_maximum():
     np.testing.assert_array_equal(x.grad.asnumpy(), [[[[0, 1, 0, 0], [0, 0, 1, 0]]]])
 
 
+@pytest.mark.parametrize('train_mode', [True, False])
+def test_pooling_max_gradient_over_relu_ties_in_both_modes(rng, train_mode):
+    """Windows of a ReLU's zeros tie; the gradient goes to each window's first largest element in
+    training and prediction mode alike (MXNet 1.9.1's oneDNN kernel gets prediction mode wrong)."""
+    data = rng.standard_normal((2, 3, 6, 6)).astype(np.float32) - 0.5
+    head = rng.standard_normal((2, 3, 3, 3)).astype(np.float32)
+    x = nd(data)
+    x.attach_grad()
+    with mx.autograd.record(train_mode=train_mode):
+        y = mx.nd.Pooling(mx.nd.relu(x), kernel=(2, 2), stride=(2, 2), pool_type='max')
+    y.backward(nd(head))
+    relu = np.maximum(data, 0)
+    expected = np.zeros_like(data)
+    for n, c, i, j in itertools.product(range(2), range(3), range(3), range(3)):
+        window = relu[n, c, 2 * i:2 * i + 2, 2 * j:2 * j + 2].ravel()
+        k = int(np.argmax(window))  # the first largest
+        a, b = 2 * i + k // 2, 2 * j + k % 2
+        expected[n, c, a, b] = head[n, c, i, j] * (data[n, c, a, b] > 0)
+    np.testing.assert_allclose(x.grad.asnumpy(), expected, rtol=1e-6)
+    assert abs(x.grad.asnumpy().sum() - (head * (y.asnumpy() > 0)).sum()) < 1e-4
+
+
 @pytest.mark.parametrize('shape,kernel,layout', [
     ((2, 3, 8, 8), (2, 2), 'NCHW'), ((2, 3, 9, 7), (2, 2), 'NCHW'), ((2, 8, 8, 3), (2, 2), 'NHWC'),
     ((2, 3, 10), (3,), 'NCW'), ((2, 2, 4, 6, 6), (2, 3, 3), 'NCDHW'), ((2, 3, 6, 6), (3, 2), 'NCHW')])

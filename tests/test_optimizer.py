@@ -244,6 +244,25 @@ def test_update_matches_mxnet(case):
                 np.testing.assert_allclose(w.asnumpy(), ref, rtol=1e-5, atol=2e-6, err_msg='step %d' % t)
 
 
+def test_one_updater_call_updates_weights_on_several_devices():
+    # a model-parallel Module (group2ctxs) hands the updater weights living on different devices
+    w0, g0 = np.array([1., -2., 3.], np.float32), np.array([0.5, 0.5, -1.], np.float32)
+    w1, g1 = np.array([[2., 0.], [1., 1.]], np.float32), np.array([[1., -1.], [0., 2.]], np.float32)
+    weights = [mx.nd.array(w0, ctx=mx.cpu(1)), mx.nd.array(w1, ctx=mx.cpu(2))]
+    grads = [mx.nd.array(g0, ctx=mx.cpu(1)), mx.nd.array(g1, ctx=mx.cpu(2))]
+    updater = opt.get_updater(opt.create('sgd', learning_rate=0.1, momentum=0.9, wd=0.01))
+    mom = [np.zeros_like(w0), np.zeros_like(w1)]
+    ws = [w0.copy(), w1.copy()]
+    for _ in range(2):
+        updater([0, 1], grads, weights)
+        for k, g in enumerate((g0, g1)):
+            mom[k] = 0.9 * mom[k] - 0.1 * (g + 0.01 * ws[k])
+            ws[k] = ws[k] + mom[k]
+    for k, ctx in enumerate((mx.cpu(1), mx.cpu(2))):
+        assert weights[k].context == ctx
+        np.testing.assert_allclose(weights[k].asnumpy(), ws[k], rtol=1e-6)
+
+
 def test_multi_precision_keeps_float32_master():
     o = opt.create('sgd', learning_rate=0.1, momentum=0.9, multi_precision=True)
     w = mx.nd.array(np.full((4,), 1.0), dtype='float16')

@@ -182,6 +182,45 @@ def test_bind_errors(rng):
         exe.forward(c=mx.nd.ones(1))
 
 
+def test_bind_checks_the_bound_shapes_against_the_graph():
+    # MXNet infers shapes when it binds: a weight for 6 inputs bound with data of 5 features is
+    # bind's MXNetError, once per graph and set of shapes (a bind per batch costs a lookup)
+    net = mx.sym.FullyConnected(mx.sym.var('data'), num_hidden=4, name='fc')
+    w, b = mx.nd.ones((4, 6)), mx.nd.zeros((4,))
+    with pytest.raises(MXNetError, match=r'fc.*Shape inconsistent.*\[4,6\].*\(4, 5\)'):
+        net.bind(mx.cpu(), {'data': mx.nd.ones((2, 5)), 'fc_weight': w, 'fc_bias': b})
+    for _ in range(2):
+        exe = net.bind(mx.cpu(), {'data': mx.nd.ones((2, 6)), 'fc_weight': w, 'fc_bias': b})
+        np.testing.assert_array_equal(exe.forward()[0].asnumpy(), np.full((2, 4), 6.0))
+    with pytest.raises(MXNetError, match='Shape inconsistent'):
+        net.bind(mx.cpu(), {'data': mx.nd.ones((2, 6)), 'fc_weight': w, 'fc_bias': mx.nd.zeros((3,))})
+
+
+@pytest.mark.parametrize('weight_stype', ['default', 'row_sparse'])
+def test_dot_of_a_csr_variable_gives_a_row_sparse_weight_gradient(weight_stype):
+    # MXNet (checked with 1.9.1): dot(csr, w) stores w's gradient row_sparse, its rows the columns
+    # the csr holds (a zero gradient row among them); transpose_a=True gives a dense gradient
+    x = mx.sym.var('x', stype='csr')
+    w = mx.sym.var('w', stype=weight_stype)
+    exe = mx.sym.sparse.dot(x, w).simple_bind(mx.cpu(), x=(2, 5), w=(5, 2))
+    assert exe.arg_dict['w'].stype == weight_stype and exe.grad_dict['w'].stype == 'row_sparse'
+    assert exe.grad_dict['x'].stype == 'default'
+    xv = np.array([[1., 0., 2., 0., 0.], [0., 0., 3., 0., 4.]], np.float32)
+    wv = np.arange(10, dtype=np.float32).reshape(5, 2) / 10
+    exe.arg_dict['x'][:] = mx.nd.array(xv).tostype('csr')
+    exe.arg_dict['w'][:] = mx.nd.array(wv)
+    exe.forward(is_train=True)
+    np.testing.assert_allclose(exe.outputs[0].asnumpy(), xv @ wv, rtol=1e-6)
+    head = np.array([[1., -1.], [0., 0.]], np.float32)  # the second row's rows get a zero gradient
+    exe.backward(mx.nd.array(head))
+    grad = exe.grad_dict['w']
+    assert grad.indices.asnumpy().tolist() == [0, 2, 4]
+    np.testing.assert_allclose(grad.asnumpy(), xv.T @ head, rtol=1e-6)
+    assert not (xv.T @ head)[4].any()
+    exe = mx.sym.sparse.dot(x, w, transpose_a=True).simple_bind(mx.cpu(), x=(5, 2), w=(5, 2))
+    assert exe.grad_dict['w'].stype == 'default'
+
+
 def test_simple_bind_forward_kwargs_and_compile_once(rng):
     sym = _net()
     exe = sym.simple_bind(mx.cpu(), a=(2, 3), b=(2, 3))

@@ -10,6 +10,8 @@ DataLoaderIter; ``contrib.amp`` is automatic mixed precision; ``contrib.onnx.exp
 ``contrib.svrg_optimization`` (SVRGModule, a Module: imported by name, as in MXNet). contrib.tensorrt,
 contrib.quantization and contrib.tensorboard are not provided.
 """
+import sys as _sys
+
 from ..ndarray import contrib as ndarray
 from ..symbol import contrib as symbol
 from . import autograd, io, onnx  # noqa: F401
@@ -18,5 +20,9 @@ from . import text  # noqa: F401
 
 nd = ndarray
 sym = symbol
+# MXNet's contrib.ndarray and contrib.symbol are modules: `from mxnet.contrib.ndarray import
+# MultiBoxPrior` (the Straight Dope's SSD chapter) imports them by path
+_sys.modules[__name__ + '.ndarray'] = ndarray
+_sys.modules[__name__ + '.symbol'] = symbol
 
 __all__ = ['nd', 'ndarray', 'sym', 'symbol', 'autograd', 'io', 'amp', 'onnx', 'text']

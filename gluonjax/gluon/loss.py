@@ -31,6 +31,18 @@ def _is_nd(F):
     return F is ndarray
 
 
+def _builtin_computation(cls):
+    """Whether ``cls`` computes with gluonjax's own code: its ``hybrid_forward`` and
+    ``forward`` (and ``__call__``) are those of a class in this package, as they are for the
+    built-in losses and for subclasses that only change their arguments."""
+    package = __name__.split('.')[0] + '.'
+    for name in ('hybrid_forward', 'forward', '__call__'):
+        owner = next(k for k in cls.__mro__ if name in vars(k))
+        if not owner.__module__.startswith(package):
+            return False
+    return True
+
+
 def _shape(x):
     """The shape of an NDArray, or of a Symbol that fully knows it; else None."""
     shape = getattr(x, 'shape', None)
@@ -114,8 +126,12 @@ class Loss(HybridBlock):
         # Built-in losses run as one compiled function even when the user does not
         # hybridize them: the same numbers as MXNet's eager loss, one dispatch instead of
         # several. ``hybridize(False)`` turns it off. Errors then name the loss, not a trace.
-        self.hybridize()
-        self._implicitly_hybridized = True
+        # A loss whose computation the user wrote (a subclass with its own hybrid_forward or
+        # forward) runs eagerly as in MXNet: its code may take Parameters or lists, index
+        # with them or branch on values, none of which a trace can do.
+        if _builtin_computation(type(self)):
+            self.hybridize()
+            self._implicitly_hybridized = True
 
     def __repr__(self):
         return '{name}(batch_axis={axis}, w={w})'.format(name=type(self).__name__, axis=self._batch_axis,

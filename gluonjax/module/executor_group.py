@@ -13,11 +13,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .. import _caches, _tape
+from .. import _caches
 from ..base import MXNetError, shape_str
 from ..io import DataDesc
 from ..ops import _tiers
-from ..symbol.executor import Executor, _variable_contexts
+from ..symbol.executor import Executor, _storage_types, _variable_contexts
 
 __all__ = ['DataParallelExecutorGroup']
 
@@ -141,7 +141,7 @@ class _TrainExecutor(Executor):
             g = pending[name]
             if g.dtype != target._data.dtype:
                 g = g.astype(target._data.dtype)
-            target._set_data(_tape.add(target._data, g) if self._grad_req[name] == 'add' else g)
+            self._store_gradient(name, target, g)
 
 
 def _first(a, b):
@@ -370,6 +370,10 @@ class DataParallelExecutorGroup:
             return None
 
         args, grads, aux = [], [], []
+        # row_sparse gradients where MXNet infers them (SparseEmbedding, Embedding(sparse_grad=True)):
+        # the optimizer then updates only the rows a batch looked up (lazy_update)
+        # parameters in their variables' storage (a row_sparse weight, for row_sparse_pull)
+        arg_stypes, grad_stypes = _storage_types(self.symbol, {})
         shared_args = shared_exec.arg_dict if shared_exec is not None else None
         shared_grads = shared_exec.grad_dict if shared_exec is not None else None
         prev_args = prev_exec.arg_dict if prev_exec is not None else None
@@ -386,7 +390,8 @@ class DataParallelExecutorGroup:
                 if is_param and shared_args is not None and name in shared_args:
                     raise ValueError('bind: parameter %r has shape %s here but %s in the shared module'
                                      % (name, shape_str(shape), shape_str(shared_args[name].shape)))
-                arr = nd.zeros(shape, ctx=where.get(name, ctx), dtype=dt)
+                arr = nd.zeros(shape, ctx=where.get(name, ctx), dtype=dt,
+                               stype=arg_stypes.get(name, 'default') if is_param else 'default')
             if not is_param:
                 shared_data[name] = arr
             args.append(arr)
@@ -395,7 +400,8 @@ class DataParallelExecutorGroup:
             else:
                 g = _first(reuse(shared_grads, name, shape, dt) if is_param else None,
                            reuse(prev_grads, name, shape, dt))
-                grads.append(g if g is not None else nd.zeros(shape, ctx=where.get(name, ctx), dtype=dt))
+                grads.append(g if g is not None else nd.zeros(shape, ctx=where.get(name, ctx), dtype=dt,
+                                                              stype=grad_stypes.get(name, 'default')))
         shared_aux = shared_exec.aux_dict if shared_exec is not None else None
         prev_aux = prev_exec.aux_dict if prev_exec is not None else None
         for name, shape, t in zip(self.aux_names, aux_shapes, aux_types):

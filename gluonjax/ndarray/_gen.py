@@ -26,6 +26,11 @@ def make_function(op, public_name):
         owner = owner_of(inputs)
         if owner is not None and not issubclass(owner, NDArray):  # e.g. a Symbol: its own graph node
             return owner._apply_op(op, hint, inputs, params, extras)
+        if callable(op.inputs) and any(x is None for x in inputs):
+            # an optional input passed as None is left out and the later ones move up, as MXNet's
+            # generated functions skip None arrays (ctc_loss(x, label, None, label_lengths,
+            # use_label_lengths=True) has inputs data, label, label_lengths)
+            inputs = [x for x in inputs if x is not None]
         for i, x in enumerate(inputs):
             if not isinstance(x, NDArray):  # MXNet's generated functions assert their array inputs
                 names = op.input_names(params) if not op.variadic else ['data'] * len(inputs)

@@ -14,12 +14,12 @@ def save(fname, data):
         for k, v in data.items():
             if not isinstance(k, str) or not isinstance(v, NDArray):
                 raise TypeError('nd.save: a dict must map str to NDArray, got %r -> %s' % (k, type(v).__name__))
-        host = {k: v.asnumpy() for k, v in data.items()}
+        host = {k: _host(v) for k, v in data.items()}
     elif isinstance(data, (list, tuple)):
         for i, v in enumerate(data):
             if not isinstance(v, NDArray):
                 raise TypeError('nd.save: element %d is %s, not an NDArray' % (i, type(v).__name__))
-        host = [v.asnumpy() for v in data]
+        host = [_host(v) for v in data]
     else:
         raise TypeError('nd.save: data must be an NDArray, a list or a dict of NDArrays, not %s'
                          % type(data).__name__)
@@ -27,10 +27,31 @@ def save(fname, data):
     save_arrays(fname, host, np_shape=True if upper_layer('np_shape')() else None)
 
 
+def _host(v):
+    """What the file stores of NDArray ``v``: its numpy value, or a sparse array's parts (MXNet
+    writes row_sparse and csr arrays as such, and loads them back in their storage)."""
+    from ._serialization import SparseArrays
+    if v.stype == 'row_sparse':
+        return SparseArrays('row_sparse', v.shape, v.data.asnumpy(), [v.indices.asnumpy()])
+    if v.stype == 'csr':
+        return SparseArrays('csr', v.shape, v.data.asnumpy(), [v.indptr.asnumpy(), v.indices.asnumpy()])
+    return v.asnumpy()
+
+
+def _array(v, ctx):
+    from ._serialization import SparseArrays
+    if isinstance(v, SparseArrays):
+        from . import sparse
+        if v.stype == 'row_sparse':
+            return sparse.row_sparse_array((v.data, v.aux[0]), shape=v.shape, ctx=ctx, dtype=v.data.dtype)
+        return sparse.csr_matrix((v.data, v.aux[1], v.aux[0]), shape=v.shape, ctx=ctx, dtype=v.data.dtype)
+    return array(v, ctx=ctx, dtype=v.dtype)
+
+
 def _wrap(loaded, ctx=None):
     if isinstance(loaded, dict):
-        return {k: array(v, ctx=ctx, dtype=v.dtype) for k, v in loaded.items()}
-    return [array(v, ctx=ctx, dtype=v.dtype) for v in loaded]
+        return {k: _array(v, ctx) for k, v in loaded.items()}
+    return [_array(v, ctx) for v in loaded]
 
 
 def load(fname, ctx=None):

@@ -50,7 +50,7 @@ from .._files import atomic_open
 from ..base import MXNetError
 
 __all__ = ['save_arrays', 'load_arrays', 'save_arrays_to_bytes', 'load_arrays_from_bytes',
-           'NDArrayFileNotFoundError', 'SUPPORTED_DTYPES']
+           'NDArrayFileNotFoundError', 'SUPPORTED_DTYPES', 'SparseArrays']
 
 LIST_MAGIC = 0x112
 ND_MAGIC_V1 = 0xF993FAC8
@@ -203,13 +203,32 @@ def _read_data(r, flag, shape, what='its data'):
     return arr.reshape(shape)
 
 
-def _skip_sparse(r, stype, nad):
-    """Walk over a sparse record (after its magic and storage type) so later names can be read."""
+class SparseArrays:
+    """A sparse record's parts as numpy arrays: ``data`` (the stored values, its storage shape)
+    and ``aux`` in MXNet's order (row_sparse: [indices]; csr: [indptr, indices]) of a ``shape``
+    array of storage ``stype``."""
+    __slots__ = ('stype', 'shape', 'data', 'aux')
+
+    def __init__(self, stype, shape, data, aux):
+        self.stype, self.shape, self.data, self.aux = stype, tuple(shape), data, list(aux)
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def dtype(self):
+        return self.data.dtype
+
+
+def _read_sparse(r, stype, nad):
+    """A sparse record (after its magic and storage type) as SparseArrays."""
     _, sshape = _read_shape(r, 'the storage shape')
     _check_dims(r, sshape, 'storage shape')
     ndim, shape = _read_shape(r, 'the shape')
     if ndim <= 0:  # placeholder: nothing follows (MXNet's reader stops here too)
-        return
+        r.fail('%s is a %s placeholder with an unknown shape; it holds no data' % (r.where, _STYPES[stype]))
+    _check_dims(r, shape, 'shape')
     flag = _read_ctx_dtype(r)
     aux = []
     for k in range(nad):
@@ -219,16 +238,22 @@ def _skip_sparse(r, stype, nad):
         _, ashape = _read_shape(r, 'aux shape %d' % k)
         _check_dims(r, ashape, 'aux shape')
         aux.append((aflag, ashape))
-    for f, s in [(flag, sshape)] + aux:
-        n = math.prod(s) * _FLAG_TO_DTYPE[f].itemsize
-        if n > r.left:
-            r.fail('truncated at %s (%s data needs %d bytes, only %d left)'
-                   % (r.where, _STYPES[stype], n, r.left))
-        r.read(n, 'sparse data')
+    if math.prod(sshape) == 0 and aux:
+        # MXNet 1.9.1 writes the storage shape before the array is computed, so an array saved
+        # right after it was made (x.tostype('csr')) may say (0,); its reader then takes the
+        # storage shape from the aux shapes, and so does this one
+        nnz = aux[0][1][0] if stype == 1 else aux[1][1][0]
+        sshape = (nnz,) + tuple(shape[1:]) if stype == 1 else (nnz,)
+    if len(sshape) != (len(shape) if stype == 1 else 1) or (stype == 1 and sshape[1:] != shape[1:]):
+        r.fail('%s: storage shape %s does not fit a %s array of shape %s (corrupt file)'
+               % (r.where, list(sshape), _STYPES[stype], list(shape)))
+    data = _read_data(r, flag, sshape, 'its stored values')
+    aux_data = [_read_data(r, f, s, 'its aux data %d' % k) for k, (f, s) in enumerate(aux)]
+    return SparseArrays(_STYPES[stype], shape, data, aux_data)
 
 
 def _read_record(r, i):
-    """One array record; returns a numpy array, or the storage-type name for a sparse record."""
+    """One array record; returns a numpy array, or SparseArrays for a sparse record."""
     r.where = 'array %d' % i
     magic = r.u32('the array magic')
     r.np_records.add(magic == ND_MAGIC_V3)
@@ -237,8 +262,7 @@ def _read_record(r, i):
         if stype not in _STYPES:
             r.fail('array %d: unknown storage type %d (corrupt file)' % (i, stype))
         if stype != 0:
-            _skip_sparse(r, stype, _NUM_AUX[stype])
-            return _STYPES[stype]
+            return _read_sparse(r, stype, _NUM_AUX[stype])
         ndim, shape = _read_shape(r, 'the shape')
         if ndim == -1 or any(d == -1 for d in shape):
             r.fail('array %d has an unknown shape (an uninitialized placeholder array); '
@@ -328,12 +352,6 @@ def _load(stream, size, src, np_shape=None):
     if r.left:
         r.fail('%d unexpected bytes after the end of the data (corrupt file?)' % r.left)
     _check_semantics(r, np_shape)
-    sparse = [(i, s) for i, s in enumerate(arrays) if isinstance(s, str)]
-    if sparse:
-        what = ', '.join('%s (%s)' % ('%r' % names[i] if names else 'array %d' % i, s)
-                         for i, s in sparse)
-        raise MXNetError('%s: sparse arrays are not supported: %s. In MXNet, convert them '
-                         'with .tostype("default") before saving.' % (src, what))
     if names:
         return dict(zip(names, arrays))
     return arrays
@@ -342,8 +360,9 @@ def _load(stream, size, src, np_shape=None):
 def load_arrays(fname, np_shape=None):
     """Read an MXNet 1.x NDArray file (``mx.nd.save``, ``.params``).
 
-    Returns a dict name -> numpy array when the file stores names, else a list.  Raises
-    MXNetError naming the file and the problem when it is not a valid dense NDArray file,
+    Returns a dict name -> numpy array (SparseArrays for a row_sparse or csr array) when the
+    file stores names, else a list.  Raises MXNetError naming the file and the problem when it
+    is not a valid NDArray file,
     or, given ``np_shape`` (see ``_check_semantics``), when its records need the other semantics.
     """
     path = os.fspath(fname)
@@ -375,6 +394,11 @@ def load_arrays_from_bytes(buf):
 # ----------------------------------------------------------------------------------------------
 
 def _as_array(v, label):
+    if isinstance(v, SparseArrays):
+        if v.stype not in ('row_sparse', 'csr') or len(v.aux) != (1 if v.stype == 'row_sparse' else 2):
+            raise MXNetError('save_arrays: %s is a %s value with %d aux arrays' % (label, v.stype, len(v.aux)))
+        data = _as_array(v.data, label)
+        return SparseArrays(v.stype, v.shape, data, [_as_array(a, label + ' (aux)') for a in v.aux])
     if v is None or isinstance(v, (str, bytes, dict)):
         raise MXNetError('save_arrays: %s is %s, not an array' % (label, type(v).__name__))
     try:
@@ -435,11 +459,25 @@ def _write(out, arrays, names, np_shape):
 
 
 def _write_record(out, a, np_shape):
-    """One array record: what MXNet's NDArray::Save writes for one dense array."""
+    """One array record: what MXNet's NDArray::Save writes for one dense or sparse array."""
     magic = (ND_MAGIC_V3 if np_shape else ND_MAGIC_V2).to_bytes(4, 'little')
     flag = _DTYPE_NAME_TO_FLAG[a.dtype.name]
+    if isinstance(a, SparseArrays):
+        stype = {'row_sparse': 1, 'csr': 2}[a.stype]
+        out.write(magic + stype.to_bytes(4, 'little') + _shape_bytes(a.data.shape) + _shape_bytes(a.shape)
+                  + _DEV_CPU.to_bytes(4, 'little') + bytes(4) + flag.to_bytes(4, 'little'))
+        for aux in a.aux:
+            out.write(_DTYPE_NAME_TO_FLAG[aux.dtype.name].to_bytes(4, 'little') + _shape_bytes(aux.shape))
+        for part in [a.data] + a.aux:
+            _write_values(out, part, _DTYPE_NAME_TO_FLAG[part.dtype.name])
+        return
     out.write(magic + bytes(4) + _shape_bytes(a.shape)
               + _DEV_CPU.to_bytes(4, 'little') + bytes(4) + flag.to_bytes(4, 'little'))
+    _write_values(out, a, flag)
+
+
+def _write_values(out, a, flag):
+    """The raw little-endian bytes of ``a`` (bool as bytes, bfloat16 as its bit pattern)."""
     if flag == 7:
         raw = np.ascontiguousarray(a).view(np.uint8)
     elif flag == 12:
@@ -464,8 +502,8 @@ def array_from_record_bytes(buf):
     view = memoryview(buf).cast('B')
     r = _Reader(io.BytesIO(view), view.nbytes, 'pickled NDArray')
     arr = _read_record(r, 0)
-    if isinstance(arr, str):
-        r.fail('a %s array; sparse storage is not supported' % arr)
+    if isinstance(arr, SparseArrays):
+        r.fail('a %s array; sparse storage is not supported here' % arr.stype)
     if r.left:
         r.fail('%d bytes left after the array record (corrupt state)' % r.left)
     return arr

@@ -37,6 +37,10 @@ def ctc_loss(data, label, *lengths, use_data_lengths, use_label_lengths, blank_l
                          '(batch, label_length); got data %s and label %s'
                          % (shape_str(data.shape), shape_str(label.shape)))
     steps, batch, classes = data.shape
+    if label.shape[1] > steps:
+        raise MXNetError('CTCLoss: label %s has room for more labels (%d) than data %s has steps (%d); '
+                         'the label length cannot exceed the sequence length'
+                         % (shape_str(label.shape), label.shape[1], shape_str(data.shape), steps))
     lengths = list(lengths)
     data_lengths = lengths.pop(0) if use_data_lengths else None
     label_lengths = lengths.pop(0) if use_label_lengths else None
@@ -62,4 +66,12 @@ def ctc_loss(data, label, *lengths, use_data_lengths, use_label_lengths, blank_l
     blank = 0 if blank_label == 'first' else classes - 1
     loss = optax.ctc_loss(logits, logit_pad.astype(logits.dtype), labels, label_pad.astype(logits.dtype),
                           blank_id=blank)
+    # a label that no alignment fits (each repeat needs a blank between: length + repeats >
+    # steps) costs 0 with a zero gradient in MXNet, rather than optax's large finite stand-in
+    # for an infinite cost
+    real = ~label_pad
+    repeats = jnp.sum(real[:, 1:] & real[:, :-1] & (labels[:, 1:] == labels[:, :-1]), axis=1)
+    needed = jnp.sum(real, axis=1) + repeats
+    available = steps - jnp.sum(logit_pad, axis=1)
+    loss = jnp.where(needed > available, jnp.zeros((), loss.dtype), loss)
     return loss.astype(data.dtype)

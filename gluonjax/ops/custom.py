@@ -51,16 +51,23 @@ def _aux(attrs):
 
 
 def _input_shapes(attrs, known):
-    """The shapes the prop's infer_shape gives the arguments and auxiliary states, once every
-    argument's shape is known (MXNet calls it with the argument shapes alone)."""
+    """The shapes the prop's infer_shape gives the arguments and auxiliary states, once an
+    argument's shape is known. MXNet calls it with the argument shapes alone, an unknown one as
+    ``[]``, so that a prop can give a label the data's shape; an empty shape back stays unknown."""
     prop = make_prop(attrs)
     args = prop.list_arguments()
-    if not all(n in known for n in args):
+    if not any(n in known for n in args):
         return {}
-    shapes = prop.infer_shape([list(known[n]) for n in args])
+    try:
+        shapes = prop.infer_shape([list(known[n]) if n in known else [] for n in args])
+    except MXNetError:
+        raise
+    except Exception as err:  # MXNet reports the prop's error as its own (shape inference stops)
+        raise MXNetError('Custom %r: infer_shape raised %s: %s' % (attrs.get('op_type'), type(err).__name__, err)) from err
     aux = shapes[2] if len(shapes) > 2 else []
     names = list(args) + list(prop.list_auxiliary_states())
-    return {n: tuple(int(d) for d in s) for n, s in zip(names, list(shapes[0]) + list(aux))}
+    return {n: tuple(int(d) for d in s) for n, s in zip(names, list(shapes[0]) + list(aux))
+            if n in known or len(s)}
 
 
 def _outputs(attrs):

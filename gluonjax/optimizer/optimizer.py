@@ -408,15 +408,20 @@ class Optimizer:
         """The compiled update; ``split`` holds (inner state NDArrays, master or None) per weight."""
         rows = self._hyper_rows(indices, weights, grads)
         fn = _compiled_step(type(self).rule, self._config())
-        device = next(iter(weights[0]._data.devices()))
         lazy = [k for k, (w, g) in enumerate(zip(weights, grads)) if self._lazy_rows(g, w)]
-        dense = [k for k in range(len(weights)) if k not in lazy]
-        if dense:
+        # one compiled call per device: the weights of a model-parallel Module (group2ctxs) live
+        # on several, and one jitted call takes the arrays of one
+        by_device = {}
+        for k in range(len(weights)):
+            if k not in lazy:
+                by_device.setdefault(next(iter(weights[k]._data.devices())), []).append(k)
+        for device, dense in by_device.items():
             self._step(fn, device, [rows[k] for k in dense], [weights[k] for k in dense],
                        [grads[k]._data for k in dense], [split[k] for k in dense])
         for k in lazy:
             row_ids = grads[k]._storage.indices
             if row_ids.shape[0]:
+                device = next(iter(weights[k]._data.devices()))
                 self._step(fn, device, [rows[k]], [weights[k]], [grads[k]._storage.data], [split[k]], row_ids)
 
     #: the rule works row by row (SGD, Adam), so a row_sparse gradient with ``lazy_update`` can

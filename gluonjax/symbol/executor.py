@@ -21,7 +21,7 @@ from ..context import Context, context_of_device, current_context
 from ..ndarray import _pending
 from ..ops import _int_grads, get_op, sparse as _sparse
 from ..ops._tiers import Tiered
-from . import _partition
+from . import _infer, _partition
 from ._monitor import MonitorCallback as _MonitorCallback
 from .graph import GraphFunction
 from .symbol import Symbol, _Node
@@ -76,6 +76,22 @@ def _check_nd(name, a):
 
 # (graph structure, 'forward'/'backward', train) -> the jitted function
 _shared_functions = _caches.lru_cache('symbol.executor_functions', 512)
+# (graph structure, argument shapes, auxiliary shapes) of binds whose shapes were checked
+_checked_shapes = _caches.lru_cache('symbol.executor_checked_shapes', 512)
+
+
+def _check_bound_shapes(symbol, fn, args, aux):
+    """MXNet infers the graph's shapes from the bound arrays when it binds, so a shape that
+    contradicts an operator (a weight for 6 inputs bound with data of 5) is bind's MXNetError,
+    not the first forward's. Checked once per graph and set of shapes (a bind per batch costs a
+    lookup)."""
+    key = (fn.structure_key, tuple(a.shape for a in args), tuple(a.shape for a in aux))
+    if key in _checked_shapes:
+        return
+    shapes = dict(zip(fn.arg_names, (a.shape for a in args)))
+    shapes.update(zip(fn.aux_names, (a.shape for a in aux)))
+    _infer.infer_shape(symbol, (), shapes, True)
+    _checked_shapes[key] = True
 
 
 def _cotangent(out, head_grad):
@@ -162,6 +178,7 @@ class Executor:
         self.arg_arrays = [_check_nd(n, a) for n, a in zip(arg_names, _as_list(arg_names, args, 'arguments'))]
         self.aux_arrays = [_check_nd(n, a) for n, a in
                            zip(aux_names, _as_list(aux_names, aux_states, 'auxiliary states'))]
+        _check_bound_shapes(symbol, self._fn, self.arg_arrays, self.aux_arrays)
         grads = _as_list(arg_names, args_grad, 'gradient arrays', required=False)
         self._grad_req = self._reqs(arg_names, grad_req, grads)
         _check_differentiable(symbol, {n for n, r in self._grad_req.items() if r != 'null'})
@@ -436,7 +453,41 @@ class Executor:
             g = _tape.cast(grads[name], target._data.dtype)
             if self._step_devices is not None:
                 g = jax.device_put(g, target.context.jax_device)
-            target._set_data(_tape.add(target._data, g) if self._grad_req[name] == 'add' else g)
+            self._store_gradient(name, target, g)
+
+    def _store_gradient(self, name, target, g):
+        """Write the dense gradient ``g`` of argument ``name`` into its array ``target``. A
+        row_sparse gradient of an embedding weight stores the rows the lookup read, zero rows
+        among them, as MXNet's does: a lazy optimizer update then decays exactly those rows."""
+        add = self._grad_req[name] == 'add'
+        rows = None if add or target.stype != 'row_sparse' else self._looked_up_rows(name)
+        if rows is None:
+            target._set_data(_tape.add(target._data, g) if add else g)
+        else:
+            target._set_storage(_sparse.rsp_rows(g, rows))
+
+    def _looked_up_rows(self, name):
+        """Sorted distinct rows of ``name``'s row_sparse gradient as MXNet stores them (the rows its
+        embedding lookups read, the columns of the csr it multiplies), or None where they come
+        from a computed array."""
+        sources = getattr(self, '_lookup_sources', None)
+        if sources is None:
+            sources = self._lookup_sources = _lookup_sources(self._symbol)
+        found = sources.get(name)
+        if not found:
+            return None
+        parts = []
+        for kind, src in found:
+            arr = self.arg_dict[src]
+            if kind == 'index':
+                parts.append(np.asarray(arr.asnumpy()).reshape(-1))
+            elif arr.stype == 'csr':
+                parts.append(np.asarray(arr.indices.asnumpy()))
+            else:  # a csr variable bound to a dense array: the columns holding a value
+                dense = arr.asnumpy()
+                parts.append(np.flatnonzero(np.any(dense.reshape(dense.shape[0], -1) != 0, axis=0)))
+        rows = np.clip(np.concatenate(parts), 0, self.arg_dict[name].shape[0] - 1)  # MXNet clips indices
+        return np.unique(rows.astype(np.int64))
 
     def copy_params_from(self, arg_params, aux_params=None, allow_extra_params=False):
         """Copy parameter values into the bound arrays (names must be arguments unless allowed)."""
@@ -688,10 +739,42 @@ def _variable_contexts(symbol, ctx, group2ctx):
 _STYPE_IDS = {'0': 'default', '1': 'row_sparse', '2': 'csr'}
 
 
+def _sparse_gradient_inputs(node, arg_stypes):
+    """The inputs of ``node`` whose gradient MXNet stores row_sparse, each with what decides its
+    rows: {input name: (kind, source node)}, kind 'index' (an embedding's looked-up rows) or
+    'csr' (the columns a csr lhs stores: dot(csr, w)'s gradient of w)."""
+    inputs = dict(zip(node.input_names(), node.inputs))
+    if 'weight' in _sparse.row_sparse_gradients(node.op.name, node.parsed()):
+        return {'weight': ('index', inputs['data'][0])}
+    if node.op.name == 'dot' and not node.parsed().get('transpose_a'):
+        lhs = inputs['lhs'][0]
+        if lhs.is_variable and arg_stypes.get(lhs.name) == 'csr':
+            return {'rhs': ('csr', lhs)}
+    return {}
+
+
+def _lookup_sources(symbol):
+    """{argument: [(kind, variable name)]} of the arguments whose gradient is row_sparse, the
+    variables deciding its rows (see ``_sparse_gradient_inputs``); None where one is computed."""
+    arg_stypes = _storage_types(symbol, {})[0]
+    out = {}
+    for node in symbol._topo():
+        if node.is_variable:
+            continue
+        for name, (kind, src) in _sparse_gradient_inputs(node, arg_stypes).items():
+            target = dict(zip(node.input_names(), node.inputs))[name][0]
+            if not target.is_variable:
+                continue
+            known = out.get(target.name, [])
+            out[target.name] = None if known is None or not src.is_variable else known + [(kind, src.name)]
+    return out
+
+
 def _storage_types(symbol, stype_dict):
     """({argument: storage type}, {argument: gradient storage type}) for simple_bind: the
     variables' ``stype`` (or ``stype_dict``), and row_sparse gradients where every consumer of
-    an argument says so (Embedding with sparse_grad=True), as MXNet's storage inference does."""
+    an argument says so (Embedding with sparse_grad=True, dot of a csr variable), as MXNet's
+    storage inference does."""
     attrs = symbol.attr_dict()
     arg_stypes = {n: _STYPE_IDS.get(str(a.get('__storage_type__')), a.get('__storage_type__'))
                   for n, a in attrs.items() if a.get('__storage_type__') not in (None, '0', 'default')}
@@ -700,7 +783,7 @@ def _storage_types(symbol, stype_dict):
     for node in symbol._topo():
         if node.is_variable:
             continue
-        sparse_inputs = _sparse.row_sparse_gradients(node.op.name, node.parsed())
+        sparse_inputs = _sparse_gradient_inputs(node, arg_stypes)
         for name, (src, _, _) in zip(node.input_names(), node.inputs):
             if src.is_variable:
                 votes.setdefault(src.name, []).append(name in sparse_inputs)

@@ -688,7 +688,13 @@ def _check_attr_names(op, names):
 def _op_attrs(op, formatted, user):
     """An operator node's attributes in the order MXNet inserts them (which decides the order
     ``list_attr`` shows): extra keywords, the scope's and user's attributes, then the
-    operator's parameters in their declared order."""
+    operator's parameters in their declared order. An operator taking any keyword (Custom:
+    ``op_type`` and its prop's own) is called through ``**kwargs`` in MXNet, which passes them on
+    in the caller's order, the scope's and user's attributes after them."""
+    if op.open_params:
+        attrs = dict(formatted)
+        attrs.update(user)
+        return attrs
     attrs = {k: v for k, v in formatted.items() if k not in op._param_map}
     attrs.update(user)
     for key in op._param_map:
