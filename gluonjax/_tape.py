@@ -326,6 +326,9 @@ def vjp_at_inputs(node, need, ct_mask):
 def replay_grads(node, need, out_cts, run=None):
     """The gradients of a node's inputs ``need`` computed again from its recorded inputs, by its
     vjp compiled per signature in two tiers (``run(f, values, cts, need)``, when given, calls it)."""
+    inputs = [node.values[i] for i in need]
+    if all(x.size == 0 and jnp.issubdtype(x.dtype, jnp.inexact) for x in inputs):
+        return [zeros_like(x) for x in inputs]  # nothing to compute: no program for these shapes
     mask = tuple(c is not None for c in out_cts)
     present = [c for c in out_cts if c is not None]
     f = vjp_at_inputs(node, need, mask)
@@ -471,11 +474,7 @@ def _fused_backward(nodes, node_heads, structure, leaves):
     # has enough nodes for one dispatch instead of many to pay for the compile.
     fused = _fused_cache.get(structure)
     if fused is None:
-        repeated = structure in _seen_structures
-        if not repeated:
-            _seen_structures[structure] = True
-            if len(_seen_structures) > 4 * _FUSED_CACHE_SIZE:
-                _seen_structures.popitem(last=False)
+        repeated = not _first_meeting(structure)
         pieces = [_piece(n) for n in nodes]
         familiar = all(p in _seen_pieces for p in pieces)
         for p in pieces:
@@ -554,10 +553,23 @@ def _partition(node_heads, split):
     return parts
 
 
-def _compiled_or_host(nodes):
+def _first_meeting(structure):
+    """Whether a backward meets this graph structure for the first time (it is remembered now)."""
+    if structure in _seen_structures:
+        return False
+    _seen_structures[structure] = True
+    if len(_seen_structures) > 4 * _FUSED_CACHE_SIZE:
+        _seen_structures.popitem(last=False)
+    return True
+
+
+def _compiled_or_host(nodes, structure):
     """Whether every node has a compiled pullback, once the nodes recorded on the host
-    (ops/_first_records.py) get theirs: only where another node has one, so that the graph is
-    fused as before; a graph of host nodes alone is walked on the host, compiling nothing."""
+    (ops/_first_records.py) get theirs: only where another node has one and the graph's
+    structure was met before, so that a graph that repeats is fused as before; a graph of host
+    nodes alone, or one met for the first time, is walked, compiling nothing for its host nodes
+    (a test building a new graph per random index compiled their pullbacks and a fused program
+    for each)."""
     later = []
     for n in nodes:
         if n.pullback is None:
@@ -566,6 +578,8 @@ def _compiled_or_host(nodes):
                 return False
             later.append((n, compile_pullback))
     if len(later) == len(nodes):
+        return False
+    if later and _first_meeting(structure):
         return False
     for n, compile_pullback in later:
         pullback = compile_pullback()
@@ -591,7 +605,7 @@ def backward(heads, cts, retain_graph=False, custom=None):
         try:
             if custom is not None:
                 part = walk(nodes, group, *custom)
-            elif fusable and _compiled_or_host(nodes):
+            elif fusable and _compiled_or_host(nodes, structure):
                 part = _fused_backward(nodes, group, structure, leaves)
             else:
                 part = walk(nodes, group)

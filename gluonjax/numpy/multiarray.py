@@ -230,7 +230,7 @@ class ndarray(_NumpyMethods, NDArray):
         plan, dyn = _indexing._plan(self, key)
         region = _indexing._flat_region(self.shape, plan, dyn)
         on_host = _indexing.host_basic_index(self, key, plan)
-        recorded = None if on_host is not None else _recorded_basic_index(self, key, plan)
+        recorded = None if on_host is not None else _recorded_basic_index(self, key)
         if on_host is not None:
             out = _carry_failure([self], ndarray._from_jax(on_host, self._ctx))
         elif recorded is not None:
@@ -352,17 +352,19 @@ def _check_mask(x, k, axis):
 _getitem_fns = _caches.lru_cache('numpy.getitem_fns', 4096)  # by indexing plan
 
 
-def _recorded_basic_index(x, key, plan):
+def _recorded_basic_index(x, key):
     """``x[key]`` for a basic index of a recorded array, as the operators a hybridized graph
-    traces it to (``slice``, ``_np_squeeze``, ``expand_dims``), for a signature's first calls:
-    their recorded first calls compile nothing (ops/_first_records.py), where the indexing
-    program would compile its vjp form and pullback for this one index. None otherwise."""
+    traces it to (``slice``, ``_np_squeeze``, ``expand_dims``): their recorded first calls
+    compile nothing (ops/_first_records.py), where the indexing program would compile its vjp
+    form and pullback for this one index, and a backward over it would compile the whole graph's
+    (an integer index is a value of the indexing program, so a loop over ever new indices met
+    it often). Calls met often run these operators' compiled kernels. None otherwise."""
     if not (_ag_state.recording and x._ag is not None and _indexing.is_basic(key) and _host.on_cpu()):
         return None
-    if not _host.first_call(('getitem recorded', plan, x.shape, x.dtype)):
-        return None
     out = basic_index(x, key if isinstance(key, tuple) else (key,))
-    return None if out is x else out
+    if out is x:  # everything selected: a copy on the tape all the same, as the program's is
+        out = apply_op('_copy', [x])
+    return out
 
 
 def _getitem_fn(plan):
