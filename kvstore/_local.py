@@ -28,6 +28,7 @@ from gluonjax._files import atomic_write
 from gluonjax._x64 import x64
 from gluonjax.base import MXNetError, shape_str
 from gluonjax.ndarray.ndarray import NDArray
+from gluonjax.ndarray.sparse import BaseSparseNDArray
 from gluonjax.ops import sparse as _sparse
 
 from . import _collective
@@ -53,6 +54,16 @@ class _Entry:
         self.source = None
         self.order = order
         self.aval = value._data.aval  # shape and dtype every value pushed or pulled must have
+
+
+def _gradient(arrays, merged, ctx):
+    """The pushed values' sum ``merged`` as the updater's gradient: row_sparse, holding the union
+    of the values' rows, where every value pushed is row_sparse (MXNet sums them so), so that a
+    lazy update (Adam, SGD with momentum) touches those rows only, as it does without a store."""
+    if not all(a.stype == 'row_sparse' for a in arrays):
+        return NDArray._from_jax(merged, ctx)
+    rows = np.unique(np.concatenate([np.asarray(a._storage.indices) for a in arrays]))
+    return BaseSparseNDArray._from_value(_sparse.rsp_rows(merged, rows), ctx)
 
 
 def _is_array(x):
@@ -252,21 +263,21 @@ class KVStore(KVStoreBase):
         if self._updater is not None and self._batch_updates:
             # an optimizer's Updater takes lists and updates them all in one compiled call
             self._updater([key for key, _, _ in groups],
-                          [NDArray._from_jax(m, entry.value.context) for (_, entry, _), m in zip(groups, merged)],
+                          [_gradient(arrays, m, entry.value.context) for (_, entry, arrays), m in zip(groups, merged)],
                           [entry.value for _, entry, _ in groups])
             for _, entry, _ in groups:
                 entry.copies = entry.source = None
             return
-        for (key, entry, _), m, copies in zip(groups, merged, sums):
-            self._merge(key, entry, m, copies)
+        for (key, entry, arrays), m, copies in zip(groups, merged, sums):
+            self._merge(key, entry, m, copies, arrays)
 
-    def _merge(self, key, entry, merged, copies):
+    def _merge(self, key, entry, merged, copies, arrays):
         stored = entry.value
         if self._updater is None:
             stored._set_data(merged)
             entry.copies, entry.source = copies, merged
         else:
-            self._updater(key, NDArray._from_jax(merged, stored.context), stored)
+            self._updater(key, _gradient(arrays, merged, stored.context), stored)
             entry.copies = entry.source = None
 
     # ---- pull ------------------------------------------------------------------------

@@ -645,3 +645,30 @@ def test_teststore_sums_on_the_host_and_refuses_store_updates():
     assert x.data(mx.cpu(1)).asnumpy().tolist() == [-2.0, -2.0, -2.0]  # both devices' ones, summed
     with pytest.raises(ValueError, match='update_on_kvstore=False'):
         mx.gluon.Trainer([x], 'sgd', kvstore=kv, update_on_kvstore=True)._init_kvstore()
+
+
+@pytest.mark.parametrize('n_devices', [1, 2])
+def test_row_sparse_push_updates_lazily_as_without_a_store(n_devices):
+    """A store running Adam on row_sparse gradients updates only the rows pushed (their union over
+    the devices), as MXNet's does and as the optimizer does without a store: the other rows keep
+    their values despite weight decay and the moments."""
+    w0 = np.arange(15, dtype=np.float32).reshape(5, 3) / 10
+    grads = [mx.nd.sparse.row_sparse_array((np.full((1, 3), 1.0 + d, np.float32), np.array([2 * d])),
+                                           shape=(5, 3), ctx=mx.cpu(d)) for d in range(n_devices)]
+    kv = mx.kv.create('local')
+    kv.set_optimizer(mx.optimizer.Adam(learning_rate=0.1, wd=0.01))
+    kv.init(0, mx.nd.array(w0).tostype('row_sparse'))
+    direct = mx.nd.array(w0).tostype('row_sparse')
+    update = mx.optimizer.get_updater(mx.optimizer.Adam(learning_rate=0.1, wd=0.01))
+    summed = mx.nd.sparse.row_sparse_array((np.stack([np.full(3, 1.0 + d, np.float32) for d in range(n_devices)]),
+                                            np.arange(n_devices) * 2), shape=(5, 3))
+    for _ in range(2):
+        kv.push(0, grads if n_devices > 1 else grads[0])
+        update(0, summed, direct)
+    out = mx.nd.sparse.zeros('row_sparse', (5, 3))
+    kv.row_sparse_pull(0, out=out, row_ids=mx.nd.arange(5))
+    got = out.asnumpy()
+    np.testing.assert_allclose(got, direct.asnumpy(), rtol=1e-6)
+    untouched = [r for r in range(5) if r not in range(0, 2 * n_devices, 2)]
+    np.testing.assert_array_equal(got[untouched], w0[untouched])
+    assert not np.allclose(got[0], w0[0])
