@@ -563,13 +563,10 @@ def _first_meeting(structure):
     return True
 
 
-def _compiled_or_host(nodes, structure):
+def _compiled_or_host(nodes):
     """Whether every node has a compiled pullback, once the nodes recorded on the host
-    (ops/_first_records.py) get theirs: only where another node has one and the graph's
-    structure was met before, so that a graph that repeats is fused as before; a graph of host
-    nodes alone, or one met for the first time, is walked, compiling nothing for its host nodes
-    (a test building a new graph per random index compiled their pullbacks and a fused program
-    for each)."""
+    (ops/_first_records.py) get theirs: only where another node has one, so that the graph is
+    fused as before; a graph of host nodes alone is walked on the host, compiling nothing."""
     later = []
     for n in nodes:
         if n.pullback is None:
@@ -578,8 +575,6 @@ def _compiled_or_host(nodes, structure):
                 return False
             later.append((n, compile_pullback))
     if len(later) == len(nodes):
-        return False
-    if later and _first_meeting(structure):
         return False
     for n, compile_pullback in later:
         pullback = compile_pullback()
@@ -605,7 +600,7 @@ def backward(heads, cts, retain_graph=False, custom=None):
         try:
             if custom is not None:
                 part = walk(nodes, group, *custom)
-            elif fusable and _compiled_or_host(nodes, structure):
+            elif fusable and _compiled_or_host(nodes):
                 part = _fused_backward(nodes, group, structure, leaves)
             else:
                 part = walk(nodes, group)
