@@ -235,7 +235,7 @@ class GraphRunner:
             vals.append(_random.next_key(ctx))
         hook = _ndarray.profiler_hook
         if self.first_calls_by_node and hook is None and _host.on_cpu() and _host.first_call(
-                (id(entry.run), tuple([(a.shape, a.dtype) for a in vals[:len(self.data_index)]]))):
+                self._data_signature(entry.run, vals)):
             return self._run_nodes(args, ctx)
         parents = self._parents(args, arrays) if _ag_state.recording else ()
         if hook is not None:
@@ -280,7 +280,7 @@ class GraphRunner:
         else in the cheaply compiled tier (ops/_tiers.py)."""
         run = entry.run
         if parents is None:  # the Parameters' shapes are fixed: the data's decide
-            signature = (id(run), tuple([(a.shape, a.dtype) for a in vals[:len(self.data_index)]]))
+            signature = self._data_signature(run, vals)
         else:
             signature = _tape.vjp_signature(entry.fn, entry.token, parents, vals)
         weighed = _costly.weighed(run, signature)
@@ -302,6 +302,12 @@ class GraphRunner:
             node.graph = self._graph_form(parents)
             return outs, node
         return _costly.timed(weighed, first, lambda: run.choose(signature, first)(*vals)), None
+
+    def _data_signature(self, run, vals):
+        """A call's signature by its data (the Parameters' shapes are fixed): the one count of
+        first calls that the node-by-node runs and the unrecorded compiled runs share, so that
+        a signature past its node-by-node calls compiles its optimised program at once."""
+        return (id(run), tuple([(a.shape, a.dtype) for a in vals[:len(self.data_index)]]))
 
     def _graph_form(self, parents):
         """What ``autograd.get_symbol`` shows of a recorded call (None when not recording)."""
