@@ -179,10 +179,9 @@ def record_call(fn, key, parents, values, jitted, name='', device=None, cold=Non
     pullback = None
     if f is not _NO_VJP:
         try:
-            signature = (id(f), signature_of(values))
             if settled:
                 cold = False
-            tier = f.pick(signature) if cold is None else f.choose(signature, cold)
+            tier = f.pick_for(values) if cold is None else f.choose((id(f), signature_of(values)), cold)
             outs, pullback = tier(*values)
         except Exception:
             outs = jitted(*values)  # a genuine operator error raises here with its own message

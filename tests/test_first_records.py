@@ -197,3 +197,23 @@ def test_reductions_of_new_shapes_differentiated_by_their_row_buckets(name, comp
         out.backward()
         onp.testing.assert_allclose(a.grad.asnumpy(), grads[name](x, (1, 2), out.asnumpy()), rtol=1e-5)
     assert compiles[0] - before <= 4  # the row buckets' programs (rows of 16), not one per shape
+
+
+def test_a_recorded_signature_past_its_first_calls_runs_its_vjp_form_by_one_lookup():
+    from gluonjax.ops._kernel import kernel_for
+    x, w = np.array(onp.arange(6.0).reshape(2, 3)), np.array([[0.5, -1.0, 2.0]])
+    x.attach_grad()
+    for i in range(_host.HOST_CALLS + 2):
+        (y,), node = _recorded(lambda a, b: a * b, x, w)
+        # past the first calls the compiled vjp form records it (its pullback, freed by backward)
+        assert (node.pullback is not None) == (i >= _host.HOST_CALLS)
+        y.backward()
+        assert onp.array_equal(x.grad.asnumpy(), onp.broadcast_to(w.asnumpy(), (2, 3)))
+    kernel = kernel_for('broadcast_mul', {}, True)  # what mx.np's `*` runs
+    assert (x._data.aval, w._data.aval) in kernel.steady
+    _host.forget()
+    assert kernel.steady is None
+    (y,), node = _recorded(lambda a, b: a * b, x, w)
+    assert node.pullback is None  # a first call again: recorded on the host
+    y.backward()
+    assert onp.array_equal(x.grad.asnumpy(), onp.broadcast_to(w.asnumpy(), (2, 3)))

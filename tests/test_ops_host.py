@@ -265,6 +265,27 @@ def test_repeated_shapes_compile_once_their_host_time_reaches_the_budget(compile
     assert counts[-1] == 0
 
 
+def test_a_signature_past_its_host_calls_runs_compiled_by_one_lookup_until_forgotten(compiles, monkeypatch):
+    monkeypatch.setattr(mx.ops._host, 'HOST_BUDGET_S', 0.0)
+    kernel = kernel_for('broadcast_add', {})
+    a, b = nd.array(np.arange(6.0).reshape(2, 3)), nd.array([[0.5, 1.5, 2.5]])
+    _host.forget()
+    for _ in range(mx.ops._host.HOST_CALLS + 1):
+        out = a + b
+    assert kernel.steady == {(a._data.aval, b._data.aval): True}  # remembered once it ran compiled
+    before = compiles[0]
+    np.testing.assert_array_equal((a + b).asnumpy(), np.arange(6.0).reshape(2, 3) + [0.5, 1.5, 2.5])
+    np.testing.assert_array_equal(out.asnumpy(), (a + b).asnumpy())
+    assert compiles[0] == before
+    c = nd.array(np.ones((4, 3)))  # another shape is counted anew: its first calls on the host
+    np.testing.assert_array_equal((c + b).asnumpy(), np.ones((4, 3)) + [0.5, 1.5, 2.5])
+    assert _host.calls((kernel.key, (((4, 3), np.dtype('float32')), ((1, 3), np.dtype('float32'))))) == 1
+    _host.forget()
+    assert kernel.steady is None  # forgotten with the counts: the next call is a first call again
+    np.testing.assert_array_equal((a + b).asnumpy(), np.arange(6.0).reshape(2, 3) + [0.5, 1.5, 2.5])
+    assert _host.calls((kernel.key, (((2, 3), np.dtype('float32')), ((1, 3), np.dtype('float32'))))) == 1
+
+
 def test_host_path_keeps_devices_dtypes_and_recording():
     x = nd.array(np.float64([1.5, -2.0]), ctx=mx.cpu(2), dtype='float64')
     y = x * 3 + 1

@@ -48,7 +48,11 @@ def record(kernel, parents, values):
         return None
     recorded = None
     if kernel.host is not None and getattr(op.host, 'host_dtypes', None) == 'all':
-        recorded = _moves(kernel, parents, values)
+        recorded = _moves(kernel, parents, values)  # (moves count their recorded calls apart)
+    elif kernel.steady is not None:  # past its first calls no first call serves it (ops/_host._Steady)
+        arrays = values[:len(values) - len(kernel.dynamic)]
+        if tuple([getattr(a, 'aval', None) for a in arrays]) in kernel.steady:
+            return None
     return recorded if recorded is not None else _deferred(kernel, parents, values)
 
 

@@ -45,7 +45,7 @@ class Kernel:
     new scalar does not compile a new kernel.
     """
     __slots__ = ('op', 'attrs', 'key', 'fn', 'tiered', 'n_out', 'n_visible', 'dynamic', 'train',
-                 'host', 'first_calls')
+                 'host', 'first_calls', 'steady', '__weakref__')
 
     def __init__(self, op, attrs, train, device=None):
         self.op, self.attrs, self.train = op, attrs, train
@@ -71,6 +71,7 @@ class Kernel:
         self.host = None if op.host is None else _as_tuple_fn(op.host, static, self.dynamic, self.n_out, False)
         # a signature's first calls may run without compiling it (ops/_host.py)
         self.first_calls = self.host is not None or op.pointwise or op.rows is not None
+        self.steady = None  # {input avals: whether eager calls run the optimised program} (_host._Steady)
 
     @property
     def jitted(self):
@@ -84,6 +85,10 @@ class Kernel:
             _executables.sweep()
         prev = _x64_on()
         try:
+            steady = self.steady
+            if steady is not None and steady.get(tuple([a.aval for a in (
+                    arrays[:-len(self.dynamic)] if self.dynamic else arrays)])):
+                return self.tiered.hot(*arrays)
             # a signature's first calls: on the host, in a size bucket, or by a cheaply compiled program
             outs = _host.run(self, arrays)
             if outs is None:

@@ -139,10 +139,10 @@ class Tiered:
     everything else the compiled program depends on; callers put the Tiered's ``id()`` in it,
     which a later Tiered may reuse once this one is evicted from its cache: that only starts the
     newcomer's count where this one's ended)."""
-    __slots__ = ('_hot', '_cold', '_fn', '_jit_kwargs', '_at_once', '__weakref__')
+    __slots__ = ('_hot', '_cold', '_fn', '_jit_kwargs', '_at_once', 'steady', '__weakref__')
 
     def __init__(self, fn, at_once=False, **jit_kwargs):
-        self._hot = self._cold = None
+        self._hot = self._cold = self.steady = None
         self._fn, self._jit_kwargs = fn, jit_kwargs
         self._at_once = at_once  # no cheap tier: OpDef.optimised_at_once
 
@@ -166,6 +166,23 @@ class Tiered:
     def pick(self, signature):
         """The compiled function for this call: the cheap one for a signature's first calls."""
         return self.choose(signature, _host.first_call(signature))
+
+    def pick_for(self, values):
+        """:meth:`pick` for a call on ``values``, whose signature is ``(id(self), signature_of(values))``:
+        one lookup of the values' avals where they were given the optimised program before
+        (``_host._Steady``, emptied with the counts)."""
+        avals = tuple([getattr(v, 'aval', None) for v in values])
+        steady = self.steady
+        if steady is not None and avals in steady:
+            if _executables.due:
+                _executables.sweep()
+            return self._hot
+        signature = (id(self), signature_of(values))
+        first = _host.first_call(signature)
+        tier = self.choose(signature, first)
+        if not first:
+            _host.steady.note(self, avals, True)
+        return tier
 
     def choose(self, signature, first):
         """:meth:`pick` for a call its caller has counted: ``first``, what ``_host.first_call``
