@@ -485,11 +485,19 @@ def _fused_backward(nodes, node_heads, structure, leaves):
             _fused_cache.popitem(last=False)
     else:
         _fused_cache.move_to_end(structure)
-    signature = (id(fused), tuple([_piece(n) for n in nodes]))
-    weighed = _costly.weighed(fused, signature)
-    cold = _costly.stays_cold(weighed) or _host.first_call(signature)
-    run = fused.choose(signature, cold and not any(n.settled for n in nodes))
-    grads = _costly.timed(weighed, cold, lambda: run([n.pullback for n in nodes], [c for _, c in node_heads]))
+    pullbacks, head_cts = [n.pullback for n in nodes], [c for _, c in node_heads]
+    avals = tuple([getattr(v, 'aval', None) for n in nodes for v in n.values])
+    hot = fused.steady_hot(avals)  # these inputs ran the optimised program before: one lookup
+    if hot is not None:
+        grads = hot(pullbacks, head_cts)
+    else:
+        signature = (id(fused), tuple([_piece(n) for n in nodes]))
+        weighed = _costly.weighed(fused, signature)
+        cold = _costly.stays_cold(weighed) or _host.first_call(signature)
+        run = fused.choose(signature, cold and not any(n.settled for n in nodes))
+        grads = _costly.timed(weighed, cold, lambda: run(pullbacks, head_cts))
+        if not cold:
+            _host.steady.note(fused, avals, True)
     return {id(leaf): (leaf, v, g) for (leaf, v), g in zip(leaves, grads) if g is not None}
 
 

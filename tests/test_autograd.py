@@ -337,6 +337,29 @@ def test_repeated_graph_gives_the_same_gradients(rng):
         np.testing.assert_allclose(grads_w[i], want_w * (i + 1), rtol=1e-5)  # grad_req 'add'
 
 
+def test_a_fused_backward_run_optimised_is_found_again_by_its_inputs_avals(rng):
+    from gluonjax import _tape
+    from gluonjax.ops import _host
+    xv, wv = rng.uniform(-1, 1, (3, 5)).astype(np.float32), rng.uniform(-1, 1, (3, 5)).astype(np.float32)
+    x, w = _var(xv), _var(wv)
+
+    def step():
+        with autograd.record():
+            y = (nd.tanh(x) * w + x).sum()
+        y.backward()
+        np.testing.assert_allclose(x.grad.asnumpy(), (1 - np.tanh(xv) ** 2) * wv + 1, rtol=1e-5)
+        np.testing.assert_allclose(w.grad.asnumpy(), np.tanh(xv), rtol=1e-5)
+    _host.forget()
+    for _ in range(2 * _host.HOST_CALLS + 2):  # past the first calls of the nodes, then of the fused backward
+        step()
+    steady = [f for f in _tape._fused_cache.values() if f.steady]
+    # tanh, *, + and sum: six inputs, each (3, 5)
+    assert any(len(key) == 6 and all(a.shape == (3, 5) for a in key) for f in steady for key in f.steady)
+    _host.forget()
+    assert all(f.steady is None for f in _tape._fused_cache.values())
+    step()  # counted anew, the same gradients
+
+
 def test_operator_jax_cannot_differentiate_fails_only_in_backward():
     import jax
     from gluonjax.ndarray.ndarray import apply_fn

@@ -172,17 +172,25 @@ class Tiered:
         one lookup of the values' avals where they were given the optimised program before
         (``_host._Steady``, emptied with the counts)."""
         avals = tuple([getattr(v, 'aval', None) for v in values])
-        steady = self.steady
-        if steady is not None and avals in steady:
-            if _executables.due:
-                _executables.sweep()
-            return self._hot
+        hot = self.steady_hot(avals)
+        if hot is not None:
+            return hot
         signature = (id(self), signature_of(values))
         first = _host.first_call(signature)
         tier = self.choose(signature, first)
         if not first:
             _host.steady.note(self, avals, True)
         return tier
+
+    def steady_hot(self, avals):
+        """The optimised function where a call on inputs of these avals was given it before
+        (noted in ``steady``, see ``_host._Steady``), else None."""
+        steady = self.steady
+        if steady is None or avals not in steady:
+            return None
+        if _executables.due:  # before a call: release the programs jax keeps (see _executables)
+            _executables.sweep()
+        return self._hot
 
     def choose(self, signature, first):
         """:meth:`pick` for a call its caller has counted: ``first``, what ``_host.first_call``
