@@ -51,6 +51,7 @@ Set ``GLUONJAX_HOST_FIRST_CALLS=0`` to compile every signature at once.
 """
 import collections
 import os
+import threading
 import time
 import weakref
 
@@ -98,21 +99,24 @@ class _Steady:
 
     def __init__(self):
         self._owners = weakref.WeakSet()
+        self._lock = threading.Lock()  # DataLoader worker threads run operators too
 
     def note(self, owner, avals, compiled):
         steady = owner.steady
         if steady is None or len(steady) >= self.STEADY_MAX:
             steady = owner.steady = {}
-            self._owners.add(owner)
+            with self._lock:
+                self._owners.add(owner)
         if compiled:
             steady[avals] = True
         else:
             steady.setdefault(avals, False)
 
     def clear(self):
-        for owner in list(self._owners):
-            owner.steady = None
-        self._owners.clear()
+        with self._lock:
+            for owner in list(self._owners):
+                owner.steady = None
+            self._owners.clear()
 
     def __len__(self):
         return len(self._owners)
