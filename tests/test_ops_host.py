@@ -82,6 +82,7 @@ SHAPED = {
     '_np_sum': ([(3, 4, 5)], {'axis': (0, 2), 'dtype': 'int64'}), '_np_prod': ([(3, 4)], {'axis': 1, 'keepdims': True}),
     '_np_diag': ([(4, 5)], {'k': -1}), '_np_diagflat': ([(2, 3)], {'k': 2}),
     '_np_diagonal': ([(3, 4, 5)], {'offset': 1, 'axis1': 2, 'axis2': 0}), '_npi_diag_indices_from': ([(3, 3, 3)], {}),
+    '_np_trace': ([(3, 4, 5)], {'offset': 1, 'axis1': 2, 'axis2': 0}),  # diagonals of two elements
     '_npi_full_like': ([(2, 3)], {'fill_value': -2.0, 'dtype': 'float16'}), '_npi_unravel_index': ([(7,)], {'shape': (3, 5, 4)}),
     '_npi_where': ([(2, 1), (2, 3), (3,)], {}),
     '_npi_split': ([(6, 4)], {'indices': (1, 4), 'axis': 0}), '_npi_diff': ([(4, 9)], {'n': 3, 'axis': 1}),
@@ -158,7 +159,7 @@ def test_moves_and_reductions_on_the_host_give_the_compiled_bits(name):
             continue  # MXNet's sort refuses float16
         special = name not in SUBNORMALS_DECLINED + FINITE_INDICES  # data computed exactly (see below for the rest)
         arrays = _device([_values(dtype, int(np.prod(s)), rng, special).reshape(s) for s in shapes])
-        for h, c in zip(*_both_ways(kernel, arrays)):
+        for h, c in zip(*_both_ways(kernel, arrays + [kernel.attrs[d] for d in kernel.dynamic])):
             _same_bits(h, c)
 
 
@@ -472,3 +473,46 @@ def test_bincount_sums_of_weights_on_the_host_have_the_compiled_bits(wtype):
     for out in outs[1:]:
         _same_bits(out, outs[0])
     assert np.allclose(outs[0], np.bincount(data.asnumpy(), weights.asnumpy().astype('float64')), rtol=1e-2)
+
+
+def test_trace_first_calls_on_the_host_and_their_gradients_match_numpy(compiles):
+    # diagonals of at most two elements, and integers, run on the host; longer float diagonals
+    # compile (XLA's order of summation rounds them); a hybridized block's first calls run node
+    # by node, so a new offset compiles no graph
+    from gluonjax import npx
+    from gluonjax.gluon import HybridBlock
+
+    class Trace(HybridBlock):
+        def __init__(self, offset):
+            super().__init__()
+            self._offset = offset
+
+        def hybrid_forward(self, F, x):
+            return F.np.trace(x, offset=self._offset, axis1=-1, axis2=0)
+
+    rng = np.random.RandomState(3)
+    npx.set_np()
+    try:
+        for dtype in ('float32', 'int32', 'float16'):
+            data = rng.uniform(-10, 10, (4, 2, 3)).astype(dtype)
+            for offset in (-3, -1, 0, 2):
+                x = mx.np.array(data, dtype=dtype)
+                x.attach_grad()
+                block = Trace(offset)
+                block.hybridize()
+                before = compiles[0]
+                with autograd.record():
+                    out = block(x)
+                out.backward()
+                want = np.trace(data, offset, -1, 0).astype(dtype)
+                np.testing.assert_allclose(out.asnumpy(), want, rtol=1e-3 if dtype == 'float16' else 1e-6)
+                idx = np.indices(data.shape)
+                grad = (idx[-1] + offset == idx[0]).astype(dtype)
+                np.testing.assert_array_equal(x.grad.asnumpy(), grad)
+                made = compiles[1][before:]
+                if dtype != 'int32' and offset == 0:  # 3 float elements: the compiled vjp form records it
+                    assert 'jit(forward)' in made
+                elif offset != -3:  # past the dtype's first offset: its gradient's program serves all
+                    assert made == [], made
+    finally:
+        npx.reset_np()

@@ -57,8 +57,22 @@ def np_diagonal(data, *, offset, axis1, axis2, xp=jnp):
     return xp.diagonal(data, offset, axis1, axis2)
 
 
+def _trace_on_host(data, offset, *, axis1, axis2):
+    """np_trace on the host where it gives the compiled bits: integers (wrapping sums), and floats
+    whose diagonals hold at most two elements (longer ones round in XLA's order of summation);
+    float16 adds in float32 as the compiled sum does."""
+    _check_axes('_np_trace', data, axis1, axis2)
+    diagonal = np.diagonal(data, int(offset), axis1, axis2)
+    if data.dtype == np.bool_ or (data.dtype.kind == 'f' and diagonal.shape[-1] > 2):
+        raise Fallback('_np_trace')
+    wide = np.int64 if data.dtype.kind in 'iu' else np.float32 if data.dtype == np.float16 else data.dtype.type
+    # starting from +0, as the compiled sum does (numpy's sum of [-0.0] keeps the sign)
+    return diagonal.astype(wide).sum(axis=-1, initial=wide(0)).astype(data.dtype)
+
+
 @register('_np_trace', inputs=('data',), np=(Np('trace(a, offset=0, axis1=0, axis2=1, out=None)'),),
-          params=[P('offset', 'int', 0), P('axis1', 'int', 0), P('axis2', 'int', 1)], dynamic_params=('offset',))
+          params=[P('offset', 'int', 0), P('axis1', 'int', 0), P('axis2', 'int', 1)], dynamic_params=('offset',),
+          host=int_exact(cpu_arithmetic(_trace_on_host)))
 def np_trace(data, offset, *, axis1, axis2):
     """Sums along the ``offset`` diagonal of the (axis1, axis2) planes: the planes masked to the
     diagonal and summed, so that the offset is a value (one program for every offset)."""
