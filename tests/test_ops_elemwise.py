@@ -416,3 +416,17 @@ def test_relu_keeps_nan_and_so_does_its_gradient():
     y.backward()
     np.testing.assert_array_equal(y.asnumpy(), [np.nan, 0, 0, 2])
     np.testing.assert_array_equal(x.grad.asnumpy(), [np.nan, 0, 0, 1])
+
+
+def test_scalar_zeros_of_either_sign_and_nan_keep_their_own_kernels():
+    # the scalar of `x * s` is the cached kernel's: -0.0 == 0.0 must not share one, nor NaN miss it
+    from gluonjax.ops import _kernel
+    x = nd.array([1.0, -2.0])
+    for first, second in ((-0.0, 0.0), (0.0, -0.0)):
+        np.testing.assert_array_equal(np.signbit((x * first).asnumpy()), np.signbit(np.array([1.0, -2.0]) * first))
+        np.testing.assert_array_equal(np.signbit((x * second).asnumpy()), np.signbit(np.array([1.0, -2.0]) * second))
+    np.testing.assert_array_equal(np.signbit((x * np.float32(-0.0)).asnumpy()), [True, False])
+    before = len(_kernel._cache)
+    for _ in range(5):
+        assert np.isnan((x * float('nan')).asnumpy()).all()
+    assert len(_kernel._cache) - before <= 1

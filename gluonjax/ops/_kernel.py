@@ -186,16 +186,31 @@ def kernel_for(op_name, kwargs, train=False, device=None):
         key = (op_name, (), train, device)
     else:
         try:
-            key = (op_name, tuple(sorted(kwargs.items())), train, device)
+            items = tuple(sorted(kwargs.items()))
+            key = (op_name, items, train, device)
             hash(key)
         except TypeError:
-            key = (op_name, freeze(kwargs), train, device)
+            items = freeze(kwargs)
+            key = (op_name, items, train, device)
+        for _, value in items:
+            if isinstance(value, (float, np.floating)) and (value == 0 or value != value):
+                key = (op_name, tuple([(k, _float_bits(v)) for k, v in items]), train, device)
+                break
     k = _cache.get(key)
     if k is None:
         op = get_op(op_name)
         attrs = op.parse_attrs(kwargs)
         k = _cache[key] = Kernel(op, attrs, train and op.mode_dependent, device)
     return k
+
+
+def _float_bits(value):
+    """``value`` as a cache key tells it: a float zero by its sign (``-0.0 == 0.0``, and the
+    kernel's scalar is the first call's) and NaN equal to itself (a new key per ``x * nan`` call
+    otherwise); other values as they are."""
+    if isinstance(value, (float, np.floating)) and (value == 0 or value != value):
+        return (type(value).__name__, float(value).hex())
+    return value
 
 
 def with_values(kernel, host_inputs):
