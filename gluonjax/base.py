@@ -111,9 +111,10 @@ class NotImplementedForSymbol(MXNetError):
         self.function = function.__name__ if callable(function) else str(function)
         self.alias = alias
         self.args = tuple(str(type(a)) for a in args)
+        self.where = ''  # 'while tracing net0 (Net) for hybridize(): ', set by Gluon
 
     def __str__(self):
-        msg = 'Function {}'.format(self.function)
+        msg = getattr(self, 'where', '') + 'Function {}'.format(self.function)
         if self.alias:
             msg += ' (namely operator "{}")'.format(self.alias)
         if self.args:

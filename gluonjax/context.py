@@ -124,6 +124,15 @@ def context_of_device(device):
     return Context('cpu', cpus.index(device) if device in cpus else device.id)
 
 
+_HOST_ALIASES = ('cpu_shared', 'cpu_pinned')
+
+
+def on_host_cpu(ctx):
+    """``ctx`` with the host's aliases (a DataLoader worker's ``cpu_shared`` batch, pinned memory)
+    read as ``cpu``, as MXNet's operators place their outputs and key a Parameter's copies."""
+    return ctx if ctx.device_type not in _HOST_ALIASES else Context('cpu', ctx.device_id)
+
+
 def cpu(device_id=0):
     return Context('cpu', device_id)
 

@@ -458,6 +458,65 @@ def test_cast_flip_compose():
     assert crop.shape == (3, 3, 3) and crop.dtype == np.uint8
 
 
+@pytest.mark.parametrize('loader_kwargs', [{'num_workers': 2}, {'pin_memory': True}])
+def test_worker_and_pinned_batches_train_a_cpu_network(loader_kwargs):
+    """A batch in cpu_shared (DataLoader workers) or cpu_pinned memory reads the Parameters' cpu
+    copies, operators on it give cpu arrays (views and astype keep the batch's context), and the
+    built-in loss takes the cpu output with the cpu_shared label: MXNet's behaviour."""
+    x = np.cos(np.arange(40)).reshape(8, 5).astype(np.float32)
+    y = (np.arange(8) % 3).astype(np.float32)
+    loader = gdata.DataLoader(gdata.ArrayDataset(mx.nd.array(x), mx.nd.array(y)), batch_size=8, **loader_kwargs)
+    net = mx.gluon.nn.Dense(3, in_units=5, weight_initializer=mx.init.Constant(0.1))
+    net.initialize()
+    trainer = mx.gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.5})
+    (d, l), = list(loader)
+    host = 'cpu_shared' if 'num_workers' in loader_kwargs else 'cpu_pinned'
+    assert d.context.device_type == host and l.context.device_type == host
+    assert net.weight.data(d.context) is net.weight.data(mx.cpu())
+    assert (d * 2).context == mx.cpu() and d.reshape((40,)).context == d.context
+    assert d[0].context == d.context and d.astype('float16').context == d.context
+    with mx.autograd.record():
+        out = net(d)
+        loss = mx.gluon.loss.SoftmaxCrossEntropyLoss()(out, l)
+    loss.backward()
+    assert out.context == mx.cpu() and loss.context == mx.cpu()
+    logits = x @ np.full((3, 5), 0.1, np.float32).T
+    p = np.exp(logits - logits.max(1, keepdims=True))
+    p /= p.sum(1, keepdims=True)
+    np.testing.assert_allclose(loss.asnumpy(), -np.log(p[np.arange(8), y.astype(int)]), rtol=1e-5)
+    onehot = np.eye(3, dtype=np.float32)[y.astype(int)]
+    np.testing.assert_allclose(net.weight.grad().asnumpy(), (p - onehot).T @ x, rtol=1e-4, atol=1e-6)
+    trainer.step(8)
+    np.testing.assert_allclose(net.weight.data().asnumpy(), 0.1 - 0.5 / 8 * ((p - onehot).T @ x), rtol=1e-4, atol=1e-6)
+
+
+def test_compose_children_gather_runs_of_hybrid_transforms():
+    """len() and indexing see MXNet's children: a run of two or more HybridBlock transforms (user
+    HybridBlocks included) is one HybridSequential child; applying the Compose applies them all in
+    order, a user Block ending the run."""
+    T = mx.gluon.data.vision.transforms
+
+    class AddOne(mx.gluon.HybridBlock):
+        def hybrid_forward(self, F, x):
+            return x + 1
+
+    class Twice(mx.gluon.Block):
+        def forward(self, x):
+            return x * 2
+
+    img = mx.nd.array(np.arange(18).reshape(2, 3, 3), dtype='uint8')
+    c = T.Compose([T.ToTensor(), AddOne(), T.Normalize(0.5, 0.25), Twice()])
+    assert len(c) == 2 and type(c[0]).__name__ == 'HybridSequential' and len(c[0]) == 3
+    assert isinstance(c[0][1], AddOne) and isinstance(c[1], Twice)
+    ref = (np.arange(18).reshape(2, 3, 3).transpose(2, 0, 1) / 255.0 + 1 - 0.5) / 0.25 * 2
+    np.testing.assert_allclose(c(img).asnumpy(), ref, rtol=1e-6)
+    np.testing.assert_allclose(c[0](img).asnumpy(), ref / 2, rtol=1e-6)
+    mixed = T.Compose([T.Resize(2), T.CenterCrop(2), T.ToTensor(), T.Normalize(0.5, 0.5)])
+    assert len(mixed) == 3 and [type(t).__name__ for t in mixed] == ['Resize', 'CenterCrop', 'HybridSequential']
+    single = T.Compose([T.CenterCrop(2), T.ToTensor(), T.CenterCrop(1)])
+    assert [type(t).__name__ for t in single] == ['CenterCrop', 'ToTensor', 'CenterCrop']
+
+
 def test_transform_errors():
     with pytest.raises(MXNetError, match=r'shape \(height, width, channels\).*\[2,2\]'):
         T.ToTensor()(mx.nd.zeros((2, 2)))

@@ -543,3 +543,70 @@ def test_hybridized_deferred_shape_the_graph_cannot_infer_is_mxnets_value_error(
     net.hybridize()
     with pytest.raises(ValueError, match='Deferred initialization failed'):
         net(nd.ones((2, 4)))
+
+
+def test_ndarray_only_call_in_hybrid_forward_keeps_mxnets_error_type():
+    """x.asnumpy() on a traced input: NotImplementedForSymbol (an MXNetError), as MXNet raises,
+    with the Block's path in the message; the same Block runs eagerly before hybridize()."""
+    class ToHost(gluon.HybridBlock):
+        def hybrid_forward(self, F, x):
+            return F.array(x.asnumpy() * 2) if F is nd else x.asnumpy()
+
+    blk = ToHost()
+    np.testing.assert_array_equal(blk(nd.array([1., 2.])).asnumpy(), [2., 4.])
+    blk.hybridize()
+    with pytest.raises(mx.base.NotImplementedForSymbol, match=r'while tracing tohost\d* \(ToHost\) for hybridize\(\): '
+                       'Function asnumpy is not implemented for Symbol'):
+        blk(nd.array([1., 2.]))
+
+
+@pytest.mark.parametrize('hybridize', [False, True])
+def test_float64_data_into_deferred_float32_parameters_is_the_forwards_dtype_error(hybridize, capsys):
+    # MXNet infers shapes without dtypes: the Parameters get their shapes, then the forward raises
+    # the operator's MXNetError about the dtypes (not the deferred-initialisation ValueError)
+    net = gluon.nn.HybridSequential()
+    net.add(gluon.nn.Conv2D(2, 3), gluon.nn.Dense(2))
+    net.initialize()
+    if hybridize:
+        net.hybridize()
+    with pytest.raises(MXNetError, match='dtype'):
+        net(nd.ones((1, 1, 5, 5), dtype='float64'))
+    assert capsys.readouterr().out == ''
+    assert net[0].weight.shape == (2, 1, 3, 3)
+    x = np.arange(25, dtype=np.float32).reshape(1, 1, 5, 5) / 25
+    out = net(nd.array(x))
+    w, b = net[0].weight.data().asnumpy(), net[0].bias.data().asnumpy()
+    conv = np.array([[(x[0, 0, i:i + 3, j:j + 3] * w[c, 0]).sum() + b[c] for j in range(3) for i in range(3)]
+                     for c in range(2)])
+    conv = conv.reshape(2, 3, 3).transpose(0, 2, 1).reshape(1, -1)
+    dense = conv @ net[1].weight.data().asnumpy().T + net[1].bias.data().asnumpy()
+    assert net[1].weight.shape == (2, 18)
+    np.testing.assert_allclose(out.asnumpy(), dense, rtol=1e-5, atol=1e-6)
+
+
+def test_a_real_shape_error_with_float64_data_stays_the_deferred_value_error():
+    # MXNet 1.9.1: ValueError (its shape inference fails before any dtype is looked at)
+    net2 = gluon.nn.HybridSequential()
+    net2.add(gluon.nn.Dense(2), gluon.nn.Dense(3, in_units=5))
+    net2.initialize()
+    net2.hybridize()
+    with pytest.raises(ValueError, match='Deferred initialization failed'):
+        net2(nd.ones((1, 4), dtype='float64'))
+
+
+@pytest.mark.parametrize('in_units, hybridize, error', [(0, False, ValueError), (0, True, TypeError),
+                                                         (3, False, TypeError), (3, True, TypeError)])
+def test_an_extra_input_is_mxnets_error(in_units, hybridize, error, capsys):
+    # MXNet 1.9.1: a deferred eager Dense meets the extra input in its symbolic shape inference
+    # (ValueError); otherwise hybrid_forward's own TypeError
+    net = gluon.nn.Dense(2, in_units=in_units)
+    net.initialize()
+    if hybridize:
+        net.hybridize()
+    with pytest.raises(error) as info:
+        net(nd.ones((1, 3)), nd.ones(2))
+    assert type(info.value) is error
+    assert capsys.readouterr().out == ''
+    out = net(nd.array([[1., 2., 3.]]))
+    w, b = net.weight.data().asnumpy(), net.bias.data().asnumpy()
+    np.testing.assert_allclose(out.asnumpy(), np.array([[1., 2., 3.]]) @ w.T + b, rtol=1e-6)

@@ -190,6 +190,57 @@ def test_color_augmenters_follow_their_formulas():
     assert mx.image.ResizeAug(3).dumps() == '["resizeaug", {"size": 3, "interp": 2}]'
 
 
+def test_colour_augmenters_update_a_float_ndarray_in_place():
+    """MXNet's brightness/contrast/saturation/lighting augmenters compute `src *= alpha` & co.: a
+    float NDArray is changed and returned; an integer image (MXNet fails or truncates) gives a new
+    float32 array and stays as it was; numpy input is never written."""
+    src = np.random.RandomState(3).rand(4, 5, 3).astype(np.float32) * 255
+    eigval, eigvec = np.array([55.46, 4.794, 1.148]), np.random.RandomState(0).rand(3, 3)
+    coef = np.array([0.299, 0.587, 0.114], dtype=np.float32)
+    for make, ref in (
+            (lambda: mx.image.BrightnessJitterAug(0.3), lambda a: src * a),
+            (lambda: mx.image.ContrastJitterAug(0.3), lambda a: src * a + 3.0 * (1 - a) / src.size * (src * coef).sum()),
+            (lambda: mx.image.SaturationJitterAug(0.3), lambda a: src * a + (1 - a) * (src * coef).sum(axis=2, keepdims=True))):
+        random.seed(11)
+        alpha = 1.0 + random.uniform(-0.3, 0.3)
+        x = mx.nd.array(src)
+        random.seed(11)
+        out = make()(x)
+        assert out is x
+        np.testing.assert_allclose(x.asnumpy(), ref(alpha), rtol=1e-4, atol=1e-3)
+        ints = mx.nd.array(src.astype(np.uint8), dtype=np.uint8)
+        out = make()(ints)
+        assert out is not ints and out.dtype == np.float32
+        np.testing.assert_array_equal(ints.asnumpy(), src.astype(np.uint8))
+        host = src.copy()
+        make()(host)
+        np.testing.assert_array_equal(host, src)
+    x = mx.nd.array(src)
+    np.random.seed(5)
+    rgb = eigvec @ (eigval * np.random.normal(0, 0.1, size=3))
+    np.random.seed(5)
+    assert mx.image.LightingAug(0.1, eigval, eigvec)(x) is x
+    np.testing.assert_allclose(x.asnumpy(), src + rgb, rtol=1e-5, atol=1e-4)
+    # a view of a larger image: the write reaches the base, as MXNet's shared memory does
+    base = mx.nd.array(np.stack([src, src]))
+    random.seed(2)
+    alpha = 1.0 + random.uniform(-0.5, 0.5)
+    random.seed(2)
+    mx.image.BrightnessJitterAug(0.5)(base[1])
+    np.testing.assert_allclose(base.asnumpy()[1], src * alpha, rtol=1e-5)
+    np.testing.assert_array_equal(base.asnumpy()[0], src)
+    # an augmenter that leaves the image alone this time returns the array it was given, as MXNet's
+    x = mx.nd.array(src)
+    assert mx.image.RandomGrayAug(0.0)(x) is x and mx.image.HorizontalFlipAug(0.0)(x) is x
+    flipped = mx.image.HorizontalFlipAug(1.0)(x)
+    assert flipped is not x
+    np.testing.assert_array_equal(flipped.asnumpy(), src[:, ::-1])
+    # hue and grey make new arrays in MXNet too
+    x = mx.nd.array(src)
+    assert mx.image.HueJitterAug(0.2)(x) is not x and mx.image.RandomGrayAug(1.0)(x) is not x
+    np.testing.assert_array_equal(x.asnumpy(), src)
+
+
 def test_create_augmenter():
     augs = mx.image.CreateAugmenter((3, 8, 8), resize=10, rand_crop=True, rand_resize=True, rand_mirror=True,
                                     mean=True, std=True, brightness=0.1, contrast=0.1, saturation=0.1, hue=0.1,

@@ -540,3 +540,14 @@ def test_onehot_encode_fills_out_and_logs_mxnet_deprecation(capsys):
     err = capsys.readouterr().err
     assert err.endswith('] ../src/ndarray/./ndarray_function-inl.h:96: The operator onehot_encode is '
                         'deprecated; use one_hot instead.\n')
+
+
+@pytest.mark.parametrize('dtype', ['float32', 'float16', 'int8', 'int64', 'uint8'])
+def test_numpy_dtype_of_an_ndarray_is_its_dtype(dtype):
+    # MXNet code calls np.dtype(arr) (NumPy 1.x read the float32 class off .dtype; NumPy 2 needs the protocol)
+    a = nd.ones((2, 3), dtype=dtype)
+    assert np.dtype(a) == np.dtype(dtype) and a.dtype is np.dtype(dtype).type
+    assert np.dtype(a).itemsize * a.size == a.asnumpy().nbytes
+    if dtype.startswith('float'):  # sparse arrays hold float data here
+        assert np.dtype(a.tostype('csr')) == np.dtype(a.tostype('row_sparse')) == np.dtype(dtype)
+    assert np.zeros(2, dtype=a).dtype == np.dtype(dtype)

@@ -987,3 +987,29 @@ def test_use_np_block_mixing_np_and_classic_outputs_is_a_type_error(hybridize):
         else:
             with pytest.raises(TypeError, match='mxnet.numpy.ndarray'):
                 block(np.ones((2, 3)))
+
+
+@pytest.mark.parametrize('axis', [-1, 0, 1])
+def test_ndarray_sort_method_sorts_in_place_as_numpy(np_mode, axis):
+    values = onp.array([[3., 1., 2.], [0., 5., -1.]], dtype=onp.float32)
+    a = np.array(values)
+    before = id(a)
+    assert a.sort(axis=axis) is None
+    expected = values.copy()
+    expected.sort(axis=axis)
+    assert id(a) == before and a.shape == values.shape and a.dtype == onp.float32
+    onp.testing.assert_array_equal(a.asnumpy(), expected)
+    row = np.array(values)
+    row[1].sort()  # a basic-index view writes through to its base, as NumPy's does
+    onp.testing.assert_array_equal(row.asnumpy(), [values[0], onp.sort(values[1])])
+
+
+def test_genfromtxt_reads_into_np_arrays(np_mode, tmp_path):
+    path = tmp_path / 'data.csv'
+    path.write_text('1,2,3\n4,5,6.5\n')
+    a = np.genfromtxt(str(path), delimiter=',')
+    assert isinstance(a, np.ndarray) and a.dtype == onp.float64 and a.context == mx.cpu()
+    onp.testing.assert_array_equal(a.asnumpy(), onp.genfromtxt(str(path), delimiter=','))
+    b = np.genfromtxt(str(path), delimiter=',', dtype='int32', ctx=mx.cpu(1))
+    assert b.dtype == onp.int32 and b.context == mx.cpu(1)
+    onp.testing.assert_array_equal(b.asnumpy(), [[1, 2, 3], [4, 5, 6]])

@@ -141,7 +141,9 @@ def test_dot_storage_rules_and_values():
 
 def test_retain_take_getnnz_square_sum():
     kept = nd.sparse.retain(rsp(), nd.array([1, 2]))
-    assert kept.stype == 'row_sparse' and kept.indices.asnumpy().tolist() == [2]
+    # MXNet 1.9.1 stores every requested row, zeros where the array held none
+    assert kept.stype == 'row_sparse' and kept.indices.asnumpy().tolist() == [1, 2]
+    np.testing.assert_array_equal(kept.data.asnumpy(), [[0, 0], [2, 3]])
     np.testing.assert_array_equal(kept.asnumpy(), [[0, 0], [0, 0], [2, 3]])
     taken = nd.take(csr(), nd.array([2, 0, 7]))       # 'clip': 7 -> 2
     assert taken.stype == 'csr'
@@ -151,6 +153,74 @@ def test_retain_take_getnnz_square_sum():
     sq = nd._internal._square_sum(rsp(), axis=1, keepdims=True)
     assert sq.stype == 'row_sparse'
     np.testing.assert_array_equal(sq.asnumpy(), [[1], [0], [13]])
+
+
+@pytest.mark.parametrize('rows', [[0, 1], [1, 4], [0, 3], [3, 0, 3], []])
+def test_retain_stores_the_requested_rows(rows):
+    data = np.arange(12, dtype=np.float32).reshape(3, 2, 2) + 1
+    held = [0, 2, 3]
+    r = nd.sparse.row_sparse_array((data, held), shape=(5, 2, 2))
+    kept = nd.sparse.retain(r, nd.array(rows))
+    want = sorted(set(rows))
+    dense = np.zeros((5, 2, 2), np.float32)
+    dense[held] = data
+    assert kept.indices.asnumpy().tolist() == want and kept.indices.dtype == np.int64
+    np.testing.assert_array_equal(kept.data.asnumpy().reshape(-1, 2, 2), dense[want])
+    expected = np.zeros_like(dense)
+    expected[want] = dense[want]
+    np.testing.assert_array_equal(kept.asnumpy(), expected)
+
+
+def test_retain_of_an_empty_array_and_bad_rows():
+    kept = nd.sparse.retain(nd.sparse.zeros('row_sparse', (4, 2)), nd.array([1, 2]))
+    assert kept.indices.shape == (0,) and kept.data.shape == (0, 2)
+    with pytest.raises(MXNetError, match='row indices'):
+        nd.sparse.retain(rsp(), nd.array([5]))
+
+
+@pytest.mark.parametrize('make, lazy, n', [
+    (lambda: mx.optimizer.SGD(learning_rate=0.1, momentum=0.9), True, 1),
+    (lambda: mx.optimizer.SGD(learning_rate=0.1, momentum=0.9, lazy_update=False), False, 1),
+    (lambda: mx.optimizer.Adam(learning_rate=0.1), True, 2),
+    (lambda: mx.optimizer.Adam(learning_rate=0.1, lazy_update=False), False, 2),
+    (lambda: mx.optimizer.AdaGrad(learning_rate=0.1), True, 1),
+    (lambda: mx.optimizer.RMSProp(learning_rate=0.1), True, 1),
+    (lambda: mx.optimizer.Ftrl(learning_rate=0.1), True, 2)])
+def test_states_of_a_row_sparse_weight_are_row_sparse_where_mxnet_keeps_them(make, lazy, n):
+    opt = make()
+    weight = nd.array([[1, 2], [3, 4], [5, 6]]).tostype('row_sparse')
+    state = opt.create_state(0, weight)
+    states = state if isinstance(state, tuple) else (state,)
+    assert len(states) == n
+    assert [s.stype for s in states] == ['row_sparse' if lazy else 'default'] * n
+    dense_weight = nd.array([[1, 2], [3, 4], [5, 6]])
+    dense_state = opt.create_state(1, dense_weight)
+    assert all(s.stype == 'default' for s in (dense_state if isinstance(dense_state, tuple) else (dense_state,)))
+    grad = nd.sparse.row_sparse_array(([[1, -2]], [1]), shape=(3, 2))
+    for _ in range(2):
+        opt.update(0, weight, grad, state)
+        opt.update(1, dense_weight, grad, dense_state)
+    # the gradient's row: the same numbers whatever the storage; the weight keeps its own, and
+    # its other rows do not move (zero gradient, no weight decay; Ftrl's sparse kernel skips them)
+    assert weight.stype == 'row_sparse'
+    np.testing.assert_allclose(weight.asnumpy()[1], dense_weight.asnumpy()[1], rtol=1e-6)
+    np.testing.assert_array_equal(weight.asnumpy()[[0, 2]], [[1, 2], [5, 6]])
+    assert np.all(weight.asnumpy()[1] != [3, 4])
+    for s, d in zip(states, dense_state if isinstance(dense_state, tuple) else (dense_state,)):
+        np.testing.assert_allclose(s.asnumpy()[1], d.asnumpy()[1], rtol=1e-6)
+
+
+def test_lazy_sgd_of_the_row_sparse_tutorial():
+    # MXNet 1.9.1's row_sparse tutorial: only the gradient's rows of weight and momentum move
+    weight = nd.ones((4, 2)).tostype('row_sparse')
+    grad = nd.sparse.row_sparse_array(([[1, 2], [4, 5]], [1, 2]), shape=(4, 2))
+    sgd = mx.optimizer.SGD(learning_rate=0.01, momentum=0.01)
+    momentum = sgd.create_state(0, weight)
+    sgd.update(0, weight, grad, momentum)
+    g = np.array([[0, 0], [1, 2], [4, 5], [0, 0]], np.float32)
+    np.testing.assert_allclose(momentum.asnumpy(), -0.01 * g, rtol=1e-6)
+    np.testing.assert_allclose(weight.asnumpy(), 1 - 0.01 * g, rtol=1e-6)
+    assert weight.stype == momentum.stype == 'row_sparse'
 
 
 def test_setitem_copy_pickle_and_unsupported():

@@ -213,6 +213,15 @@ def test_bool_and_unsupported_operands():
         x + 'a'
 
 
+@pytest.mark.parametrize('method', ['asnumpy', 'asscalar', 'wait_to_read', 'detach', 'backward', 'as_in_context'])
+def test_ndarray_only_methods_raise_not_implemented_for_symbol(method):
+    x = mx.sym.var('x')
+    args = (mx.cpu(),) if method == 'as_in_context' else ()
+    with pytest.raises(mx.base.NotImplementedForSymbol, match='Function %s is not implemented for Symbol' % method):
+        getattr(x, method)(*args)
+    assert isinstance(mx.base.NotImplementedForSymbol(x.asnumpy, None), mx.base.MXNetError)
+
+
 @pytest.mark.parametrize('build, op, name, scalar', [
     (lambda F, x, y: x + y, 'elemwise_add', '_plus0', None),
     (lambda F, x, y: x - y, 'elemwise_sub', '_minus0', None),

@@ -23,6 +23,7 @@ import numpy as np
 from .. import initializer
 from .. import name as _name
 from ..base import MXNetError
+from ..context import on_host_cpu
 from .. import symbol
 from ..ndarray import NDArray
 from ..ndarray.ndarray import _STORAGE_TYPE_STR_TO_ID
@@ -577,6 +578,12 @@ def _trace_error(block, err):
             new = type(err)(msg)
         except Exception:  # an exception class with another constructor
             new = None
+    elif type(err) is not MXNetError and hasattr(err, 'where'):
+        # NotImplementedForSymbol (x.asnumpy() on a traced input): MXNet's type, the path in front
+        new = type(err).__new__(type(err))
+        new.__dict__.update(err.__dict__)
+        new.args = err.args
+        new.where = msg[:len(msg) - len(str(err))]
     if new is None:
         new = MXNetError(msg)
     new._gluon_block_path = True
@@ -607,6 +614,41 @@ def _print_infer_failure(inputs, infer_fn='infer_shape', attr='shape'):
     for name, a in zip(names, arrays):
         value = getattr(a, attr)
         print('  %s: %s' % (name, tuple(value) if attr == 'shape' else value))
+
+
+def _in_param_dtype(block, args):
+    """``args`` with their float arrays cast to ``block``'s float Parameters' one dtype, or None
+    when no array changes (or the Parameters' float dtypes differ among themselves)."""
+    kinds = {np.dtype(p.dtype) for p in block.collect_params().values()
+             if p.dtype is not None and np.dtype(p.dtype).kind == 'f'}
+    if len(kinds) != 1:
+        return None
+    (dtype,) = kinds
+    changed = False
+
+    def cast(a):
+        nonlocal changed
+        if isinstance(a, (list, tuple)):
+            return type(a)(cast(b) for b in a)
+        if isinstance(a, NDArray) and np.dtype(a.dtype).kind == 'f' and np.dtype(a.dtype) != dtype:
+            changed = True
+            return a.astype(dtype)
+        return a
+    out = [cast(a) for a in args]
+    return out if changed else None
+
+
+def _dtype_only_failure(block, F, inputs, params):
+    """Whether ``block``'s failed forward on ``inputs`` runs with its float inputs cast to the
+    Parameters' dtype: the failure was the dtypes', which MXNet's shape inference never sees."""
+    recast = _in_param_dtype(block, inputs)
+    if recast is None:
+        return False
+    try:
+        block.hybrid_forward(F, *recast, **params)
+    except Exception:
+        return False
+    return True
 
 
 def _inference_failed(err):
@@ -830,8 +872,12 @@ class HybridBlock(Block):
                 try:  # MXNet infers every shape first: a shape error here is its ValueError
                     return self.hybrid_forward(ndarray, x, *args, **params)
                 except MXNetError as err:
+                    if _dtype_only_failure(self, ndarray, [x] + list(args), params):
+                        raise  # MXNet's shapes were inferred: its forward raises this MXNetError
                     _print_infer_failure([x] + list(args))
                     raise _deferred_error(self, err) from None
+                except TypeError as err:  # inputs hybrid_forward does not take (an extra array):
+                    raise _deferred_error(self, err) from None  # MXNet's symbolic trace meets it first
             return self.hybrid_forward(ndarray, x, *args, **params)
 
     def _symbolic_forward(self, x, *args):
@@ -890,12 +936,20 @@ class HybridBlock(Block):
 
     def _deferred_infer_shape(self, *args):
         """Complete this Block's own Parameter shapes (children do theirs when they run)."""
+        infer = self._get_graph if self._gluon2() else self._infer_param_shapes
         try:
-            if self._gluon2():
-                self._get_graph(*args)
-            else:
-                self._infer_param_shapes(*args)
+            infer(*args)
         except Exception as err:
+            # MXNet infers shapes without dtypes: float data of another type than the Parameters'
+            # (float64 NumPy data) gets its shapes, and the forward then raises the operator's
+            # MXNetError about the dtypes. Inferring on copies in the Parameters' type does that.
+            recast = _in_param_dtype(self, args)
+            if recast is not None:
+                try:
+                    infer(*recast)
+                    return
+                except Exception:
+                    pass
             _print_infer_failure(args)
             raise ValueError('Deferred initialization failed because shape cannot be inferred. %s'
                              % err) from None
@@ -990,6 +1044,14 @@ class HybridBlock(Block):
                 with _QuietHooks(bool(self._cached)):
                     sym_inputs, out = self._get_graph(*args)
             except Exception as err:
+                recast = _in_param_dtype(self, args) if _inference_failed(err) else None
+                if recast is not None and any(p._deferred_init for p in params.values()):
+                    try:  # MXNet infers the shapes without dtypes, then its forward raises this
+                        self._runner_for(*recast)
+                    except Exception:
+                        pass
+                    else:  # the Parameters are shaped now: the call fails as MXNet's forward does
+                        return self._runner_for(*args)
                 failure = _whole_graph_failure(self, err, params, args)
                 if failure is err:
                     raise
@@ -1056,12 +1118,19 @@ class HybridBlock(Block):
         runner, flat = self._runner_for(*args)
         real = [a for a in flat if a is not None]
         ctxs = set(a.context for a in real)
+        ctx = real[0].context
+        if len(ctxs) > 1:
+            # the host's aliases (a DataLoader worker's cpu_shared batch, pinned memory) are the
+            # host: a loss (hybridized from the start) takes a cpu output and a cpu_shared label,
+            # as MXNet's eager loss does, and gives a cpu result
+            ctxs = set(on_host_cpu(c) for c in ctxs)
+            ctx = next(iter(ctxs))
         if len(ctxs) > 1:
             raise ValueError('Find multiple contexts in the input, After hybridized, the HybridBlock '
                              'only supports one input context. You can print the ele.ctx in the '
                              'input arguments to inspect their contexts. Find all contexts = %s'
                              % ctxs)
-        out = runner(real, real[0].context)
+        out = runner(real, ctx)
         return _regroup(out, runner.out_format)
 
     # ---- export ------------------------------------------------------------------------------

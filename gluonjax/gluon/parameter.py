@@ -19,7 +19,7 @@ from .. import autograd, initializer
 from .._transfer import put
 from .._x64 import x64
 from ..base import MXNetError, shape_str
-from ..context import Context, cpu, current_context
+from ..context import Context, cpu, current_context, on_host_cpu
 from .utils import _brief_print_list, _indent, shape_is_known
 
 _UNSET = object()
@@ -216,6 +216,10 @@ class Parameter:
                     return arr_list[0]
                 ctx = current_context()
             idx = self._ctx_map.get(ctx)
+            if idx is None:
+                # MXNet keys a Parameter's copies by device kind, the host kinds together: a batch
+                # from DataLoader workers (cpu_shared) or pinned memory reads the cpu copy
+                idx = self._ctx_map.get(on_host_cpu(ctx))
             if idx is not None:
                 return arr_list[idx]
             raise RuntimeError("Parameter '%s' was not initialized on context %s. It was only "

@@ -512,10 +512,20 @@ class _NumpyAug(Augmenter):
     """An augmenter computed on numpy: ``_apply(x)`` on the host copy of the image."""
 
     _takes_numpy = True
+    # MXNet's colour augmenters compute `src *= alpha` & co.: a float NDArray handed to them is
+    # updated in place and returned (an integer image gives a new float32 array here)
+    _in_place = False
 
     def __call__(self, src):
         x, ctx = _np(src)
-        return _back(self._apply(x), ctx)
+        out = self._apply(x)
+        if out is x:  # not applied this time (RandomGrayAug, HorizontalFlipAug): MXNet returns src
+            return src
+        if (self._in_place and isinstance(src, NDArray) and out.dtype == x.dtype
+                and out.shape == x.shape):
+            src[:] = out
+            return src
+        return _back(out, ctx)
 
     def _apply(self, x):
         raise NotImplementedError
@@ -629,6 +639,8 @@ def _float(x):
 class BrightnessJitterAug(_NumpyAug):
     """Multiply by ``1 + uniform(-brightness, brightness)``."""
 
+    _in_place = True
+
     def __init__(self, brightness):
         super().__init__(brightness=brightness)
         self.brightness = brightness
@@ -644,6 +656,8 @@ _GRAY_COEF = np.array([[[0.299, 0.587, 0.114]]], dtype=np.float32)
 class ContrastJitterAug(_NumpyAug):
     """Blend with the image's mean grey level by ``1 + uniform(-contrast, contrast)``."""
 
+    _in_place = True
+
     def __init__(self, contrast):
         super().__init__(contrast=contrast)
         self.contrast = contrast
@@ -658,6 +672,8 @@ class ContrastJitterAug(_NumpyAug):
 
 class SaturationJitterAug(_NumpyAug):
     """Blend with each pixel's grey level by ``1 + uniform(-saturation, saturation)``."""
+
+    _in_place = True
 
     def __init__(self, saturation):
         super().__init__(saturation=saturation)
@@ -704,6 +720,8 @@ class ColorJitterAug(RandomOrderAug):
 
 class LightingAug(_NumpyAug):
     """AlexNet-style PCA lighting noise: add ``eigvec @ (eigval * normal(0, alphastd))``."""
+
+    _in_place = True
 
     def __init__(self, alphastd, eigval, eigvec):
         super().__init__(alphastd=alphastd, eigval=eigval, eigvec=eigvec)

@@ -21,7 +21,7 @@ from .._transfer import put
 from .._x64 import x64, on as _x64_on, restore as _x64_restore
 from ..base import DeferredError, MXNetError, shape_str, upper_layer
 from . import _pending
-from ..context import Context, current_context, context_of_device
+from ..context import Context, current_context, context_of_device, on_host_cpu
 from ..ops import _first_records, _host, _tiers, sparse as _sparse_storage
 from ..ops._kernel import kernel_for, operator_error, with_values
 from ..ops._frontend import COMPARISONS, ArrayType, python_operators
@@ -108,6 +108,12 @@ class NDArray(ArrayType):
     @property
     def dtype(self):
         return self._data.dtype.type
+
+    @property
+    def __numpy_dtype__(self):
+        """``numpy.dtype(arr)``: NumPy 2 no longer reads a type class from ``.dtype`` (MXNet's
+        ``float32`` class), which NumPy 1.x did; this protocol gives it the dtype."""
+        return np.dtype(self.dtype)
 
     @property
     def size(self):
@@ -229,7 +235,10 @@ class NDArray(ArrayType):
         dtype = np.dtype(dtype)
         if not copy and dtype == self._data.dtype:
             return self
-        return invoke('Cast', [self], {'dtype': dtype.name})
+        out = invoke('Cast', [self], {'dtype': dtype.name})
+        if self._ctx is not None and on_host_cpu(self._ctx) is not self._ctx:
+            out._ctx = self._ctx  # MXNet's astype copies into an array on the same context
+        return out
 
     def copy(self):
         return self.copyto(self.context)
@@ -295,7 +304,8 @@ class NDArray(ArrayType):
         if grad_req not in ('write', 'add', 'null'):
             raise MXNetError("attach_grad: grad_req must be 'write', 'add' or 'null', not %r" % (grad_req,))
         stype = self.stype if stype is None else stype  # MXNet: a sparse array's gradient is sparse too
-        g = type(self)._from_jax(_zeros_like(self._data), self._ctx)
+        ctx = self._ctx if self._ctx is None else on_host_cpu(self._ctx)  # MXNet: a cpu_shared array's gradient is on cpu
+        g = type(self)._from_jax(_zeros_like(self._data), ctx)
         if stype != 'default':  # a sparse gradient buffer
             g = invoke('cast_storage', [g], {'stype': stype})
         self._ag = _tape.Leaf(g, grad_req)
@@ -447,6 +457,8 @@ def make_view(base, out, begin, end):
     if end <= begin:
         return
     out._view = (base, begin, end)
+    if base._ctx is not None and on_host_cpu(base._ctx) is not base._ctx:
+        out._ctx = base._ctx  # a view keeps the memory, and the context, of its base
     refs = base._views
     if refs is None:
         base._views = [weakref.ref(out)]
@@ -560,10 +572,11 @@ def _astype(data, dtype):
 # ---------------------------------------------------------------------------------------
 
 def _ctx_of(arrays):
+    """The context of an operator's outputs: its first input's, the host's aliases read as cpu."""
     for a in arrays:
         if a._ctx is not None:
-            return a._ctx
-    return arrays[0].context if arrays else current_context()
+            return on_host_cpu(a._ctx)
+    return on_host_cpu(arrays[0].context if arrays else current_context())
 
 
 def invoke(op_name, inputs, kwargs, out=None, ctx=None):

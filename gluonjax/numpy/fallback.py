@@ -13,7 +13,7 @@ from ._dispatch import _numpy_fallback
 __all__ = [
     'allclose', 'alltrue', 'apply_along_axis', 'apply_over_axes', 'argpartition', 'argwhere', 'array_equal',
     'array_equiv', 'choose', 'compress', 'corrcoef', 'correlate', 'count_nonzero', 'cov', 'digitize', 'divmod',
-    'extract', 'flatnonzero', 'float_power', 'frexp', 'heaviside', 'histogram2d', 'histogram_bin_edges',
+    'extract', 'flatnonzero', 'float_power', 'frexp', 'genfromtxt', 'heaviside', 'histogram2d', 'histogram_bin_edges',
     'histogramdd', 'i0', 'in1d', 'interp', 'intersect1d', 'isclose', 'isin', 'ix_', 'lexsort', 'min_scalar_type',
     'modf', 'msort', 'nanargmax', 'nanargmin', 'nancumprod', 'nancumsum', 'nanmax', 'nanmedian', 'nanmin',
     'nanpercentile', 'nanprod', 'nanquantile', 'ndim', 'partition', 'piecewise', 'packbits', 'poly', 'polyadd',
@@ -41,3 +41,12 @@ def in1d(ar1, ar2, assume_unique=False, invert=False):
 
 
 globals().update({name: getattr(onp, name) for name in __all__ if name not in globals()})
+
+
+def genfromtxt(*args, **kwargs):
+    """NumPy's ``genfromtxt`` read into an ``mx.np`` array of the dtype NumPy chose (float64 for
+    numbers), on ``ctx`` (default: the current context), as MXNet 1.9.1's ``mx.np.genfromtxt``."""
+    from .multiarray import array
+    ctx = kwargs.pop('ctx', None)
+    values = onp.genfromtxt(*args, **kwargs)
+    return array(values, dtype=values.dtype, ctx=ctx)

@@ -146,6 +146,11 @@ class ndarray(_NumpyMethods, NDArray):
     def as_np_ndarray(self):
         return self
 
+    def sort(self, axis=-1, kind=None, order=None):
+        """Sort this array in place along ``axis`` and return None, as NumPy's ``ndarray.sort``
+        (MXNet 1.9.1's method raises TypeError; ``np.sort(a)`` gives a sorted copy)."""
+        self[...] = sort(self, axis=axis, kind=kind, order=order)
+
     def item(self, *args):
         return self.asnumpy().item(*args)
 

@@ -267,7 +267,8 @@ def _host_sort(data, *, axis, is_ascend):
 
 
 @register('sort', mxnet_outputs=2, output_names=('output0',), methods=('sort',), params=[P('axis', 'int', -1, optional=True), P('is_ascend', 'bool', True)],
-          np=(Np('sort(a, axis=-1, kind=None, order=None)', method=True, ignored=('kind',), unsupported=('order',)),),
+          # np.ndarray.sort sorts in place, as NumPy's (numpy/multiarray.py): not this entry's method
+          np=(Np('sort(a, axis=-1, kind=None, order=None)', ignored=('kind',), unsupported=('order',)),),
           host=int_exact(_host_sort))
 def sort(data, *, axis, is_ascend):
     """The values sorted along ``axis`` (the flattened array when axis is None)."""

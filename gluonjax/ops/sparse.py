@@ -240,9 +240,22 @@ def _retain_sparse(kernel, data, indices):
     if not isinstance(data, RowSparse) or stype_of(indices) != 'default':
         raise MXNetError('_sparse_retain: data must be row_sparse and indices dense, got %s and %s'
                          % (stype_of(data), stype_of(indices)))
-    keep = np.isin(_host(data.indices), _host(indices).astype(INDEX_DTYPE))
-    pos = _index(np.flatnonzero(keep))
-    return (RowSparse(data.data[pos], data.indices[pos], data.shape),)
+    # MXNet's result stores exactly the requested rows (zeros where data holds none), sorted and
+    # without repeats here (MXNet copies the request as given, unordered or repeated); nothing
+    # when data stores no row.
+    have = _host(data.indices)
+    want = np.unique(_host(indices).astype(INDEX_DTYPE))
+    if want.size and (want[0] < 0 or want[-1] >= data.shape[0]):
+        raise MXNetError('_sparse_retain: row indices must lie in [0, %d), got %d..%d'
+                         % (data.shape[0], want[0], want[-1]))
+    if not have.size:
+        want = want[:0]
+    pos = np.minimum(np.searchsorted(have, want), max(have.size - 1, 0))
+    found = have[pos] == want if have.size else np.zeros(0, bool)
+    rows = data.data[_index(pos)]
+    mask = jnp.asarray(found).reshape((-1,) + (1,) * (rows.ndim - 1))
+    rows = jnp.where(mask, rows, jnp.zeros((), rows.dtype))
+    return (RowSparse(rows, _put(want, data.indices), data.shape),)
 
 
 @register('_contrib_getnnz', params=[P('axis', 'int', None, optional=True, choices=(None, 1))])

@@ -10,7 +10,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .optimizer import Optimizer, register
-from .sgd import _checked, rescaled, zeros_state
+from .sgd import _checked, lazy_stype, rescaled, zeros_state
 
 __all__ = ['Adam', 'AdamW', 'Adamax', 'Nadam', 'LAMB']
 
@@ -61,7 +61,8 @@ class Adam(Optimizer):
         self.lazy_update = lazy_update
 
     def create_state(self, index, weight):
-        return (zeros_state(weight), zeros_state(weight))
+        stype = lazy_stype(self, weight)
+        return (zeros_state(weight, stype=stype), zeros_state(weight, stype=stype))
 
     def _config(self):
         return (self._clip(), self.beta1, self.beta2, self.epsilon)

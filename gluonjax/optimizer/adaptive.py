@@ -44,9 +44,8 @@ class RMSProp(Optimizer):
         self.clip_weights = clip_weights
 
     def create_state(self, index, weight):
-        if self.centered:
-            return (zeros_state(weight), zeros_state(weight), zeros_state(weight))
-        return (zeros_state(weight),)
+        n = 3 if self.centered else 1
+        return tuple(zeros_state(weight, stype=weight.stype) for _ in range(n))
 
     def _config(self):
         return (self._clip(), self.gamma1, self.gamma2, self.epsilon,
@@ -94,7 +93,7 @@ class AdaGrad(Optimizer):
         self.float_stable_eps = _checked(self, 'eps', eps)
 
     def create_state(self, index, weight):
-        return zeros_state(weight)
+        return zeros_state(weight, stype=weight.stype)
 
     def _config(self):
         return (self._clip(), self.float_stable_eps)
@@ -178,7 +177,7 @@ class Ftrl(Optimizer):
         self.lr = _number('Ftrl', 'learning_rate', learning_rate)
 
     def create_state(self, index, weight):
-        return (zeros_state(weight), zeros_state(weight))
+        return (zeros_state(weight, stype=weight.stype), zeros_state(weight, stype=weight.stype))
 
     def _config(self):
         return (self._clip(), self.lamda1, self.beta)

@@ -14,10 +14,17 @@ from .optimizer import Optimizer, register
 __all__ = ['SGD', 'ccSGD', 'NAG', 'Signum', 'LARS', 'DCASGD', 'SGLD', 'LBSGD', 'Test']
 
 
-def zeros_state(weight, dtype=None):
-    """A fresh array of zeros shaped like ``weight`` on its context (states are donated)."""
+def zeros_state(weight, dtype=None, stype='default'):
+    """A fresh array of zeros shaped like ``weight`` on its context (states are donated), in
+    storage ``stype`` (MXNet keeps a row_sparse weight's states row_sparse where its sparse
+    kernels update them: SGD and Adam with ``lazy_update``, AdaGrad, RMSProp, Ftrl)."""
     from ..ndarray import zeros
-    return zeros(weight.shape, weight.context, dtype=dtype or weight.dtype)
+    return zeros(weight.shape, weight.context, dtype=dtype or weight.dtype, stype=stype)
+
+
+def lazy_stype(opt, weight):
+    """The storage of ``weight``'s states under ``opt``: the weight's with ``lazy_update``."""
+    return weight.stype if getattr(opt, 'lazy_update', False) else 'default'
 
 
 def rescaled(g, r, clip):
@@ -71,7 +78,7 @@ class SGD(Optimizer):
         self.aggregate_num = 4
 
     def create_state(self, index, weight):
-        return zeros_state(weight) if self.momentum != 0.0 else None
+        return zeros_state(weight, stype=lazy_stype(self, weight)) if self.momentum != 0.0 else None
 
     def _config(self):
         return (self._clip(),)

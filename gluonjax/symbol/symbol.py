@@ -234,6 +234,26 @@ class Symbol(ArrayType):
     def __bool__(self):
         raise NotImplementedForSymbol(self.__bool__, 'bool')
 
+    # NDArray-only methods: a hybrid_forward calling them on its traced input fails with MXNet's
+    # error type (NotImplementedForSymbol, an MXNetError) rather than an AttributeError
+    def wait_to_read(self):
+        raise NotImplementedForSymbol(self.wait_to_read, None)
+
+    def asnumpy(self):
+        raise NotImplementedForSymbol(self.asnumpy, None)
+
+    def asscalar(self):
+        raise NotImplementedForSymbol(self.asscalar, None)
+
+    def as_in_context(self, *args, **kwargs):
+        raise NotImplementedForSymbol(self.as_in_context, None)
+
+    def detach(self):
+        raise NotImplementedForSymbol(self.detach, None)
+
+    def backward(self, *args, **kwargs):
+        raise NotImplementedForSymbol(self.backward, None)
+
     def __copy__(self):
         return Symbol(copy_graph(self._outputs))
 

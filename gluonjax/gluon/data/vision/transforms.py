@@ -127,28 +127,46 @@ class Compose(_Transform):
             batch = t._host_batch(batch)
         return batch
 
-    def __len__(self):
-        return len(self._transforms)
-
-    def __getitem__(self, i):
-        return self._transforms[i]
-
-    def __repr__(self):
-        # MXNet's Compose gathers each run of two or more HybridBlock transforms into a
-        # HybridSequential child; the printed form shows that grouping
+    def _children(self):
+        """MXNet's children: its Compose gathers each run of two or more HybridBlock transforms
+        into one HybridSequential child, which `len`, indexing and the printed form see."""
         children, run = [], []
         for t in self._transforms + [None]:
             if t is not None and _is_hybrid(t):
                 run.append(t)
                 continue
             if len(run) == 1:
-                children.append(repr(run[0]))
+                children.append(run[0])
             elif run:
-                children.append('HybridSequential(\n%s\n)' % _indexed_lines(run))
+                children.append(_HybridRun(run))
             run = []
             if t is not None:
-                children.append(repr(t))
-        return 'Compose(\n%s\n)' % _indexed_lines(children, reprs=True)
+                children.append(t)
+        return children
+
+    def __len__(self):
+        return len(self._children())
+
+    def __getitem__(self, i):
+        return self._children()[i]
+
+    def __repr__(self):
+        return 'Compose(\n%s\n)' % _indexed_lines(self._children())
+
+
+class _HybridRun(Compose):
+    """A run of HybridBlock transforms inside a Compose (MXNet's HybridSequential child)."""
+
+    _mx_hybrid = True
+
+    def _children(self):
+        return list(self._transforms)
+
+    def __repr__(self):
+        return 'HybridSequential(\n%s\n)' % _indexed_lines(self._transforms)
+
+
+_HybridRun.__name__ = _HybridRun.__qualname__ = 'HybridSequential'  # the type MXNet's Compose holds there
 
 
 def _is_hybrid(t):
