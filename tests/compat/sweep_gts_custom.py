@@ -3,11 +3,9 @@
 context), trained briefly from fixed weights, forecasting through RepresentableBlockPredictor and its SymbolBlock
 form, serialized and loaded back."""
 import json
-import logging
 import os
 import pathlib
 import tempfile
-import warnings
 from functools import partial
 
 import numpy as np
@@ -30,17 +28,7 @@ from gluonts.mx.util import get_hybrid_forward_input_names
 from gluonts.transform import (AddObservedValuesIndicator, ExpectedNumInstanceSampler, InstanceSplitter,
                                SelectFields, TestSplitSampler, ValidationSplitSampler)
 
-warnings.simplefilter('ignore')
-logging.disable(logging.CRITICAL)
-
-
-class Ramp(mx.init.Initializer):
-    """Fixed weights, the same numbers on every framework (biases stay zero)."""
-
-    def _init_weight(self, name, arr):
-        n = arr.size
-        fan = arr.shape[-1] if len(arr.shape) > 1 else n
-        arr[:] = (((np.arange(n) * 5 % 11) - 5) / (5.0 * np.sqrt(fan))).reshape(arr.shape)
+from _gts_common import PRED, Ramp, rows, seed, sig  # noqa: F401
 
 
 def r(x, n=3):
@@ -49,19 +37,7 @@ def r(x, n=3):
     return np.round(np.asarray(x, dtype=np.float64), n).tolist()
 
 
-def sig(values):
-    return [float('%.5g' % v) for v in values]
-
-
-def seed():
-    mx.random.seed(0)
-    np.random.seed(0)
-
-
-PRED, CTX = 4, 8
-T = 48
-t = np.arange(T)
-rows = [10 + 3 * np.sin(2 * np.pi * t / 7 + i) + 0.05 * i * t for i in range(4)]
+CTX = 8
 train_ds = ListDataset([{'start': '2022-01-03', 'target': s[:-PRED]} for s in rows], freq='D')
 test_ds = ListDataset([{'start': '2022-01-03', 'target': s} for s in rows], freq='D')
 

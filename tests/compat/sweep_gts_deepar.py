@@ -1,11 +1,9 @@
 """GluonTS 0.16.2's DeepAREstimator on MXNet, trained briefly from fixed weights (dropout off, so the training
 and validation losses are the same numbers on any framework): parameter names, sample forecasts' shapes and
 quantile order, Evaluator, and a predictor serialized and loaded back."""
-import logging
 import os
 import pathlib
 import tempfile
-import warnings
 
 import numpy as np
 import mxnet as mx
@@ -15,38 +13,13 @@ from gluonts.model.predictor import Predictor
 from gluonts.mx import DeepAREstimator, Trainer
 from gluonts.mx.distribution import GaussianOutput
 from gluonts.mx.trainer.callback import TrainingHistory
-
-warnings.simplefilter('ignore')
-logging.disable(logging.CRITICAL)
-
-
-class Ramp(mx.init.Initializer):
-    """Fixed weights, the same numbers on every framework (biases stay zero)."""
-
-    def _init_weight(self, name, arr):
-        n = arr.size
-        fan = arr.shape[-1] if len(arr.shape) > 1 else n
-        arr[:] = (((np.arange(n) * 5 % 11) - 5) / (5.0 * np.sqrt(fan))).reshape(arr.shape)
+from _gts_common import PRED, T, Ramp, rows, seed, sig, t  # noqa: F401
 
 
 def r(x, n=3):
     return np.round(np.asarray(x, dtype=np.float64), n).tolist()
 
 
-def sig(values):
-    """Five significant digits (losses of a few hundred differ in the last bits of float32)."""
-    return [float('%.5g' % v) for v in values]
-
-
-def seed():
-    mx.random.seed(0)
-    np.random.seed(0)
-
-
-PRED = 4
-T = 48
-t = np.arange(T)
-rows = [10 + 3 * np.sin(2 * np.pi * t / 7 + i) + 0.05 * i * t for i in range(4)]
 train_ds = ListDataset([{'start': '2022-01-03', 'target': s[:-PRED], 'feat_static_cat': [i]} for i, s in enumerate(rows)],
                        freq='D')
 test_ds = ListDataset([{'start': '2022-01-03', 'target': s, 'feat_static_cat': [i]} for i, s in enumerate(rows)],

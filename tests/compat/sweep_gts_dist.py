@@ -2,37 +2,12 @@
 projection on fixed features and weights (hybridized and not), the distribution's shapes, moments, densities,
 CDF, quantiles, CRPS and loss, slicing, sample shapes and scaled (affine) forms: the parametric families
 (sweep_gts_dist2.py: the others, multivariate ones, bijections)."""
-import warnings
 
 import numpy as np
 import mxnet as mx
 from gluonts.mx import distribution as D
 
-warnings.simplefilter('ignore')
-
-
-class Ramp(mx.init.Initializer):
-    """Fixed weights, the same numbers on every framework (biases stay zero)."""
-
-    def _init_weight(self, name, arr):
-        n = arr.size
-        fan = arr.shape[-1] if len(arr.shape) > 1 else n
-        arr[:] = ramp(arr.shape)
-
-
-def ramp(shape):
-    n = int(np.prod(shape))
-    fan = shape[-1] if len(shape) > 1 else n
-    return (((np.arange(n) * 5 % 11) - 5) / (5.0 * np.sqrt(fan))).reshape(shape)
-
-
-def fixed(block, x):
-    """Initializes ``block`` with fixed values, also where a layer names its own initializer (Xavier)."""
-    block.initialize(Ramp())
-    block(x)
-    for p in block.collect_params().values():
-        if p.grad_req != 'null':
-            p.set_data(mx.nd.array(ramp(p.shape)) if p.name.endswith('weight') else mx.nd.zeros(p.shape))
+from _gts_common import fixed, flat, ramp  # noqa: F401
 
 
 def r(x, n=4):
@@ -40,12 +15,6 @@ def r(x, n=4):
         x = x.asnumpy()
     x = np.asarray(x, dtype=np.float64) + 0.0  # -0.0 reads 0.0 (Box-Cox's lambda_2 is -0.0 * ones)
     return np.where(np.abs(x) > 1e3, np.round(x, 1), np.round(x, n)).tolist()
-
-
-def flat(args):
-    if isinstance(args, (list, tuple)):
-        return [a for x in args for a in flat(x)]
-    return [args]
 
 
 def attempt(label, f):

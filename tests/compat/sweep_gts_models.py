@@ -2,9 +2,7 @@
 run with every parameter set to fixed values once the network is built (a training callback, so layers' own
 Xavier initializers do not matter) and dropout off: the training losses, point forecasts and parameter counts are
 then the same numbers on any framework; sampled forecasts give their shapes and quantile order."""
-import logging
 import os
-import warnings
 
 os.environ.setdefault('MXNET_MKLDNN_ENABLED', '0')  # MXNet 1.9.1's MKLDNN fails WaveNet's set_data weights
 
@@ -12,56 +10,17 @@ import numpy as np
 import mxnet as mx
 import gluonts.mx as gm
 from gluonts.dataset.common import ListDataset
-from gluonts.mx.trainer.callback import Callback, TrainingHistory
+from gluonts.mx.trainer.callback import TrainingHistory
 
-warnings.simplefilter('ignore')
-logging.disable(logging.CRITICAL)
+from _gts_common import PRED, FixedWeights, rows, use_steady_adam  # noqa: F401
 
-
-def ramp(shape):
-    n = int(np.prod(shape))
-    fan = shape[-1] if len(shape) > 1 else n
-    return (((np.arange(n) * 5 % 11) - 5) / (5.0 * np.sqrt(fan))).reshape(shape)
-
-
-class FixedWeights(Callback):
-    """Sets every trainable parameter to fixed values after the first forward pass built the network."""
-
-    def on_network_initializing_end(self, training_network):
-        params = training_network.collect_params()
-        for name in sorted(params):
-            p = params[name]
-            if p.grad_req == 'null':
-                continue
-            if name.endswith(('bias', 'beta')):
-                p.set_data(mx.nd.zeros(p.shape))
-            elif name.endswith('gamma'):
-                p.set_data(mx.nd.ones(p.shape))
-            else:
-                p.set_data(mx.nd.array(ramp(p.shape)))
-        print('  trainable', sum(int(np.prod(params[k].shape)) for k in params if params[k].grad_req != 'null'))
-
-
-class SteadyAdam(mx.optimizer.Adam):
-    """GluonTS's Trainer makes an Adam; a larger epsilon keeps gradients of float-rounding size (1e-7, whose
-    bits differ between any two frameworks) from taking steps of nearly the learning rate."""
-
-    def __init__(self, **kwargs):
-        kwargs.setdefault('epsilon', 1e-4)
-        super().__init__(**kwargs)
-
-
-mx.optimizer.Adam = SteadyAdam
+use_steady_adam()
 
 
 def r(x, n=3):
     return np.round(np.asarray(x, dtype=np.float64), n).tolist()
 
 
-PRED = 4
-T = 48
-t = np.arange(T)
-rows = [10 + 3 * np.sin(2 * np.pi * t / 7 + i) + 0.05 * i * t for i in range(4)]
 train_ds = ListDataset([{'start': '2022-01-03', 'target': s[:-PRED], 'feat_static_cat': [i]}
                         for i, s in enumerate(rows)], freq='D')
 test_ds = ListDataset([{'start': '2022-01-03', 'target': s[:-PRED], 'feat_static_cat': [i]}
