@@ -86,7 +86,7 @@ class Kernel:
         prev = _x64_on()
         try:
             steady = self.steady
-            if steady is not None and steady.get(tuple([a.aval for a in (
+            if steady is not None and steady.get(tuple([getattr(a, 'aval', None) for a in (
                     arrays[:-len(self.dynamic)] if self.dynamic else arrays)])):
                 return self.tiered.hot(*arrays)
             # a signature's first calls: on the host, in a size bucket, or by a cheaply compiled program
