@@ -638,14 +638,15 @@ def _in_param_dtype(block, args):
     return out if changed else None
 
 
-def _dtype_only_failure(block, F, inputs, params):
-    """Whether ``block``'s failed forward on ``inputs`` runs with its float inputs cast to the
-    Parameters' dtype: the failure was the dtypes', which MXNet's shape inference never sees."""
-    recast = _in_param_dtype(block, inputs)
+def _runs_in_param_dtype(block, args, fn):
+    """Whether ``fn`` (a forward, a shape inference), which failed on ``args``, runs on them with
+    their float arrays cast to ``block``'s Parameters' dtype: the failure was the dtypes', which
+    MXNet's shape inference never sees (its shapes are inferred, its forward raises the dtypes')."""
+    recast = _in_param_dtype(block, args)
     if recast is None:
         return False
     try:
-        block.hybrid_forward(F, *recast, **params)
+        fn(*recast)
     except Exception:
         return False
     return True
@@ -872,7 +873,8 @@ class HybridBlock(Block):
                 try:  # MXNet infers every shape first: a shape error here is its ValueError
                     return self.hybrid_forward(ndarray, x, *args, **params)
                 except MXNetError as err:
-                    if _dtype_only_failure(self, ndarray, [x] + list(args), params):
+                    if _runs_in_param_dtype(self, [x] + list(args),
+                                            lambda *a: self.hybrid_forward(ndarray, *a, **params)):
                         raise  # MXNet's shapes were inferred: its forward raises this MXNetError
                     _print_infer_failure([x] + list(args))
                     raise _deferred_error(self, err) from None
@@ -943,13 +945,8 @@ class HybridBlock(Block):
             # MXNet infers shapes without dtypes: float data of another type than the Parameters'
             # (float64 NumPy data) gets its shapes, and the forward then raises the operator's
             # MXNetError about the dtypes. Inferring on copies in the Parameters' type does that.
-            recast = _in_param_dtype(self, args)
-            if recast is not None:
-                try:
-                    infer(*recast)
-                    return
-                except Exception:
-                    pass
+            if _runs_in_param_dtype(self, args, infer):
+                return
             _print_infer_failure(args)
             raise ValueError('Deferred initialization failed because shape cannot be inferred. %s'
                              % err) from None
@@ -1044,14 +1041,10 @@ class HybridBlock(Block):
                 with _QuietHooks(bool(self._cached)):
                     sym_inputs, out = self._get_graph(*args)
             except Exception as err:
-                recast = _in_param_dtype(self, args) if _inference_failed(err) else None
-                if recast is not None and any(p._deferred_init for p in params.values()):
-                    try:  # MXNet infers the shapes without dtypes, then its forward raises this
-                        self._runner_for(*recast)
-                    except Exception:
-                        pass
-                    else:  # the Parameters are shaped now: the call fails as MXNet's forward does
-                        return self._runner_for(*args)
+                if (_inference_failed(err) and any(p._deferred_init for p in params.values())
+                        and _runs_in_param_dtype(self, args, self._runner_for)):
+                    # the Parameters are shaped now: the call fails as MXNet's forward does
+                    return self._runner_for(*args)
                 failure = _whole_graph_failure(self, err, params, args)
                 if failure is err:
                     raise
